@@ -1,0 +1,37 @@
+"""Card sets: the data model, the TOML loader with validation, and the difficulty model.
+
+The default set (``default.toml``) is a reconstruction consistent with CARDS.md, not
+the printed cards; ``load_cards(path)`` loads a user's own file instead.
+"""
+
+from sunset_sim.cards.difficulty import commission_difficulty, frame_probability, model_fame
+from sunset_sim.cards.loader import (
+    CardSetError,
+    check_playable,
+    content_hash,
+    format_frame,
+    load_cards,
+    parse_cards,
+)
+from sunset_sim.cards.model import CardSet, Commission, Frame, Goal, Landscape, PlanCard
+from sunset_sim.cards.summary import commission_table, format_summary
+
+__all__ = [
+    "CardSet",
+    "CardSetError",
+    "Commission",
+    "Frame",
+    "Goal",
+    "Landscape",
+    "PlanCard",
+    "check_playable",
+    "commission_difficulty",
+    "commission_table",
+    "content_hash",
+    "format_frame",
+    "format_summary",
+    "frame_probability",
+    "load_cards",
+    "model_fame",
+    "parse_cards",
+]

@@ -1,0 +1,113 @@
+"""A readable summary of a card set, so a designer can see what a file contains.
+
+Used by the command line (``cards`` summary) and by reports: counts, the landscape
+feature balance, every commission against the difficulty model, goals and plan cards.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from sunset_sim.cards.difficulty import FAME_PER_BIT, commission_difficulty, model_fame
+from sunset_sim.cards.loader import format_frame
+from sunset_sim.cards.model import CardSet
+from sunset_sim.enums import DIRCLASS_NAMES, GOAL_KIND_NAMES, GOAL_KINDS_WITH_COUNT, GOAL_MOVED
+
+
+def commission_table(cards: CardSet) -> pd.DataFrame:
+    """One row per commission: frames, printed fame, model difficulty and model fame."""
+    rows = []
+    for card in cards.commissions:
+        bits = commission_difficulty(card, cards.landscapes) if cards.landscapes else float("nan")
+        model = model_fame(card, cards.landscapes) if cards.landscapes else None
+        rows.append(
+            {
+                "id": card.id,
+                "frames": " | ".join(format_frame(f, cards.features) for f in card.frames),
+                "n_frames": len(card.frames),
+                "fame": card.fame,
+                "difficulty_bits": bits,
+                "model_fame": model,
+                "matches_model": model == card.fame,
+            }
+        )
+    columns = ["id", "frames", "n_frames", "fame", "difficulty_bits", "model_fame"]
+    return pd.DataFrame(rows, columns=[*columns, "matches_model"])
+
+
+def goal_param_text(kind: int, param: int) -> str:
+    """The goal's parameter as a TOML user would write it ('' when the kind has none)."""
+    if kind == GOAL_MOVED:
+        return f"direction={DIRCLASS_NAMES[param]}"
+    if kind in GOAL_KINDS_WITH_COUNT:
+        return f"n={param}"
+    return ""
+
+
+def format_summary(cards: CardSet) -> str:
+    """Multi-line text summary of ``cards`` (see module docstring)."""
+    lines = [
+        f"card set  {cards.name}",
+        f"hash      {cards.content_hash}",
+        f"path      {cards.path}",
+        f"features  {', '.join(cards.features)}",
+        (
+            f"cards     {len(cards.landscapes)} landscapes, {len(cards.commissions)} commissions, "
+            f"{len(cards.goals)} goals, {len(cards.plans)} plans"
+        ),
+        "",
+        "Landscape icons (over the deck)",
+    ]
+    totals = [
+        sum(land.features[f] for land in cards.landscapes) for f in range(len(cards.features))
+    ]
+    width = max(len(name) for name in cards.features)
+    for name, total in zip(cards.features, totals, strict=True):
+        lines.append(f"  {name:<{width}}  {total:3d}")
+    by_size: dict[int, int] = {}
+    for land in cards.landscapes:
+        by_size[land.icons] = by_size.get(land.icons, 0) + 1
+    sizes = ", ".join(f"{by_size[k]} with {k}" for k in sorted(by_size))
+    repeated = sum(1 for land in cards.landscapes if max(land.features) > 1)
+    lines.append(f"  cards by icon count: {sizes}; {repeated} with a repeated icon")
+
+    lines += ["", f"Commissions (model: fame = round({FAME_PER_BIT} x bits), clamped)"]
+    table = commission_table(cards)
+    if table.empty:
+        lines.append("  (none)")
+    else:
+        frame_w = max(6, int(table["frames"].str.len().max()))
+        lines.append(f"  {'id':<5} {'frames':<{frame_w}}  fame   bits  model")
+        mismatches = 0
+        for row in table.itertuples(index=False):
+            flag = "" if row.matches_model else "  <-- differs from model"
+            mismatches += 0 if row.matches_model else 1
+            model = "-" if row.model_fame is None else str(row.model_fame)
+            lines.append(
+                f"  {row.id:<5} {row.frames:<{frame_w}}  {row.fame:4d}  "
+                f"{row.difficulty_bits:5.2f}  {model:>5}{flag}"
+            )
+        fames = table["fame"].value_counts().sort_index()
+        lines.append("  fame spread: " + ", ".join(f"{k}:{v}" for k, v in fames.items()))
+        lines.append(
+            "  all fame values follow the model"
+            if mismatches == 0
+            else f"  {mismatches} fame value(s) differ from the model"
+        )
+
+    lines += ["", "Daily goals"]
+    if not cards.goals:
+        lines.append("  (none)")
+    for goal in cards.goals:
+        param = goal_param_text(goal.kind, goal.param)
+        lines.append(
+            f"  {goal.id:<5} fame {goal.fame}  {GOAL_KIND_NAMES[goal.kind]} {param}".rstrip()
+        )
+
+    lines += ["", "Plan cards", f"  {'id':<5} {'wake':>5}  {'directions':<10}  hike  paint"]
+    for plan in cards.plans:
+        lines.append(
+            f"  {plan.id:<5} {plan.wake_label:>5}  {plan.directions:<10}  {plan.hike:4d}  "
+            f"{plan.paint:5d}"
+        )
+    return "\n".join(lines) + "\n"

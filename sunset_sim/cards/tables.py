@@ -1,0 +1,70 @@
+"""Card data turned into integer tables once, for the numba engine and the strategies.
+
+Card *indices* (position in the card set) index these tables; frames of all
+commissions are numbered globally so that ``match[card, frame]`` is one lookup
+(DESIGN-NOTES: precomputed card-x-frame match tables).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from sunset_sim.cards.model import CardSet
+from sunset_sim.enums import MAX_FRAMES
+
+
+class CardTables(NamedTuple):
+    land_features: np.ndarray  # int32 [L, F] icon counts
+    land_icons: np.ndarray  # int32 [L]
+    land_kind: np.ndarray  # int32 [L] id of the card's feature multiset (equal = interchangeable)
+    comm_fame: np.ndarray  # int32 [C]
+    comm_n_frames: np.ndarray  # int32 [C]
+    comm_frames: np.ndarray  # int32 [C, MAX_FRAMES] global frame index, -1 padded
+    match: np.ndarray  # uint8 [L, total frames] R-SELL-3
+    goal_kind: np.ndarray  # int32 [G]
+    goal_param: np.ndarray  # int32 [G]
+    goal_fame: np.ndarray  # int32 [G]
+    plan_wake: np.ndarray  # int32 [K] minutes after midnight
+    plan_directions: np.ndarray  # int32 [K] bitmask over enums.DIRECTION_NAMES
+    plan_hike: np.ndarray  # int32 [K]
+    plan_paint: np.ndarray  # int32 [K]
+
+
+def build_tables(cards: CardSet) -> CardTables:
+    n_features = len(cards.features)
+    land_features = np.array([c.features for c in cards.landscapes], dtype=np.int32).reshape(
+        len(cards.landscapes), n_features
+    )
+    kinds: dict[tuple[int, ...], int] = {}
+    land_kind = np.array(
+        [kinds.setdefault(c.features, len(kinds)) for c in cards.landscapes], dtype=np.int32
+    )
+    frames = [frame for commission in cards.commissions for frame in commission.frames]
+    comm_frames = np.full((len(cards.commissions), MAX_FRAMES), -1, dtype=np.int32)
+    next_frame = 0
+    for index, commission in enumerate(cards.commissions):
+        for slot in range(len(commission.frames)):
+            comm_frames[index, slot] = next_frame
+            next_frame += 1
+    match = np.array(
+        [[frame.matches(card.features) for frame in frames] for card in cards.landscapes],
+        dtype=np.uint8,
+    ).reshape(len(cards.landscapes), len(frames))
+    return CardTables(
+        land_features=land_features,
+        land_icons=land_features.sum(axis=1).astype(np.int32),
+        land_kind=land_kind,
+        comm_fame=np.array([c.fame for c in cards.commissions], dtype=np.int32),
+        comm_n_frames=np.array([len(c.frames) for c in cards.commissions], dtype=np.int32),
+        comm_frames=comm_frames,
+        match=match,
+        goal_kind=np.array([g.kind for g in cards.goals], dtype=np.int32),
+        goal_param=np.array([g.param for g in cards.goals], dtype=np.int32),
+        goal_fame=np.array([g.fame for g in cards.goals], dtype=np.int32),
+        plan_wake=np.array([p.wake for p in cards.plans], dtype=np.int32),
+        plan_directions=np.array([p.direction_mask for p in cards.plans], dtype=np.int32),
+        plan_hike=np.array([p.hike for p in cards.plans], dtype=np.int32),
+        plan_paint=np.array([p.paint for p in cards.plans], dtype=np.int32),
+    )

@@ -1,0 +1,50 @@
+"""Counter-based random streams for numba code; the same numbers as ``sunset_sim.rng``.
+
+A stream is a uint64 array ``[key, counter]``; every draw advances the counter.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sunset_sim.engine.jit import jit
+from sunset_sim.rng import stream_key as python_stream_key
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MUL1 = np.uint64(0xBF58476D1CE4E5B9)
+MUL2 = np.uint64(0x94D049BB133111EB)
+
+
+@jit
+def mix64(value):
+    z = np.uint64(value) + GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * MUL1
+    z = (z ^ (z >> np.uint64(27))) * MUL2
+    return z ^ (z >> np.uint64(31))
+
+
+@jit
+def stream_key(seed, game_index, stream):
+    inner = mix64(mix64(np.uint64(seed)) ^ np.uint64(game_index))
+    return mix64(inner ^ np.uint64(stream))
+
+
+@jit
+def rng_below(stream, n):
+    """A draw in 0..n-1 (multiply-shift), advancing ``stream``'s counter."""
+    z = mix64(stream[0] + stream[1] * GOLDEN)
+    stream[1] += np.uint64(1)
+    return np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@jit
+def rng_shuffle(stream, items, n):
+    """Fisher-Yates from the back over items[:n], as ``sunset_sim.rng.Stream.shuffle``."""
+    for i in range(n - 1, 0, -1):
+        j = rng_below(stream, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def new_stream(seed: int, game_index: int, stream: int) -> np.ndarray:
+    """A fresh stream array, keyed by the pure-Python reference (any seed below 2**64)."""
+    return np.array([python_stream_key(seed, game_index, stream), 0], dtype=np.uint64)

@@ -1,0 +1,97 @@
+"""Playing one game on the reference engine with strategies and seeded random streams."""
+
+from __future__ import annotations
+
+from sunset_sim.cards.model import CardSet
+from sunset_sim.cards.tables import CardTables, build_tables
+from sunset_sim.engine.rng import new_stream
+from sunset_sim.enums import (
+    DECIDE_HIKE,
+    DECIDE_PAINT,
+    DECIDE_PLAN,
+    DECIDE_SALE,
+    STREAM_CHANCE,
+    STREAM_SETUP,
+    STREAM_STRATEGY,
+    TIE_SEAT,
+)
+from sunset_sim.observation import observe, option_rows
+from sunset_sim.rng import Stream
+from sunset_sim.rules import plan
+from sunset_sim.rules.game import GameResult, play_game
+from sunset_sim.rules.options import Rules
+from sunset_sim.rules.setup import SetupOrders, shuffled_orders
+from sunset_sim.rules.state import GameState
+from sunset_sim.strategy import Player
+
+class StrategyDecider:
+    """Choices from each seat's strategy, chance from the game's counter-based streams."""
+
+    def __init__(self, players: list[Player], tables: CardTables, seed: int, game_index: int):
+        self.players = players
+        self.tables = tables
+        self.setup = Stream(seed, game_index, STREAM_SETUP)
+        self.chance = Stream(seed, game_index, STREAM_CHANCE)
+        self.streams = [new_stream(seed, game_index, STREAM_STRATEGY + s) for s in range(len(players))]
+
+    def _ask(self, kind: int, state: GameState, seat: int, rows: list, hand=None) -> int:
+        obs = observe(state, seat, hand)
+        options = option_rows(rows)
+        player = self.players[seat]
+        index = int(
+            player.spec.decide(
+                kind, obs, options, len(rows), player.params, self.streams[seat], self.tables
+            )
+        )
+        if not 0 <= index < len(rows):
+            raise RuntimeError(f"strategy {player.name} chose option {index} of {len(rows)}")
+        return index
+
+    def setup_orders(self, cards: CardSet, n_players: int) -> SetupOrders:
+        return shuffled_orders(cards, n_players, self.setup)
+
+    def keep_plan(self, state: GameState, seat: int, hand: list[int]) -> int:
+        return hand[self._ask(DECIDE_PLAN, state, seat, [(card,) for card in hand], hand)]
+
+    def turn_order(self, state: GameState) -> list[int]:
+        """R-ORD-2: one random seat permutation a day unless ties go by seat."""
+        permutation = list(range(state.n_players))
+        if state.rules.tie_break_code != TIE_SEAT:
+            self.chance.shuffle(permutation)
+        return plan.turn_order(state, permutation)
+
+    def hike(self, state: GameState, seat: int, options: list[tuple[int, int]]) -> tuple[int, int]:
+        from sunset_sim.rules.hike import hike_path
+
+        start = state.players[seat].position
+        rows = [(d, s, hike_path(start, d, s)[-1]) for d, s in options]
+        return options[self._ask(DECIDE_HIKE, state, seat, rows)]
+
+    def paint(self, state: GameState, seat: int, options: list[list[int]]) -> list[int]:
+        return options[self._ask(DECIDE_PAINT, state, seat, options)]
+
+    def sale(self, state: GameState, seat: int, options: list[tuple[int, list[int]]]):
+        rows = [(-1,)] + [(commission, *paintings) for commission, paintings in options]
+        index = self._ask(DECIDE_SALE, state, seat, rows)
+        return None if index == 0 else options[index - 1]
+
+    def reshuffle(self, state: GameState, discard: list[int]) -> list[int]:
+        self.chance.shuffle(discard)
+        return discard
+
+def play_reference(
+    cards: CardSet,
+    players: list[Player],
+    seed: int = 0,
+    game_index: int = 0,
+    rules: Rules | None = None,
+    tables: CardTables | None = None,
+) -> GameResult:
+    """One game on the reference engine; ``players`` has one entry per seat."""
+    rules = rules or Rules()
+    tables = tables if tables is not None else build_tables(cards)
+    decider = StrategyDecider(players, tables, seed, game_index)
+    meta = {"seed": seed, "game_index": game_index, "strategies": [p.name for p in players]}
+    return play_game(cards, rules, len(players), decider, tables, record_meta=meta)
+
+__all__ = ["StrategyDecider", "play_reference"]

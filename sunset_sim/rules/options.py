@@ -1,0 +1,54 @@
+"""The rule options (RULES.md, marked OPTION) in one record."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+from sunset_sim.enums import TIE_BREAK_NAMES
+
+
+class RuleOptionError(ValueError):
+    """A rule option that does not exist or has a bad value."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """R-ORD-2 ``tie_break``: random | seat | lowest-fame; ``days``: game length (6)."""
+
+    tie_break: str = "random"
+    days: int = 6
+
+    def __post_init__(self) -> None:
+        if self.tie_break not in TIE_BREAK_NAMES:
+            raise RuleOptionError(
+                f"tie_break: {self.tie_break!r} is not one of {', '.join(TIE_BREAK_NAMES)}"
+            )
+        if not isinstance(self.days, int) or not 1 <= self.days <= 12:
+            raise RuleOptionError(f"days: {self.days!r} is not a whole number from 1 to 12")
+
+    @property
+    def tie_break_code(self) -> int:
+        return TIE_BREAK_NAMES.index(self.tie_break)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Rules:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RuleOptionError(f"unknown rule option {unknown[0]!r} (known: {', '.join(sorted(known))})")
+        return cls(**data)
+
+    @classmethod
+    def parse(cls, assignments: list[str] | tuple[str, ...]) -> Rules:
+        """Rules from ``key=value`` strings as the CLI's ``--rule`` takes them."""
+        values: dict = {}
+        for text in assignments:
+            key, sep, value = text.partition("=")
+            key = key.strip().replace("-", "_")
+            if not sep:
+                raise RuleOptionError(f"{text!r} is not of the form key=value")
+            values[key] = int(value) if key == "days" and value.strip().isdigit() else value.strip()
+        return cls.from_dict(values)

@@ -1,0 +1,76 @@
+"""Setup (R-SET-1 .. R-SET-5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sunset_sim.cards.model import CardSet
+from sunset_sim.cards.tables import CardTables
+from sunset_sim.enums import CENTRE_CELL, N_CELLS
+from sunset_sim.rules.errors import RuleViolation
+from sunset_sim.rules.options import Rules
+from sunset_sim.rules.state import EMPTY, GameState, PlayerState
+from sunset_sim.rng import Stream
+
+
+@dataclass
+class SetupOrders:
+    """The shuffled order of every deck, top card first."""
+
+    landscapes: list[int]
+    commissions: list[int]
+    goals: list[int]
+    plans: list[list[int]]  # one per seat
+
+
+def shuffled_orders(cards: CardSet, n_players: int, setup: Stream) -> SetupOrders:
+    """R-SET-1..4 shuffles, drawn from the setup stream in this order: landscapes,
+    commissions, goals, then each seat's plan deck."""
+    decks = []
+    for size in (len(cards.landscapes), len(cards.commissions), len(cards.goals)):
+        deck = list(range(size))
+        setup.shuffle(deck)
+        decks.append(deck)
+    plans = []
+    for _ in range(n_players):
+        deck = list(range(len(cards.plans)))
+        setup.shuffle(deck)
+        plans.append(deck)
+    return SetupOrders(decks[0], decks[1], decks[2], plans)
+
+
+def check_orders(cards: CardSet, n_players: int, orders: SetupOrders) -> None:
+    checks = [
+        ("R-SET-1", "landscape", orders.landscapes, len(cards.landscapes)),
+        ("R-SET-2", "commission", orders.commissions, len(cards.commissions)),
+        ("R-SET-3", "goal", orders.goals, len(cards.goals)),
+    ]
+    if len(orders.plans) != n_players:
+        raise RuleViolation("R-SET-4", f"{len(orders.plans)} plan decks for {n_players} players")
+    checks += [("R-SET-4", f"player {s} plan", deck, len(cards.plans)) for s, deck in enumerate(orders.plans)]
+    for rule, what, order, size in checks:
+        if sorted(order) != list(range(size)):
+            raise RuleViolation(rule, f"the {what} deck order is not a shuffle of the {size} cards")
+
+
+def new_game(
+    cards: CardSet, tables: CardTables, rules: Rules, n_players: int, orders: SetupOrders
+) -> GameState:
+    """Deal a game from the given deck orders."""
+    check_orders(cards, n_players, orders)
+    state = GameState(cards=cards, tables=tables, rules=rules, n_players=n_players)
+    state.grid = list(orders.landscapes[:N_CELLS])  # R-SET-1, reading order
+    state.grid += [EMPTY] * (N_CELLS - len(state.grid))
+    state.landscape_deck = list(orders.landscapes[N_CELLS:])
+    row_size = n_players + 1  # R-SET-2
+    state.commission_row = list(orders.commissions[:row_size])
+    rest = list(orders.commissions[row_size:])
+    state.preview = rest.pop(0) if rest else -1
+    state.commission_deck = rest
+    state.goal_deck = list(orders.goals)  # R-SET-3
+    state.goal = state.goal_deck.pop(0) if state.goal_deck else -1
+    state.players = [  # R-SET-4, R-SET-5
+        PlayerState(seat=s, position=CENTRE_CELL, plan_deck=list(orders.plans[s]))
+        for s in range(n_players)
+    ]
+    return state
