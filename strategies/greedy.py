@@ -106,7 +106,9 @@ def decide(kind, obs, options, n_options, params, rng, tables):
             value -= params[LATENESS] * (tables.plan_wake[plan] - tables.plan_wake.min()) / 15.0
         elif kind == DECIDE_HIKE:
             paint = tables.plan_paint[obs[OBS_PLAN + obs[OBS_ME]]]
-            value = hike_value(obs, tables, params, start, options[index, 0], options[index, 1], paint)
+            value = hike_value(
+                obs, tables, params, start, options[index, 0], options[index, 1], paint
+            )
         elif kind == DECIDE_PAINT:
             value = 0.0
             for column in range(options.shape[1]):

@@ -24,6 +24,7 @@ from sunset_sim.rules.setup import SetupOrders, shuffled_orders
 from sunset_sim.rules.state import GameState
 from sunset_sim.strategy import Player
 
+
 class StrategyDecider:
     """Choices from each seat's strategy, chance from the game's counter-based streams."""
 
@@ -32,7 +33,9 @@ class StrategyDecider:
         self.tables = tables
         self.setup = Stream(seed, game_index, STREAM_SETUP)
         self.chance = Stream(seed, game_index, STREAM_CHANCE)
-        self.streams = [new_stream(seed, game_index, STREAM_STRATEGY + s) for s in range(len(players))]
+        self.streams = [
+            new_stream(seed, game_index, STREAM_STRATEGY + s) for s in range(len(players))
+        ]
 
     def _ask(self, kind: int, state: GameState, seat: int, rows: list, hand=None) -> int:
         obs = observe(state, seat, hand)
@@ -79,6 +82,7 @@ class StrategyDecider:
         self.chance.shuffle(discard)
         return discard
 
+
 def play_reference(
     cards: CardSet,
     players: list[Player],
@@ -86,12 +90,14 @@ def play_reference(
     game_index: int = 0,
     rules: Rules | None = None,
     tables: CardTables | None = None,
+    on_event=None,
 ) -> GameResult:
     """One game on the reference engine; ``players`` has one entry per seat."""
     rules = rules or Rules()
     tables = tables if tables is not None else build_tables(cards)
     decider = StrategyDecider(players, tables, seed, game_index)
     meta = {"seed": seed, "game_index": game_index, "strategies": [p.name for p in players]}
-    return play_game(cards, rules, len(players), decider, tables, record_meta=meta)
+    return play_game(cards, rules, len(players), decider, tables, meta, on_event)
+
 
 __all__ = ["StrategyDecider", "play_reference"]

@@ -47,7 +47,9 @@ class StrategySpec:
         unknown = sorted(set(overrides) - set(names))
         if unknown:
             known = ", ".join(names) or "none"
-            raise StrategyError(f"strategy {self.name}: unknown parameter {unknown[0]!r} (known: {known})")
+            raise StrategyError(
+                f"strategy {self.name}: unknown parameter {unknown[0]!r} (known: {known})"
+            )
         values = []
         for p in self.parameters:
             value = float(overrides.get(p.name, p.default))
@@ -112,7 +114,9 @@ def make_player(text: str) -> Player:
         try:
             overrides[key.strip()] = float(value)
         except ValueError:
-            raise StrategyError(f"strategy {name}: {key.strip()}={value!r} is not a number") from None
+            raise StrategyError(
+                f"strategy {name}: {key.strip()}={value!r} is not a number"
+            ) from None
     spec = specs[name]
     return Player(spec, spec.param_vector(overrides), label=text)
 

@@ -7,13 +7,19 @@ raises ``RuleViolation`` naming the rule it breaks, and writes the game record.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
-from sunset_sim.enums import DIRECTION_NAMES, END_COMMISSION_SHORTAGE, END_REASON_NAMES, END_SIX_DAYS
-from sunset_sim.records.format import RECORD_FORMAT, RECORD_VERSION, cell_to_json, card_set_json
+from sunset_sim.enums import (
+    DIRECTION_NAMES,
+    END_COMMISSION_SHORTAGE,
+    END_REASON_NAMES,
+    END_SIX_DAYS,
+)
+from sunset_sim.records.format import RECORD_FORMAT, RECORD_VERSION, card_set_json, cell_to_json
 from sunset_sim.rules import cleanup, goals, hike, paint, plan, scoring, sell
 from sunset_sim.rules.errors import RuleViolation
 from sunset_sim.rules.options import Rules
@@ -30,7 +36,9 @@ class Decider(Protocol):
 
     def turn_order(self, state: GameState) -> list[int]: ...
 
-    def hike(self, state: GameState, seat: int, options: list[tuple[int, int]]) -> tuple[int, int]: ...
+    def hike(
+        self, state: GameState, seat: int, options: list[tuple[int, int]]
+    ) -> tuple[int, int]: ...
 
     def paint(self, state: GameState, seat: int, options: list[list[int]]) -> list[int]: ...
 
@@ -59,8 +67,14 @@ def play_game(
     decider: Decider,
     tables: CardTables | None = None,
     record_meta: dict | None = None,
+    on_event: Callable[[str, GameState, dict], None] | None = None,
 ) -> GameResult:
-    """Play one game under ``rules``; every decision is checked (RuleViolation if illegal)."""
+    """Play one game under ``rules``; every decision is checked (RuleViolation if illegal).
+
+    ``on_event(kind, state, data)`` sees "day" (plans revealed), "turn", "day_end" and "end",
+    for logs; it must not change the state.
+    """
+    notify = on_event or (lambda kind, state, data: None)
     tables = build_tables(cards) if tables is None else tables
     orders = decider.setup_orders(cards, n_players)
     state = new_game(cards, tables, rules, n_players, orders)
@@ -82,7 +96,7 @@ def play_game(
     }
     for day in range(1, rules.days + 1):
         state.day = day
-        day_log = play_day(state, decider, ids)
+        day_log = play_day(state, decider, ids, notify)
         record["days"].append(day_log)
         if day == rules.days:  # R-CLEAN-1
             state.end_reason = END_SIX_DAYS
@@ -98,10 +112,11 @@ def play_game(
     record["fame"] = fame
     record["fame_parts"] = [list(p) for p in parts]
     record["winners"] = won
+    notify("end", state, record)
     return GameResult(state, record, fame, parts, won, state.end_reason, state.day)
 
 
-def play_day(state: GameState, decider: Decider, ids: _Ids) -> dict:
+def play_day(state: GameState, decider: Decider, ids: _Ids, notify: Callable) -> dict:
     """Phase 1 (plan) and phase 2 (hike), ending with R-GOAL-2's keep."""
     state.turn_order = []
     state.turns_done = []
@@ -118,18 +133,26 @@ def play_day(state: GameState, decider: Decider, ids: _Ids) -> dict:
     day_log = {
         "day": state.day,
         "goal": ids.goal([state.goal])[0] if state.goal >= 0 else None,
-        "plans": [{"drawn": ids.plan(hands[s]), "kept": ids.plan([kept[s]])[0]} for s in range(state.n_players)],
+        "plans": [
+            {"drawn": ids.plan(hands[s]), "kept": ids.plan([kept[s]])[0]}
+            for s in range(state.n_players)
+        ],
         "order": list(order),
         "turns": [],
     }
+    notify("day", state, day_log)
     for seat in order:
         turn = take_turn(state, seat, decider)
         state.turns_done.append(seat)
         day_log["turns"].append(turn_json(turn, ids))
+        notify("turn", state, day_log["turns"][-1])
     if state.goal >= 0 and state.goal_holder >= 0:  # R-GOAL-2 / R-END-1
         state.players[state.goal_holder].goals.append(state.goal)
-    day_log["goal_holder"] = state.goal_holder if state.goal >= 0 and state.goal_holder >= 0 else None
+    day_log["goal_holder"] = (
+        state.goal_holder if state.goal >= 0 and state.goal_holder >= 0 else None
+    )
     day_log["fame"] = [scoring.fame_now(state, s) for s in range(state.n_players)]
+    notify("day_end", state, day_log)
     return day_log
 
 

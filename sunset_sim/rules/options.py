@@ -38,7 +38,9 @@ class Rules:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RuleOptionError(f"unknown rule option {unknown[0]!r} (known: {', '.join(sorted(known))})")
+            raise RuleOptionError(
+                f"unknown rule option {unknown[0]!r} (known: {', '.join(sorted(known))})"
+            )
         return cls(**data)
 
     @classmethod

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sunset_sim.rules.errors import RuleViolation
-from sunset_sim.rules.state import EMPTY, GameState
+from sunset_sim.rules.state import EMPTY, GameState, cell_label
 
 
 def takeable_cells(state: GameState, seat: int, path: list[int]) -> list[int]:
@@ -24,19 +24,25 @@ def check_paint(state: GameState, seat: int, path: list[int], cells: list[int]) 
     plan = state.cards.plans[state.players[seat].plan]
     if len(cells) > plan.paint:
         raise RuleViolation(
-            "R-PAINT-2", f"took {len(cells)} cards, plan card {plan.id} allows {plan.paint}",
-            state.day, seat,
+            "R-PAINT-2",
+            f"took {len(cells)} cards, plan card {plan.id} allows {plan.paint}",
+            state.day,
+            seat,
         )
     if len(set(cells)) != len(cells):
         raise RuleViolation("R-PAINT-2", "took the same cell twice", state.day, seat)
     takeable = takeable_cells(state, seat, path)
     for cell in cells:
         if cell not in path:
-            raise RuleViolation("R-PAINT-1", f"cell {cell_label(cell)} is not on the path", state.day, seat)
+            raise RuleViolation(
+                "R-PAINT-1", f"cell {cell_label(cell)} is not on the path", state.day, seat
+            )
         if cell not in takeable:
             raise RuleViolation(
-                "R-PAINT-2", f"cell {cell_label(cell)} holds no card or another artist",
-                state.day, seat,
+                "R-PAINT-2",
+                f"cell {cell_label(cell)} holds no card or another artist",
+                state.day,
+                seat,
             )
 
 
@@ -48,8 +54,3 @@ def apply_paint(state: GameState, seat: int, cells: list[int]) -> list[int]:
         state.players[seat].paintings.append(state.grid[cell])
         state.grid[cell] = EMPTY
     return taken
-
-
-def cell_label(cell: int) -> str:
-    row, col = divmod(cell, 5)
-    return f"r{row}c{col}"

@@ -21,7 +21,9 @@ def keep_plan(state: GameState, seat: int, kept: int) -> None:
     player = state.players[seat]
     if kept not in player.plan_hand:
         label = state.cards.plans[kept].id if 0 <= kept < len(state.cards.plans) else kept
-        raise RuleViolation("R-PLAN-1", f"plan card {label} is not among the three drawn", state.day, seat)
+        raise RuleViolation(
+            "R-PLAN-1", f"plan card {label} is not among the three drawn", state.day, seat
+        )
     player.plan_deck += [card for card in player.plan_hand if card != kept]
     player.plan = kept
     player.plans_played.append(kept)

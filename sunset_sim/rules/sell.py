@@ -38,36 +38,51 @@ def sale_options(state: GameState, seat: int) -> list[tuple[int, list[int]]]:
             chosen.pop()
 
     for commission in state.commission_row:
-        frames = [int(f) for f in tables.comm_frames[commission, : tables.comm_n_frames[commission]]]
+        frames = [
+            int(f) for f in tables.comm_frames[commission, : tables.comm_n_frames[commission]]
+        ]
         extend(commission, frames, [])
     return options
 
 
 def check_sale(state: GameState, seat: int, commission: int, paintings: list[int]) -> None:
     day = state.day
-    name = state.cards.commissions[commission].id if 0 <= commission < len(state.cards.commissions) else commission
+    name = (
+        state.cards.commissions[commission].id
+        if 0 <= commission < len(state.cards.commissions)
+        else commission
+    )
     if commission == state.preview:
         raise RuleViolation("R-SELL-1", f"commission {name} is the preview", day, seat)
     if commission not in state.commission_row:
-        raise RuleViolation("R-SELL-1", f"commission {name} is not in the commission row", day, seat)
+        raise RuleViolation(
+            "R-SELL-1", f"commission {name} is not in the commission row", day, seat
+        )
     frames = state.cards.commissions[commission].frames
     if len(paintings) != len(frames):
         raise RuleViolation(
-            "R-SELL-2", f"commission {name} has {len(frames)} frames, {len(paintings)} paintings given",
-            day, seat,
+            "R-SELL-2",
+            f"commission {name} has {len(frames)} frames, {len(paintings)} paintings given",
+            day,
+            seat,
         )
     if len(set(paintings)) != len(paintings):
         raise RuleViolation("R-SELL-2", "a painting is used for two frames", day, seat)
     hand = state.players[seat].paintings
     for slot, card in enumerate(paintings):
         if card not in hand:
-            label = state.cards.landscapes[card].id if 0 <= card < len(state.cards.landscapes) else card
-            raise RuleViolation("R-SELL-2", f"painting {label} is not held by the player", day, seat)
+            label = (
+                state.cards.landscapes[card].id if 0 <= card < len(state.cards.landscapes) else card
+            )
+            raise RuleViolation(
+                "R-SELL-2", f"painting {label} is not held by the player", day, seat
+            )
         if not frames[slot].matches(state.cards.landscapes[card].features):
             raise RuleViolation(
                 "R-SELL-3",
                 f"painting {state.cards.landscapes[card].id} does not match frame {slot} of {name}",
-                day, seat,
+                day,
+                seat,
             )
 
 

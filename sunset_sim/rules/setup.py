@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables
 from sunset_sim.enums import CENTRE_CELL, N_CELLS
+from sunset_sim.rng import Stream
 from sunset_sim.rules.errors import RuleViolation
 from sunset_sim.rules.options import Rules
 from sunset_sim.rules.state import EMPTY, GameState, PlayerState
-from sunset_sim.rng import Stream
 
 
 @dataclass
@@ -47,7 +47,10 @@ def check_orders(cards: CardSet, n_players: int, orders: SetupOrders) -> None:
     ]
     if len(orders.plans) != n_players:
         raise RuleViolation("R-SET-4", f"{len(orders.plans)} plan decks for {n_players} players")
-    checks += [("R-SET-4", f"player {s} plan", deck, len(cards.plans)) for s, deck in enumerate(orders.plans)]
+    checks += [
+        ("R-SET-4", f"player {s} plan", deck, len(cards.plans))
+        for s, deck in enumerate(orders.plans)
+    ]
     for rule, what, order, size in checks:
         if sorted(order) != list(range(size)):
             raise RuleViolation(rule, f"the {what} deck order is not a shuffle of the {size} cards")

@@ -6,10 +6,16 @@ from dataclasses import dataclass, field
 
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables
-from sunset_sim.enums import N_CELLS
+from sunset_sim.enums import GRID_SIZE, N_CELLS
 from sunset_sim.rules.options import Rules
 
 EMPTY = -1  # an empty wilderness cell (R-HIKE-4)
+
+
+def cell_label(cell: int) -> str:
+    """A cell as records write it: [row, column], row 0 at the top."""
+    row, col = divmod(cell, GRID_SIZE)
+    return f"[{row}, {col}]"
 
 
 @dataclass

@@ -1,0 +1,246 @@
+"""The ``sunset-sim`` command line: thin wrappers that parse, call the API and print.
+
+Every bad input ends with exit code 2 and one line naming the problem, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import click
+
+from sunset_sim.cards.loader import CardSetError, check_playable, load_cards
+from sunset_sim.cards.model import CardSet
+from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
+from sunset_sim.rules.options import RuleOptionError, Rules
+from sunset_sim.strategy import StrategyError
+
+
+class CliError(click.ClickException):
+    """A bad input: printed as one line, exit code 2."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+def cards_option(function):
+    return click.option(
+        "--cards",
+        "cards_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="Card-set TOML file (default: the packaged reconstructed set).",
+    )(function)
+
+
+def rule_option(function):
+    return click.option(
+        "--rule",
+        "rule_texts",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Rule option, repeatable: tie_break=random|seat|lowest-fame, days=N.",
+    )(function)
+
+
+def players_option(function):
+    return click.option(
+        "--players",
+        type=int,
+        default=3,
+        show_default=True,
+        help=f"Number of players ({MIN_PLAYERS} to {MAX_PLAYERS}).",
+    )(function)
+
+
+def strategy_option(function):
+    return click.option(
+        "--strategy",
+        "strategy_texts",
+        multiple=True,
+        metavar="NAME[:k=v,...]",
+        help="Strategy per seat, repeatable; repeated round the table (default greedy). "
+        "See `sunset-sim strategies`.",
+    )(function)
+
+
+def load_card_set(path: Path | None, players: int | None = None, days: int = 6) -> CardSet:
+    """Cards for a command: a bad file is one line (the first problem and how many more)."""
+    try:
+        cards = load_cards(path)
+    except CardSetError as error:
+        more = len(error.problems) - 1
+        hint = f" (and {more} more: run `sunset-sim cards --cards {path}`)" if more else ""
+        raise CliError(error.problems[0] + hint) from None
+    if players is not None:
+        problems = check_playable(cards, players, days)
+        if problems:
+            raise CliError(problems[0])
+    return cards
+
+
+def parse_rules(texts: tuple[str, ...]) -> Rules:
+    try:
+        return Rules.parse(texts)
+    except RuleOptionError as error:
+        raise CliError(f"--rule: {error}") from None
+
+
+def check_players(players: int) -> None:
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise CliError(f"--players: {players} is outside {MIN_PLAYERS} to {MAX_PLAYERS}")
+
+
+def make_seats(texts: tuple[str, ...], players: int):
+    from sunset_sim.strategy import seat_players
+
+    try:
+        return seat_players(texts, players)
+    except StrategyError as error:
+        raise CliError(f"--strategy: {error}") from None
+
+
+def check_output(path: Path, force: bool) -> None:
+    """Refuse to overwrite without --force, and fail early if the folder cannot be written."""
+    if path.exists() and not force:
+        raise CliError(f"{path}: already exists (use --force to overwrite)")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise CliError(f"{path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise CliError(f"{path}: folder {folder} is not writable")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write to a temporary file beside ``path`` and rename: never a half-written output."""
+    handle, temporary = tempfile.mkstemp(
+        dir=path.parent if str(path.parent) else ".", prefix=".tmp-"
+    )
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sunset-sim")
+def main() -> None:
+    """Monte Carlo strategy analysis for the board game Sunset over Water.
+
+    \b
+    Start here:
+      sunset-sim play --players 3 --seed 7         one game, logged day by day
+      sunset-sim cards                             the card set and its difficulty model
+      sunset-sim strategies                        the strategies you can seat
+    """
+
+
+@main.command("cards")
+@cards_option
+def cards_command(cards_path: Path | None) -> None:
+    """Summarise a card set, or list every problem in it (exit code 2)."""
+    from sunset_sim.cards.summary import format_summary
+
+    try:
+        cards = load_cards(cards_path)
+    except CardSetError as error:
+        for problem in error.problems:
+            click.echo(problem, err=True)
+        raise SystemExit(2) from None
+    click.echo(format_summary(cards))
+
+
+@main.command("strategies")
+def strategies_command() -> None:
+    """List the strategies, their descriptions and parameters."""
+    from sunset_sim.strategy import registry
+
+    for name, spec in registry().items():
+        click.echo(f"{name}")
+        click.echo(f"    {spec.description}")
+        for p in spec.parameters:
+            click.echo(f"    {p.name} = {p.default:g}  (range {p.low:g}..{p.high:g}) {p.help}")
+
+
+@main.command("play")
+@players_option
+@click.option("--seed", type=int, default=0, show_default=True, help="Root seed.")
+@click.option(
+    "--game",
+    "game_index",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Game index under the seed.",
+)
+@strategy_option
+@cards_option
+@rule_option
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the game record (JSON) here.",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing record file.")
+@click.option("--quiet", is_flag=True, help="Print only the final scores.")
+def play_command(
+    players, seed, game_index, strategy_texts, cards_path, rule_texts, record_path, force, quiet
+):
+    """Play one game on the reference engine and print its day-by-day log."""
+    from sunset_sim.play import play_reference
+    from sunset_sim.records.format import card_set_json
+    from sunset_sim.records.log import GameLog
+
+    check_players(players)
+    if seed < 0 or game_index < 0:
+        raise CliError("--seed and --game must not be negative")
+    rules = parse_rules(rule_texts)
+    cards = load_card_set(cards_path, players, rules.days)
+    seats = make_seats(strategy_texts, players)
+    if record_path is not None:
+        check_output(record_path, force)
+    log = GameLog([p.name for p in seats])
+    result = play_reference(cards, seats, seed, game_index, rules, on_event=log.on_event)
+    if cards_path is not None:  # a user's card set travels inside the record
+        result.record["cards"] = card_set_json(cards, inline=True)
+    lines = log.lines if not quiet else log.lines[-(players + 2) :]
+    click.echo("\n".join(lines))
+    if record_path is not None:
+        write_atomically(record_path, json.dumps(result.record, indent=1) + "\n")
+        click.echo(f"record written to {record_path}")
+
+
+@main.command("replay")
+@click.argument("record_path", type=click.Path(path_type=Path))
+@cards_option
+@click.option("--quiet", is_flag=True, help="Print only the final scores.")
+def replay_command(record_path: Path, cards_path: Path | None, quiet: bool) -> None:
+    """Replay a game record under the rules; exit 2 at the first illegal step or wrong score."""
+    from sunset_sim.records.log import GameLog
+    from sunset_sim.records.replay import RecordError, load_record, replay
+
+    try:
+        record = load_record(record_path)
+        cards = load_card_set(cards_path) if cards_path is not None else None
+        log = GameLog(
+            record.get("strategies") if isinstance(record.get("strategies"), list) else None
+        )
+        result = replay(record, cards, on_event=log.on_event)
+    except RecordError as error:
+        raise CliError(f"{record_path}: {error}") from None
+    lines = log.lines if not quiet else log.lines[-(result.state.n_players + 2) :]
+    click.echo("\n".join(lines))
+    click.echo(f"replay OK: {len(record['days'])} days, fame {result.fame}")
+
+
+if __name__ == "__main__":
+    main()

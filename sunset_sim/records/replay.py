@@ -1,0 +1,267 @@
+"""Replaying a game record under the rules: every step is checked, every result recounted.
+
+A record written by hand of a game played at a real table can be checked this way:
+the engine re-plays the recorded decisions and chance outcomes, raises at the first
+illegal one, and then compares what it derived (goals, fame) with what was recorded.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sunset_sim.cards.loader import CardSetError, load_cards, parse_cards
+from sunset_sim.cards.model import CardSet
+from sunset_sim.enums import DIRECTION_NAMES, GRID_SIZE
+from sunset_sim.records.format import DEFAULT_CARDS_PATH, RECORD_FORMAT, RECORD_VERSION
+from sunset_sim.rules.errors import RuleViolation
+from sunset_sim.rules.game import Decider, GameResult, play_game
+from sunset_sim.rules.options import RuleOptionError, Rules
+from sunset_sim.rules.setup import SetupOrders
+from sunset_sim.rules.state import GameState
+
+
+class RecordError(Exception):
+    """A record that cannot be read or that does not describe a legal game: one line."""
+
+
+def load_record(path: str | Path) -> dict:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot read: {error.strerror or error}") from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(
+            f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise RecordError("format: not a sunset-sim game record")
+    if record.get("version") != RECORD_VERSION:
+        raise RecordError(
+            f"version: unknown record version {record.get('version')!r} "
+            f"(this sunset-sim reads version {RECORD_VERSION})"
+        )
+    return record
+
+
+def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
+    """The card set a record was played with: inline text, the one given, or the default."""
+    named = record.get("cards") or {}
+    if "inline" in named:
+        try:
+            cards = parse_cards(named["inline"], "<inline card set>")
+        except CardSetError as error:
+            raise RecordError(
+                f"cards: the inline card set is invalid: {error.problems[0]}"
+            ) from None
+    elif cards is None:
+        path = named.get("path", DEFAULT_CARDS_PATH)
+        try:
+            cards = load_cards(None if path == DEFAULT_CARDS_PATH else path)
+        except CardSetError as error:
+            raise RecordError(
+                f"cards: cannot load the record's card set ({error.problems[0]}); pass --cards FILE"
+            ) from None
+    if named.get("hash") not in (None, cards.content_hash):
+        raise RecordError(
+            f"cards: the record was played with card set {named.get('name')!r} hash "
+            f"{named.get('hash')}, not {cards.name!r} hash {cards.content_hash}; pass --cards FILE"
+        )
+    return cards
+
+
+class RecordDecider(Decider):
+    """Takes every choice and chance outcome from a record, translating ids to indices."""
+
+    def __init__(self, record: dict, cards: CardSet) -> None:
+        self.record = record
+        self.index = {
+            "landscape": {c.id: i for i, c in enumerate(cards.landscapes)},
+            "commission": {c.id: i for i, c in enumerate(cards.commissions)},
+            "goal": {c.id: i for i, c in enumerate(cards.goals)},
+            "plan": {c.id: i for i, c in enumerate(cards.plans)},
+        }
+        self.turn: dict = {}
+        self.sale_count = 0
+        self.reshuffle_count = 0
+
+    def _fail(self, message: str, day: int | None = None, seat: int | None = None) -> RecordError:
+        where = ", ".join(
+            x for x in (day and f"day {day}", seat is not None and f"player {seat}") if x
+        )
+        return RecordError(f"{where + ': ' if where else ''}{message}")
+
+    def _ids(self, kind: str, ids: Any, where: str, day=None, seat=None) -> list[int]:
+        if not isinstance(ids, list):
+            raise self._fail(f"{where}: expected a list of {kind} ids", day, seat)
+        table = self.index[kind]
+        for card in ids:
+            if card not in table:
+                raise self._fail(f"{where}: unknown {kind} id {card!r}", day, seat)
+        return [table[card] for card in ids]
+
+    def _day(self, state: GameState) -> dict:
+        days = self.record.get("days")
+        if not isinstance(days, list) or len(days) < state.day:
+            raise self._fail("the record has no entry for this day", state.day)
+        return days[state.day - 1]
+
+    def setup_orders(self, cards: CardSet, n_players: int) -> SetupOrders:
+        setup = self.record.get("setup")
+        if not isinstance(setup, dict):
+            raise self._fail("setup: missing")
+        plans = setup.get("plans")
+        if not isinstance(plans, list):
+            raise self._fail("setup: plans: expected one plan deck per player")
+        return SetupOrders(
+            self._ids("landscape", setup.get("landscapes"), "setup: landscapes"),
+            self._ids("commission", setup.get("commissions"), "setup: commissions"),
+            self._ids("goal", setup.get("goals"), "setup: goals"),
+            [self._ids("plan", deck, f"setup: plans[{s}]") for s, deck in enumerate(plans)],
+        )
+
+    def keep_plan(self, state: GameState, seat: int, hand: list[int]) -> int:
+        try:
+            entry = self._day(state)["plans"][seat]
+        except (KeyError, IndexError, TypeError):
+            raise self._fail("plans: no plan entry for this player", state.day, seat) from None
+        if "drawn" in entry:
+            drawn = self._ids("plan", entry["drawn"], "plans: drawn", state.day, seat)
+            if drawn != hand:
+                raise RuleViolation(
+                    "R-PLAN-1",
+                    "the drawn cards are not the top three of the plan deck",
+                    state.day,
+                    seat,
+                )
+        return self._ids("plan", [entry.get("kept")], "kept", state.day, seat)[0]
+
+    def turn_order(self, state: GameState) -> list[int]:
+        order = self._day(state).get("order")
+        if not isinstance(order, list) or not all(isinstance(s, int) for s in order):
+            raise self._fail("order: expected a list of seats", state.day)
+        return order
+
+    def hike(self, state: GameState, seat: int, options: list[tuple[int, int]]) -> tuple[int, int]:
+        turns = self._day(state).get("turns") or []
+        position = len(state.turns_done)
+        if position >= len(turns) or not isinstance(turns[position], dict):
+            raise self._fail("the record has no turn for this player", state.day, seat)
+        self.turn = turns[position]
+        self.sale_count = 0
+        if self.turn.get("seat") != seat:
+            raise RuleViolation(
+                "R-ORD-1",
+                f"turn {position + 1} is recorded for player {self.turn.get('seat')}",
+                state.day,
+                seat,
+            )
+        hike = self.turn.get("hike") or {}
+        steps = hike.get("steps", 0)
+        name = hike.get("direction")
+        if not isinstance(steps, int):
+            raise self._fail("hike: steps: not a whole number", state.day, seat)
+        if steps == 0:
+            return (-1, 0)
+        if name not in DIRECTION_NAMES:
+            raise RuleViolation("R-HIKE-1", f"unknown direction {name!r}", state.day, seat)
+        return (DIRECTION_NAMES.index(name), steps)
+
+    def paint(self, state: GameState, seat: int, options: list[list[int]]) -> list[int]:
+        cells = []
+        for entry in self.turn.get("painted") or []:
+            row, col = (
+                entry.get("cell", (-1, -1)) if isinstance(entry.get("cell"), list) else (-1, -1)
+            )
+            if not all(isinstance(x, int) and 0 <= x < GRID_SIZE for x in (row, col)):
+                raise RuleViolation(
+                    "R-HIKE-3", f"painted cell {entry.get('cell')} is off the grid", state.day, seat
+                )
+            cell = row * GRID_SIZE + col
+            cells.append(cell)
+        return cells
+
+    def sale(self, state: GameState, seat: int, options) -> tuple[int, list[int]] | None:
+        sales = self.turn.get("sales") or []
+        if self.sale_count >= len(sales):
+            return None
+        entry = sales[self.sale_count]
+        self.sale_count += 1
+        commission = self._ids("commission", [entry.get("commission")], "sales", state.day, seat)[0]
+        return commission, self._ids("landscape", entry.get("paintings"), "sales", state.day, seat)
+
+    def reshuffle(self, state: GameState, discard: list[int]) -> list[int]:
+        reshuffles = self._day(state).get("reshuffles") or []
+        if self.reshuffle_count >= len(reshuffles):
+            raise RuleViolation(
+                "R-CLEAN-2", "a reshuffle is needed but none is recorded", state.day
+            )
+        deck = reshuffles[self.reshuffle_count]
+        self.reshuffle_count += 1
+        return self._ids("landscape", deck, "reshuffles", state.day)
+
+
+def replay(record: dict, cards: CardSet | None = None, on_event=None) -> GameResult:
+    """Replay a record; RecordError (one line) at the first illegal step or wrong result."""
+    cards = record_cards(record, cards)
+    try:
+        rules = Rules.from_dict(record.get("rules") or {})
+    except (RuleOptionError, TypeError) as error:
+        raise RecordError(f"rules: {error}") from None
+    players = record.get("players")
+    if not isinstance(players, int) or not 2 <= players <= 4:
+        raise RecordError(f"players: {players!r} is not a player count from 2 to 4")
+    decider = RecordDecider(record, cards)
+    meta = {k: record[k] for k in ("seed", "game_index", "strategies") if k in record}
+    try:
+        result = play_game(cards, rules, players, decider, record_meta=meta, on_event=on_event)
+    except RuleViolation as violation:
+        raise RecordError(violation.line()) from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        raise RecordError(f"malformed record ({type(error).__name__}: {error})") from None
+    compare_results(record, result.record)
+    return result
+
+
+def compare_results(recorded: dict, derived: dict) -> None:
+    """What the record claims must be what the rules give."""
+    for day_index, (mine, theirs) in enumerate(
+        zip(derived["days"], recorded.get("days") or [], strict=False)
+    ):
+        day = day_index + 1
+        for turn_mine, turn_theirs in zip(mine["turns"], theirs.get("turns") or [], strict=False):
+            for painted_mine, painted_theirs in zip(
+                turn_mine["painted"], turn_theirs.get("painted") or [], strict=False
+            ):
+                if "card" in painted_theirs and painted_theirs["card"] != painted_mine["card"]:
+                    raise RecordError(
+                        f"day {day}, player {turn_mine['seat']}: R-PAINT-2: cell "
+                        f"{painted_mine['cell']} held {painted_mine['card']}, not {painted_theirs['card']}"
+                    )
+            if "goal" in turn_theirs and turn_theirs["goal"] != turn_mine["goal"]:
+                claim = "took" if turn_theirs["goal"] else "did not take"
+                raise RecordError(
+                    f"day {day}, player {turn_mine['seat']}: R-GOAL-1: the record says the player "
+                    f"{claim} the goal, the rules say otherwise"
+                )
+        if "goal_holder" in theirs and theirs["goal_holder"] != mine["goal_holder"]:
+            raise RecordError(
+                f"day {day}: R-GOAL-2: goal kept by {theirs['goal_holder']}, the rules give {mine['goal_holder']}"
+            )
+    if len(recorded.get("days") or []) != len(derived["days"]):
+        raise RecordError(
+            f"R-END-1: the record has {len(recorded.get('days') or [])} days, the game lasts {len(derived['days'])}"
+        )
+    for key, rule in (("fame", "R-END-2"), ("fame_parts", "R-END-2"), ("winners", "R-END-3")):
+        if key in recorded and recorded[key] != derived[key]:
+            for seat, (theirs, mine) in enumerate(zip(recorded[key], derived[key], strict=False)):
+                if theirs != mine and key != "winners":
+                    raise RecordError(
+                        f"player {seat}: {rule}: recorded {key} {theirs}, the rules give {mine}"
+                    )
+            raise RecordError(
+                f"{rule}: recorded {key} {recorded[key]}, the rules give {derived[key]}"
+            )

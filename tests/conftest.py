@@ -1,0 +1,233 @@
+"""Shared fixtures and builders for the rules tests.
+
+``make_state`` deals a game from explicit deck orders (identity orders by default, so
+wilderness cell c holds landscape index c); tests then edit ``state.grid``, positions,
+plans and holdings directly. ``ScriptedDecider`` plays scripted choices and falls back
+to simple legal defaults, so a test can drive ``take_turn`` or a whole ``play_game``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from sunset_sim.cards.loader import load_cards, parse_cards
+from sunset_sim.cards.model import CardSet
+from sunset_sim.cards.tables import CardTables, build_tables
+from sunset_sim.enums import DIRECTION_NAMES
+from sunset_sim.rules import plan as plan_rules
+from sunset_sim.rules.options import Rules
+from sunset_sim.rules.setup import SetupOrders, new_game
+from sunset_sim.rules.state import GameState
+
+_DEFAULT_CARDS = load_cards()
+_DEFAULT_TABLES = build_tables(_DEFAULT_CARDS)
+
+
+@pytest.fixture(scope="session")
+def cards() -> CardSet:
+    return _DEFAULT_CARDS
+
+
+@pytest.fixture(scope="session")
+def tables() -> CardTables:
+    return _DEFAULT_TABLES
+
+
+def direction(name: str) -> int:
+    return DIRECTION_NAMES.index(name)
+
+
+def cell(row: int, col: int) -> int:
+    return row * 5 + col
+
+
+def index_of(cards_: tuple, card_id: str) -> int:
+    for i, card in enumerate(cards_):
+        if card.id == card_id:
+            return i
+    raise KeyError(card_id)
+
+
+def land(cards_: CardSet, card_id: str) -> int:
+    return index_of(cards_.landscapes, card_id)
+
+
+def comm(cards_: CardSet, card_id: str) -> int:
+    return index_of(cards_.commissions, card_id)
+
+
+def goal(cards_: CardSet, card_id: str) -> int:
+    return index_of(cards_.goals, card_id)
+
+
+def plan_card(cards_: CardSet, card_id: str) -> int:
+    return index_of(cards_.plans, card_id)
+
+
+def identity_orders(cards_: CardSet, n_players: int) -> SetupOrders:
+    return SetupOrders(
+        landscapes=list(range(len(cards_.landscapes))),
+        commissions=list(range(len(cards_.commissions))),
+        goals=list(range(len(cards_.goals))),
+        plans=[list(range(len(cards_.plans))) for _ in range(n_players)],
+    )
+
+
+def make_state(
+    cards_: CardSet | None = None,
+    n_players: int = 2,
+    rules: Rules | None = None,
+    landscapes: list[int] | None = None,
+    commissions: list[int] | None = None,
+    goals: list[int] | None = None,
+    plans: list[list[int]] | None = None,
+    day: int = 1,
+) -> GameState:
+    """A freshly dealt game (R-SET) from explicit orders; identity order where not given."""
+    cards_ = cards_ or _DEFAULT_CARDS
+    tables_ = _DEFAULT_TABLES if cards_ is _DEFAULT_CARDS else build_tables(cards_)
+    orders = identity_orders(cards_, n_players)
+    if landscapes is not None:
+        orders.landscapes = landscapes
+    if commissions is not None:
+        orders.commissions = commissions
+    if goals is not None:
+        orders.goals = goals
+    if plans is not None:
+        orders.plans = plans
+    state = new_game(cards_, tables_, rules or Rules(), n_players, orders)
+    state.day = day
+    return state
+
+
+def set_plan(state: GameState, seat: int, plan_id: str) -> None:
+    """Give ``seat`` today's plan card by id (as if kept in R-PLAN-1)."""
+    state.players[seat].plan = plan_card(state.cards, plan_id)
+
+
+def spread_out(state: GameState, positions: list[int]) -> None:
+    for seat, position in enumerate(positions):
+        state.players[seat].position = position
+
+
+class ScriptedDecider:
+    """A Decider whose choices come from per-seat queues, else from simple defaults.
+
+    Queues: ``plans`` (plan ids), ``hikes`` ((direction name or None, steps)),
+    ``paints`` (lists of cells), ``sales`` (per turn: a list of (commission, paintings));
+    a queue entry may also be a callable ``(state, seat, options) -> choice``.
+    Defaults: keep the first plan card; the first legal hike; paint nothing; no sale;
+    ``turn_order`` by seat among ties; a reshuffle keeps the discard order.
+    """
+
+    def __init__(
+        self,
+        plans: dict[int, list] | None = None,
+        hikes: dict[int, list] | None = None,
+        paints: dict[int, list] | None = None,
+        sales: dict[int, list] | None = None,
+        orders: SetupOrders | None = None,
+        permutation: list[int] | None = None,
+        reshuffle: Callable[[GameState, list[int]], list[int]] | None = None,
+        paint_default: str = "none",
+    ) -> None:
+        self.plans = {s: list(q) for s, q in (plans or {}).items()}
+        self.hikes = {s: list(q) for s, q in (hikes or {}).items()}
+        self.paints = {s: list(q) for s, q in (paints or {}).items()}
+        self.sales = {s: list(q) for s, q in (sales or {}).items()}
+        self.orders = orders
+        self.permutation = permutation
+        self._reshuffle = reshuffle
+        self.paint_default = paint_default
+        self._pending_sales: dict[int, list] = {}
+        self.log: list[tuple] = []
+
+    @staticmethod
+    def _pop(queue: dict[int, list], seat: int):
+        items = queue.get(seat)
+        return items.pop(0) if items else None
+
+    def setup_orders(self, cards_: CardSet, n_players: int) -> SetupOrders:
+        return self.orders or identity_orders(cards_, n_players)
+
+    def keep_plan(self, state: GameState, seat: int, hand: list[int]) -> int:
+        self.log.append(("plan", seat, list(hand)))
+        choice = self._pop(self.plans, seat)
+        if callable(choice):
+            return choice(state, seat, hand)
+        return hand[0] if choice is None else plan_card(state.cards, choice)
+
+    def turn_order(self, state: GameState) -> list[int]:
+        permutation = self.permutation or list(range(state.n_players))
+        return plan_rules.turn_order(state, permutation)
+
+    def hike(self, state, seat, options):
+        self.log.append(("hike", seat, list(options)))
+        choice = self._pop(self.hikes, seat)
+        if callable(choice):
+            return choice(state, seat, options)
+        if choice is None:
+            return options[0]
+        name, steps = choice
+        return (-1 if name is None else direction(name), steps)
+
+    def paint(self, state, seat, options):
+        self.log.append(("paint", seat, [list(o) for o in options]))
+        choice = self._pop(self.paints, seat)
+        if callable(choice):
+            return choice(state, seat, options)
+        if choice is None:
+            return max(options, key=len) if self.paint_default == "most" else []
+        return list(choice)
+
+    def sale(self, state, seat, options):
+        if seat not in self._pending_sales:
+            script = self._pop(self.sales, seat)
+            self._pending_sales[seat] = list(script) if script is not None else []
+        pending = self._pending_sales[seat]
+        if not pending:
+            del self._pending_sales[seat]
+            return None
+        choice = pending.pop(0)
+        if callable(choice):
+            choice = choice(state, seat, options)
+        if choice is None:
+            del self._pending_sales[seat]
+        return choice
+
+    def reshuffle(self, state: GameState, discard: list[int]) -> list[int]:
+        self.log.append(("reshuffle", list(discard)))
+        if self._reshuffle is not None:
+            return self._reshuffle(state, discard)
+        return list(discard)
+
+
+def small_cards_toml(
+    n_landscapes: int = 25,
+    n_commissions: int = 4,
+    frame: str = "?...",
+    fame: int = 5,
+    goals: tuple[str, ...] = ('kind = "painted"\nn = 1',),
+) -> str:
+    """A tiny custom card set (CARDS.md allows counts other than 60/30/7/8)."""
+    features = ["mountain", "flower", "waterfall", "tree", "sun"]
+    parts = ['[set]\nname = "tiny"\nfeatures = ["mountain", "flower", "waterfall", "tree", "sun"]\n']
+    for i in range(n_landscapes):
+        icons = [features[(i + k) % 5] for k in range(1 + i % 3)]
+        parts.append(f'[[landscape]]\nid = "L{i:02d}"\nfeatures = {icons!r}\n'.replace("'", '"'))
+    for i in range(n_commissions):
+        parts.append(f'[[commission]]\nid = "C{i:02d}"\nfame = {fame}\nframes = ["{frame}"]\n')
+    for i, body in enumerate(goals):
+        parts.append(f'[[goal]]\nid = "G{i}"\nfame = 2\n{body}\n')
+    for i in range(8):
+        wake = f"{5 + (i * 15) // 60}:{(i * 15) % 60:02d}"
+        parts.append(
+            f'[[plan]]\nid = "P{i + 1}"\nwake = "{wake}"\ndirections = "all"\nhike = 2\npaint = 2\n'
+        )
+    return "\n".join(parts)
+
+
+def small_cards(**kwargs) -> CardSet:
+    return parse_cards(small_cards_toml(**kwargs), "<tiny>")
