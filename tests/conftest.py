@@ -213,7 +213,9 @@ def small_cards_toml(
 ) -> str:
     """A tiny custom card set (CARDS.md allows counts other than 60/30/7/8)."""
     features = ["mountain", "flower", "waterfall", "tree", "sun"]
-    parts = ['[set]\nname = "tiny"\nfeatures = ["mountain", "flower", "waterfall", "tree", "sun"]\n']
+    parts = [
+        '[set]\nname = "tiny"\nfeatures = ["mountain", "flower", "waterfall", "tree", "sun"]\n'
+    ]
     for i in range(n_landscapes):
         icons = [features[(i + k) % 5] for k in range(1 + i % 3)]
         parts.append(f'[[landscape]]\nid = "L{i:02d}"\nfeatures = {icons!r}\n'.replace("'", '"'))

@@ -1,0 +1,114 @@
+"""Python side of the fast engine: arrays in, arrays out, for a range of game indices.
+
+Each game's randomness depends only on (seed, game index), so any split of a batch
+into chunks or jobs gives the same games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sunset_sim.cards.tables import CardTables
+from sunset_sim.engine import kernel
+from sunset_sim.engine.dispatch import KERNEL_STRATEGIES
+from sunset_sim.rules.options import Rules
+from sunset_sim.strategy import Player
+
+
+@dataclass
+class BatchArrays:
+    """The raw results of games first_game .. first_game + n - 1."""
+
+    first_game: int
+    seat: np.ndarray  # int32 [n, P, kernel.SEAT_COLUMNS]
+    game: np.ndarray  # int32 [n, kernel.GAME_COLUMNS]
+    plan: np.ndarray  # int32 [n, P, days]: plan card index kept each day, -1 if not played
+    position: np.ndarray  # int32 [n, P, days]: turn position each day, -1 if not played
+    painted: np.ndarray  # uint64 [n, P, words]: bitmask over landscape indices
+
+
+def kernel_arguments(players: list[Player]) -> tuple[np.ndarray, np.ndarray]:
+    """Strategy ids and a [P, width] float parameter matrix for the kernel."""
+    ids = []
+    for player in players:
+        if player.spec.name not in KERNEL_STRATEGIES:
+            raise ValueError(f"strategy {player.spec.name!r} has no fast-engine kernel id")
+        ids.append(KERNEL_STRATEGIES.index(player.spec.name))
+    width = max([1] + [len(p.params) for p in players])
+    params = np.zeros((len(players), width), dtype=np.float64)
+    for seat, player in enumerate(players):
+        params[seat, : len(player.params)] = player.params
+    return np.array(ids, dtype=np.int64), params
+
+
+def allocate(
+    n_games: int, n_players: int, days: int, n_landscapes: int, first_game: int
+) -> BatchArrays:
+    words = (n_landscapes + 63) // 64
+    return BatchArrays(
+        first_game=first_game,
+        seat=np.zeros((n_games, n_players, kernel.SEAT_COLUMNS), dtype=np.int32),
+        game=np.zeros((n_games, kernel.GAME_COLUMNS), dtype=np.int32),
+        plan=np.full((n_games, n_players, days), -1, dtype=np.int32),
+        position=np.full((n_games, n_players, days), -1, dtype=np.int32),
+        painted=np.zeros((n_games, n_players, words), dtype=np.uint64),
+    )
+
+
+def run_games(
+    tables: CardTables,
+    players: list[Player],
+    rules: Rules,
+    seed: int,
+    first_game: int,
+    n_games: int,
+) -> BatchArrays:
+    """Play a contiguous range of games with the numba kernel (all numba threads)."""
+    ids, params = kernel_arguments(players)
+    out = allocate(n_games, len(players), rules.days, tables.land_icons.shape[0], first_game)
+    kernel.play_games(
+        np.uint64(seed),
+        np.int64(first_game),
+        np.int64(n_games),
+        np.int64(len(players)),
+        ids,
+        params,
+        tables,
+        np.int64(rules.tie_break_code),
+        np.int64(rules.days),
+        out.seat,
+        out.game,
+        out.plan,
+        out.position,
+        out.painted,
+    )
+    return out
+
+
+def trace_game(
+    tables: CardTables, players: list[Player], rules: Rules, seed: int, game_index: int
+) -> tuple[np.ndarray, BatchArrays]:
+    """One game with its full trace (every decision and chance outcome), for parity checks."""
+    ids, params = kernel_arguments(players)
+    out = allocate(1, len(players), rules.days, tables.land_icons.shape[0], game_index)
+    trace = np.zeros(1 << 16, dtype=np.int32)
+    trace[0] = 1
+    kernel.play_game(
+        np.uint64(seed),
+        np.int64(game_index),
+        np.int64(len(players)),
+        ids,
+        params,
+        tables,
+        np.int64(rules.tie_break_code),
+        np.int64(rules.days),
+        out.seat[0],
+        out.game[0],
+        out.plan[0],
+        out.position[0],
+        out.painted[0],
+        trace,
+    )
+    return trace[1 : trace[0]].copy(), out

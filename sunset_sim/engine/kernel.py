@@ -1,0 +1,774 @@
+"""The numba game kernel: one whole game over flat integer arrays, many games in parallel.
+
+It plays exactly the game the reference engine (``sunset_sim.rules``) plays for the same
+(seed, game index, strategies, cards, rules): the same canonical option orders, the same
+random draws from the same counter-based streams, the same observation layout. The
+public part of the state *is* the observation array (``observation.py``): the grid,
+artists, commission row and card places live there and are updated in place; hidden
+parts (deck orders, plan decks, hands) live in separate arrays.
+
+Rule IDs in comments point at RULES.md; tests/test_parity.py holds both engines to the
+same games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from sunset_sim.engine.dispatch import decide
+from sunset_sim.engine.jit import jit
+from sunset_sim.engine.rng import rng_shuffle, stream_key
+from sunset_sim.enums import (
+    DECIDE_HIKE,
+    DECIDE_PAINT,
+    DECIDE_PLAN,
+    DECIDE_SALE,
+    DIRECTION_CLASS,
+    DIRECTION_DELTAS,
+    END_COMMISSION_SHORTAGE,
+    END_SIX_DAYS,
+    GOAL_ALL_FEATURES,
+    GOAL_EDGE,
+    GOAL_HOLDS,
+    GOAL_MOVED,
+    GOAL_PAINTED,
+    GOAL_SOLD,
+    GOAL_STEPS,
+    GRID_SIZE,
+    MAX_FRAMES,
+    N_CELLS,
+    N_DIRECTIONS,
+    PLACE_DISCARD,
+    PLACE_GONE,
+    PLACE_PREVIEW,
+    PLACE_TABLE,
+    PLAN_HAND,
+    STREAM_CHANCE,
+    STREAM_SETUP,
+    STREAM_STRATEGY,
+    TIE_LOWEST_FAME,
+    TIE_SEAT,
+)
+from sunset_sim.observation import (
+    MAX_PAINTINGS,
+    MAX_SALE_OPTIONS,
+    OBS_CARDS,
+    OBS_COMM_DECK,
+    OBS_COMM_PLACE,
+    OBS_DAY,
+    OBS_DAYS,
+    OBS_DISCARD,
+    OBS_DONE,
+    OBS_FAME,
+    OBS_GOAL,
+    OBS_GOAL_HOLDER,
+    OBS_GOAL_PLACE,
+    OBS_GRID,
+    OBS_HAND,
+    OBS_LAND_DECK,
+    OBS_LAND_PLACE,
+    OBS_ME,
+    OBS_N_PAINTINGS,
+    OBS_N_PLAYERS,
+    OBS_ORDER,
+    OBS_PAINTINGS,
+    OBS_PLAN,
+    OBS_POS,
+    OBS_PREVIEW,
+    OBS_ROW,
+    OBS_ROW_LEN,
+    OBS_TURN_POS,
+    OPTION_WIDTH,
+)
+
+DELTA_ROW = np.array([d[0] for d in DIRECTION_DELTAS], dtype=np.int64)
+DELTA_COL = np.array([d[1] for d in DIRECTION_DELTAS], dtype=np.int64)
+DIRECTION_CLASS_ARRAY = np.array(DIRECTION_CLASS, dtype=np.int64)
+CENTRE = 2 * GRID_SIZE + 2  # R-SET-5
+MAX_HIKE_OPTIONS = 1 + N_DIRECTIONS * GRID_SIZE
+
+# Per-seat result columns (int32), in this order; results.py names them for pandas.
+R_FAME = 0
+R_FAME_COMMISSIONS = 1
+R_FAME_GOALS = 2
+R_FAME_PAINTINGS = 3
+R_COMMISSIONS_WON = 4
+R_GOALS_WON = 5
+R_PAINTINGS_SOLD = 6
+R_CARDS_PAINTED = 7
+R_WINNERS = 8  # number of seats sharing the win (R-END-3), on every seat's row
+R_WON = 9  # 1 if this seat is among the winners
+SEAT_COLUMNS = 10
+# Per-game result columns.
+G_END_REASON = 0
+G_DAYS = 1
+GAME_COLUMNS = 2
+
+# Per-seat running sums kept beside the observation.
+S_COMMISSION_FAME = 0
+S_GOAL_FAME = 1
+S_ICONS = 2
+S_SOLD = 3
+S_PAINTED = 4
+S_COMMISSIONS = 5
+S_GOALS = 6
+SUM_COLUMNS = 7
+
+
+@jit
+def trace_put(trace, value):
+    """Append to the game trace (parity checks); a 1-element trace is switched off."""
+    if trace.shape[0] > 1:
+        trace[trace[0]] = value
+        trace[0] += 1
+
+
+@jit
+def step_cell(cell, direction):
+    row = cell // GRID_SIZE + DELTA_ROW[direction]
+    col = cell % GRID_SIZE + DELTA_COL[direction]
+    if row < 0 or row >= GRID_SIZE or col < 0 or col >= GRID_SIZE:
+        return -1
+    return row * GRID_SIZE + col
+
+
+@jit
+def other_artist_at(obs, n_players, seat, cell):
+    for other in range(n_players):
+        if other != seat and obs[OBS_POS + other] == cell:
+            return True
+    return False
+
+
+@jit
+def refresh_fame(obs, sums, seat):
+    """OBS_FAME as R-END-2 counts it now (goals kept for good only)."""
+    obs[OBS_FAME + seat] = (
+        sums[seat, S_COMMISSION_FAME] + sums[seat, S_GOAL_FAME] + sums[seat, S_ICONS] // 2
+    )
+
+
+@jit
+def legal_hikes(obs, n_players, seat, plan_directions, plan_hike, options):
+    """R-HIKE-1..6 in the reference order: stay first, then N..NW with 1, 2, ... steps."""
+    start = obs[OBS_POS + seat]
+    n = 0
+    if not other_artist_at(obs, n_players, seat, start):  # R-HIKE-5
+        options[n, 0] = -1
+        options[n, 1] = 0
+        options[n, 2] = start
+        n += 1
+    for direction in range(N_DIRECTIONS):
+        if not (plan_directions >> direction) & 1:
+            continue
+        cell = start
+        for steps in range(1, plan_hike + 1):
+            cell = step_cell(cell, direction)
+            if cell < 0 or obs[OBS_GRID + cell] < 0:  # R-HIKE-3, R-HIKE-4
+                break
+            if other_artist_at(obs, n_players, seat, cell):  # R-HIKE-5: pass, not end
+                continue
+            options[n, 0] = direction
+            options[n, 1] = steps
+            options[n, 2] = cell
+            n += 1
+    if n == 0:  # R-HIKE-5 DECISION: no legal hike, stay put
+        options[0, 0] = -1
+        options[0, 1] = 0
+        options[0, 2] = start
+        n = 1
+    for row in range(n):
+        for column in range(3, OPTION_WIDTH):
+            options[row, column] = -1
+    return n
+
+
+@jit
+def paint_options(obs, n_players, seat, start, direction, steps, paint, options):
+    """R-PAINT-1/2: subsets of the takeable path cells, by ascending bitmask."""
+    takeable = np.empty(GRID_SIZE, dtype=np.int64)
+    n_takeable = 0
+    cell = start
+    for step in range(steps + 1):
+        if step > 0:
+            cell = step_cell(cell, direction)
+        if obs[OBS_GRID + cell] >= 0 and not other_artist_at(obs, n_players, seat, cell):
+            takeable[n_takeable] = cell
+            n_takeable += 1
+    n = 0
+    for mask in range(1 << n_takeable):
+        count = 0
+        for bit in range(n_takeable):
+            count += (mask >> bit) & 1
+        if count > paint:
+            continue
+        column = 0
+        for bit in range(n_takeable):
+            if (mask >> bit) & 1:
+                options[n, column] = takeable[bit]
+                column += 1
+        for rest in range(column, OPTION_WIDTH):
+            options[n, rest] = -1
+        n += 1
+    return n
+
+
+@jit
+def sale_options(obs, tables, hand, n_hand, options):
+    """R-SELL-1..3 in the reference order (rules/sell.py): row 0 is "stop"; then per
+    commission in row order, frame by frame over the hand in the order taken, the first
+    unused painting of each feature kind only; at most MAX_SALE_OPTIONS rows."""
+    for column in range(OPTION_WIDTH):
+        options[0, column] = -1
+    n = 1
+    kinds_tried = np.empty((MAX_FRAMES, n_hand + 1), dtype=np.int64)
+    for slot in range(obs[OBS_ROW_LEN]):
+        commission = obs[OBS_ROW + slot]
+        n_frames = tables.comm_n_frames[commission]
+        chosen = np.full(MAX_FRAMES, -1, dtype=np.int64)
+        cursor = np.zeros(MAX_FRAMES, dtype=np.int64)  # next hand index to try per depth
+        n_kinds = np.zeros(MAX_FRAMES, dtype=np.int64)
+        depth = 0
+        while depth >= 0 and n < MAX_SALE_OPTIONS:
+            if depth == n_frames:
+                options[n, 0] = commission
+                for f in range(MAX_FRAMES):
+                    options[n, 1 + f] = chosen[f] if f < n_frames else -1
+                for column in range(1 + MAX_FRAMES, OPTION_WIDTH):
+                    options[n, column] = -1
+                n += 1
+                depth -= 1
+                continue
+            frame = tables.comm_frames[commission, depth]
+            found = False
+            while cursor[depth] < n_hand:
+                card = hand[cursor[depth]]
+                cursor[depth] += 1
+                used = False
+                for f in range(depth):
+                    if chosen[f] == card:
+                        used = True
+                if used or not tables.match[card, frame]:
+                    continue
+                kind = tables.land_kind[card]
+                seen = False
+                for k in range(n_kinds[depth]):
+                    if kinds_tried[depth, k] == kind:
+                        seen = True
+                if seen:
+                    continue
+                kinds_tried[depth, n_kinds[depth]] = kind
+                n_kinds[depth] += 1
+                chosen[depth] = card
+                found = True
+                break
+            if found:
+                depth += 1
+                if depth < n_frames:
+                    cursor[depth] = 0
+                    n_kinds[depth] = 0
+            else:
+                chosen[depth] = -1
+                depth -= 1
+    return n
+
+
+@jit
+def meets_goal(obs, tables, goal, seat, direction, steps, n_painted, n_sold, hand, n_hand):
+    """R-GOAL-3: this turn's actions and the holdings after selling."""
+    kind = tables.goal_kind[goal]
+    param = tables.goal_param[goal]
+    if kind == GOAL_MOVED:
+        return steps > 0 and DIRECTION_CLASS_ARRAY[direction] == param
+    if kind == GOAL_PAINTED:
+        return n_painted >= param
+    if kind == GOAL_SOLD:
+        return n_sold >= param
+    if kind == GOAL_ALL_FEATURES:
+        n_features = tables.land_features.shape[1]
+        for feature in range(n_features):
+            shown = 0
+            for i in range(n_hand):
+                shown += tables.land_features[hand[i], feature]
+            if shown == 0:
+                return False
+        return True
+    if kind == GOAL_EDGE:
+        cell = obs[OBS_POS + seat]
+        row = cell // GRID_SIZE
+        col = cell % GRID_SIZE
+        return row == 0 or col == 0 or row == GRID_SIZE - 1 or col == GRID_SIZE - 1
+    if kind == GOAL_HOLDS:
+        return n_hand >= param
+    if kind == GOAL_STEPS:
+        return steps >= param
+    return False
+
+
+@jit
+def show_private(obs, seat, hand, n_hand, turn_position):
+    """The observing seat's own fields (the rest of ``obs`` is public)."""
+    obs[OBS_ME] = seat
+    obs[OBS_N_PAINTINGS] = n_hand
+    obs[OBS_TURN_POS] = turn_position
+    for i in range(MAX_PAINTINGS):
+        obs[OBS_PAINTINGS + i] = hand[i] if i < n_hand else -1
+
+
+@jit
+def play_game(
+    seed,
+    game_index,
+    n_players,
+    strategy_ids,
+    params,
+    tables,
+    tie_break,
+    days,
+    seat_out,
+    game_out,
+    plan_out,
+    position_out,
+    painted_out,
+    trace,
+):
+    """One whole game (R-SET .. R-END); results into this game's rows of the outputs."""
+    n_land = tables.land_icons.shape[0]
+    n_comm = tables.comm_fame.shape[0]
+    n_goal = tables.goal_kind.shape[0]
+    n_plan = tables.plan_wake.shape[0]
+    obs = np.full(OBS_CARDS + n_land + n_comm + n_goal, -1, dtype=np.int32)  # -1: hidden
+    land_place = OBS_CARDS
+    comm_place = land_place + n_land
+    goal_place = comm_place + n_comm
+    obs[OBS_LAND_PLACE] = land_place
+    obs[OBS_COMM_PLACE] = comm_place
+    obs[OBS_GOAL_PLACE] = goal_place
+    obs[OBS_DAYS] = days
+    obs[OBS_N_PLAYERS] = n_players
+
+    setup = np.zeros(2, dtype=np.uint64)
+    setup[0] = stream_key(np.uint64(seed), np.uint64(game_index), np.uint64(STREAM_SETUP))
+    chance = np.zeros(2, dtype=np.uint64)
+    chance[0] = stream_key(np.uint64(seed), np.uint64(game_index), np.uint64(STREAM_CHANCE))
+    streams = np.zeros((n_players, 2), dtype=np.uint64)
+    for seat in range(n_players):
+        streams[seat, 0] = stream_key(
+            np.uint64(seed), np.uint64(game_index), np.uint64(STREAM_STRATEGY + seat)
+        )
+
+    # R-SET-1..4: shuffles in the reference order (rules/setup.py shuffled_orders)
+    land_deck = np.arange(n_land).astype(np.int32)
+    rng_shuffle(setup, land_deck, n_land)
+    comm_deck = np.arange(n_comm).astype(np.int32)
+    rng_shuffle(setup, comm_deck, n_comm)
+    goal_deck = np.arange(n_goal).astype(np.int32)
+    rng_shuffle(setup, goal_deck, n_goal)
+    plan_ring = np.empty((n_players, n_plan), dtype=np.int32)  # ring buffers, top at head
+    plan_head = np.zeros(n_players, dtype=np.int64)
+    plan_count = np.full(n_players, n_plan, dtype=np.int64)
+    for seat in range(n_players):
+        for k in range(n_plan):
+            plan_ring[seat, k] = k
+        rng_shuffle(setup, plan_ring[seat], n_plan)
+    if trace.shape[0] > 1:
+        for i in range(n_land):
+            trace_put(trace, land_deck[i])
+        for i in range(n_comm):
+            trace_put(trace, comm_deck[i])
+        for i in range(n_goal):
+            trace_put(trace, goal_deck[i])
+        for seat in range(n_players):
+            for k in range(n_plan):
+                trace_put(trace, plan_ring[seat, k])
+
+    # R-SET-1: deal the wilderness
+    land_head = 0
+    for cell in range(N_CELLS):
+        if land_head < n_land:
+            obs[OBS_GRID + cell] = land_deck[land_head]
+            obs[land_place + land_deck[land_head]] = PLACE_TABLE
+            land_head += 1
+    discard = np.empty(n_land, dtype=np.int32)
+    n_discard = 0
+    # R-SET-2: commission row and preview
+    comm_head = 0
+    row_len = 0
+    while comm_head < n_comm and row_len < n_players + 1:
+        obs[OBS_ROW + row_len] = comm_deck[comm_head]
+        obs[comm_place + comm_deck[comm_head]] = PLACE_TABLE
+        row_len += 1
+        comm_head += 1
+    obs[OBS_ROW_LEN] = row_len
+    if comm_head < n_comm:
+        obs[OBS_PREVIEW] = comm_deck[comm_head]
+        obs[comm_place + comm_deck[comm_head]] = PLACE_PREVIEW
+        comm_head += 1
+    # R-SET-3: today's goal
+    goal_head = 0
+    goal = -1
+    if n_goal > 0:
+        goal = goal_deck[0]
+        goal_head = 1
+        obs[goal_place + goal] = PLACE_TABLE
+    goal_holder = -1
+    # R-SET-5: artists on the centre
+    for seat in range(n_players):
+        obs[OBS_POS + seat] = CENTRE
+    hands = np.full((n_players, MAX_PAINTINGS), -1, dtype=np.int32)  # unsold paintings
+    n_hand = np.zeros(n_players, dtype=np.int64)
+    sums = np.zeros((n_players, SUM_COLUMNS), dtype=np.int32)
+    for seat in range(n_players):
+        refresh_fame(obs, sums, seat)
+    options = np.full((MAX_SALE_OPTIONS, OPTION_WIDTH), -1, dtype=np.int32)
+    drawn = np.empty((n_players, PLAN_HAND), dtype=np.int32)
+    kept = np.empty(n_players, dtype=np.int32)
+    order = np.empty(n_players, dtype=np.int64)
+    keys = np.empty((n_players, 3), dtype=np.int64)
+    permutation = np.empty(n_players, dtype=np.int64)
+    n_days_played = 0
+    end_reason = END_SIX_DAYS
+
+    for day in range(1, days + 1):
+        n_days_played = day
+        trace_put(trace, day)
+        obs[OBS_DAY] = day
+        obs[OBS_GOAL] = goal
+        obs[OBS_GOAL_HOLDER] = -1
+        obs[OBS_LAND_DECK] = n_land - land_head
+        obs[OBS_DISCARD] = n_discard
+        obs[OBS_COMM_DECK] = n_comm - comm_head
+        for seat in range(n_players):
+            obs[OBS_PLAN + seat] = -1
+            obs[OBS_ORDER + seat] = -1
+            obs[OBS_DONE + seat] = -1
+        # Phase 1, plan (R-PLAN-1..3): all draw, all choose unseen, then reveal
+        for seat in range(n_players):
+            for k in range(PLAN_HAND):
+                drawn[seat, k] = plan_ring[seat, (plan_head[seat] + k) % n_plan]
+            plan_head[seat] = (plan_head[seat] + PLAN_HAND) % n_plan
+            plan_count[seat] -= PLAN_HAND
+        for seat in range(n_players):
+            show_private(obs, seat, hands[seat], n_hand[seat], -1)
+            for k in range(PLAN_HAND):
+                obs[OBS_HAND + k] = drawn[seat, k]
+                options[k, 0] = drawn[seat, k]
+                for column in range(1, OPTION_WIDTH):
+                    options[k, column] = -1
+            choice = decide(
+                strategy_ids[seat],
+                DECIDE_PLAN,
+                obs,
+                options,
+                PLAN_HAND,
+                params[seat],
+                streams[seat],
+                tables,
+            )
+            kept[seat] = drawn[seat, choice]
+        for k in range(PLAN_HAND):
+            obs[OBS_HAND + k] = -1
+        for seat in range(n_players):  # the other two to the bottom, in drawn order
+            for k in range(PLAN_HAND):
+                if drawn[seat, k] != kept[seat]:
+                    tail = (plan_head[seat] + plan_count[seat]) % n_plan
+                    plan_ring[seat, tail] = drawn[seat, k]
+                    plan_count[seat] += 1
+            if trace.shape[0] > 1:
+                for k in range(PLAN_HAND):
+                    trace_put(trace, drawn[seat, k])
+                trace_put(trace, kept[seat])
+        # R-ORD-1/2: wake-up time, then the tie-break
+        for seat in range(n_players):
+            permutation[seat] = seat
+        if tie_break != TIE_SEAT:
+            rng_shuffle(chance, permutation, n_players)
+        for position in range(n_players):
+            seat = permutation[position]
+            keys[seat, 0] = tables.plan_wake[kept[seat]]
+            keys[seat, 1] = obs[OBS_FAME + seat] if tie_break == TIE_LOWEST_FAME else 0
+            keys[seat, 2] = seat if tie_break == TIE_SEAT else position
+        for seat in range(n_players):
+            order[seat] = seat
+        for i in range(1, n_players):  # insertion sort on (wake, fame, rank)
+            j = i
+            while j > 0:
+                a = order[j - 1]
+                b = order[j]
+                later = keys[a, 0] > keys[b, 0] or (
+                    keys[a, 0] == keys[b, 0]
+                    and (
+                        keys[a, 1] > keys[b, 1]
+                        or (keys[a, 1] == keys[b, 1] and keys[a, 2] > keys[b, 2])
+                    )
+                )
+                if not later:
+                    break
+                order[j - 1] = b
+                order[j] = a
+                j -= 1
+        for position in range(n_players):
+            seat = order[position]
+            obs[OBS_PLAN + seat] = kept[seat]
+            obs[OBS_ORDER + position] = seat
+            obs[OBS_DONE + seat] = 0
+            plan_out[seat, day - 1] = kept[seat]
+            position_out[seat, day - 1] = position
+            trace_put(trace, seat)
+
+        # Phase 2, hike: one player at a time
+        for position in range(n_players):
+            seat = order[position]
+            plan = kept[seat]
+            start = obs[OBS_POS + seat]
+            # hike (R-HIKE-1..6)
+            show_private(obs, seat, hands[seat], n_hand[seat], position)
+            n_options = legal_hikes(
+                obs, n_players, seat, tables.plan_directions[plan], tables.plan_hike[plan], options
+            )
+            choice = decide(
+                strategy_ids[seat],
+                DECIDE_HIKE,
+                obs,
+                options,
+                n_options,
+                params[seat],
+                streams[seat],
+                tables,
+            )
+            direction = options[choice, 0]
+            steps = options[choice, 1]
+            obs[OBS_POS + seat] = options[choice, 2]
+            trace_put(trace, seat)
+            trace_put(trace, direction)
+            trace_put(trace, steps)
+            # paint (R-PAINT-1..3)
+            n_options = paint_options(
+                obs, n_players, seat, start, direction, steps, tables.plan_paint[plan], options
+            )
+            choice = decide(
+                strategy_ids[seat],
+                DECIDE_PAINT,
+                obs,
+                options,
+                n_options,
+                params[seat],
+                streams[seat],
+                tables,
+            )
+            n_painted = 0
+            for column in range(OPTION_WIDTH):
+                if options[choice, column] >= 0:
+                    n_painted += 1
+            trace_put(trace, n_painted)
+            for column in range(n_painted):
+                cell = options[choice, column]
+                card = obs[OBS_GRID + cell]
+                trace_put(trace, cell)
+                trace_put(trace, card)
+                obs[OBS_GRID + cell] = -1  # R-PAINT-3: empty until clean-up
+                obs[land_place + card] = seat
+                hands[seat, n_hand[seat]] = card
+                n_hand[seat] += 1
+                sums[seat, S_ICONS] += tables.land_icons[card]
+                sums[seat, S_PAINTED] += 1
+                painted_out[seat, card // 64] |= np.uint64(1) << np.uint64(card % 64)
+            refresh_fame(obs, sums, seat)
+            # sell (R-SELL-1..4), one commission at a time
+            n_sold = 0
+            while True:
+                show_private(obs, seat, hands[seat], n_hand[seat], position)
+                n_options = sale_options(obs, tables, hands[seat], n_hand[seat], options)
+                choice = decide(
+                    strategy_ids[seat],
+                    DECIDE_SALE,
+                    obs,
+                    options,
+                    n_options,
+                    params[seat],
+                    streams[seat],
+                    tables,
+                )
+                if choice == 0:
+                    break
+                commission = options[choice, 0]
+                n_frames = tables.comm_n_frames[commission]
+                trace_put(trace, commission)
+                for f in range(n_frames):
+                    card = options[choice, 1 + f]
+                    trace_put(trace, card)
+                    for i in range(n_hand[seat]):  # remove, keeping the order taken
+                        if hands[seat, i] == card:
+                            for j in range(i, n_hand[seat] - 1):
+                                hands[seat, j] = hands[seat, j + 1]
+                            n_hand[seat] -= 1
+                            hands[seat, n_hand[seat]] = -1
+                            break
+                    discard[n_discard] = card
+                    n_discard += 1
+                    obs[land_place + card] = PLACE_DISCARD
+                    sums[seat, S_ICONS] -= tables.land_icons[card]
+                    sums[seat, S_SOLD] += 1
+                for slot in range(row_len):  # R-SELL-4: leaves a gap until clean-up
+                    if obs[OBS_ROW + slot] == commission:
+                        for j in range(slot, row_len - 1):
+                            obs[OBS_ROW + j] = obs[OBS_ROW + j + 1]
+                        row_len -= 1
+                        obs[OBS_ROW + row_len] = -1
+                        break
+                obs[OBS_ROW_LEN] = row_len
+                obs[comm_place + commission] = seat
+                sums[seat, S_COMMISSION_FAME] += tables.comm_fame[commission]
+                sums[seat, S_COMMISSIONS] += 1
+                refresh_fame(obs, sums, seat)
+                obs[OBS_DISCARD] = n_discard
+                n_sold += 1
+            trace_put(trace, -1)
+            # daily goal (R-GOAL-1..3)
+            took = False
+            if goal >= 0 and meets_goal(
+                obs,
+                tables,
+                goal,
+                seat,
+                direction,
+                steps,
+                n_painted,
+                n_sold,
+                hands[seat],
+                n_hand[seat],
+            ):
+                goal_holder = seat
+                obs[OBS_GOAL_HOLDER] = seat
+                obs[goal_place + goal] = seat
+                took = True
+            trace_put(trace, 1 if took else 0)
+            obs[OBS_DONE + seat] = 1
+        # R-GOAL-2: the holder at the end of the hike phase keeps it
+        if goal >= 0 and goal_holder >= 0:
+            sums[goal_holder, S_GOAL_FAME] += tables.goal_fame[goal]
+            sums[goal_holder, S_GOALS] += 1
+            refresh_fame(obs, sums, goal_holder)
+        trace_put(trace, goal_holder if goal >= 0 else -1)
+        if day == days:  # R-CLEAN-1
+            end_reason = END_SIX_DAYS
+            break
+        # Phase 3, clean-up. R-CLEAN-2: refill in reading order, reshuffle only when needed
+        for cell in range(N_CELLS):
+            if obs[OBS_GRID + cell] >= 0:
+                continue
+            if land_head >= n_land:
+                if n_discard == 0:
+                    break
+                rng_shuffle(chance, discard, n_discard)  # the discard pile becomes the deck
+                land_head = n_land - n_discard
+                trace_put(trace, n_discard)
+                for i in range(n_discard):
+                    land_deck[land_head + i] = discard[i]
+                    obs[land_place + discard[i]] = -1
+                    trace_put(trace, discard[i])
+                n_discard = 0
+            card = land_deck[land_head]
+            land_head += 1
+            obs[OBS_GRID + cell] = card
+            obs[land_place + card] = PLACE_TABLE
+        trace_put(trace, -1)
+        # R-CLEAN-3: next goal
+        if goal >= 0 and goal_holder < 0:
+            obs[goal_place + goal] = PLACE_GONE
+        goal = -1
+        goal_holder = -1
+        if goal_head < n_goal:
+            goal = goal_deck[goal_head]
+            goal_head += 1
+            obs[goal_place + goal] = PLACE_TABLE
+        # R-CLEAN-4/5: preview into the row, refill to players+1, new preview
+        if obs[OBS_PREVIEW] >= 0:
+            obs[OBS_ROW + row_len] = obs[OBS_PREVIEW]
+            obs[comm_place + obs[OBS_PREVIEW]] = PLACE_TABLE
+            row_len += 1
+            obs[OBS_PREVIEW] = -1
+        short = False
+        while row_len < n_players + 1:
+            if comm_head >= n_comm:
+                short = True
+                break
+            obs[OBS_ROW + row_len] = comm_deck[comm_head]
+            obs[comm_place + comm_deck[comm_head]] = PLACE_TABLE
+            row_len += 1
+            comm_head += 1
+        obs[OBS_ROW_LEN] = row_len
+        if short:
+            end_reason = END_COMMISSION_SHORTAGE
+            break
+        if comm_head < n_comm:
+            obs[OBS_PREVIEW] = comm_deck[comm_head]
+            obs[comm_place + comm_deck[comm_head]] = PLACE_PREVIEW
+            comm_head += 1
+
+    # R-END-2/3: fame and the (shared) win
+    trace_put(trace, -2)
+    best = -1
+    for seat in range(n_players):
+        fame = sums[seat, S_COMMISSION_FAME] + sums[seat, S_GOAL_FAME] + sums[seat, S_ICONS] // 2
+        seat_out[seat, R_FAME] = fame
+        seat_out[seat, R_FAME_COMMISSIONS] = sums[seat, S_COMMISSION_FAME]
+        seat_out[seat, R_FAME_GOALS] = sums[seat, S_GOAL_FAME]
+        seat_out[seat, R_FAME_PAINTINGS] = sums[seat, S_ICONS] // 2
+        seat_out[seat, R_COMMISSIONS_WON] = sums[seat, S_COMMISSIONS]
+        seat_out[seat, R_GOALS_WON] = sums[seat, S_GOALS]
+        seat_out[seat, R_PAINTINGS_SOLD] = sums[seat, S_SOLD]
+        seat_out[seat, R_CARDS_PAINTED] = sums[seat, S_PAINTED]
+        if fame > best:
+            best = fame
+    n_winners = 0
+    for seat in range(n_players):
+        if seat_out[seat, R_FAME] == best:
+            n_winners += 1
+    for seat in range(n_players):
+        seat_out[seat, R_WINNERS] = n_winners
+        seat_out[seat, R_WON] = 1 if seat_out[seat, R_FAME] == best else 0
+        trace_put(trace, seat_out[seat, R_FAME])
+    game_out[G_END_REASON] = end_reason
+    game_out[G_DAYS] = n_days_played
+    trace_put(trace, end_reason)
+    trace_put(trace, n_days_played)
+
+
+@jit(parallel=True)
+def play_games(
+    seed,
+    first_game,
+    n_games,
+    n_players,
+    strategy_ids,
+    params,
+    tables,
+    tie_break,
+    days,
+    seat_out,
+    game_out,
+    plan_out,
+    position_out,
+    painted_out,
+):
+    """Games first_game .. first_game+n_games-1 in parallel; row g holds game first_game+g."""
+    no_trace = np.zeros(1, dtype=np.int32)
+    for g in prange(n_games):
+        play_game(
+            seed,
+            first_game + g,
+            n_players,
+            strategy_ids,
+            params,
+            tables,
+            tie_break,
+            days,
+            seat_out[g],
+            game_out[g],
+            plan_out[g],
+            position_out[g],
+            painted_out[g],
+            no_trace,
+        )
