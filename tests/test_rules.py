@@ -167,11 +167,6 @@ def test_R_COMP_5_two_to_four_players_each_with_one_artist(cards, n_players):
     assert all(len(day["turns"]) == n_players for day in result.record["days"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: new_game (rules/setup.py) accepts 1 or 5+ players; R-COMP-5 allows 2 to 4 "
-    "(5 players silently corrupt the observation, whose blocks have MAX_PLAYERS=4 slots)",
-)
 @pytest.mark.parametrize("n_players", [1, MAX_PLAYERS + 1])
 def test_R_COMP_5_other_player_counts_are_rejected(cards, n_players):
     violation("R-COMP-5", make_state, cards, n_players)
@@ -921,6 +916,13 @@ def test_R_CLEAN_2_discard_reshuffled_only_when_a_card_must_be_drawn():
     assert reshuffles == [[42, 41, 40]]
     assert state.grid[1:4] == [50, 42, 41]
     assert state.landscape_deck == [40] and state.landscape_discard == []
+    # the deck running out on the last card needed is no reason to reshuffle
+    state.landscape_deck = [51]
+    state.landscape_discard = [43, 44]
+    state.grid[5] = EMPTY
+    assert cleanup.refill_wilderness(state, reverse) == []
+    assert state.grid[5] == 51 and len(calls) == 1
+    assert state.landscape_deck == [] and state.landscape_discard == [43, 44]
 
 
 def test_R_CLEAN_2_both_piles_empty_leave_cells_empty():

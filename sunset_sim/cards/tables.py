@@ -23,6 +23,7 @@ class CardTables(NamedTuple):
     comm_n_frames: np.ndarray  # int32 [C]
     comm_frames: np.ndarray  # int32 [C, MAX_FRAMES] global frame index, -1 padded
     match: np.ndarray  # uint8 [L, total frames] R-SELL-3
+    land_commissions: np.ndarray  # uint64 [L, ceil(C/64)] bit c: the card fits a frame of c
     goal_kind: np.ndarray  # int32 [G]
     goal_param: np.ndarray  # int32 [G]
     goal_fame: np.ndarray  # int32 [G]
@@ -52,6 +53,13 @@ def build_tables(cards: CardSet) -> CardTables:
         [[frame.matches(card.features) for frame in frames] for card in cards.landscapes],
         dtype=np.uint8,
     ).reshape(len(cards.landscapes), len(frames))
+    words = max(1, (len(cards.commissions) + 63) // 64)
+    land_commissions = np.zeros((len(cards.landscapes), words), dtype=np.uint64)
+    for card in range(len(cards.landscapes)):
+        for commission in range(len(cards.commissions)):
+            frames = comm_frames[commission][comm_frames[commission] >= 0]
+            if match[card, frames].any():
+                land_commissions[card, commission // 64] |= np.uint64(1 << (commission % 64))
     return CardTables(
         land_features=land_features,
         land_icons=land_features.sum(axis=1).astype(np.int32),
@@ -60,6 +68,7 @@ def build_tables(cards: CardSet) -> CardTables:
         comm_n_frames=np.array([len(c.frames) for c in cards.commissions], dtype=np.int32),
         comm_frames=comm_frames,
         match=match,
+        land_commissions=land_commissions,
         goal_kind=np.array([g.kind for g in cards.goals], dtype=np.int32),
         goal_param=np.array([g.param for g in cards.goals], dtype=np.int32),
         goal_fame=np.array([g.fame for g in cards.goals], dtype=np.int32),

@@ -2,16 +2,43 @@
 
 Caching is on (warm starts in seconds); ``SUNSET_SIM_NO_CACHE=1`` turns it off, and
 numba's own ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain Python (coverage, debugging).
-Set ``NUMBA_CACHE_DIR`` where the install folder is read-only.
+
+numba's on-disk cache does not notice when a function *called* by a cached kernel
+changes in another file (a strategy, say), and fails on read-only install folders. So
+the cache lives in a user folder (``NUMBA_CACHE_DIR`` if set, else
+``~/.cache/sunset-sim/numba``) under a hash of every source file the kernels compile from.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+from pathlib import Path
 
 import numba
 
 CACHE = os.environ.get("SUNSET_SIM_NO_CACHE", "") not in ("1", "true", "yes")
+_PACKAGE = Path(__file__).resolve().parents[1]
+_STRATEGIES = _PACKAGE.parent / "strategies"
+
+
+def _source_hash() -> str:
+    digest = hashlib.sha256(numba.__version__.encode())
+    folders = [_PACKAGE, _PACKAGE / "engine", _STRATEGIES]
+    for folder in folders:
+        for file in sorted(folder.glob("*.py")) if folder.is_dir() else []:
+            digest.update(file.name.encode())
+            digest.update(file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _configure_cache() -> None:
+    base = os.environ.get("NUMBA_CACHE_DIR") or str(Path.home() / ".cache" / "sunset-sim" / "numba")
+    numba.config.CACHE_DIR = str(Path(base) / _source_hash())
+
+
+if CACHE:
+    _configure_cache()
 
 
 def jit(function=None, **options):

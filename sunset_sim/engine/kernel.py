@@ -86,7 +86,7 @@ DELTA_ROW = np.array([d[0] for d in DIRECTION_DELTAS], dtype=np.int64)
 DELTA_COL = np.array([d[1] for d in DIRECTION_DELTAS], dtype=np.int64)
 DIRECTION_CLASS_ARRAY = np.array(DIRECTION_CLASS, dtype=np.int64)
 CENTRE = 2 * GRID_SIZE + 2  # R-SET-5
-MAX_HIKE_OPTIONS = 1 + N_DIRECTIONS * GRID_SIZE
+SCRATCH_SIZE = 3 * MAX_FRAMES + MAX_FRAMES * MAX_PAINTINGS  # sale search; paint uses 5
 
 # Per-seat result columns (int32), in this order; results.py names them for pandas.
 R_FAME = 0
@@ -185,9 +185,8 @@ def legal_hikes(obs, n_players, seat, plan_directions, plan_hike, options):
 
 
 @jit
-def paint_options(obs, n_players, seat, start, direction, steps, paint, options):
+def paint_options(obs, n_players, seat, start, direction, steps, paint, options, takeable):
     """R-PAINT-1/2: subsets of the takeable path cells, by ascending bitmask."""
-    takeable = np.empty(GRID_SIZE, dtype=np.int64)
     n_takeable = 0
     cell = start
     for step in range(steps + 1):
@@ -215,20 +214,25 @@ def paint_options(obs, n_players, seat, start, direction, steps, paint, options)
 
 
 @jit
-def sale_options(obs, tables, hand, n_hand, options):
+def sale_options(obs, tables, hand, n_hand, options, scratch):
     """R-SELL-1..3 in the reference order (rules/sell.py): row 0 is "stop"; then per
     commission in row order, frame by frame over the hand in the order taken, the first
     unused painting of each feature kind only; at most MAX_SALE_OPTIONS rows."""
     for column in range(OPTION_WIDTH):
         options[0, column] = -1
     n = 1
-    kinds_tried = np.empty((MAX_FRAMES, n_hand + 1), dtype=np.int64)
+    chosen = scratch[0:MAX_FRAMES]
+    cursor = scratch[MAX_FRAMES : 2 * MAX_FRAMES]  # next hand index to try, per depth
+    n_kinds = scratch[2 * MAX_FRAMES : 3 * MAX_FRAMES]
+    kinds_tried = scratch[3 * MAX_FRAMES : 3 * MAX_FRAMES + MAX_FRAMES * MAX_PAINTINGS].reshape(
+        (MAX_FRAMES, MAX_PAINTINGS)
+    )
     for slot in range(obs[OBS_ROW_LEN]):
         commission = obs[OBS_ROW + slot]
         n_frames = tables.comm_n_frames[commission]
-        chosen = np.full(MAX_FRAMES, -1, dtype=np.int64)
-        cursor = np.zeros(MAX_FRAMES, dtype=np.int64)  # next hand index to try per depth
-        n_kinds = np.zeros(MAX_FRAMES, dtype=np.int64)
+        chosen[:] = -1
+        cursor[:] = 0
+        n_kinds[:] = 0
         depth = 0
         while depth >= 0 and n < MAX_SALE_OPTIONS:
             if depth == n_frames:
@@ -421,7 +425,8 @@ def play_game(
     sums = np.zeros((n_players, SUM_COLUMNS), dtype=np.int32)
     for seat in range(n_players):
         refresh_fame(obs, sums, seat)
-    options = np.full((MAX_SALE_OPTIONS, OPTION_WIDTH), -1, dtype=np.int32)
+    options = np.empty((MAX_SALE_OPTIONS, OPTION_WIDTH), dtype=np.int32)  # rows filled whole
+    scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
     drawn = np.empty((n_players, PLAN_HAND), dtype=np.int32)
     kept = np.empty(n_players, dtype=np.int32)
     order = np.empty(n_players, dtype=np.int64)
@@ -545,7 +550,15 @@ def play_game(
             trace_put(trace, steps)
             # paint (R-PAINT-1..3)
             n_options = paint_options(
-                obs, n_players, seat, start, direction, steps, tables.plan_paint[plan], options
+                obs,
+                n_players,
+                seat,
+                start,
+                direction,
+                steps,
+                tables.plan_paint[plan],
+                options,
+                scratch,
             )
             choice = decide(
                 strategy_ids[seat],
@@ -579,7 +592,7 @@ def play_game(
             n_sold = 0
             while True:
                 show_private(obs, seat, hands[seat], n_hand[seat], position)
-                n_options = sale_options(obs, tables, hands[seat], n_hand[seat], options)
+                n_options = sale_options(obs, tables, hands[seat], n_hand[seat], options, scratch)
                 choice = decide(
                     strategy_ids[seat],
                     DECIDE_SALE,

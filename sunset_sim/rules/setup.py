@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables
-from sunset_sim.enums import CENTRE_CELL, N_CELLS
+from sunset_sim.enums import CENTRE_CELL, MAX_PLAYERS, MIN_PLAYERS, N_CELLS, PLAN_HAND
 from sunset_sim.rng import Stream
 from sunset_sim.rules.errors import RuleViolation
 from sunset_sim.rules.options import Rules
@@ -40,6 +40,10 @@ def shuffled_orders(cards: CardSet, n_players: int, setup: Stream) -> SetupOrder
 
 
 def check_orders(cards: CardSet, n_players: int, orders: SetupOrders) -> None:
+    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+        raise RuleViolation(
+            "R-COMP-5", f"{n_players} players; the game takes {MIN_PLAYERS} to {MAX_PLAYERS}"
+        )
     checks = [
         ("R-SET-1", "landscape", orders.landscapes, len(cards.landscapes)),
         ("R-SET-2", "commission", orders.commissions, len(cards.commissions)),
@@ -61,6 +65,10 @@ def new_game(
 ) -> GameState:
     """Deal a game from the given deck orders."""
     check_orders(cards, n_players, orders)
+    if len(cards.plans) < rules.days + PLAN_HAND - 1:
+        raise RuleViolation(
+            "R-PLAN-3", f"{len(cards.plans)} plan cards cannot last {rules.days} days"
+        )
     state = GameState(cards=cards, tables=tables, rules=rules, n_players=n_players)
     state.grid = list(orders.landscapes[:N_CELLS])  # R-SET-1, reading order
     state.grid += [EMPTY] * (N_CELLS - len(state.grid))
