@@ -137,6 +137,7 @@ def main() -> None:
 
     \b
     Start here:
+      sunset-sim simulate --games 10000            a batch on the fast engine, summarised
       sunset-sim play --players 3 --seed 7         one game, logged day by day
       sunset-sim cards                             the card set and its difficulty model
       sunset-sim strategies                        the strategies you can seat
@@ -217,6 +218,125 @@ def play_command(
     if record_path is not None:
         write_atomically(record_path, json.dumps(result.record, indent=1) + "\n")
         click.echo(f"record written to {record_path}")
+
+
+def format_option(function):
+    return click.option(
+        "--format",
+        "table_format",
+        type=click.Choice(["table", "csv", "json"]),
+        default="table",
+        show_default=True,
+        help="How printed tables look.",
+    )(function)
+
+
+def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
+    """Print a DataFrame as an aligned table, CSV or JSON records."""
+    if table_format == "csv":
+        click.echo(frame.to_csv(index=False), nl=False)
+    elif table_format == "json":
+        click.echo(frame.to_json(orient="records", indent=1))
+    else:
+        formatters = {c: float_format.format for c in frame.columns if frame[c].dtype.kind == "f"}
+        click.echo(frame.to_string(index=False, formatters=formatters))
+
+
+@main.command("simulate")
+@click.option("--games", type=int, default=10_000, show_default=True, help="Number of games.")
+@click.option(
+    "--players", type=int, default=4, show_default=True, help="Players per game (2 to 4)."
+)
+@strategy_option
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Root seed; game g uses (seed, g)."
+)
+@click.option("--jobs", type=int, default=0, help="Worker threads (default: all cores).")
+@click.option(
+    "--chunk-size",
+    type=int,
+    default=50_000,
+    show_default=True,
+    help="Games per chunk: memory stays flat; results do not depend on it.",
+)
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write one row per game and seat: .parquet (default) or .csv.",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@cards_option
+@rule_option
+@format_option
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def simulate_command(
+    games,
+    players,
+    strategy_texts,
+    seed,
+    jobs,
+    chunk_size,
+    out_path,
+    force,
+    cards_path,
+    rule_texts,
+    table_format,
+    quiet,
+):
+    """Run a batch of games on the fast engine and summarise it per strategy.
+
+    Prints each strategy's win share (ties split 1/k) and mean fame with 95% confidence
+    intervals. Seats take the strategies in the order given, repeated round the table.
+    Results are bot-versus-bot results.
+    """
+    from sunset_sim.runner import simulate_to_file
+
+    check_players(players)
+    if games < 1:
+        raise CliError(f"--games: {games} is not a positive number of games")
+    if chunk_size < 1:
+        raise CliError(f"--chunk-size: {chunk_size} is not positive")
+    if jobs < 0:
+        raise CliError(f"--jobs: {jobs} is negative")
+    if seed < 0:
+        raise CliError(f"--seed: {seed} is negative")
+    rules = parse_rules(rule_texts)
+    cards = load_card_set(cards_path, players, rules.days)
+    seats = make_seats(strategy_texts, players)
+    if out_path is not None:
+        if out_path.suffix.lower() not in (".parquet", ".csv"):
+            raise CliError(f"{out_path}: the output must end in .parquet or .csv")
+        check_output(out_path, force)
+    show = not quiet
+    with click.progressbar(
+        length=games,
+        label="games",
+        file=None if show else open(os.devnull, "w"),
+        show_pos=True,
+        show_eta=True,
+    ) as bar:
+        summary = simulate_to_file(
+            out_path,
+            games,
+            players,
+            seats,
+            seed,
+            cards,
+            rules,
+            jobs or None,
+            chunk_size,
+            on_chunk=bar.update,
+        )
+    table = summary.table()
+    print_table(table, table_format)
+    if table_format == "table":
+        click.echo(
+            f"{summary.games} games, {players} players; tied games {summary.tied_games / summary.games:.1%}; "
+            f"ended by commission shortage {summary.shortage_games / summary.games:.1%}"
+        )
+        if out_path is not None:
+            click.echo(f"results written to {out_path}")
 
 
 @main.command("replay")

@@ -20,15 +20,18 @@ import numba
 CACHE = os.environ.get("SUNSET_SIM_NO_CACHE", "") not in ("1", "true", "yes")
 _PACKAGE = Path(__file__).resolve().parents[1]
 _STRATEGIES = _PACKAGE.parent / "strategies"
+# Modules outside engine/ and strategies/ whose code or constants the kernels compile in.
+KERNEL_SOURCES = ("enums.py", "observation.py", "strategy_tools.py")
 
 
 def _source_hash() -> str:
     digest = hashlib.sha256(numba.__version__.encode())
-    folders = [_PACKAGE, _PACKAGE / "engine", _STRATEGIES]
-    for folder in folders:
-        for file in sorted(folder.glob("*.py")) if folder.is_dir() else []:
-            digest.update(file.name.encode())
-            digest.update(file.read_bytes())
+    files = [_PACKAGE / name for name in KERNEL_SOURCES]
+    for folder in (_PACKAGE / "engine", _STRATEGIES):
+        files += sorted(folder.glob("*.py")) if folder.is_dir() else []
+    for file in files:
+        digest.update(file.name.encode())
+        digest.update(file.read_bytes())
     return digest.hexdigest()[:16]
 
 
