@@ -5,12 +5,20 @@ from __future__ import annotations
 import numpy as np
 
 from sunset_sim.engine.jit import jit
-from sunset_sim.enums import DECIDE_PAINT, DECIDE_PLAN, DECIDE_SALE, N_CELLS, N_DIRECTIONS
+from sunset_sim.enums import (
+    DECIDE_PAINT,
+    DECIDE_PLAN,
+    DECIDE_SALE,
+    GRID_SIZE,
+    N_CELLS,
+    N_DIRECTIONS,
+)
 from sunset_sim.observation import (
     OBS_GOAL,
     OBS_GRID,
     OBS_HAND,
     OBS_ME,
+    OBS_N_PLAYERS,
     OBS_PLAN,
     OBS_POS,
     OBS_PREVIEW,
@@ -18,116 +26,116 @@ from sunset_sim.observation import (
     OBS_ROW_LEN,
 )
 from sunset_sim.strategy import Parameter, StrategySpec
-from sunset_sim.strategy_tools import hike_goal_met, other_artist_at, step_cell
+from sunset_sim.strategy_tools import hike_goal_met, step_cell
 
 # params vector layout
 LATENESS = 0  # fame-equivalents lost per 15 minutes of later wake-up
 COMMISSION = 1  # weight of a card's best commission use (fame per frame)
 GOAL = 2  # weight of meeting today's goal
 
+MAX_STEPS = GRID_SIZE  # a straight hike on a 5x5 grid has at most 4 steps; index 0 = stay
+
 
 @jit
-def visible_commissions(obs, words):
-    """Bitmask (uint64 words) of the commissions in the row and the preview."""
-    mask = np.zeros(words, dtype=np.uint64)
-    row_len = obs[OBS_ROW_LEN]
-    for slot in range(row_len + 1):
-        commission = obs[OBS_ROW + slot] if slot < row_len else obs[OBS_PREVIEW]
-        if commission >= 0:
-            mask[commission // 64] |= np.uint64(1) << np.uint64(commission % 64)
+def others_mask(obs):
+    """Bitmask over cells holding another player's artist (R-HIKE-5, R-PAINT-2)."""
+    me = obs[OBS_ME]
+    mask = 0
+    for seat in range(obs[OBS_N_PLAYERS]):
+        if seat != me:
+            mask |= 1 << obs[OBS_POS + seat]
     return mask
 
 
 @jit
-def card_value(card, tables, visible, commission_weight):
-    """Half its icons (leftover fame, R-END-2) plus its best share of a visible commission."""
-    best = 0.0
-    for word in range(visible.shape[0]):
-        bits = tables.land_commissions[card, word] & visible[word]
-        while bits:
-            low = bits & (~bits + np.uint64(1))  # lowest set bit
-            commission = word * 64 + count_trailing_zeros(low)
-            share = tables.comm_fame[commission] / tables.comm_n_frames[commission]
-            if share > best:
-                best = share
-            bits ^= low
-    return 0.5 * tables.land_icons[card] + commission_weight * best
+def cell_values(obs, tables, commission_weight, occupied):
+    """What each cell's card is worth to this player now, -1 where it cannot be painted.
 
-
-@jit
-def count_trailing_zeros(bit):
-    n = 0
-    while bit > np.uint64(1):
-        bit >>= np.uint64(1)
-        n += 1
-    return n
-
-
-@jit
-def cell_values(obs, tables, commission_weight):
-    """card_value of each cell this player could paint now, -1 where it cannot (R-PAINT-2)."""
+    A card is worth half its icons (leftover fame, R-END-2) plus commission_weight times
+    its best share (fame per frame) of a commission in the row or the preview.
+    """
+    # the visible commissions, best share first, so each card stops at its first fit
+    row_len = obs[OBS_ROW_LEN]
+    ids = np.empty(row_len + 1, dtype=np.int64)
+    shares = np.empty(row_len + 1)
+    n_visible = 0
+    for slot in range(row_len + 1):
+        commission = obs[OBS_ROW + slot] if slot < row_len else obs[OBS_PREVIEW]
+        if commission < 0:
+            continue
+        share = tables.comm_fame[commission] / tables.comm_n_frames[commission]
+        position = n_visible
+        while position > 0 and shares[position - 1] < share:
+            shares[position] = shares[position - 1]
+            ids[position] = ids[position - 1]
+            position -= 1
+        shares[position] = share
+        ids[position] = commission
+        n_visible += 1
     values = np.empty(N_CELLS)
-    visible = visible_commissions(obs, tables.land_commissions.shape[1])
     for cell in range(N_CELLS):
         card = obs[OBS_GRID + cell]
-        if card < 0 or other_artist_at(obs, cell):
+        if card < 0 or (occupied >> cell) & 1:  # R-PAINT-2
             values[cell] = -1.0
-        else:
-            values[cell] = card_value(card, tables, visible, commission_weight)
+            continue
+        best = 0.0
+        for i in range(n_visible):
+            commission = ids[i]
+            if (
+                tables.land_commissions[card, commission // 64] >> np.uint64(commission % 64)
+            ) & np.uint64(1):
+                best = shares[i]
+                break
+        values[cell] = 0.5 * tables.land_icons[card] + commission_weight * best
     return values
 
 
 @jit
-def hike_value(values, start, direction, steps, paint, goal_kind, goal_param, goal_bonus):
-    """The best `paint` cells on this hike's path, plus the goal bonus if the hike meets it."""
-    total = 0.0
-    taken = 0  # bitmask over path positions already counted
-    n_taken = 0
-    for _ in range(paint):
-        best = -1.0
-        best_step = -1
-        cell = start
-        for step in range(steps + 1):
-            if step > 0:
-                cell = step_cell(cell, direction)
-            if not (taken >> step) & 1 and values[cell] > best:
-                best = values[cell]
-                best_step = step
-        if best_step < 0:
-            break
-        taken |= 1 << best_step
-        total += best
-        n_taken += 1
-    end = cell if steps > 0 else start
-    if goal_kind >= 0 and hike_goal_met(goal_kind, goal_param, direction, steps, end, n_taken):
-        total += goal_bonus
-    return total
-
-
-@jit
-def best_hike_value(obs, tables, values, plan, goal_kind, goal_param, goal_bonus):
-    """The best hike_value a plan card allows from here, as the board stands now."""
+def hike_table(
+    obs, values, occupied, plan_directions, plan_hike, paint, goal_kind, goal_param, goal_bonus, out
+):
+    """out[d * MAX_STEPS + s] = value of hiking s steps in direction d (out[0]: staying),
+    -1e9 where that hike is illegal; each direction is scanned once, keeping the best
+    `paint` cell values of the growing path (R-HIKE-2, R-PAINT-1)."""
+    out[:] = -1e9
     start = obs[OBS_POS + obs[OBS_ME]]
-    paint = tables.plan_paint[plan]
-    best = -1.0
-    if not other_artist_at(obs, start):
-        best = hike_value(values, start, -1, 0, paint, goal_kind, goal_param, goal_bonus)
+    top = np.empty(MAX_STEPS + 1)
+    if not (occupied >> start) & 1:
+        own = max(values[start], 0.0) if paint > 0 else 0.0
+        n_own = 1 if values[start] >= 0 and paint > 0 else 0
+        met = goal_kind >= 0 and hike_goal_met(goal_kind, goal_param, 0, 0, start, n_own)
+        out[0] = own + (goal_bonus if met else 0.0)
     for direction in range(N_DIRECTIONS):
-        if not (tables.plan_directions[plan] >> direction) & 1:
+        if not (plan_directions >> direction) & 1:
             continue
+        n_top = 0
+        if values[start] >= 0:
+            top[0] = values[start]
+            n_top = 1
         cell = start
-        for steps in range(1, tables.plan_hike[plan] + 1):
+        for steps in range(1, plan_hike + 1):
             cell = step_cell(cell, direction)
-            if cell < 0 or obs[OBS_GRID + cell] < 0:
+            if cell < 0 or obs[OBS_GRID + cell] < 0:  # R-HIKE-3, R-HIKE-4
                 break
-            if other_artist_at(obs, cell):
+            value = values[cell]
+            if value >= 0:  # insert, keeping top[] in descending order
+                position = n_top
+                while position > 0 and top[position - 1] < value:
+                    top[position] = top[position - 1]
+                    position -= 1
+                top[position] = value
+                n_top += 1
+            if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
                 continue
-            value = hike_value(
-                values, start, direction, steps, paint, goal_kind, goal_param, goal_bonus
-            )
-            if value > best:
-                best = value
-    return best
+            taken = min(paint, n_top)
+            total = 0.0
+            for i in range(taken):
+                total += top[i]
+            if goal_kind >= 0 and hike_goal_met(
+                goal_kind, goal_param, direction, steps, cell, taken
+            ):
+                total += goal_bonus
+            out[direction * MAX_STEPS + steps] = total
 
 
 @jit
@@ -145,10 +153,11 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                 best = value
                 best_index = index
         return best_index
-    values = cell_values(obs, tables, params[COMMISSION])
+    occupied = others_mask(obs)
+    values = cell_values(obs, tables, params[COMMISSION], occupied)
+    best_index = 0
+    best = -1e18
     if kind == DECIDE_PAINT:
-        best_index = 0
-        best = -1.0
         for index in range(n_options):
             value = 0.0
             for column in range(options.shape[1]):
@@ -166,32 +175,44 @@ def decide(kind, obs, options, n_options, params, rng, tables):
         goal_kind = tables.goal_kind[goal]
         goal_param = tables.goal_param[goal]
         goal_bonus = params[GOAL] * tables.goal_fame[goal]
-    best_index = 0
-    best = -1e18
-    if kind == DECIDE_PLAN:
+    table = np.empty(N_DIRECTIONS * MAX_STEPS)
+    if kind == DECIDE_PLAN:  # the best hike each card allows now, less a lateness penalty
         earliest = tables.plan_wake.min()
         for index in range(n_options):
             plan = obs[OBS_HAND + index]
-            value = best_hike_value(obs, tables, values, plan, goal_kind, goal_param, goal_bonus)
-            value -= params[LATENESS] * (tables.plan_wake[plan] - earliest) / 15.0
+            hike_table(
+                obs,
+                values,
+                occupied,
+                tables.plan_directions[plan],
+                tables.plan_hike[plan],
+                tables.plan_paint[plan],
+                goal_kind,
+                goal_param,
+                goal_bonus,
+                table,
+            )
+            value = table.max() - params[LATENESS] * (tables.plan_wake[plan] - earliest) / 15.0
             if value > best:
                 best = value
                 best_index = index
         return best_index
-    # DECIDE_HIKE
-    start = obs[OBS_POS + obs[OBS_ME]]
-    paint = tables.plan_paint[obs[OBS_PLAN + obs[OBS_ME]]]
+    plan = obs[OBS_PLAN + obs[OBS_ME]]  # DECIDE_HIKE
+    hike_table(
+        obs,
+        values,
+        occupied,
+        tables.plan_directions[plan],
+        tables.plan_hike[plan],
+        tables.plan_paint[plan],
+        goal_kind,
+        goal_param,
+        goal_bonus,
+        table,
+    )
     for index in range(n_options):
-        value = hike_value(
-            values,
-            start,
-            options[index, 0],
-            options[index, 1],
-            paint,
-            goal_kind,
-            goal_param,
-            goal_bonus,
-        )
+        direction = options[index, 0]
+        value = table[0] if direction < 0 else table[direction * MAX_STEPS + options[index, 1]]
         if value > best:
             best = value
             best_index = index

@@ -14,7 +14,7 @@ from sunset_sim.engine.jit import jit
 KERNEL_STRATEGIES = ("random", "greedy")
 
 
-@jit
+@jit(inline="always")
 def decide(strategy_id, kind, obs, options, n_options, params, rng, tables):
     if strategy_id == 0:
         return random_decide(kind, obs, options, n_options, params, rng, tables)
