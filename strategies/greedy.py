@@ -14,6 +14,7 @@ from sunset_sim.enums import (
     N_DIRECTIONS,
 )
 from sunset_sim.observation import (
+    MAX_ROW,
     OBS_GOAL,
     OBS_GRID,
     OBS_HAND,
@@ -48,7 +49,7 @@ def others_mask(obs):
 
 
 @jit
-def cell_values(obs, tables, commission_weight, occupied):
+def cell_values(obs, tables, commission_weight, occupied, values, shares, ids):
     """What each cell's card is worth to this player now, -1 where it cannot be painted.
 
     A card is worth half its icons (leftover fame, R-END-2) plus commission_weight times
@@ -56,8 +57,6 @@ def cell_values(obs, tables, commission_weight, occupied):
     """
     # the visible commissions, best share first, so each card stops at its first fit
     row_len = obs[OBS_ROW_LEN]
-    ids = np.empty(row_len + 1, dtype=np.int64)
-    shares = np.empty(row_len + 1)
     n_visible = 0
     for slot in range(row_len + 1):
         commission = obs[OBS_ROW + slot] if slot < row_len else obs[OBS_PREVIEW]
@@ -72,7 +71,6 @@ def cell_values(obs, tables, commission_weight, occupied):
         shares[position] = share
         ids[position] = commission
         n_visible += 1
-    values = np.empty(N_CELLS)
     for cell in range(N_CELLS):
         card = obs[OBS_GRID + cell]
         if card < 0 or (occupied >> cell) & 1:  # R-PAINT-2
@@ -80,26 +78,34 @@ def cell_values(obs, tables, commission_weight, occupied):
             continue
         best = 0.0
         for i in range(n_visible):
-            commission = ids[i]
+            commission = np.int64(ids[i])  # stored as float in the work array
             if (
                 tables.land_commissions[card, commission // 64] >> np.uint64(commission % 64)
             ) & np.uint64(1):
                 best = shares[i]
                 break
         values[cell] = 0.5 * tables.land_icons[card] + commission_weight * best
-    return values
 
 
 @jit
 def hike_table(
-    obs, values, occupied, plan_directions, plan_hike, paint, goal_kind, goal_param, goal_bonus, out
+    obs,
+    values,
+    occupied,
+    plan_directions,
+    plan_hike,
+    paint,
+    goal_kind,
+    goal_param,
+    goal_bonus,
+    out,
+    top,
 ):
     """out[d * MAX_STEPS + s] = value of hiking s steps in direction d (out[0]: staying),
     -1e9 where that hike is illegal; each direction is scanned once, keeping the best
     `paint` cell values of the growing path (R-HIKE-2, R-PAINT-1)."""
     out[:] = -1e9
     start = obs[OBS_POS + obs[OBS_ME]]
-    top = np.empty(MAX_STEPS + 1)
     if not (occupied >> start) & 1:
         own = max(values[start], 0.0) if paint > 0 else 0.0
         n_own = 1 if values[start] >= 0 and paint > 0 else 0
@@ -153,8 +159,17 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                 best = value
                 best_index = index
         return best_index
+    # one allocation per decision, split into the working arrays
+    work = np.empty(N_CELLS + N_DIRECTIONS * MAX_STEPS + (MAX_STEPS + 1) + 2 * (MAX_ROW + 1))
+    values = work[:N_CELLS]
+    table = work[N_CELLS : N_CELLS + N_DIRECTIONS * MAX_STEPS]
+    top = work[
+        N_CELLS + N_DIRECTIONS * MAX_STEPS : N_CELLS + N_DIRECTIONS * MAX_STEPS + MAX_STEPS + 1
+    ]
+    shares = work[-2 * (MAX_ROW + 1) : -(MAX_ROW + 1)]
+    ids = work[-(MAX_ROW + 1) :]
     occupied = others_mask(obs)
-    values = cell_values(obs, tables, params[COMMISSION], occupied)
+    cell_values(obs, tables, params[COMMISSION], occupied, values, shares, ids)
     best_index = 0
     best = -1e18
     if kind == DECIDE_PAINT:
@@ -175,7 +190,6 @@ def decide(kind, obs, options, n_options, params, rng, tables):
         goal_kind = tables.goal_kind[goal]
         goal_param = tables.goal_param[goal]
         goal_bonus = params[GOAL] * tables.goal_fame[goal]
-    table = np.empty(N_DIRECTIONS * MAX_STEPS)
     if kind == DECIDE_PLAN:  # the best hike each card allows now, less a lateness penalty
         earliest = tables.plan_wake.min()
         for index in range(n_options):
@@ -191,6 +205,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                 goal_param,
                 goal_bonus,
                 table,
+                top,
             )
             value = table.max() - params[LATENESS] * (tables.plan_wake[plan] - earliest) / 15.0
             if value > best:
@@ -209,6 +224,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
         goal_param,
         goal_bonus,
         table,
+        top,
     )
     for index in range(n_options):
         direction = options[index, 0]

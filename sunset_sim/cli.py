@@ -304,6 +304,14 @@ def simulate_command(
     rules = parse_rules(rule_texts)
     cards = load_card_set(cards_path, players, rules.days)
     seats = make_seats(strategy_texts, players)
+    from sunset_sim.engine.dispatch import KERNEL_STRATEGIES
+
+    for seat in seats:
+        if seat.spec.name not in KERNEL_STRATEGIES:
+            raise CliError(
+                f"--strategy: {seat.spec.name} has no fast-engine kernel yet (it runs in "
+                f"`sunset-sim play`); fast-engine strategies: {', '.join(KERNEL_STRATEGIES)}"
+            )
     if out_path is not None:
         if out_path.suffix.lower() not in (".parquet", ".csv"):
             raise CliError(f"{out_path}: the output must end in .parquet or .csv")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -94,8 +95,22 @@ def registry() -> dict[str, StrategySpec]:
         from importlib.metadata import entry_points
 
         for entry in entry_points(group="sunset_sim.strategies"):
-            spec = entry.load()
-            if isinstance(spec, StrategySpec):
+            try:
+                spec = entry.load()
+            except Exception as error:  # noqa: BLE001 - a broken plug-in must not break the tool
+                warnings.warn(
+                    f"strategy plug-in {entry.name!r} failed to load: {error}", stacklevel=2
+                )
+                continue
+            if not isinstance(spec, StrategySpec):
+                warnings.warn(
+                    f"strategy plug-in {entry.name!r} is not a StrategySpec", stacklevel=2
+                )
+            elif spec.name in _REGISTRY:
+                warnings.warn(
+                    f"strategy plug-in {entry.name!r} reuses the name {spec.name!r}", stacklevel=2
+                )
+            else:
                 register(spec)
     return dict(sorted(_REGISTRY.items()))
 

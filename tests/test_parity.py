@@ -439,16 +439,6 @@ def test_kernel_pure_python_equals_jit(pure_python_run):
             )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "engine/rng.py relies on uint64 wrap-around (mix64: `np.uint64(value) + GOLDEN` and "
-        "the two `* MUL1`/`* MUL2` products; rng_below: `stream[0] + stream[1] * GOLDEN`); "
-        "as plain Python these are numpy uint64 *scalar* operations, which wrap correctly but emit "
-        "'RuntimeWarning: overflow encountered in scalar add/multiply' (and would raise "
-        "under -W error). Results are unaffected (test_kernel_pure_python_equals_jit)."
-    ),
-)
 def test_kernel_pure_python_runs_without_warnings(pure_python_run):
     _, result = pure_python_run
     assert result["warnings"] == []

@@ -17,5 +17,11 @@ KERNEL_STRATEGIES = ("random", "greedy")
 @jit(inline="always")
 def decide(strategy_id, kind, obs, options, n_options, params, rng, tables):
     if strategy_id == 0:
-        return random_decide(kind, obs, options, n_options, params, rng, tables)
-    return greedy_decide(kind, obs, options, n_options, params, rng, tables)
+        choice = random_decide(kind, obs, options, n_options, params, rng, tables)
+    elif strategy_id == 1:
+        choice = greedy_decide(kind, obs, options, n_options, params, rng, tables)
+    else:
+        raise ValueError("unknown kernel strategy id")
+    if choice < 0 or choice >= n_options:
+        raise ValueError("a strategy chose an option that is not on the list")
+    return choice

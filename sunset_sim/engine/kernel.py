@@ -221,6 +221,8 @@ def sale_options(obs, tables, hand, n_hand, options, scratch):
     for column in range(OPTION_WIDTH):
         options[0, column] = -1
     n = 1
+    if n_hand == 0:
+        return n
     chosen = scratch[0:MAX_FRAMES]
     cursor = scratch[MAX_FRAMES : 2 * MAX_FRAMES]  # next hand index to try, per depth
     n_kinds = scratch[2 * MAX_FRAMES : 3 * MAX_FRAMES]
@@ -313,11 +315,14 @@ def meets_goal(obs, tables, goal, seat, direction, steps, n_painted, n_sold, han
 @jit
 def show_private(obs, seat, hand, n_hand, turn_position):
     """The observing seat's own fields (the rest of ``obs`` is public)."""
+    shown = obs[OBS_N_PAINTINGS]  # slots written for the previous observer
     obs[OBS_ME] = seat
     obs[OBS_N_PAINTINGS] = n_hand
     obs[OBS_TURN_POS] = turn_position
-    for i in range(MAX_PAINTINGS):
-        obs[OBS_PAINTINGS + i] = hand[i] if i < n_hand else -1
+    for i in range(n_hand):
+        obs[OBS_PAINTINGS + i] = hand[i]
+    for i in range(n_hand, max(shown, 0)):
+        obs[OBS_PAINTINGS + i] = -1
 
 
 @jit

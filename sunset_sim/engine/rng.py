@@ -5,9 +5,12 @@ A stream is a uint64 array ``[key, counter]``; every draw advances the counter.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from sunset_sim.engine.jit import jit
+from sunset_sim.rng import below as python_below
+from sunset_sim.rng import mix64 as python_mix64
 from sunset_sim.rng import stream_key as python_stream_key
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -43,6 +46,17 @@ def rng_shuffle(stream, items, n):
     for i in range(n - 1, 0, -1):
         j = rng_below(stream, i + 1)
         items[i], items[j] = items[j], items[i]
+
+
+if numba.config.DISABLE_JIT:  # plain Python: exact 64-bit wrap-around without numpy warnings
+
+    def mix64(value):  # noqa: F811 - replaces the kernel version above
+        return np.uint64(python_mix64(int(value)))
+
+    def rng_below(stream, n):  # noqa: F811
+        value = python_below(int(stream[0]), int(stream[1]), int(n))
+        stream[1] = np.uint64(int(stream[1]) + 1)
+        return np.int64(value)
 
 
 def new_stream(seed: int, game_index: int, stream: int) -> np.ndarray:

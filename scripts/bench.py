@@ -1,0 +1,473 @@
+"""Benchmark of the fast engine, the reference engine, start-up and memory.
+
+    python scripts/bench.py [--games 200000] [--repeats 5] [--players 4] [--jobs N]
+                            [--seed 0] [--reference-games 200] [--memory-games 200000]
+                            [--skip cold,warm,memory,reference] [--json]
+
+After a warm-up, every timed figure is the MEDIAN of ``--repeats`` runs (the individual
+runs are printed too); repeats are interleaved (greedy all cores, greedy one core,
+greedy reference, random ...) so slow drift on a noisy machine hits every figure alike.
+
+Sections:
+
+* fast engine: games/s of ``--games`` games (seed ``--seed``, game indices 0..games-1) on
+  the numba kernel, chunked like the runner, with all numba threads (``--jobs``, default
+  all cores) and with 1 thread (per core), for a full table of ``greedy`` and of ``random``;
+* reference (pure Python) engine: games/s on the first ``--reference-games`` of those same
+  games (same seed and indices), one core, and the per-core speed-up fast / reference;
+* cold compile: one fresh interpreter with an EMPTY temporary NUMBA_CACHE_DIR imports the
+  package and runs 1 game of each built-in strategy (wall time of the whole subprocess);
+* warm start: wall time of a fresh ``sunset-sim simulate --games 1000 --quiet`` with the
+  normal (warm) cache, median of the repeats after one untimed run that warms the cache;
+* memory: peak RSS (wait4 rusage of that child alone) and games/s of a fresh
+  ``sunset-sim simulate --games G --out tmp.parquet --quiet`` (G = ``--memory-games``;
+  the issue's target is 10,000,000).
+
+A progress line per step goes to stderr; the results go to stdout (a table, or with
+``--json`` one JSON object whose keys are listed in ``--help``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SECTIONS = ("cold", "warm", "memory", "reference")
+STRATEGIES = ("greedy", "random")
+WARM_GAMES = 1000
+WARMUP_GAMES = 2000
+
+JSON_KEYS = {
+    "fast_greedy_games_per_s": "fast engine, greedy table, all --jobs threads (median)",
+    "fast_greedy_games_per_s_per_core": "fast engine, greedy table, 1 numba thread (median)",
+    "fast_random_games_per_s": "fast engine, random table, all --jobs threads (median)",
+    "fast_random_games_per_s_per_core": "fast engine, random table, 1 numba thread (median)",
+    "reference_greedy_games_per_s": "reference engine, greedy table, 1 core (median)",
+    "reference_random_games_per_s": "reference engine, random table, 1 core (median)",
+    "speedup_greedy_per_core": "fast per core / reference, greedy (ratio of the medians)",
+    "speedup_random_per_core": "fast per core / reference, random (ratio of the medians)",
+    "cold_compile_s": "fresh interpreter, empty numba cache: import + 1 game per strategy",
+    "warm_start_s": "fresh `sunset-sim simulate --games 1000 --quiet`, warm cache (median)",
+    "peak_memory_mib": "max RSS of `sunset-sim simulate --games G --out x.parquet`, MiB",
+    "memory_games": "G, the games of that run (--memory-games)",
+    "memory_games_per_s": "G / wall time of that run (start-up and Parquet writing included)",
+    "games": "fast-engine games per run (--games)",
+    "reference_games": "reference-engine games per run (--reference-games)",
+    "repeats": "timed runs per figure (--repeats)",
+    "players": "players per game (--players)",
+    "seed": "root seed (--seed)",
+    "jobs": "numba threads used for the all-cores figures",
+    "cores": "CPU cores available to this process",
+    "cpu": "CPU model (/proc/cpuinfo)",
+    "numba": "numba version",
+    "python": "Python version",
+    "command": "the command line of this benchmark",
+    "skipped": "sections skipped (--skip); their figures are null",
+    "elapsed_s": "wall time of the whole benchmark",
+    "runs": "every individual run value (lists in run order) behind the medians",
+}
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    keys = "\n".join(f"  {key:34s} {text}" for key, text in JSON_KEYS.items())
+    parser = argparse.ArgumentParser(
+        description="Benchmark the sunset-sim engines: medians of --repeats runs after a warm-up.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="--json prints one object with these keys (null where a section is skipped):\n"
+        + keys,
+    )
+    parser.add_argument("--games", type=int, default=200_000, help="fast-engine games per run")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per figure")
+    parser.add_argument("--players", type=int, default=4, help="players per game")
+    parser.add_argument("--jobs", type=int, default=0, help="numba threads (default all cores)")
+    parser.add_argument("--seed", type=int, default=0, help="root seed")
+    parser.add_argument(
+        "--reference-games", type=int, default=200, help="reference-engine games per run"
+    )
+    parser.add_argument(
+        "--memory-games", type=int, default=200_000, help="games of the peak-memory run"
+    )
+    parser.add_argument(
+        "--skip",
+        default="",
+        help=f"comma list of sections to skip: {','.join(SECTIONS)}",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    args.skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    unknown = sorted(args.skip - set(SECTIONS))
+    if unknown:
+        parser.error(f"--skip: unknown section {unknown[0]!r} (known: {', '.join(SECTIONS)})")
+    for name in ("games", "repeats", "reference_games", "memory_games"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.jobs < 0 or args.seed < 0:
+        parser.error("--jobs and --seed must not be negative")
+    return args
+
+
+def progress(text: str) -> None:
+    print(f"[bench] {text}", file=sys.stderr, flush=True)
+
+
+# ---- machine ---------------------------------------------------------------------------
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def core_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+# ---- subprocesses ----------------------------------------------------------------------
+
+
+@dataclass
+class Child:
+    wall_s: float
+    peak_rss_mib: float
+    stdout: str
+    stderr: str
+
+
+def run_child(command: list[str], env: dict[str, str] | None = None) -> Child:
+    """Run a fresh process; wall time (perf_counter) and its own peak RSS (wait4 rusage).
+
+    wait4 on this one pid gives the rusage of that child (and of whatever it waited for)
+    alone, unlike RUSAGE_CHILDREN, whose ru_maxrss is the largest of all past children."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=out, stderr=err, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout = out.read().decode(errors="replace")
+        stderr = err.read().decode(errors="replace")
+    if process.returncode != 0:
+        raise RuntimeError(
+            f"{shlex.join(command)} failed with exit code {process.returncode}:\n{stderr[-2000:]}"
+        )
+    rss_kib = usage.ru_maxrss if sys.platform != "darwin" else usage.ru_maxrss / 1024
+    return Child(wall, rss_kib / 1024, stdout, stderr)
+
+
+def cli_command() -> list[str]:
+    """The ``sunset-sim`` console script beside this interpreter, else ``python -m``."""
+    script = Path(sys.executable).parent / "sunset-sim"
+    if script.is_file() and os.access(script, os.X_OK):
+        return [str(script)]
+    return [sys.executable, "-m", "sunset_sim.cli"]
+
+
+def simulate_command(args: argparse.Namespace, games: int) -> list[str]:
+    command = cli_command() + ["simulate", "--games", str(games), "--quiet"]
+    command += ["--players", str(args.players), "--seed", str(args.seed)]
+    if args.jobs:
+        command += ["--jobs", str(args.jobs)]
+    return command
+
+
+COLD_CODE = textwrap.dedent(
+    """
+    import json, sys, time
+    start = time.perf_counter()
+    from sunset_sim.engine.dispatch import KERNEL_STRATEGIES
+    from sunset_sim.runner import simulate
+    imported = time.perf_counter()
+    first = {}
+    for name in KERNEL_STRATEGIES:
+        t = time.perf_counter()
+        simulate(games=1, players=int(sys.argv[1]), strategies=[name], seed=int(sys.argv[2]))
+        first[name] = time.perf_counter() - t
+    print(json.dumps({"import_s": imported - start, "first_game_s": first,
+                      "inside_s": time.perf_counter() - start}))
+    """
+)
+
+
+def cold_compile(args: argparse.Namespace) -> dict:
+    with tempfile.TemporaryDirectory(prefix="sunset-bench-numba-") as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        env.pop("SUNSET_SIM_NO_CACHE", None)  # a real first run: compile and write the cache
+        env.pop("NUMBA_DISABLE_JIT", None)
+        child = run_child([sys.executable, "-c", COLD_CODE, str(args.players), str(args.seed)], env)
+        cache_files = sum(len(files) for _, _, files in os.walk(cache))
+    inside = json.loads(child.stdout.strip().splitlines()[-1])
+    return {"wall_s": child.wall_s, **inside, "cache_files_written": cache_files}
+
+
+# ---- in-process engines ----------------------------------------------------------------
+
+
+def timed_fast(tables, seats, rules, seed: int, games: int) -> float:
+    """Games/s of games 0..games-1 on the kernel, in chunks of the runner's size."""
+    from sunset_sim.engine.batch import run_games
+    from sunset_sim.runner import DEFAULT_CHUNK
+
+    start = time.perf_counter()
+    for first in range(0, games, DEFAULT_CHUNK):
+        run_games(tables, seats, rules, seed, first, min(DEFAULT_CHUNK, games - first))
+    return games / (time.perf_counter() - start)
+
+
+def timed_reference(cards, tables, seats, rules, seed: int, games: int) -> float:
+    from sunset_sim.play import play_reference
+
+    start = time.perf_counter()
+    for game in range(games):
+        play_reference(cards, seats, seed, game, rules, tables)
+    return games / (time.perf_counter() - start)
+
+
+def median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def engines(args: argparse.Namespace, runs: dict) -> tuple[dict, int]:
+    """Fast engine (all threads and 1 thread) and reference engine, interleaved repeats."""
+    from sunset_sim.cards.loader import load_cards
+    from sunset_sim.cards.tables import build_tables
+    from sunset_sim.rules.options import Rules
+    from sunset_sim.runner import numba_threads
+    from sunset_sim.strategy import seat_players
+
+    cards = load_cards()
+    tables = build_tables(cards)
+    rules = Rules()
+    tables_of = {name: seat_players([name], args.players) for name in STRATEGIES}
+    reference = "reference" not in args.skip
+    with numba_threads(args.jobs or None) as jobs:
+        return _engines(args, runs, cards, tables, rules, tables_of, reference, jobs)
+
+
+def _engines(args, runs, cards, tables, rules, tables_of, reference, jobs) -> tuple[dict, int]:
+    from sunset_sim.runner import numba_threads
+
+    progress(f"warm-up (compiles if the numba cache is cold), {jobs} threads")
+    for name, seats in tables_of.items():
+        for threads in (jobs, 1):
+            with numba_threads(threads):
+                timed_fast(tables, seats, rules, args.seed, min(args.games, WARMUP_GAMES))
+        if reference:
+            timed_reference(cards, tables, seats, rules, args.seed, 2)
+    for name in STRATEGIES:
+        runs[f"fast_{name}_games_per_s"] = []
+        runs[f"fast_{name}_games_per_s_per_core"] = []
+        if reference:
+            runs[f"reference_{name}_games_per_s"] = []
+    for repeat in range(args.repeats):
+        for name, seats in tables_of.items():
+            progress(f"repeat {repeat + 1}/{args.repeats}: {name}")
+            with numba_threads(jobs):
+                value = timed_fast(tables, seats, rules, args.seed, args.games)
+                runs[f"fast_{name}_games_per_s"].append(value)
+            with numba_threads(1):
+                value = timed_fast(tables, seats, rules, args.seed, args.games)
+                runs[f"fast_{name}_games_per_s_per_core"].append(value)
+            if reference:
+                value = timed_reference(
+                    cards, tables, seats, rules, args.seed, args.reference_games
+                )
+                runs[f"reference_{name}_games_per_s"].append(value)
+    figures: dict = {}
+    for name in STRATEGIES:
+        for key in (f"fast_{name}_games_per_s", f"fast_{name}_games_per_s_per_core"):
+            figures[key] = median(runs[key])
+        ref_key = f"reference_{name}_games_per_s"
+        figures[ref_key] = median(runs.get(ref_key, []))
+        figures[f"speedup_{name}_per_core"] = (
+            figures[f"fast_{name}_games_per_s_per_core"] / figures[ref_key]
+            if figures[ref_key]
+            else None
+        )
+        if reference:
+            runs[f"speedup_{name}_per_core"] = [
+                fast / ref
+                for fast, ref in zip(
+                    runs[f"fast_{name}_games_per_s_per_core"], runs[ref_key], strict=True
+                )
+            ]
+    return figures, jobs
+
+
+# ---- the benchmark ---------------------------------------------------------------------
+
+
+def benchmark(args: argparse.Namespace) -> dict:
+    import numba
+
+    begin = time.perf_counter()
+    runs: dict = {}
+    result: dict = dict.fromkeys(JSON_KEYS)
+    result.update(
+        games=args.games,
+        reference_games=args.reference_games,
+        repeats=args.repeats,
+        players=args.players,
+        seed=args.seed,
+        cores=core_count(),
+        cpu=cpu_model(),
+        numba=numba.__version__,
+        python=platform.python_version(),
+        command=shlex.join([Path(sys.argv[0]).as_posix()] + sys.argv[1:]),
+        skipped=sorted(args.skip),
+    )
+
+    # Cold compile first: a fresh interpreter, so the order does not matter to it, and a
+    # failure here is cheap to see.
+    if "cold" not in args.skip:
+        progress("cold compile: fresh interpreter, empty NUMBA_CACHE_DIR")
+        cold = cold_compile(args)
+        runs["cold_compile"] = cold
+        result["cold_compile_s"] = cold["wall_s"]
+
+    figures, jobs = engines(args, runs)
+    result.update(figures)
+    result["jobs"] = jobs
+
+    if "warm" not in args.skip:
+        command = simulate_command(args, WARM_GAMES)
+        progress(f"warm start: {shlex.join(command)} (1 untimed + {args.repeats})")
+        runs["warm_start_untimed_first_s"] = run_child(command).wall_s
+        runs["warm_start_s"] = [run_child(command).wall_s for _ in range(args.repeats)]
+        result["warm_start_s"] = median(runs["warm_start_s"])
+
+    if "memory" not in args.skip:
+        with tempfile.TemporaryDirectory(prefix="sunset-bench-") as folder:
+            out = Path(folder) / "tmp.parquet"
+            command = simulate_command(args, args.memory_games) + ["--out", str(out)]
+            progress(f"memory: {shlex.join(command)}")
+            child = run_child(command)
+            if not out.is_file():
+                raise RuntimeError(f"{shlex.join(command)} wrote no {out}")
+            runs["memory"] = {
+                "wall_s": child.wall_s,
+                "peak_rss_mib": child.peak_rss_mib,
+                "parquet_mib": out.stat().st_size / 2**20,
+            }
+        result["peak_memory_mib"] = child.peak_rss_mib
+        result["memory_games"] = args.memory_games
+        result["memory_games_per_s"] = args.memory_games / child.wall_s
+
+    result["elapsed_s"] = time.perf_counter() - begin
+    result["runs"] = runs
+    return result
+
+
+# ---- printing --------------------------------------------------------------------------
+
+
+def _num(value: float | None, digits: int = 0) -> str:
+    if value is None:
+        return "skipped"
+    return f"{value:,.{digits}f}"
+
+
+def _list(values: list[float] | None, digits: int = 0) -> str:
+    return "  ".join(_num(v, digits) for v in values) if values else ""
+
+
+def format_report(result: dict) -> str:
+    runs = result["runs"]
+    lines = [
+        "sunset-sim benchmark",
+        f"command   {result['command']}",
+        f"machine   {result['cores']} cores, {result['cpu']}; numba {result['numba']}, "
+        f"Python {result['python']}",
+        f"settings  {result['players']} players, seed {result['seed']}; fast engine "
+        f"{result['games']:,} games/run, reference {result['reference_games']:,} games/run "
+        f"(games 0..n-1); median of {result['repeats']} runs after a warm-up",
+    ]
+    if result["skipped"]:
+        lines.append(f"skipped   {', '.join(result['skipped'])}")
+    rows: list[tuple[str, str, str]] = []
+    for name in STRATEGIES:
+        key = f"fast_{name}_games_per_s"
+        rows.append(
+            (f"fast {name}, {result['jobs']} threads  games/s", _num(result[key]), _list(runs[key]))
+        )
+        key += "_per_core"
+        rows.append((f"fast {name}, 1 thread  games/s", _num(result[key]), _list(runs[key])))
+        key = f"reference_{name}_games_per_s"
+        rows.append(
+            (f"reference {name}, 1 core  games/s", _num(result[key], 1), _list(runs.get(key), 1))
+        )
+        key = f"speedup_{name}_per_core"
+        rows.append((f"speed-up per core {name}  x", _num(result[key], 1), _list(runs.get(key), 1)))
+    cold = runs.get("cold_compile")
+    if cold:
+        first = ", ".join(f"{k} {v:.2f}" for k, v in cold["first_game_s"].items())
+        detail = f"import {cold['import_s']:.2f}; first game {first}; {cold['cache_files_written']} cache files"
+    else:
+        detail = ""
+    rows.append(("cold compile (empty cache)  s", _num(result["cold_compile_s"], 2), detail))
+    rows.append(
+        (
+            f"warm start (simulate --games {WARM_GAMES})  s",
+            _num(result["warm_start_s"], 2),
+            _list(runs.get("warm_start_s"), 2)
+            + (
+                f"  (untimed first {runs['warm_start_untimed_first_s']:.2f})"
+                if "warm_start_untimed_first_s" in runs
+                else ""
+            ),
+        )
+    )
+    memory = runs.get("memory")
+    games = f"{result['memory_games']:,}" if result["memory_games"] else "G"
+    rows.append(
+        (
+            f"peak memory (simulate --games {games} --out)  MiB",
+            _num(result["peak_memory_mib"], 1),
+            f"wall {memory['wall_s']:.2f} s, Parquet {memory['parquet_mib']:.1f} MiB"
+            if memory
+            else "",
+        )
+    )
+    rows.append(("  that run  games/s", _num(result["memory_games_per_s"]), ""))
+    width = max(len(r[0]) for r in rows)
+    lines.append("")
+    lines.append(f"{'figure':{width}s}  {'median':>10s}  runs / detail")
+    for label, value, detail in rows:
+        lines.append(f"{label:{width}s}  {value:>10s}  {detail}".rstrip())
+    lines.append("")
+    lines.append(f"benchmark took {result['elapsed_s']:.0f} s")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    result = benchmark(args)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print(format_report(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
