@@ -79,24 +79,33 @@ JSON_KEYS = {
 }
 
 
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    pass
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     keys = "\n".join(f"  {key:34s} {text}" for key, text in JSON_KEYS.items())
     parser = argparse.ArgumentParser(
         description="Benchmark the sunset-sim engines: medians of --repeats runs after a warm-up.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_HelpFormatter,
         epilog="--json prints one object with these keys (null where a section is skipped):\n"
         + keys,
     )
     parser.add_argument("--games", type=int, default=200_000, help="fast-engine games per run")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per figure")
     parser.add_argument("--players", type=int, default=4, help="players per game")
-    parser.add_argument("--jobs", type=int, default=0, help="numba threads (default all cores)")
+    parser.add_argument(
+        "--jobs", type=int, default=0, help="numba threads for the all-cores figures (0: all cores)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="root seed")
     parser.add_argument(
         "--reference-games", type=int, default=200, help="reference-engine games per run"
     )
     parser.add_argument(
-        "--memory-games", type=int, default=200_000, help="games of the peak-memory run"
+        "--memory-games",
+        type=int,
+        default=200_000,
+        help="games of the peak-memory run (the issue's target: 10000000)",
     )
     parser.add_argument(
         "--skip",
@@ -144,6 +153,9 @@ def core_count() -> int:
 # ---- subprocesses ----------------------------------------------------------------------
 
 
+CHILD_WARNINGS: list[str] = []  # distinct warning lines from every child's stderr
+
+
 @dataclass
 class Child:
     wall_s: float
@@ -171,6 +183,9 @@ def run_child(command: list[str], env: dict[str, str] | None = None) -> Child:
         raise RuntimeError(
             f"{shlex.join(command)} failed with exit code {process.returncode}:\n{stderr[-2000:]}"
         )
+    for line in stderr.splitlines():
+        if "Warning" in line and line.strip() not in CHILD_WARNINGS:
+            CHILD_WARNINGS.append(line.strip())
     rss_kib = usage.ru_maxrss if sys.platform != "darwin" else usage.ru_maxrss / 1024
     return Child(wall, rss_kib / 1024, stdout, stderr)
 
@@ -248,7 +263,9 @@ def median(values: list[float]) -> float | None:
 
 
 def engines(args: argparse.Namespace, runs: dict) -> tuple[dict, int]:
-    """Fast engine (all threads and 1 thread) and reference engine, interleaved repeats."""
+    """Fast engine (all threads and 1 thread) and reference engine, interleaved repeats.
+
+    Returns the medians and the number of numba threads of the all-cores figures."""
     from sunset_sim.cards.loader import load_cards
     from sunset_sim.cards.tables import build_tables
     from sunset_sim.rules.options import Rules
@@ -260,56 +277,47 @@ def engines(args: argparse.Namespace, runs: dict) -> tuple[dict, int]:
     rules = Rules()
     tables_of = {name: seat_players([name], args.players) for name in STRATEGIES}
     reference = "reference" not in args.skip
-    with numba_threads(args.jobs or None) as jobs:
-        return _engines(args, runs, cards, tables, rules, tables_of, reference, jobs)
-
-
-def _engines(args, runs, cards, tables, rules, tables_of, reference, jobs) -> tuple[dict, int]:
-    from sunset_sim.runner import numba_threads
-
-    progress(f"warm-up (compiles if the numba cache is cold), {jobs} threads")
-    for name, seats in tables_of.items():
-        for threads in (jobs, 1):
-            with numba_threads(threads):
-                timed_fast(tables, seats, rules, args.seed, min(args.games, WARMUP_GAMES))
-        if reference:
-            timed_reference(cards, tables, seats, rules, args.seed, 2)
     for name in STRATEGIES:
         runs[f"fast_{name}_games_per_s"] = []
         runs[f"fast_{name}_games_per_s_per_core"] = []
         if reference:
             runs[f"reference_{name}_games_per_s"] = []
-    for repeat in range(args.repeats):
-        for name, seats in tables_of.items():
-            progress(f"repeat {repeat + 1}/{args.repeats}: {name}")
-            with numba_threads(jobs):
+
+    with numba_threads(args.jobs or None) as jobs:
+        progress(f"warm-up (compiles if the numba cache is cold), {jobs} threads")
+        for seats in tables_of.values():
+            timed_fast(tables, seats, rules, args.seed, min(args.games, WARMUP_GAMES))
+            with numba_threads(1):
+                timed_fast(tables, seats, rules, args.seed, min(args.games, WARMUP_GAMES))
+            if reference:
+                timed_reference(cards, tables, seats, rules, args.seed, 2)
+
+        for repeat in range(args.repeats):
+            for name, seats in tables_of.items():
+                progress(f"repeat {repeat + 1}/{args.repeats}: {name}")
                 value = timed_fast(tables, seats, rules, args.seed, args.games)
                 runs[f"fast_{name}_games_per_s"].append(value)
-            with numba_threads(1):
-                value = timed_fast(tables, seats, rules, args.seed, args.games)
+                with numba_threads(1):
+                    value = timed_fast(tables, seats, rules, args.seed, args.games)
                 runs[f"fast_{name}_games_per_s_per_core"].append(value)
-            if reference:
-                value = timed_reference(
-                    cards, tables, seats, rules, args.seed, args.reference_games
-                )
-                runs[f"reference_{name}_games_per_s"].append(value)
+                if reference:
+                    value = timed_reference(
+                        cards, tables, seats, rules, args.seed, args.reference_games
+                    )
+                    runs[f"reference_{name}_games_per_s"].append(value)
+
     figures: dict = {}
     for name in STRATEGIES:
-        for key in (f"fast_{name}_games_per_s", f"fast_{name}_games_per_s_per_core"):
-            figures[key] = median(runs[key])
+        per_core = f"fast_{name}_games_per_s_per_core"
         ref_key = f"reference_{name}_games_per_s"
+        figures[f"fast_{name}_games_per_s"] = median(runs[f"fast_{name}_games_per_s"])
+        figures[per_core] = median(runs[per_core])
         figures[ref_key] = median(runs.get(ref_key, []))
-        figures[f"speedup_{name}_per_core"] = (
-            figures[f"fast_{name}_games_per_s_per_core"] / figures[ref_key]
-            if figures[ref_key]
-            else None
-        )
+        figures[f"speedup_{name}_per_core"] = None
         if reference:
+            figures[f"speedup_{name}_per_core"] = figures[per_core] / figures[ref_key]
             runs[f"speedup_{name}_per_core"] = [
-                fast / ref
-                for fast, ref in zip(
-                    runs[f"fast_{name}_games_per_s_per_core"], runs[ref_key], strict=True
-                )
+                fast / ref for fast, ref in zip(runs[per_core], runs[ref_key], strict=True)
             ]
     return figures, jobs
 
@@ -374,6 +382,7 @@ def benchmark(args: argparse.Namespace) -> dict:
         result["memory_games_per_s"] = args.memory_games / child.wall_s
 
     result["elapsed_s"] = time.perf_counter() - begin
+    runs["child_warnings"] = list(CHILD_WARNINGS)
     result["runs"] = runs
     return result
 
@@ -455,6 +464,8 @@ def format_report(result: dict) -> str:
     for label, value, detail in rows:
         lines.append(f"{label:{width}s}  {value:>10s}  {detail}".rstrip())
     lines.append("")
+    for warning in runs["child_warnings"]:
+        lines.append(f"warning from a subprocess: {warning}")
     lines.append(f"benchmark took {result['elapsed_s']:.0f} s")
     return "\n".join(lines)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from sunset_sim.cards.tables import CardTables
@@ -83,6 +84,7 @@ def run_games(
         out.plan,
         out.position,
         out.painted,
+        np.int64(min(n_games, 4 * numba.get_num_threads())),  # blocks of games, one workspace each
     )
     return out
 
@@ -110,5 +112,6 @@ def trace_game(
         out.position[0],
         out.painted[0],
         trace,
+        kernel.workspace_for(np.int64(len(players)), tables),
     )
     return trace[1 : trace[0]].copy(), out

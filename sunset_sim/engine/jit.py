@@ -48,6 +48,7 @@ def jit(function=None, **options):
     """``numba.njit`` with cache=True and nogil=True unless told otherwise."""
     options.setdefault("cache", CACHE)
     options.setdefault("nogil", True)
+    options.setdefault("error_model", "numpy")  # no Python exception checks on division
     if function is None:
         return lambda f: numba.njit(**options)(f)
     return numba.njit(**options)(function)

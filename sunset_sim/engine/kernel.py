@@ -341,13 +341,40 @@ def play_game(
     position_out,
     painted_out,
     trace,
+    work,
 ):
-    """One whole game (R-SET .. R-END); results into this game's rows of the outputs."""
+    """One whole game (R-SET .. R-END); results into this game's rows of the outputs.
+
+    ``work`` (new_workspace) holds every array the game needs, reset here, so that a
+    thread plays game after game without allocating."""
     n_land = tables.land_icons.shape[0]
     n_comm = tables.comm_fame.shape[0]
     n_goal = tables.goal_kind.shape[0]
     n_plan = tables.plan_wake.shape[0]
-    obs = np.full(OBS_CARDS + n_land + n_comm + n_goal, -1, dtype=np.int32)  # -1: hidden
+    (
+        obs,
+        setup,
+        chance,
+        streams,
+        land_deck,
+        comm_deck,
+        goal_deck,
+        discard,
+        plan_ring,
+        plan_head,
+        plan_count,
+        hands,
+        n_hand,
+        sums,
+        options,
+        scratch,
+        drawn,
+        kept,
+        order,
+        keys,
+        permutation,
+    ) = work
+    obs[:] = -1  # -1 is PLACE_HIDDEN: every card starts in a deck
     land_place = OBS_CARDS
     comm_place = land_place + n_land
     goal_place = comm_place + n_comm
@@ -357,27 +384,29 @@ def play_game(
     obs[OBS_DAYS] = days
     obs[OBS_N_PLAYERS] = n_players
 
-    setup = np.zeros(2, dtype=np.uint64)
+    setup[1] = 0
+    chance[1] = 0
     setup[0] = stream_key(np.uint64(seed), np.uint64(game_index), np.uint64(STREAM_SETUP))
-    chance = np.zeros(2, dtype=np.uint64)
     chance[0] = stream_key(np.uint64(seed), np.uint64(game_index), np.uint64(STREAM_CHANCE))
-    streams = np.zeros((n_players, 2), dtype=np.uint64)
     for seat in range(n_players):
+        streams[seat, 1] = 0
         streams[seat, 0] = stream_key(
             np.uint64(seed), np.uint64(game_index), np.uint64(STREAM_STRATEGY + seat)
         )
 
     # R-SET-1..4: shuffles in the reference order (rules/setup.py shuffled_orders)
-    land_deck = np.arange(n_land).astype(np.int32)
+    for i in range(n_land):
+        land_deck[i] = i
     rng_shuffle(setup, land_deck, n_land)
-    comm_deck = np.arange(n_comm).astype(np.int32)
+    for i in range(n_comm):
+        comm_deck[i] = i
     rng_shuffle(setup, comm_deck, n_comm)
-    goal_deck = np.arange(n_goal).astype(np.int32)
+    for i in range(n_goal):
+        goal_deck[i] = i
     rng_shuffle(setup, goal_deck, n_goal)
-    plan_ring = np.empty((n_players, n_plan), dtype=np.int32)  # ring buffers, top at head
-    plan_head = np.zeros(n_players, dtype=np.int64)
-    plan_count = np.full(n_players, n_plan, dtype=np.int64)
-    for seat in range(n_players):
+    for seat in range(n_players):  # plan decks are ring buffers, top at plan_head
+        plan_head[seat] = 0
+        plan_count[seat] = n_plan
         for k in range(n_plan):
             plan_ring[seat, k] = k
         rng_shuffle(setup, plan_ring[seat], n_plan)
@@ -399,7 +428,6 @@ def play_game(
             obs[OBS_GRID + cell] = land_deck[land_head]
             obs[land_place + land_deck[land_head]] = PLACE_TABLE
             land_head += 1
-    discard = np.empty(n_land, dtype=np.int32)
     n_discard = 0
     # R-SET-2: commission row and preview
     comm_head = 0
@@ -425,18 +453,11 @@ def play_game(
     # R-SET-5: artists on the centre
     for seat in range(n_players):
         obs[OBS_POS + seat] = CENTRE
-    hands = np.full((n_players, MAX_PAINTINGS), -1, dtype=np.int32)  # unsold paintings
-    n_hand = np.zeros(n_players, dtype=np.int64)
-    sums = np.zeros((n_players, SUM_COLUMNS), dtype=np.int32)
+    hands[:] = -1  # unsold paintings, in the order taken
+    n_hand[:] = 0
+    sums[:] = 0
     for seat in range(n_players):
         refresh_fame(obs, sums, seat)
-    options = np.empty((MAX_SALE_OPTIONS, OPTION_WIDTH), dtype=np.int32)  # rows filled whole
-    scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    drawn = np.empty((n_players, PLAN_HAND), dtype=np.int32)
-    kept = np.empty(n_players, dtype=np.int32)
-    order = np.empty(n_players, dtype=np.int64)
-    keys = np.empty((n_players, 3), dtype=np.int64)
-    permutation = np.empty(n_players, dtype=np.int64)
     n_days_played = 0
     end_reason = END_SIX_DAYS
 
@@ -754,6 +775,45 @@ def play_game(
     trace_put(trace, n_days_played)
 
 
+@jit
+def new_workspace(n_players, n_land, n_comm, n_goal, n_plan):
+    """Every array one game needs (see play_game), allocated once per thread."""
+    return (
+        np.empty(OBS_CARDS + n_land + n_comm + n_goal, dtype=np.int32),  # obs
+        np.zeros(2, dtype=np.uint64),  # setup stream
+        np.zeros(2, dtype=np.uint64),  # chance stream
+        np.zeros((n_players, 2), dtype=np.uint64),  # strategy streams
+        np.empty(n_land, dtype=np.int32),  # landscape deck
+        np.empty(n_comm, dtype=np.int32),  # commission deck
+        np.empty(max(n_goal, 1), dtype=np.int32),  # goal deck
+        np.empty(n_land, dtype=np.int32),  # landscape discard pile
+        np.empty((n_players, n_plan), dtype=np.int32),  # plan decks
+        np.zeros(n_players, dtype=np.int64),  # plan deck heads
+        np.zeros(n_players, dtype=np.int64),  # plan deck sizes
+        np.empty((n_players, MAX_PAINTINGS), dtype=np.int32),  # unsold paintings
+        np.zeros(n_players, dtype=np.int64),  # number of unsold paintings
+        np.zeros((n_players, SUM_COLUMNS), dtype=np.int32),  # running sums
+        np.empty((MAX_SALE_OPTIONS, OPTION_WIDTH), dtype=np.int32),  # options, rows filled whole
+        np.empty(SCRATCH_SIZE, dtype=np.int64),  # option search scratch
+        np.empty((n_players, PLAN_HAND), dtype=np.int32),  # drawn plan cards
+        np.empty(n_players, dtype=np.int32),  # kept plan cards
+        np.empty(n_players, dtype=np.int64),  # turn order
+        np.empty((n_players, 3), dtype=np.int64),  # turn-order keys
+        np.empty(n_players, dtype=np.int64),  # tie-break permutation
+    )
+
+
+@jit
+def workspace_for(n_players, tables):
+    return new_workspace(
+        n_players,
+        tables.land_icons.shape[0],
+        tables.comm_fame.shape[0],
+        tables.goal_kind.shape[0],
+        tables.plan_wake.shape[0],
+    )
+
+
 @jit(parallel=True)
 def play_games(
     seed,
@@ -770,23 +830,30 @@ def play_games(
     plan_out,
     position_out,
     painted_out,
+    n_blocks,
 ):
-    """Games first_game .. first_game+n_games-1 in parallel; row g holds game first_game+g."""
-    no_trace = np.zeros(1, dtype=np.int32)
-    for g in prange(n_games):
-        play_game(
-            seed,
-            first_game + g,
-            n_players,
-            strategy_ids,
-            params,
-            tables,
-            tie_break,
-            days,
-            seat_out[g],
-            game_out[g],
-            plan_out[g],
-            position_out[g],
-            painted_out[g],
-            no_trace,
-        )
+    """Games first_game .. first_game+n_games-1 in parallel; row g holds game first_game+g.
+
+    Each thread takes a contiguous block of games and one workspace; every game depends
+    only on its own index, so the split never changes a result."""
+    for block in prange(n_blocks):
+        no_trace = np.zeros(1, dtype=np.int32)
+        work = workspace_for(n_players, tables)
+        for g in range(block * n_games // n_blocks, (block + 1) * n_games // n_blocks):
+            play_game(
+                seed,
+                first_game + g,
+                n_players,
+                strategy_ids,
+                params,
+                tables,
+                tie_break,
+                days,
+                seat_out[g],
+                game_out[g],
+                plan_out[g],
+                position_out[g],
+                painted_out[g],
+                no_trace,
+                work,
+            )

@@ -1,0 +1,61 @@
+"""Smoke test of scripts/bench.py: a tiny run gives every JSON key a positive figure.
+
+No timing thresholds: only that the benchmark runs and reports what --help promises.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1] / "scripts" / "bench.py"
+NUMBERS = (
+    "fast_greedy_games_per_s",
+    "fast_greedy_games_per_s_per_core",
+    "fast_random_games_per_s",
+    "fast_random_games_per_s_per_core",
+    "reference_greedy_games_per_s",
+    "reference_random_games_per_s",
+    "speedup_greedy_per_core",
+    "speedup_random_per_core",
+    "warm_start_s",
+    "peak_memory_mib",
+    "memory_games",
+    "memory_games_per_s",
+    "games",
+    "reference_games",
+    "repeats",
+    "players",
+    "jobs",
+    "cores",
+    "elapsed_s",
+)
+
+
+def test_bench_smoke():
+    command = [sys.executable, str(BENCH), "--games", "2000", "--repeats", "2"]
+    command += ["--reference-games", "10", "--memory-games", "2000", "--skip", "cold", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout)
+
+    help_text = subprocess.run(
+        [sys.executable, str(BENCH), "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    for key in result:
+        assert key in help_text, f"JSON key {key} is not listed in --help"
+
+    for key in NUMBERS:
+        value = result[key]
+        assert isinstance(value, int | float) and value > 0, (key, value)
+    assert result["cold_compile_s"] is None and result["skipped"] == ["cold"]
+    assert (result["games"], result["repeats"], result["players"]) == (2000, 2, 4)
+    assert result["memory_games"] == 2000
+    assert result["cpu"] and result["numba"] and result["command"]
+
+    runs = result["runs"]
+    for key in NUMBERS[:9]:  # the figures that are medians of --repeats runs
+        assert len(runs[key]) == 2 and all(v > 0 for v in runs[key]), key
+    assert runs["memory"]["peak_rss_mib"] == result["peak_memory_mib"]
