@@ -34,6 +34,7 @@ LATENESS = 0  # fame-equivalents lost per 15 minutes of later wake-up
 COMMISSION = 1  # weight of a card's best commission use (fame per frame)
 GOAL = 2  # weight of meeting today's goal
 
+ALL_CELLS = (1 << N_CELLS) - 1
 MAX_STEPS = GRID_SIZE  # a straight hike on a 5x5 grid has at most 4 steps; index 0 = stay
 
 
@@ -49,11 +50,12 @@ def others_mask(obs):
 
 
 @jit
-def cell_values(obs, tables, commission_weight, occupied, values, shares, ids):
+def cell_values(obs, tables, commission_weight, occupied, cells, values, shares, ids):
     """What each cell's card is worth to this player now, -1 where it cannot be painted.
 
     A card is worth half its icons (leftover fame, R-END-2) plus commission_weight times
     its best share (fame per frame) of a commission in the row or the preview.
+    Only the cells in the bitmask ``cells`` are valued.
     """
     # the visible commissions, best share first, so each card stops at its first fit
     row_len = obs[OBS_ROW_LEN]
@@ -72,6 +74,8 @@ def cell_values(obs, tables, commission_weight, occupied, values, shares, ids):
         ids[position] = commission
         n_visible += 1
     for cell in range(N_CELLS):
+        if not (cells >> cell) & 1:
+            continue
         card = obs[OBS_GRID + cell]
         if card < 0 or (occupied >> cell) & 1:  # R-PAINT-2
             values[cell] = -1.0
@@ -169,7 +173,14 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     shares = work[-2 * (MAX_ROW + 1) : -(MAX_ROW + 1)]
     ids = work[-(MAX_ROW + 1) :]
     occupied = others_mask(obs)
-    cell_values(obs, tables, params[COMMISSION], occupied, values, shares, ids)
+    cells = ALL_CELLS
+    if kind == DECIDE_PAINT:  # only the cells on the path matter
+        cells = 0
+        for index in range(n_options):
+            for column in range(options.shape[1]):
+                if options[index, column] >= 0:
+                    cells |= 1 << options[index, column]
+    cell_values(obs, tables, params[COMMISSION], occupied, cells, values, shares, ids)
     best_index = 0
     best = -1e18
     if kind == DECIDE_PAINT:

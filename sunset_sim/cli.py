@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -316,13 +317,9 @@ def simulate_command(
         if out_path.suffix.lower() not in (".parquet", ".csv"):
             raise CliError(f"{out_path}: the output must end in .parquet or .csv")
         check_output(out_path, force)
-    show = not quiet
+    progress_stream = sys.stderr if not quiet else open(os.devnull, "w")  # noqa: SIM115
     with click.progressbar(
-        length=games,
-        label="games",
-        file=None if show else open(os.devnull, "w"),
-        show_pos=True,
-        show_eta=True,
+        length=games, label="games", file=progress_stream, show_pos=True, show_eta=True
     ) as bar:
         summary = simulate_to_file(
             out_path,

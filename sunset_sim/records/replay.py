@@ -31,6 +31,8 @@ def load_record(path: str | Path) -> dict:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise RecordError(f"cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise RecordError(f"not UTF-8 text ({error.reason} at byte {error.start})") from None
     try:
         record = json.loads(text)
     except json.JSONDecodeError as error:
@@ -39,7 +41,7 @@ def load_record(path: str | Path) -> dict:
         ) from None
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError("format: not a sunset-sim game record")
-    if record.get("version") != RECORD_VERSION:
+    if type(record.get("version")) is not int or record["version"] != RECORD_VERSION:
         raise RecordError(
             f"version: unknown record version {record.get('version')!r} "
             f"(this sunset-sim reads version {RECORD_VERSION})"
@@ -50,6 +52,8 @@ def load_record(path: str | Path) -> dict:
 def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
     """The card set a record was played with: inline text, the one given, or the default."""
     named = record.get("cards") or {}
+    if not isinstance(named, dict):
+        raise RecordError("cards: expected an object with name, hash and path (or inline)")
     if "inline" in named:
         try:
             cards = parse_cards(named["inline"], "<inline card set>")
@@ -86,7 +90,8 @@ class RecordDecider(Decider):
         }
         self.turn: dict = {}
         self.sale_count = 0
-        self.reshuffle_count = 0
+        self.reshuffle_count = 0  # reshuffles used so far on reshuffle_day
+        self.reshuffle_day = 0
 
     def _fail(self, message: str, day: int | None = None, seat: int | None = None) -> RecordError:
         where = ", ".join(
@@ -162,7 +167,7 @@ class RecordDecider(Decider):
         hike = self.turn.get("hike") or {}
         steps = hike.get("steps", 0)
         name = hike.get("direction")
-        if not isinstance(steps, int):
+        if type(steps) is not int:
             raise self._fail("hike: steps: not a whole number", state.day, seat)
         if steps == 0:
             return (-1, 0)
@@ -178,7 +183,10 @@ class RecordDecider(Decider):
             )
             if not all(isinstance(x, int) and 0 <= x < GRID_SIZE for x in (row, col)):
                 raise RuleViolation(
-                    "R-HIKE-3", f"painted cell {entry.get('cell')} is off the grid", state.day, seat
+                    "R-PAINT-1",
+                    f"painted cell {entry.get('cell')} is not a cell of the grid",
+                    state.day,
+                    seat,
                 )
             cell = row * GRID_SIZE + col
             cells.append(cell)
@@ -195,6 +203,9 @@ class RecordDecider(Decider):
 
     def reshuffle(self, state: GameState, discard: list[int]) -> list[int]:
         reshuffles = self._day(state).get("reshuffles") or []
+        if self.reshuffle_day != state.day:
+            self.reshuffle_day = state.day
+            self.reshuffle_count = 0
         if self.reshuffle_count >= len(reshuffles):
             raise RuleViolation(
                 "R-CLEAN-2", "a reshuffle is needed but none is recorded", state.day
@@ -218,20 +229,26 @@ def replay(record: dict, cards: CardSet | None = None, on_event=None) -> GameRes
     meta = {k: record[k] for k in ("seed", "game_index", "strategies") if k in record}
     try:
         result = play_game(cards, rules, players, decider, record_meta=meta, on_event=on_event)
+        compare_results(record, result.record)
     except RuleViolation as violation:
         raise RecordError(violation.line()) from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
         raise RecordError(f"malformed record ({type(error).__name__}: {error})") from None
-    compare_results(record, result.record)
     return result
 
 
 def compare_results(recorded: dict, derived: dict) -> None:
-    """What the record claims must be what the rules give."""
+    """What the record claims must be what the rules give, with no entry left unused."""
     for day_index, (mine, theirs) in enumerate(
         zip(derived["days"], recorded.get("days") or [], strict=False)
     ):
         day = day_index + 1
+        for key, rule in (("turns", "R-ORD-1"), ("reshuffles", "R-CLEAN-2")):
+            if len(theirs.get(key) or []) != len(mine.get(key) or []):
+                raise RecordError(
+                    f"day {day}: {rule}: the record has {len(theirs.get(key) or [])} {key}, "
+                    f"the game has {len(mine.get(key) or [])}"
+                )
         for turn_mine, turn_theirs in zip(mine["turns"], theirs.get("turns") or [], strict=False):
             for painted_mine, painted_theirs in zip(
                 turn_mine["painted"], turn_theirs.get("painted") or [], strict=False
@@ -256,6 +273,8 @@ def compare_results(recorded: dict, derived: dict) -> None:
             f"R-END-1: the record has {len(recorded.get('days') or [])} days, the game lasts {len(derived['days'])}"
         )
     for key, rule in (("fame", "R-END-2"), ("fame_parts", "R-END-2"), ("winners", "R-END-3")):
+        if key in recorded and not isinstance(recorded[key], list):
+            raise RecordError(f"{key}: expected a list, one entry per player")
         if key in recorded and recorded[key] != derived[key]:
             for seat, (theirs, mine) in enumerate(zip(recorded[key], derived[key], strict=False)):
                 if theirs != mine and key != "winners":

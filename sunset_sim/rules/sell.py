@@ -62,7 +62,7 @@ def check_sale(state: GameState, seat: int, commission: int, paintings: list[int
     if len(paintings) != len(frames):
         raise RuleViolation(
             "R-SELL-2",
-            f"commission {name} has {len(frames)} frames, {len(paintings)} paintings given",
+            f"commission {name} needs {len(frames)} painting(s), one per frame; {len(paintings)} given",
             day,
             seat,
         )

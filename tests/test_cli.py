@@ -1,0 +1,541 @@
+"""The ``sunset-sim`` command line: output, files, exit codes, and one-line errors.
+
+Every bad input must end with exit code 2 and exactly one line on stderr naming the
+problem, never a traceback. Most cases run in-process with click's CliRunner; a few run
+the real console script in a subprocess, where a traceback would actually be printed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from sunset_sim.cards.loader import default_cards_text
+from sunset_sim.cli import main
+from sunset_sim.strategy import registry
+
+try:  # click < 8.2 mixes stderr into stdout unless told not to
+    RUNNER = CliRunner(mix_stderr=False)
+except TypeError:
+    RUNNER = CliRunner()
+
+SIMULATE = ["simulate", "--games", "200", "--players", "4", "--strategy", "greedy"]
+SIMULATE += ["--strategy", "random", "--seed", "3", "--quiet"]
+SEAT_COLUMNS = ["game", "seat", "strategy", "fame", "fame_commissions", "fame_goals"]
+SEAT_COLUMNS += ["fame_paintings", "win_share", "won", "n_winners", "end_reason", "days_played"]
+SEAT_COLUMNS += [f"plan_day{d}" for d in range(1, 7)] + [f"turn_day{d}" for d in range(1, 7)]
+SEAT_COLUMNS += ["painted_0"]
+
+
+def cli(*args):
+    return RUNNER.invoke(main, [str(a) for a in args])
+
+
+def ok(result) -> str:
+    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
+    assert result.exception is None
+    assert "Traceback" not in result.output
+    return result.stdout
+
+
+def fails(result, *needles: str) -> str:
+    """Exit code 2, exactly one line on stderr (``error: ...``) holding every needle."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: "), lines[0]
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+def console_script() -> list[str]:
+    script = Path(sys.executable).with_name("sunset-sim")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "sunset_sim.cli"]
+
+
+def run_process(*args, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        console_script() + [str(a) for a in args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("cli")
+
+
+@pytest.fixture(scope="module")
+def bad_cards(files) -> Path:
+    """The default set with two problems: an unknown feature and a negative fame."""
+    text = default_cards_text()
+    text = text.replace('features = ["mountain"]', 'features = ["mountian"]', 1)
+    start = text.index("[[commission]]")
+    text = text[:start] + re.sub(r"fame = \d+", "fame = -3", text[start:], count=1)
+    path = files / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def record_file(files) -> Path:
+    path = files / "seed7.json"
+    ok(cli("play", "--players", "3", "--seed", "7", "--record", path))
+    return path
+
+
+def tampered(record_file: Path, tmp_path: Path, change) -> Path:
+    record = json.loads(record_file.read_text(encoding="utf-8"))
+    change(record)
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path
+
+
+# ---------------------------------------------------------------- play
+
+
+def test_play_prints_a_day_by_day_log():
+    out = ok(cli("play", "--players", "3", "--seed", "7"))
+    lines = out.splitlines()
+    assert sum(line.startswith("== Day ") for line in lines) == 6
+    orders = [line for line in lines if line.startswith("Order: ")]
+    assert len(orders) == 6
+    for line in orders:
+        assert len(re.findall(r"P\d [5-6]:[0-5]\d \(P\d", line)) == 3, line
+    turns = [line for line in lines if re.match(r"  P\d \[greedy\]: hikes ", line)]
+    assert len(turns) == 18
+    assert sum(line.startswith("Fame after day ") for line in lines) == 6
+    assert any(line.startswith("== End: days after day 6") for line in lines)
+    assert re.fullmatch(r"Winner: P\d(, P\d)*( \(tie\))?", lines[-1])
+    assert ok(cli("play", "--players", "3", "--seed", "7")) == out  # the same seed, the same log
+    assert ok(cli("play", "--players", "3", "--seed", "8")) != out
+
+
+def test_play_options_change_the_game():
+    out = ok(cli("play", "--players", "2", "--seed", "7", "--rule", "days=3"))
+    assert sum(line.startswith("== Day ") for line in out.splitlines()) == 3
+    out = ok(cli("play", "--players", "4", "--seed", "7", "--strategy", "random", "--quiet"))
+    lines = out.splitlines()
+    assert len(lines) == 4 + 2 and lines[0].startswith("== End")
+    assert all("[random]" in line for line in lines[1:5])
+
+
+def test_play_is_the_same_in_a_new_process():
+    in_process = ok(cli("play", "--players", "3", "--seed", "7"))
+    process = run_process("play", "--players", "3", "--seed", "7")
+    assert process.returncode == 0, process.stderr
+    assert "Traceback" not in process.stderr
+    assert process.stdout == in_process
+
+
+def test_play_record_replays(record_file):
+    record = json.loads(record_file.read_text(encoding="utf-8"))
+    assert record["format"] == "sunset-sim-record" and record["players"] == 3
+    assert record["seed"] == 7 and len(record["days"]) == 6
+    out = ok(cli("replay", record_file))
+    assert out.splitlines()[-1] == f"replay OK: 6 days, fame {record['fame']}"
+    played = ok(cli("play", "--players", "3", "--seed", "7")).splitlines()
+    assert out.splitlines()[:-1] == played  # the replay log is the play log
+    quiet = ok(cli("replay", record_file, "--quiet")).splitlines()
+    assert quiet[-1] == out.splitlines()[-1] and len(quiet) == 3 + 3
+
+
+def test_play_refuses_to_overwrite_a_record_without_force(tmp_path):
+    path = tmp_path / "game.json"
+    ok(cli("play", "--players", "2", "--seed", "1", "--record", path))
+    before = path.read_bytes()
+    result = cli("play", "--players", "2", "--seed", "2", "--record", path)
+    fails(result, str(path), "already exists", "--force")
+    assert result.stdout == ""
+    assert path.read_bytes() == before
+    out = ok(cli("play", "--players", "2", "--seed", "2", "--record", path, "--force"))
+    assert f"record written to {path}" in out
+    assert json.loads(path.read_text(encoding="utf-8"))["seed"] == 2
+
+
+def test_play_record_into_a_missing_folder(tmp_path):
+    path = tmp_path / "nowhere" / "game.json"
+    fails(cli("play", "--record", path), "does not exist")
+    assert not path.parent.exists()
+
+
+# ---------------------------------------------------------------- replay
+
+
+def test_replay_of_a_tampered_record(record_file, tmp_path):
+    def keep_an_undrawn_plan(record):
+        entry = record["days"][0]["plans"][1]
+        entry["kept"] = next(f"P{i}" for i in range(1, 9) if f"P{i}" not in entry["drawn"])
+
+    path = tampered(record_file, tmp_path, keep_an_undrawn_plan)
+    result = cli("replay", path)
+    line = fails(result, f"error: {path}: day 1, player 1: R-PLAN-1: ", "not among the three drawn")
+    assert result.stdout == ""
+    process = run_process("replay", path)
+    assert process.returncode == 2
+    assert process.stdout == "" and process.stderr == line + "\n"
+
+
+def test_replay_of_a_record_with_a_changed_score(record_file, tmp_path):
+    def more_fame(record):
+        record["fame"][2] += 1
+
+    path = tampered(record_file, tmp_path, more_fame)
+    fails(cli("replay", path), f"error: {path}: player 2: R-END-2: recorded fame")
+
+
+def test_replay_of_a_hike_the_plan_does_not_allow(record_file, tmp_path):
+    def long_hike(record):
+        record["days"][0]["turns"][0]["hike"] = {"direction": "N", "steps": 9}
+
+    path = tampered(record_file, tmp_path, long_hike)
+    record = json.loads(record_file.read_text(encoding="utf-8"))
+    seat = record["days"][0]["order"][0]
+    fails(cli("replay", path), f"{path}: day 1, player {seat}: R-HIKE-1: 9 steps is outside")
+
+
+def test_replay_of_a_missing_file(tmp_path):
+    path = tmp_path / "nothing.json"
+    fails(cli("replay", path), f"error: {path}: cannot read: ")
+    process = run_process("replay", path)
+    assert process.returncode == 2 and "Traceback" not in process.stderr
+    assert len(process.stderr.splitlines()) == 1
+
+
+def test_replay_of_a_folder(tmp_path):
+    fails(cli("replay", tmp_path), "cannot read")
+
+
+def test_replay_of_truncated_json(record_file, tmp_path):
+    path = tmp_path / "cut.json"
+    text = record_file.read_text(encoding="utf-8")
+    path.write_text(text[: len(text) // 3], encoding="utf-8")
+    fails(cli("replay", path), f"error: {path}: not valid JSON (line ")
+
+
+@pytest.mark.parametrize(
+    "change, needle",
+    [
+        (lambda r: r.update(version=2), "version: unknown record version 2"),
+        (lambda r: r.update(format="other"), "format: not a sunset-sim game record"),
+        (lambda r: r["days"].pop(), "day 6: the record has no entry for this day"),
+        (lambda r: r["setup"]["landscapes"].__setitem__(0, "L99"), "unknown landscape id"),
+    ],
+    ids=["version", "format", "missing-day", "unknown-card"],
+)
+def test_replay_of_a_malformed_record(record_file, tmp_path, change, needle):
+    fails(cli("replay", tampered(record_file, tmp_path, change)), needle)
+
+
+def test_replay_with_a_bad_card_set(record_file, bad_cards):
+    fails(cli("replay", record_file, "--cards", bad_cards), "mountian", "(and 1 more")
+
+
+def test_replay_of_a_game_with_reshuffles_on_two_days(tmp_path):
+    path = tmp_path / "four.json"
+    ok(cli("play", "--players", "4", "--seed", "1", "--record", path))
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert sum(bool(day.get("reshuffles")) for day in record["days"]) == 2
+    assert "replay OK" in ok(cli("replay", path))
+
+
+def test_replay_of_a_record_with_a_number_for_fame(record_file, tmp_path):
+    fails(cli("replay", tampered(record_file, tmp_path, lambda r: r.update(fame=5))), "fame")
+
+
+def test_replay_of_a_binary_file(tmp_path):
+    path = tmp_path / "binary.json"
+    path.write_bytes(b"\xff\xfe\x00{")
+    fails(cli("replay", path), str(path))
+
+
+# ---------------------------------------------------------------- cards and strategies
+
+
+def test_cards_summarises_the_default_set():
+    out = ok(cli("cards"))
+    assert "sunset-default-reconstructed" in out
+    assert "60 landscapes, 30 commissions, 7 goals, 8 plans" in out
+
+
+def test_cards_lists_every_problem(bad_cards):
+    result = cli("cards", "--cards", bad_cards)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stdout == ""
+    problems = result.stderr.splitlines()
+    assert len(problems) == 2, problems
+    assert all(line.startswith(f"{bad_cards}: ") for line in problems)
+    assert "unknown feature 'mountian'" in problems[0]
+    assert "fame: must not be negative, got -3" in problems[1]
+    process = run_process("cards", "--cards", bad_cards)
+    assert process.returncode == 2 and process.stderr.splitlines() == problems
+
+
+def test_cards_of_a_missing_file(tmp_path):
+    result = cli("cards", "--cards", tmp_path / "none.toml")
+    assert result.exit_code == 2 and "file not found" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_a_bad_card_set_is_one_line(bad_cards, command):
+    line = fails(
+        cli(command, "--cards", bad_cards, "--games" if command == "simulate" else "--seed", "1")
+    )
+    assert "unknown feature 'mountian'" in line
+    assert f"(and 1 more: run `sunset-sim cards --cards {bad_cards}`)" in line
+
+
+def test_strategies_lists_names_and_parameters():
+    out = ok(cli("strategies"))
+    lines = out.splitlines()
+    for name, spec in registry().items():
+        assert name in lines
+        for parameter in spec.parameters:
+            assert any(
+                line.strip().startswith(f"{parameter.name} = {parameter.default:g}  (range ")
+                for line in lines
+            ), parameter.name
+    assert {"random", "greedy"} <= {line for line in lines if not line.startswith(" ")}
+    assert "lateness = " in out
+
+
+def test_help_and_version():
+    out = ok(cli("--help"))
+    for command in ("simulate", "play", "replay", "cards", "strategies"):
+        assert command in out
+    assert "version" in ok(cli("--version")).lower()
+
+
+# ---------------------------------------------------------------- simulate
+
+
+@pytest.fixture(scope="module")
+def parquet_run(files):
+    path = files / "a.parquet"
+    return ok(cli(*SIMULATE, "--out", path)), path
+
+
+@pytest.fixture(scope="module")
+def frame(parquet_run) -> pd.DataFrame:
+    return pd.read_parquet(parquet_run[1])
+
+
+@pytest.fixture(scope="module")
+def json_table() -> pd.DataFrame:
+    out = ok(cli(*SIMULATE, "--format", "json"))
+    return pd.DataFrame(json.loads(out))
+
+
+def test_simulate_prints_a_table(parquet_run):
+    out, path = parquet_run
+    lines = out.splitlines()
+    header = lines[0].split()
+    assert header[:3] == ["strategy", "n", "win_share"]
+    for column in ("win_ci_low", "win_ci_high", "mean_fame", "fame_ci_low", "fame_ci_high"):
+        assert column in header
+    rows = {line.split()[0]: line.split() for line in lines[1:3]}
+    assert set(rows) == {"greedy", "random"}
+    assert all(row[1] == "400" for row in rows.values())
+    assert lines[3].startswith("200 games, 4 players; tied games ")
+    assert lines[4] == f"results written to {path}"
+
+
+def test_simulate_table_win_shares_add_up(json_table):
+    table = json_table
+    assert set(table["strategy"]) == {"greedy", "random"}
+    assert table["n"].sum() == 200 * 4
+    # each game's win shares sum to 1, so the n-weighted mean share is 1 / players
+    weighted = (table["win_share"] * table["n"]).sum() / table["n"].sum()
+    assert abs(weighted - 1 / 4) < 1e-9
+    assert abs((table["win_share"] * table["n"] / 200).sum() - 1) < 1e-9
+    assert (table["win_ci_low"] <= table["win_share"] + 1e-12).all()
+    assert (table["win_share"] <= table["win_ci_high"] + 1e-12).all()
+    assert (table["fame_ci_low"] < table["mean_fame"]).all()
+    assert (table["mean_fame"] < table["fame_ci_high"]).all()
+
+
+def test_simulate_table_matches_the_rows(json_table, frame):
+    by_strategy = frame.groupby("strategy", observed=True)
+    for row in json_table.itertuples():
+        assert by_strategy.size()[row.strategy] == row.n
+        assert abs(by_strategy["win_share"].mean()[row.strategy] - row.win_share) < 1e-9
+        assert abs(by_strategy["fame"].mean()[row.strategy] - row.mean_fame) < 1e-9
+
+
+def test_simulate_csv_table_parses(json_table):
+    out = ok(cli(*SIMULATE, "--format", "csv"))
+    table = pd.read_csv(io.StringIO(out))
+    assert list(table.columns) == list(json_table.columns)
+    pd.testing.assert_frame_equal(table, json_table, check_dtype=False, atol=1e-12)
+
+
+def test_simulate_writes_one_row_per_game_and_seat(frame):
+    assert len(frame) == 200 * 4
+    assert set(SEAT_COLUMNS) <= set(frame.columns), set(SEAT_COLUMNS) - set(frame.columns)
+    keys = sorted(zip(frame["game"], frame["seat"], strict=True))
+    assert keys == [(g, s) for g in range(200) for s in range(4)]
+    strategies = frame.groupby("seat")["strategy"].agg(lambda x: set(map(str, x)))
+    assert [strategies[s] for s in range(4)] == [{"greedy"}, {"random"}] * 2
+    games = frame.groupby("game")
+    assert (abs(games["win_share"].sum() - 1) < 1e-9).all()
+    assert (games["won"].sum() == games["n_winners"].first()).all()
+    assert (frame["won"] == (frame["win_share"] > 0)).all()
+    parts = frame["fame_commissions"] + frame["fame_goals"] + frame["fame_paintings"]
+    assert (parts == frame["fame"]).all()
+    assert set(map(str, frame["end_reason"])) <= {"days", "commission-shortage"}
+    assert ((frame["days_played"] == 6) | (frame["end_reason"] != "days")).all()
+    plans = {str(p) for d in range(1, 7) for p in frame[f"plan_day{d}"].dropna()}
+    assert plans <= {f"P{i}" for i in range(1, 9)}
+    assert frame[[f"turn_day{d}" for d in range(1, 7)]].isin(range(-1, 4)).all().all()
+
+
+def test_simulate_csv_output_has_the_same_rows(files, frame):
+    path = files / "a.csv"
+    ok(cli(*SIMULATE, "--out", path))
+    rows = pd.read_csv(path)
+    assert len(rows) == 200 * 4
+    assert set(SEAT_COLUMNS) <= set(rows.columns)
+    for column in ("game", "seat", "fame", "fame_goals", "n_winners", "painted_0"):
+        assert (rows[column].to_numpy() == frame[column].to_numpy()).all(), column
+    assert (abs(rows["win_share"] - frame["win_share"]) < 1e-12).all()
+    assert list(rows["strategy"]) == list(map(str, frame["strategy"]))
+
+
+def test_simulate_same_seed_same_file(files, parquet_run):
+    path = files / "again.parquet"
+    ok(cli(*SIMULATE, "--out", path))
+    pd.testing.assert_frame_equal(pd.read_parquet(path), pd.read_parquet(parquet_run[1]))
+    assert path.read_bytes() == parquet_run[1].read_bytes()
+
+
+def test_simulate_another_seed_other_games(files, frame):
+    path = files / "seed4.parquet"
+    args = [a if a != "3" else "4" for a in SIMULATE]
+    ok(cli(*args, "--out", path))
+    assert not pd.read_parquet(path)["fame"].equals(frame["fame"])
+
+
+@pytest.mark.parametrize(
+    "extra", [["--jobs", "1"], ["--jobs", "2"], ["--chunk-size", "37"]], ids=lambda x: "".join(x)
+)
+def test_simulate_does_not_depend_on_jobs_or_chunks(files, frame, extra):
+    path = files / f"run{''.join(extra)}.parquet"
+    ok(cli(*SIMULATE, *extra, "--out", path))
+    pd.testing.assert_frame_equal(pd.read_parquet(path), frame)
+
+
+def test_simulate_refuses_to_overwrite_without_force(files, parquet_run):
+    path = files / "keep.parquet"
+    path.write_bytes(b"precious")
+    result = cli(*SIMULATE, "--out", path)
+    fails(result, str(path), "already exists", "--force")
+    assert result.stdout == ""
+    assert path.read_bytes() == b"precious"
+    ok(cli(*SIMULATE, "--out", path, "--force"))
+    assert path.read_bytes() == parquet_run[1].read_bytes()
+
+
+def test_simulate_with_rule_options():
+    out = ok(cli("simulate", "--games", "30", "--players", "3", "--rule", "tie_break=seat"))
+    assert "30 games, 3 players" in out
+    out = ok(cli("simulate", "--games", "30", "--rule", "days=3", "--format", "json", "--quiet"))
+    assert json.loads(out)[0]["n"] == 30 * 4
+
+
+@pytest.mark.parametrize("table_format", ["csv", "json"])
+def test_simulate_machine_readable_table_without_quiet(table_format):
+    out = ok(cli("simulate", "--games", "30", "--format", table_format))
+    if table_format == "csv":
+        assert out.splitlines()[0].startswith("strategy,n,win_share")
+    else:
+        assert json.loads(out)[0]["n"] == 30 * 4
+
+
+BAD_SIMULATE = [
+    (["--players", "5"], "--players: 5 is outside 2 to 4"),
+    (["--players", "1"], "--players: 1 is outside 2 to 4"),
+    (["--games", "0"], "--games: 0 is not a positive number of games"),
+    (["--games", "-3"], "--games: -3 is not a positive number of games"),
+    (["--strategy", "nosuch"], "--strategy: unknown strategy 'nosuch' (known: "),
+    (["--strategy", "greedy:nosuch=1"], "unknown parameter 'nosuch'"),
+    (["--strategy", "greedy:lateness=abc"], "lateness='abc' is not a number"),
+    (["--strategy", "greedy:lateness=5"], "outside"),
+    (["--strategy", "greedy:lateness"], "not of the form key=value"),
+    (["--rule", "tie_break=alphabetical"], "--rule: tie_break: 'alphabetical' is not one of"),
+    (["--rule", "nosuch=1"], "--rule: unknown rule option 'nosuch'"),
+    (["--rule", "days=0"], "--rule: days"),
+    (["--rule", "days"], "not of the form key=value"),
+    (["--out", "/nonexistent-dir/x.parquet"], "folder /nonexistent-dir does not exist"),
+    (["--out", "{tmp}/x.txt"], "the output must end in .parquet or .csv"),
+    (["--jobs", "-1"], "--jobs"),
+    (["--chunk-size", "0"], "--chunk-size"),
+    (["--seed", "-1"], "--seed"),
+]
+
+
+@pytest.mark.parametrize(
+    "args, needle", BAD_SIMULATE, ids=lambda x: " ".join(x) if isinstance(x, list) else ""
+)
+def test_simulate_bad_arguments(tmp_path, args, needle):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    result = cli("simulate", "--games", "10", "--quiet", *args)
+    fails(result, needle)
+    assert result.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unknown_strategy_message_lists_every_strategy():
+    line = fails(cli("simulate", "--strategy", "nosuch"))
+    for name in registry():
+        assert name in line
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--players", "5"], "--players: 5 is outside 2 to 4"),
+        (["--players", "1"], "--players: 1 is outside 2 to 4"),
+        (["--strategy", "nosuch"], "unknown strategy 'nosuch'"),
+        (["--strategy", "greedy:lateness=abc"], "is not a number"),
+        (["--rule", "tie_break=alphabetical"], "tie_break"),
+        (["--rule", "nosuch=1"], "unknown rule option 'nosuch'"),
+        (["--seed", "-1"], "must not be negative"),
+    ],
+)
+def test_play_bad_arguments(args, needle):
+    result = cli("play", *args)
+    fails(result, needle)
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--players", "5"],
+        ["play", "--strategy", "nosuch"],
+        ["simulate", "--out", "/x/y.txt"],
+    ],
+)
+def test_errors_in_a_real_process_are_one_line(args):
+    process = run_process(*args)
+    assert process.returncode == 2
+    assert "Traceback" not in process.stderr
+    assert len(process.stderr.splitlines()) == 1
+    assert process.stderr.startswith("error: ")
+    assert process.stdout == ""
