@@ -12,6 +12,7 @@ from sunset_sim.enums import (
     GRID_SIZE,
     N_CELLS,
     N_DIRECTIONS,
+    PLAN_HAND,
 )
 from sunset_sim.observation import (
     MAX_ROW,
@@ -38,7 +39,7 @@ ALL_CELLS = (1 << N_CELLS) - 1
 MAX_STEPS = GRID_SIZE  # a straight hike on a 5x5 grid has at most 4 steps; index 0 = stay
 
 
-@jit
+@jit(inline="always")
 def others_mask(obs):
     """Bitmask over cells holding another player's artist (R-HIKE-5, R-PAINT-2)."""
     me = obs[OBS_ME]
@@ -49,7 +50,7 @@ def others_mask(obs):
     return mask
 
 
-@jit
+@jit(inline="always")
 def cell_values(obs, tables, commission_weight, occupied, cells, values, shares, ids):
     """What each cell's card is worth to this player now, -1 where it cannot be painted.
 
@@ -60,10 +61,14 @@ def cell_values(obs, tables, commission_weight, occupied, cells, values, shares,
     # the visible commissions, best share first, so each card stops at its first fit
     row_len = obs[OBS_ROW_LEN]
     n_visible = 0
+    one_word = tables.land_commissions.shape[1] == 1  # up to 64 commissions: a fast path
+    visible_word = np.uint64(0)
     for slot in range(row_len + 1):
         commission = obs[OBS_ROW + slot] if slot < row_len else obs[OBS_PREVIEW]
         if commission < 0:
             continue
+        if one_word:
+            visible_word |= np.uint64(1) << np.uint64(commission)
         share = tables.comm_fame[commission] / tables.comm_n_frames[commission]
         position = n_visible
         while position > 0 and shares[position - 1] < share:
@@ -81,7 +86,11 @@ def cell_values(obs, tables, commission_weight, occupied, cells, values, shares,
             values[cell] = -1.0
             continue
         best = 0.0
-        for i in range(n_visible):
+        if one_word and not (tables.land_commissions[card, 0] & visible_word):
+            n_scan = 0  # fits no visible commission
+        else:
+            n_scan = n_visible
+        for i in range(n_scan):
             commission = np.int64(ids[i])  # stored as float in the work array
             if (
                 tables.land_commissions[card, commission // 64] >> np.uint64(commission % 64)
@@ -91,7 +100,7 @@ def cell_values(obs, tables, commission_weight, occupied, cells, values, shares,
         values[cell] = 0.5 * tables.land_icons[card] + commission_weight * best
 
 
-@jit
+@jit(inline="always")
 def hike_table(
     obs,
     values,
@@ -146,6 +155,70 @@ def hike_table(
             ):
                 total += goal_bonus
             out[direction * MAX_STEPS + steps] = total
+
+
+@jit(inline="always")
+def best_hikes(obs, values, occupied, tables, goal_kind, goal_param, goal_bonus, top, best):
+    """best[i]: the best hike value the i-th plan card in the hand allows now.
+
+    One scan per direction serves all three cards (the same path, a different reach,
+    paint number and direction set for each)."""
+    start = obs[OBS_POS + obs[OBS_ME]]
+    reach = 0
+    for i in range(PLAN_HAND):
+        best[i] = -1e9
+        reach = max(reach, tables.plan_hike[obs[OBS_HAND + i]])
+    if not (occupied >> start) & 1:  # staying is legal (R-HIKE-5)
+        for i in range(PLAN_HAND):
+            paint = tables.plan_paint[obs[OBS_HAND + i]]
+            n_own = 1 if values[start] >= 0 and paint > 0 else 0
+            own = values[start] if n_own else 0.0
+            if goal_kind >= 0 and hike_goal_met(goal_kind, goal_param, 0, 0, start, n_own):
+                own += goal_bonus
+            best[i] = own
+    for direction in range(N_DIRECTIONS):
+        wanted = False
+        for i in range(PLAN_HAND):
+            if (tables.plan_directions[obs[OBS_HAND + i]] >> direction) & 1:
+                wanted = True
+        if not wanted:
+            continue
+        n_top = 0
+        if values[start] >= 0:
+            top[0] = values[start]
+            n_top = 1
+        cell = start
+        for steps in range(1, reach + 1):
+            cell = step_cell(cell, direction)
+            if cell < 0 or obs[OBS_GRID + cell] < 0:  # R-HIKE-3, R-HIKE-4
+                break
+            value = values[cell]
+            if value >= 0:  # insert, keeping top[] in descending order
+                position = n_top
+                while position > 0 and top[position - 1] < value:
+                    top[position] = top[position - 1]
+                    position -= 1
+                top[position] = value
+                n_top += 1
+            if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
+                continue
+            for i in range(PLAN_HAND):
+                plan = obs[OBS_HAND + i]
+                if (
+                    steps > tables.plan_hike[plan]
+                    or not (tables.plan_directions[plan] >> direction) & 1
+                ):
+                    continue
+                taken = min(tables.plan_paint[plan], n_top)
+                total = 0.0
+                for k in range(taken):
+                    total += top[k]
+                if goal_kind >= 0 and hike_goal_met(
+                    goal_kind, goal_param, direction, steps, cell, taken
+                ):
+                    total += goal_bonus
+                if total > best[i]:
+                    best[i] = total
 
 
 @jit
@@ -203,22 +276,10 @@ def decide(kind, obs, options, n_options, params, rng, tables):
         goal_bonus = params[GOAL] * tables.goal_fame[goal]
     if kind == DECIDE_PLAN:  # the best hike each card allows now, less a lateness penalty
         earliest = tables.plan_wake.min()
+        best_hikes(obs, values, occupied, tables, goal_kind, goal_param, goal_bonus, top, table)
         for index in range(n_options):
             plan = obs[OBS_HAND + index]
-            hike_table(
-                obs,
-                values,
-                occupied,
-                tables.plan_directions[plan],
-                tables.plan_hike[plan],
-                tables.plan_paint[plan],
-                goal_kind,
-                goal_param,
-                goal_bonus,
-                table,
-                top,
-            )
-            value = table.max() - params[LATENESS] * (tables.plan_wake[plan] - earliest) / 15.0
+            value = table[index] - params[LATENESS] * (tables.plan_wake[plan] - earliest) / 15.0
             if value > best:
                 best = value
                 best_index = index

@@ -38,6 +38,8 @@ class StrategyDecider:
         ]
 
     def _ask(self, kind: int, state: GameState, seat: int, rows: list, hand=None) -> int:
+        if len(rows) == 1:  # a forced choice is not put to the strategy (as in the kernel)
+            return 0
         obs = observe(state, seat, hand)
         options = option_rows(rows)
         player = self.players[seat]

@@ -7,7 +7,8 @@ A strategy is one numba-compatible function
 ``kind`` is an ``enums.DECIDE_*`` code, ``obs`` the observation (observation.py),
 ``options`` the legal choices (one row each), ``params`` a float64 vector, ``rng`` the
 player's own strategy stream (draw with ``strategy_tools.rng_below``), ``tables`` the
-card tables. It sees nothing else, so the same function runs in both engines.
+card tables. It sees nothing else, so the same function runs in both engines. A
+decision with a single legal option is never put to a strategy.
 """
 
 from __future__ import annotations

@@ -16,6 +16,10 @@ KERNEL_STRATEGIES = ("random", "greedy")
 
 @jit(inline="always")
 def decide(strategy_id, kind, obs, options, n_options, params, rng, tables):
+    """The chosen option's index. A forced choice (one option) is not put to the strategy,
+    in either engine, so it draws no random numbers for it."""
+    if n_options == 1:
+        return 0
     if strategy_id == 0:
         choice = random_decide(kind, obs, options, n_options, params, rng, tables)
     elif strategy_id == 1:
