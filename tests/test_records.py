@@ -281,6 +281,7 @@ def capture(record: dict) -> Game:
 POOL_SPECS = [(2, s, ("greedy",)) for s in range(1, 5)]
 POOL_SPECS += [(3, s, ("greedy", "random")) for s in range(3)]
 POOL_SPECS += [(4, s, ("greedy",)) for s in (0, 3, 4)]
+POOL_SPECS += [(2, s, ("random",)) for s in range(8)]  # random sells often: turns with 2+ sales
 
 
 @pytest.fixture(scope="module")
