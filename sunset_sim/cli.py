@@ -344,6 +344,106 @@ def simulate_command(
             click.echo(f"results written to {out_path}")
 
 
+@main.command("tournament")
+@strategy_option
+@click.option(
+    "--players", type=int, default=4, show_default=True, help="Players per game (2 to 4)."
+)
+@click.option(
+    "--games",
+    type=int,
+    default=10_000,
+    show_default=True,
+    help="Deals; each is played at every seating.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Root seed; deal g uses (seed, g)."
+)
+@click.option("--jobs", type=int, default=0, help="Worker threads (default: all cores).")
+@click.option(
+    "--rating-games",
+    type=int,
+    default=20_000,
+    show_default=True,
+    help="Deals per seating used for the openskill ratings.",
+)
+@cards_option
+@rule_option
+@format_option
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def tournament_command(
+    strategy_texts,
+    players,
+    games,
+    seed,
+    jobs,
+    rating_games,
+    cards_path,
+    rule_texts,
+    table_format,
+    quiet,
+):
+    """Every strategy in every seat on the same deals (paired), with 95% CIs.
+
+    \b
+    Prints: standings (win share, mean fame, openskill rating), head-to-head scores
+    (share of games A out-scores B, ties half), win share by seat and by day-1 turn
+    position. Give at least two strategies; with more strategies than seats every
+    combination of them is played.
+    """
+    from sunset_sim.analysis.tournament import RESULTS_NOTE, seatings, tournament
+
+    check_players(players)
+    if games < 1:
+        raise CliError(f"--games: {games} is not a positive number of games")
+    if jobs < 0 or rating_games < 0 or seed < 0:
+        raise CliError("--jobs, --rating-games and --seed must not be negative")
+    rules = parse_rules(rule_texts)
+    cards = load_card_set(cards_path, players, rules.days)
+    entrants = make_seats(strategy_texts, len(strategy_texts) or 1)
+    if len({p.name for p in entrants}) < 2:
+        raise CliError("--strategy: a tournament needs at least two different strategies")
+    total = games * len(seatings(entrants, players))
+    progress_stream = sys.stderr if not quiet else open(os.devnull, "w")  # noqa: SIM115
+    with click.progressbar(
+        length=total, label="games", file=progress_stream, show_pos=True, show_eta=True
+    ) as bar:
+        result = tournament(
+            entrants,
+            players,
+            games,
+            seed,
+            cards,
+            rules,
+            jobs or None,
+            rating_games=rating_games,
+            on_chunk=bar.update,
+        )
+    sections = [
+        ("Standings", result.standings),
+        ("Head to head (score of strategy against opponent)", result.head_to_head),
+        ("Win share by seat", result.by_seat),
+        ("Win share by day-1 turn position", result.by_turn_position),
+    ]
+    if table_format == "json":
+        import json as json_module
+
+        payload = {
+            title: json_module.loads(frame.to_json(orient="records")) for title, frame in sections
+        }
+        click.echo(json_module.dumps(payload, indent=1))
+        return
+    for title, frame in sections:
+        if table_format == "table":
+            click.echo(f"\n{title}")
+        print_table(frame, table_format)
+    if table_format == "table":
+        click.echo(
+            f"\n{result.games} deals x {result.tables} seatings, {players} players; ratings "
+            f"from {result.rating_games} deals per seating; {RESULTS_NOTE}"
+        )
+
+
 @main.command("replay")
 @click.argument("record_path", type=click.Path(path_type=Path))
 @cards_option

@@ -1,0 +1,1 @@
+"""Evaluation: tournaments and statistics over the fast engine's results."""

@@ -1,0 +1,210 @@
+"""Seat-rotated tournaments: every strategy in every seat on the same deals.
+
+A deal depends only on (seed, game index) (its own random stream), so playing game g
+under every seating compares the strategies on identical cards (common random numbers).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from sunset_sim.cards.model import CardSet
+from sunset_sim.engine import kernel
+from sunset_sim.engine.batch import BatchArrays
+from sunset_sim.results import mean_ci
+from sunset_sim.rules.options import Rules
+from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
+from sunset_sim.strategy import Player, make_player
+
+RESULTS_NOTE = "results between bots: they describe these strategies, not human play"
+
+
+def seatings(entrants: Sequence[Player], players: int) -> list[list[Player]]:
+    """The tables to play: each rotation of each group of ``players`` entrants.
+
+    With fewer entrants than seats they are repeated round the table; with more, every
+    combination of ``players`` entrants is played. Identical tables are played once."""
+    if len(entrants) <= players:
+        groups = [[entrants[seat % len(entrants)] for seat in range(players)]]
+    else:
+        groups = [list(group) for group in itertools.combinations(entrants, players)]
+    tables: list[list[Player]] = []
+    seen: set[tuple[str, ...]] = set()
+    for group in groups:
+        for shift in range(players):
+            table = group[shift:] + group[:shift]
+            key = tuple(p.name for p in table)
+            if key not in seen:
+                seen.add(key)
+                tables.append(table)
+    return tables
+
+
+@dataclass
+class _Sums:
+    """count, sum and sum of squares of a sample, merged chunk by chunk."""
+
+    n: float = 0.0
+    total: float = 0.0
+    squares: float = 0.0
+
+    def add(self, values: np.ndarray) -> None:
+        self.n += values.size
+        self.total += float(values.sum())
+        self.squares += float((values.astype(np.float64) ** 2).sum())
+
+    def row(self, prefix: str) -> dict:
+        mean, half = mean_ci(self.n, self.total, self.squares)
+        return {
+            f"{prefix}": mean,
+            f"{prefix}_ci_low": mean - half,
+            f"{prefix}_ci_high": mean + half,
+        }
+
+
+@dataclass
+class TournamentResult:
+    standings: pd.DataFrame
+    head_to_head: pd.DataFrame
+    by_seat: pd.DataFrame
+    by_turn_position: pd.DataFrame
+    games: int
+    tables: int
+    rating_games: int
+    note: str = RESULTS_NOTE
+
+
+@dataclass
+class _Accumulator:
+    share: dict = field(default_factory=dict)  # label -> _Sums of win share
+    fame: dict = field(default_factory=dict)  # label -> _Sums of fame
+    seat: dict = field(default_factory=dict)  # (label, seat) -> _Sums of win share
+    position: dict = field(default_factory=dict)  # (label, day-1 position) -> _Sums
+    pair: dict = field(default_factory=dict)  # (a, b) -> _Sums of a's score against b
+
+    def add(self, batch: BatchArrays, labels: list[str]) -> None:
+        fame = batch.seat[:, :, kernel.R_FAME]
+        share = batch.seat[:, :, kernel.R_WON] / batch.seat[:, :, kernel.R_WINNERS]
+        first_position = batch.position[:, :, 0]
+        for seat, label in enumerate(labels):
+            self.share.setdefault(label, _Sums()).add(share[:, seat])
+            self.fame.setdefault(label, _Sums()).add(fame[:, seat])
+            self.seat.setdefault((label, seat), _Sums()).add(share[:, seat])
+            for position in np.unique(first_position[:, seat]):
+                mask = first_position[:, seat] == position
+                self.position.setdefault((label, int(position)), _Sums()).add(share[mask, seat])
+        for a, b in itertools.permutations(range(len(labels)), 2):
+            if labels[a] == labels[b]:
+                continue
+            score = (fame[:, a] > fame[:, b]) + 0.5 * (fame[:, a] == fame[:, b])
+            self.pair.setdefault((labels[a], labels[b]), _Sums()).add(score)
+
+
+def _ratings(batches: list[tuple[BatchArrays, list[str]]], labels: list[str]) -> pd.DataFrame:
+    """openskill Plackett-Luce ratings from the games' finishing orders (ties share a rank)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {label: model.rating(name=label) for label in labels}
+    for batch, seat_labels in batches:
+        fame = batch.seat[:, :, kernel.R_FAME]
+        for game in range(fame.shape[0]):
+            row = fame[game]
+            ranks = [1 + int((row > value).sum()) for value in row]
+            teams = [[ratings[label]] for label in seat_labels]
+            updated = model.rate(teams, ranks=ranks)
+            for label, team in zip(seat_labels, updated, strict=True):
+                ratings[label] = team[0]
+    return pd.DataFrame(
+        [
+            {"strategy": label, "rating_mu": r.mu, "rating_sigma": r.sigma, "rating": r.ordinal()}
+            for label, r in ratings.items()
+        ]
+    )
+
+
+def tournament(
+    strategies: Sequence[str | Player],
+    players: int = 4,
+    games: int = 10_000,
+    seed: int = 0,
+    cards: CardSet | str | None = None,
+    rules: Rules | None = None,
+    jobs: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    rating_games: int = 20_000,
+    on_chunk: Callable[[int], None] | None = None,
+) -> TournamentResult:
+    """Play games 0..games-1 at every seating; tables per strategy with 95% CIs.
+
+    Entrants are distinguished by their text (``greedy:lateness=0.5`` is its own entrant).
+    Ratings use the first ``rating_games`` games of each seating (openskill updates are
+    sequential and slow)."""
+    entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
+    labels = list(dict.fromkeys(p.name for p in entrants))
+    if len(labels) < 2:
+        raise ValueError("a tournament needs at least two different strategies")
+    accumulator = _Accumulator()
+    rated: list[tuple[BatchArrays, list[str]]] = []
+    rules = rules or Rules()
+    tables = seatings(entrants, players)
+    for table in tables:
+        for batch, seat_labels in iter_batches(
+            games, players, table, seed, cards, rules, jobs, chunk_size
+        ):
+            accumulator.add(batch, seat_labels)
+            kept = max(0, min(len(batch.game), rating_games - batch.first_game))
+            if kept:
+                rated.append((_head(batch, kept), seat_labels))
+            if on_chunk is not None:
+                on_chunk(len(batch.game))
+    standings = pd.DataFrame(
+        [
+            {
+                "strategy": label,
+                "n": int(accumulator.share[label].n),
+                **accumulator.share[label].row("win_share"),
+                **accumulator.fame[label].row("mean_fame"),
+            }
+            for label in labels
+        ]
+    )
+    standings = standings.merge(_ratings(rated, labels), on="strategy")
+    standings = standings.sort_values("win_share", ascending=False, ignore_index=True)
+    head = pd.DataFrame(
+        [
+            {"strategy": a, "opponent": b, "n": int(s.n), **s.row("score")}
+            for (a, b), s in sorted(accumulator.pair.items())
+        ]
+    )
+    by_seat = pd.DataFrame(
+        [
+            {"strategy": label, "seat": seat, "n": int(s.n), **s.row("win_share")}
+            for (label, seat), s in sorted(accumulator.seat.items())
+        ]
+    )
+    by_position = pd.DataFrame(
+        [
+            {"strategy": label, "day1_turn_position": pos, "n": int(s.n), **s.row("win_share")}
+            for (label, pos), s in sorted(accumulator.position.items())
+        ]
+    )
+    return TournamentResult(
+        standings, head, by_seat, by_position, games, len(tables), min(games, rating_games)
+    )
+
+
+def _head(batch: BatchArrays, n: int) -> BatchArrays:
+    return BatchArrays(
+        batch.first_game,
+        batch.seat[:n],
+        batch.game[:n],
+        batch.plan[:n],
+        batch.position[:n],
+        batch.painted[:n],
+    )

@@ -1,0 +1,133 @@
+"""Seat-rotated tournaments (sunset_sim.analysis.tournament) and the CLI command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from sunset_sim.analysis.tournament import seatings, tournament
+from sunset_sim.cli import main
+from sunset_sim.strategy import make_player
+
+
+def names(tables):
+    return [[p.name for p in table] for table in tables]
+
+
+def test_every_entrant_sits_in_every_seat():
+    entrants = [make_player(n) for n in ("greedy", "random", "greedy:lateness=1", "greedy:goal=2")]
+    tables = names(seatings(entrants, 4))
+    assert len(tables) == 4
+    for seat in range(4):
+        assert sorted(t[seat] for t in tables) == sorted(p.name for p in entrants)
+
+
+def test_more_entrants_than_seats_plays_every_combination():
+    entrants = [make_player(n) for n in ("greedy", "random", "greedy:lateness=1")]
+    tables = names(seatings(entrants, 2))
+    assert len(tables) == 6  # 3 pairs x 2 rotations
+    assert ["random", "greedy"] in tables and ["greedy", "random"] in tables
+
+
+def test_identical_tables_are_played_once():
+    entrants = [make_player(n) for n in ("greedy", "random")]
+    assert names(seatings(entrants, 4)) == [
+        ["greedy", "random", "greedy", "random"],
+        ["random", "greedy", "random", "greedy"],
+    ]
+
+
+def test_same_strategy_under_two_labels_scores_exactly_even():
+    """Paired deals: two copies of one strategy, rotated through the same seats on the
+    same deals, must have identical win shares and fame (no seat or deal luck left)."""
+    result = tournament(
+        ["greedy", "greedy:lateness=0.3"], players=4, games=300, seed=5, rating_games=50
+    )
+    standings = result.standings.set_index("strategy")
+    assert standings.loc["greedy", "win_share"] == pytest.approx(
+        standings.loc["greedy:lateness=0.3", "win_share"], abs=1e-12
+    )
+    assert standings.loc["greedy", "mean_fame"] == pytest.approx(
+        standings.loc["greedy:lateness=0.3", "mean_fame"], abs=1e-12
+    )
+    head = result.head_to_head.set_index(["strategy", "opponent"])
+    assert head.loc[("greedy", "greedy:lateness=0.3"), "score"] == pytest.approx(0.5, abs=1e-12)
+
+
+def test_win_shares_and_head_to_head_are_consistent():
+    result = tournament(["greedy", "random"], players=2, games=400, seed=1, rating_games=100)
+    standings = result.standings.set_index("strategy")
+    # every game's shares sum to one, and both play every deal in both seats
+    assert standings["win_share"].sum() == pytest.approx(1.0, abs=1e-12)
+    assert (standings["n"] == 800).all()
+    head = result.head_to_head.set_index(["strategy", "opponent"])
+    assert head.loc[("greedy", "random"), "score"] + head.loc[("random", "greedy"), "score"] == (
+        pytest.approx(1.0, abs=1e-12)
+    )
+    assert standings.loc["greedy", "win_share"] > standings.loc["random", "win_share"]
+    assert standings.loc["greedy", "rating"] > standings.loc["random", "rating"]
+    seats = result.by_seat
+    assert set(seats["seat"]) == {0, 1} and (seats["n"] == 400).all()
+    positions = result.by_turn_position
+    assert positions.groupby("strategy")["n"].sum().tolist() == [800, 800]
+    for frame in (result.standings, result.head_to_head, result.by_seat):
+        assert (
+            frame.filter(like="ci_low").to_numpy() <= frame.filter(like="ci_high").to_numpy()
+        ).all()
+
+
+def test_tournament_command_prints_every_table_and_json():
+    runner = CliRunner()
+    result = runner.invoke(
+        main,
+        [
+            "tournament",
+            "--strategy",
+            "greedy",
+            "--strategy",
+            "random",
+            "--players",
+            "3",
+            "--games",
+            "200",
+            "--quiet",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    for title in ("Standings", "Head to head", "by seat", "turn position", "between bots"):
+        assert title in result.output
+    as_json = runner.invoke(
+        main,
+        [
+            "tournament",
+            "--strategy",
+            "greedy",
+            "--strategy",
+            "random",
+            "--games",
+            "100",
+            "--quiet",
+            "--format",
+            "json",
+        ],
+    )
+    payload = json.loads(as_json.output)
+    assert {row["strategy"] for row in payload["Standings"]} == {"greedy", "random"}
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["--strategy", "greedy"],
+        ["--strategy", "greedy", "--strategy", "nosuch"],
+        ["--strategy", "greedy", "--strategy", "random", "--games", "0"],
+        ["--strategy", "greedy", "--strategy", "random", "--players", "5"],
+    ],
+)
+def test_tournament_bad_arguments_are_one_line_exit_2(arguments):
+    result = CliRunner().invoke(main, ["tournament", *arguments, "--quiet"])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
