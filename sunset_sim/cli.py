@@ -5,6 +5,7 @@ Every bad input ends with exit code 2 and one line naming the problem, never a t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -115,6 +116,24 @@ def check_output(path: Path, force: bool) -> None:
         raise CliError(f"{path}: folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
         raise CliError(f"{path}: folder {folder} is not writable")
+
+
+def output_kind(text: str | None) -> tuple[Path | None, bool]:
+    """``simulate --out``: (path, is a dataset folder). FILE.parquet / FILE.csv is one file;
+    a name without a suffix, or ending in a slash, is a Parquet dataset folder."""
+    if text is None:
+        return None, False
+    if not text.strip():
+        raise CliError("--out: empty path")
+    path = Path(text)
+    if text.endswith(("/", os.sep)) or path.suffix == "":
+        return path, True
+    if path.suffix.lower() not in (".parquet", ".csv"):
+        raise CliError(
+            f"{path}: the output must end in .parquet or .csv (one file), or be a folder "
+            "name without a suffix or ending in / (a dataset folder)"
+        )
+    return path, False
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -252,7 +271,13 @@ def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Root seed; game g uses (seed, g)."
 )
-@click.option("--jobs", type=int, default=0, help="Worker threads (default: all cores).")
+@click.option(
+    "--jobs",
+    type=int,
+    default=0,
+    help="Worker threads (default: all cores); with --backend dask, numba threads per "
+    "chunk on a worker (default: all of the worker's).",
+)
 @click.option(
     "--chunk-size",
     type=int,
@@ -262,11 +287,32 @@ def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
 )
 @click.option(
     "--out",
-    "out_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write one row per game and seat: .parquet (default) or .csv.",
+    "out_text",
+    metavar="FILE|DIR/",
+    help="Write one row per game and seat: FILE.parquet or FILE.csv (one file), or a folder "
+    "name without a suffix or ending in / (a resumable Parquet dataset: one file per chunk "
+    "and _manifest.json).",
 )
-@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file or dataset.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue an interrupted run into the dataset folder --out DIR/ (same arguments); "
+    "starts afresh if the folder is missing or empty.",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="Where chunks are played: this process, or a Dask cluster (pip install "
+    "'sunset-sim[dask]'; see docs/cluster.md). Results are identical.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Dask scheduler address for --backend dask, e.g. tcp://10.0.0.5:8786.",
+)
 @cards_option
 @rule_option
 @format_option
@@ -278,8 +324,11 @@ def simulate_command(
     seed,
     jobs,
     chunk_size,
-    out_path,
+    out_text,
     force,
+    resume,
+    backend,
+    scheduler,
     cards_path,
     rule_texts,
     table_format,
@@ -290,8 +339,15 @@ def simulate_command(
     Prints each strategy's win share (ties split 1/k) and mean fame with 95% confidence
     intervals. Seats take the strategies in the order given, repeated round the table.
     Results are bot-versus-bot results.
+
+    \b
+    --out runs/big/ writes a dataset folder that survives interruption:
+      sunset-sim simulate --games 10000000 --out runs/big/            (killed halfway)
+      sunset-sim simulate --games 10000000 --out runs/big/ --resume   (finishes the rest)
     """
-    from sunset_sim.runner import simulate_to_file
+    from sunset_sim.run import RunError
+    from sunset_sim.run.backends import open_backend
+    from sunset_sim.runner import open_dataset, simulate_to_dataset, simulate_to_file
 
     check_players(players)
     if games < 1:
@@ -305,34 +361,56 @@ def simulate_command(
     rules = parse_rules(rule_texts)
     cards = load_card_set(cards_path, players, rules.days)
     seats = make_seats(strategy_texts, players)
-    from sunset_sim.engine.dispatch import KERNEL_STRATEGIES
+    from sunset_sim.engine.codegen import kernel_module
 
-    for seat in seats:
-        if seat.spec.name not in KERNEL_STRATEGIES:
-            raise CliError(
-                f"--strategy: {seat.spec.name} has no fast-engine kernel yet (it runs in "
-                f"`sunset-sim play`); fast-engine strategies: {', '.join(KERNEL_STRATEGIES)}"
-            )
-    if out_path is not None:
-        if out_path.suffix.lower() not in (".parquet", ".csv"):
-            raise CliError(f"{out_path}: the output must end in .parquet or .csv")
+    try:  # any strategy runs here: a kernel is generated (and cached) per set of strategies
+        kernel_module(seat.spec for seat in seats)
+    except StrategyError as error:
+        raise CliError(f"--strategy: {error}") from None
+    out_path, dataset = output_kind(out_text)
+    if resume and force:
+        raise CliError("--resume and --force exclude each other")
+    if resume and not dataset:
+        raise CliError("--resume: only a dataset folder (--out DIR/) can be resumed")
+    if scheduler and backend != "dask":
+        raise CliError("--scheduler: only for --backend dask")
+    if out_path is not None and not dataset:
+        if out_path.is_dir():
+            raise CliError(f"{out_path}: is a folder (give a folder name without a suffix)")
         check_output(out_path, force)
-    progress_stream = sys.stderr if not quiet else open(os.devnull, "w")  # noqa: SIM115
-    with click.progressbar(
-        length=games, label="games", file=progress_stream, show_pos=True, show_eta=True
-    ) as bar:
-        summary = simulate_to_file(
-            out_path,
-            games,
-            players,
-            seats,
-            seed,
-            cards,
-            rules,
-            jobs or None,
-            chunk_size,
-            on_chunk=bar.update,
-        )
+    with contextlib.ExitStack() as stack:
+        try:  # connect first: the dataset folder is created only for a run that can start
+            runner = stack.enter_context(open_backend(backend, jobs or None, scheduler))
+            store = None
+            if dataset:
+                store = open_dataset(
+                    out_path, games, players, seats, seed, cards, rules, chunk_size, resume, force
+                )
+                stack.callback(store.close)
+        except RunError as error:
+            raise CliError(str(error)) from None
+        if store is not None and store.chunks and not quiet:
+            click.echo(
+                f"resuming {out_path}: {len(store.chunks)} chunks ({store.games_done} games) "
+                "already done",
+                err=True,
+            )
+        progress_stream = sys.stderr if not quiet else open(os.devnull, "w")  # noqa: SIM115
+        with click.progressbar(
+            length=games, label="games", file=progress_stream, show_pos=True, show_eta=True
+        ) as bar:
+            arguments = (games, players, seats, seed, cards, rules, jobs or None, chunk_size)
+            try:
+                if store is not None:
+                    summary = simulate_to_dataset(
+                        store, *arguments, on_chunk=bar.update, backend=runner
+                    )
+                else:
+                    summary = simulate_to_file(
+                        out_path, *arguments, on_chunk=bar.update, backend=runner
+                    )
+            except RunError as error:  # e.g. a strategy that a Dask worker does not have
+                raise CliError(str(error)) from None
     table = summary.table()
     print_table(table, table_format)
     if table_format == "table":
@@ -340,7 +418,9 @@ def simulate_command(
             f"{summary.games} games, {players} players; tied games {summary.tied_games / summary.games:.1%}; "
             f"ended by commission shortage {summary.shortage_games / summary.games:.1%}"
         )
-        if out_path is not None:
+        if dataset:
+            click.echo(f"results written to {out_path}{os.sep} (a Parquet dataset folder)")
+        elif out_path is not None:
             click.echo(f"results written to {out_path}")
 
 

@@ -3,6 +3,7 @@ mergeable per-strategy aggregates for summaries that never hold every row in mem
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -10,7 +11,7 @@ import pandas as pd
 
 from sunset_sim.engine import kernel
 from sunset_sim.engine.batch import BatchArrays
-from sunset_sim.enums import END_REASON_NAMES
+from sunset_sim.enums import END_REASON_NAMES, MAX_PLAYERS
 
 SEAT_COLUMNS = {
     "fame": kernel.R_FAME,
@@ -72,18 +73,27 @@ def to_frame(
     return pd.DataFrame(data)
 
 
+WIN_SCALE = math.lcm(*range(1, MAX_PLAYERS + 1))  # a win share 1/k times this is whole
+
+
 @dataclass
 class Summary:
-    """Per-strategy sums (count, win share, fame and their squares): merge chunk by chunk."""
+    """Per-strategy sums, merged chunk by chunk in any order with the same result.
 
-    sums: dict[str, np.ndarray] = field(default_factory=dict)  # label -> [n, Σw, Σw², Σf, Σf²]
+    ``sums[label]`` is int64 ``[n, Σ s·w, Σ (s·w)², Σ f, Σ f²]`` over the label's seats,
+    with w the win share (1/k for a k-way tie), s = ``WIN_SCALE`` (so s·w is a whole
+    number) and f the fame: whole numbers add exactly, so a summary does not depend on
+    the chunk size, the order chunks finish in or whether it was rebuilt from a manifest."""
+
+    sums: dict[str, np.ndarray] = field(default_factory=dict)
     games: int = 0
     tied_games: int = 0
     shortage_games: int = 0
 
     def add(self, batch: BatchArrays, labels: list[str]) -> None:
-        fame = batch.seat[:, :, kernel.R_FAME].astype(np.float64)
-        share = batch.seat[:, :, kernel.R_WON] / batch.seat[:, :, kernel.R_WINNERS]
+        fame = batch.seat[:, :, kernel.R_FAME].astype(np.int64)
+        winners = batch.seat[:, :, kernel.R_WINNERS].astype(np.int64)
+        share = WIN_SCALE * batch.seat[:, :, kernel.R_WON].astype(np.int64) // winners
         for seat, label in enumerate(labels):
             row = np.array(
                 [
@@ -92,12 +102,42 @@ class Summary:
                     (share[:, seat] ** 2).sum(),
                     fame[:, seat].sum(),
                     (fame[:, seat] ** 2).sum(),
-                ]
+                ],
+                dtype=np.int64,
             )
-            self.sums[label] = self.sums.get(label, np.zeros(5)) + row
+            self.sums[label] = self.sums.get(label, np.zeros(5, dtype=np.int64)) + row
         self.games += len(fame)
         self.tied_games += int((batch.seat[:, 0, kernel.R_WINNERS] > 1).sum())
         self.shortage_games += int((batch.game[:, kernel.G_END_REASON] == 1).sum())
+
+    def merge(self, other: Summary) -> None:
+        """Add another summary's games to this one (exact: see the class docstring)."""
+        for label, row in other.sums.items():
+            self.sums[label] = self.sums.get(label, np.zeros(5, dtype=np.int64)) + row
+        self.games += other.games
+        self.tied_games += other.tied_games
+        self.shortage_games += other.shortage_games
+
+    def to_dict(self) -> dict:
+        """Plain JSON-ready data (whole numbers only); ``from_dict`` reads it back exactly."""
+        return {
+            "games": self.games,
+            "tied_games": self.tied_games,
+            "shortage_games": self.shortage_games,
+            "sums": {label: [int(v) for v in row] for label, row in self.sums.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Summary:
+        sums = {}
+        for label, row in data["sums"].items():
+            if len(row) != 5 or not all(isinstance(v, int) for v in row):
+                raise ValueError(f"summary sums of {label!r}: expected 5 whole numbers")
+            sums[str(label)] = np.array(row, dtype=np.int64)
+        counts = [data[key] for key in ("games", "tied_games", "shortage_games")]
+        if not all(isinstance(v, int) for v in counts):
+            raise ValueError("summary counts: expected whole numbers")
+        return cls(sums, *counts)
 
     def table(self) -> pd.DataFrame:
         """Win share and mean fame per strategy with normal-approximation 95% CIs.
@@ -105,8 +145,8 @@ class Summary:
         A strategy in several seats of one game contributes one sample per seat."""
         rows = []
         for label, (n, sw, sw2, sf, sf2) in self.sums.items():
-            win, win_half = mean_ci(n, sw, sw2)
-            fame, fame_half = mean_ci(n, sf, sf2)
+            win, win_half = mean_ci(n, sw / WIN_SCALE, sw2 / WIN_SCALE**2)
+            fame, fame_half = mean_ci(n, float(sf), float(sf2))
             rows.append(
                 {
                     "strategy": label,

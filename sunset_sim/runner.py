@@ -1,17 +1,18 @@
-"""Batches on the fast engine: chunked, parallel, streamed to tables or files.
+"""Batches on the fast engine: chunked, parallel, streamed to tables, files or a
+resumable dataset folder, played in this process or on a Dask cluster (``sunset_sim.run``).
 
-Game g of a batch is always game index g under the root seed, whatever the chunk size or
-number of jobs, so a result depends only on (seed, games, players, strategies, cards, rules).
+Game g of a batch is always game index g under the root seed, whatever the chunk size,
+number of jobs or backend, so a result depends only on (seed, games, players, strategies,
+cards, rules).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import nullcontext
 from pathlib import Path
 
-import numba
 import pandas as pd
 
 from sunset_sim.cards.loader import load_cards
@@ -20,7 +21,12 @@ from sunset_sim.cards.tables import build_tables
 from sunset_sim.engine.batch import BatchArrays, run_games
 from sunset_sim.results import Summary, to_frame
 from sunset_sim.rules.options import Rules
+from sunset_sim.run import chunk_ranges
+from sunset_sim.run.backends import DaskBackend, LocalBackend, numba_threads, open_backend
+from sunset_sim.run.dataset import DatasetStore, run_identity
 from sunset_sim.strategy import Player, make_player, seat_players
+
+Backend = LocalBackend | DaskBackend
 
 DEFAULT_CHUNK = 50_000
 
@@ -38,20 +44,6 @@ def resolve(
         chosen = [s if isinstance(s, Player) else make_player(s) for s in strategies]
         seats = [chosen[seat % len(chosen)] for seat in range(players)]
     return card_set, seats, rules or Rules()
-
-
-@contextmanager
-def numba_threads(jobs: int | None) -> Iterator[int]:
-    """Use ``jobs`` numba threads (default: all cores) inside the block."""
-    previous = numba.get_num_threads()
-    wanted = (
-        numba.config.NUMBA_NUM_THREADS if not jobs else min(jobs, numba.config.NUMBA_NUM_THREADS)
-    )
-    numba.set_num_threads(wanted)
-    try:
-        yield wanted
-    finally:
-        numba.set_num_threads(previous)
 
 
 def iter_batches(
@@ -84,17 +76,38 @@ def simulate(
     rules: Rules | None = None,
     jobs: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
+    backend: str | Backend = "local",
+    scheduler: str | None = None,
 ) -> pd.DataFrame:
-    """Play ``games`` games on the fast engine; one row per game and seat (results.to_frame)."""
-    card_set = cards if isinstance(cards, CardSet) else load_cards(cards)
+    """Play ``games`` games on the fast engine; one row per game and seat (results.to_frame).
+
+    ``backend="dask"`` plays the chunks on the Dask cluster at ``scheduler`` (same rows)."""
+    card_set, seats, rules = resolve(players, strategies, cards, rules)
     plan_ids = [p.id for p in card_set.plans]
+    labels = [p.name for p in seats]
     frames = [
         to_frame(batch, labels, plan_ids)
-        for batch, labels in iter_batches(
-            games, players, strategies, seed, card_set, rules, jobs, chunk_size
+        for batch in play(
+            backend, jobs, scheduler, card_set, seats, rules, seed, chunk_ranges(games, chunk_size)
         )
     ]
     return pd.concat(frames, ignore_index=True)
+
+
+def play(
+    backend: str | Backend,
+    jobs: int | None,
+    scheduler: str | None,
+    cards: CardSet,
+    seats: list[Player],
+    rules: Rules,
+    seed: int,
+    ranges: list[tuple[int, int]],
+) -> Iterator[BatchArrays]:
+    """The chunks ``ranges`` in game order on ``backend`` (a name, or one already open)."""
+    opened = open_backend(backend, jobs, scheduler) if isinstance(backend, str) else None
+    with opened if opened is not None else nullcontext(backend) as runner:
+        yield from runner.play(build_tables(cards), seats, rules, seed, ranges)
 
 
 def simulate_to_file(
@@ -108,18 +121,21 @@ def simulate_to_file(
     jobs: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     on_chunk: Callable[[int], None] | None = None,
+    backend: str | Backend = "local",
+    scheduler: str | None = None,
 ) -> Summary:
     """Stream a batch to Parquet or CSV (by extension) and return its summary.
 
     The file is written under a temporary name and renamed when complete, so an
     interrupted run never leaves a file that looks finished."""
     summary = Summary()
+    cards, seats, rules = resolve(players, strategies, cards, rules)
+    labels = [p.name for p in seats]
     plan_ids = [p.id for p in cards.plans]
     writer = _TableWriter(path) if path is not None else None
+    ranges = chunk_ranges(games, chunk_size)
     try:
-        for batch, labels in iter_batches(
-            games, players, strategies, seed, cards, rules, jobs, chunk_size
-        ):
+        for batch in play(backend, jobs, scheduler, cards, seats, rules, seed, ranges):
             summary.add(batch, labels)
             if writer is not None:
                 writer.write(to_frame(batch, labels, plan_ids))
@@ -132,6 +148,71 @@ def simulate_to_file(
             writer.abort()
         raise
     return summary
+
+
+def open_dataset(
+    folder: str | os.PathLike,
+    games: int,
+    players: int,
+    strategies: Sequence[str | Player],
+    seed: int,
+    cards: CardSet | str | os.PathLike | None,
+    rules: Rules | None,
+    chunk_size: int = DEFAULT_CHUNK,
+    resume: bool = False,
+    force: bool = False,
+) -> DatasetStore:
+    """Check and take over a dataset folder for this run (``run.dataset.DatasetStore.open``):
+    a RunError in one line if it cannot be used, before any game is played."""
+    cards, seats, rules = resolve(players, strategies, cards, rules)
+    identity = run_identity(games, seats, seed, cards, rules, chunk_size)
+    return DatasetStore.open(folder, identity, resume=resume, force=force)
+
+
+def simulate_to_dataset(
+    folder: str | os.PathLike | DatasetStore,
+    games: int,
+    players: int,
+    strategies: Sequence[str | Player],
+    seed: int,
+    cards: CardSet | str | os.PathLike | None = None,
+    rules: Rules | None = None,
+    jobs: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    on_chunk: Callable[[int], None] | None = None,
+    resume: bool = False,
+    force: bool = False,
+    backend: str | Backend = "local",
+    scheduler: str | None = None,
+) -> Summary:
+    """Play a batch into a Parquet dataset folder, one file per chunk plus a manifest
+    (``run.dataset``), and return its summary. With ``resume``, the chunks an interrupted
+    run completed are kept and only the rest are played; the summary is the same as an
+    uninterrupted run's. ``folder`` may be a store from ``open_dataset`` (then ``resume``
+    and ``force`` were given there); ``on_chunk`` is told the games already done first."""
+    cards, seats, rules = resolve(players, strategies, cards, rules)
+    if isinstance(folder, DatasetStore):
+        store = folder
+        if store.identity != run_identity(games, seats, seed, cards, rules, chunk_size):
+            store.close()
+            raise ValueError("the dataset store was opened for another run")
+    else:
+        store = open_dataset(
+            folder, games, players, seats, seed, cards, rules, chunk_size, resume, force
+        )
+    labels = [p.name for p in seats]
+    plan_ids = [p.id for p in cards.plans]
+    with store:
+        if on_chunk is not None and store.games_done:
+            on_chunk(store.games_done)
+        for batch in play(backend, jobs, scheduler, cards, seats, rules, seed, store.pending()):
+            count = len(batch.game)
+            chunk = Summary()
+            chunk.add(batch, labels)
+            store.add_chunk(to_frame(batch, labels, plan_ids), batch.first_game, count, chunk)
+            if on_chunk is not None:
+                on_chunk(count)
+        return store.finish()
 
 
 class _TableWriter:

@@ -14,10 +14,13 @@ decision with a single legal option is never put to a strategy.
 from __future__ import annotations
 
 import importlib
+import json
+import os
 import pkgutil
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -117,24 +120,69 @@ def registry() -> dict[str, StrategySpec]:
 
 
 def make_player(text: str) -> Player:
-    """A player from ``NAME`` or ``NAME:key=value,key=value`` (the CLI's --strategy)."""
+    """A player from ``NAME``, ``NAME:key=value,key=value`` or ``NAME:params=FILE`` (the
+    CLI's --strategy). A params file is JSON, ``{"name": NAME, "params": {"key": value}}``
+    (as a tuner writes it); ``key=value`` items after it override its values."""
     name, _, arguments = text.partition(":")
     specs = registry()
     if name not in specs:
         raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(specs)})")
+    spec = specs[name]
     overrides: dict[str, float] = {}
     for item in filter(None, (a.strip() for a in arguments.split(","))):
         key, sep, value = item.partition("=")
         if not sep:
             raise StrategyError(f"strategy {name}: {item!r} is not of the form key=value")
+        if key.strip() == "params":
+            overrides.update(load_params_file(spec, value.strip()))
+            continue
         try:
             overrides[key.strip()] = float(value)
         except ValueError:
             raise StrategyError(
                 f"strategy {name}: {key.strip()}={value!r} is not a number"
             ) from None
-    spec = specs[name]
     return Player(spec, spec.param_vector(overrides), label=text)
+
+
+def load_params_file(spec: StrategySpec, path: str | os.PathLike) -> dict[str, float]:
+    """Parameter values for ``spec`` from a JSON file ``{"name": ..., "params": {...}}``.
+
+    ``name``, if present, must be the strategy's; other top-level keys (a tuner's notes)
+    are ignored. Any problem is a StrategyError of one line naming the file."""
+    where = f"strategy {spec.name}: params file {os.fspath(path)}"
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise StrategyError(f"{where}: cannot be read ({reason})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise StrategyError(
+            f"{where}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
+    if not isinstance(data, dict):
+        raise StrategyError(f'{where}: must hold a JSON object {{"name": ..., "params": {{...}}}}')
+    if "name" in data and data["name"] != spec.name:
+        raise StrategyError(f"{where}: names strategy {data['name']!r}, not {spec.name!r}")
+    if "params" not in data:
+        raise StrategyError(f'{where}: has no "params" object')
+    params = data["params"]
+    if not isinstance(params, dict):
+        raise StrategyError(f'{where}: "params" must be an object of name: number')
+    values: dict[str, float] = {}
+    for key, value in params.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise StrategyError(f"{where}: {key}={json.dumps(value)} is not a number")
+        values[key] = float(value)
+    try:
+        spec.param_vector(values)  # unknown names and values out of range
+    except StrategyError as error:
+        raise StrategyError(
+            f"{where}: {str(error).removeprefix(f'strategy {spec.name}: ')}"
+        ) from None
+    return values
 
 
 def seat_players(names: list[str] | tuple[str, ...], n_players: int) -> list[Player]:

@@ -7,13 +7,13 @@ into chunks or jobs gives the same games.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 
 import numba
 import numpy as np
 
 from sunset_sim.cards.tables import CardTables
-from sunset_sim.engine import kernel
-from sunset_sim.engine.dispatch import KERNEL_STRATEGIES
+from sunset_sim.engine import codegen, kernel  # kernel: layout constants; games: codegen
 from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import Player
 
@@ -30,18 +30,16 @@ class BatchArrays:
     painted: np.ndarray  # uint64 [n, P, words]: bitmask over landscape indices
 
 
-def kernel_arguments(players: list[Player]) -> tuple[np.ndarray, np.ndarray]:
-    """Strategy ids and a [P, width] float parameter matrix for the kernel."""
-    ids = []
-    for player in players:
-        if player.spec.name not in KERNEL_STRATEGIES:
-            raise ValueError(f"strategy {player.spec.name!r} has no fast-engine kernel id")
-        ids.append(KERNEL_STRATEGIES.index(player.spec.name))
+def kernel_arguments(players: list[Player]) -> tuple[ModuleType, np.ndarray, np.ndarray]:
+    """The kernel module generated for this table's set of strategies (codegen.py), the
+    seats' strategy ids in it and a [P, width] float parameter matrix."""
+    module = codegen.kernel_module(player.spec for player in players)
+    ids = [module.STRATEGY_NAMES.index(player.spec.name) for player in players]
     width = max([1] + [len(p.params) for p in players])
     params = np.zeros((len(players), width), dtype=np.float64)
     for seat, player in enumerate(players):
         params[seat, : len(player.params)] = player.params
-    return np.array(ids, dtype=np.int64), params
+    return module, np.array(ids, dtype=np.int64), params
 
 
 def allocate(
@@ -67,9 +65,9 @@ def run_games(
     n_games: int,
 ) -> BatchArrays:
     """Play a contiguous range of games with the numba kernel (all numba threads)."""
-    ids, params = kernel_arguments(players)
+    module, ids, params = kernel_arguments(players)
     out = allocate(n_games, len(players), rules.days, tables.land_icons.shape[0], first_game)
-    kernel.play_games(
+    module.play_games(
         np.uint64(seed),
         np.int64(first_game),
         np.int64(n_games),
@@ -93,11 +91,11 @@ def trace_game(
     tables: CardTables, players: list[Player], rules: Rules, seed: int, game_index: int
 ) -> tuple[np.ndarray, BatchArrays]:
     """One game with its full trace (every decision and chance outcome), for parity checks."""
-    ids, params = kernel_arguments(players)
+    module, ids, params = kernel_arguments(players)
     out = allocate(1, len(players), rules.days, tables.land_icons.shape[0], game_index)
     trace = np.zeros(1 << 16, dtype=np.int32)
     trace[0] = 1
-    kernel.play_game(
+    module.play_game(
         np.uint64(seed),
         np.int64(game_index),
         np.int64(len(players)),
@@ -112,6 +110,6 @@ def trace_game(
         out.position[0],
         out.painted[0],
         trace,
-        kernel.workspace_for(np.int64(len(players)), tables),
+        module.workspace_for(np.int64(len(players)), tables),
     )
     return trace[1 : trace[0]].copy(), out

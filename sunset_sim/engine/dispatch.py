@@ -1,31 +1,25 @@
-"""Strategy dispatch inside the kernel: a strategy id picks a numba decide function.
+"""The strategy dispatch that ``kernel.py`` imports: a placeholder, replaced per line-up.
 
-The pattern DESIGN-NOTES recommends (an id plus a float parameter vector, dispatched
-inside the kernel) caches well, unlike passing functions as arguments.
+``kernel.py`` calls ``decide(strategy_id, kind, obs, options, n_options, params, rng,
+tables)``. Which strategies the ids stand for depends on the table, so the kernel that
+plays games is never ``kernel.py`` itself but a module that ``engine/codegen.py``
+generates for each set of strategies: its own dispatching ``decide`` (an id plus a float
+parameter vector, dispatched inside the kernel, the pattern that caches well), followed by
+the text of ``kernel.py`` without the line that imports this function.
+
+Importing ``sunset_sim.engine.kernel`` directly still works (its layout constants are
+used by ``batch.py`` and ``results.py``), but a game played by it would reach this
+placeholder at its first real decision and stop.
 """
 
 from __future__ import annotations
 
-from strategies.greedy import decide as greedy_decide
-from strategies.uniform_random import decide as random_decide
 from sunset_sim.engine.jit import jit
-
-# Kernel strategy ids, by registry name.
-KERNEL_STRATEGIES = ("random", "greedy")
 
 
 @jit(inline="always")
 def decide(strategy_id, kind, obs, options, n_options, params, rng, tables):
-    """The chosen option's index. A forced choice (one option) is not put to the strategy,
-    in either engine, so it draws no random numbers for it."""
+    """A forced choice is 0; any other decision needs a generated kernel (codegen.py)."""
     if n_options == 1:
         return 0
-    if strategy_id == 0:
-        choice = random_decide(kind, obs, options, n_options, params, rng, tables)
-    elif strategy_id == 1:
-        choice = greedy_decide(kind, obs, options, n_options, params, rng, tables)
-    else:
-        raise ValueError("unknown kernel strategy id")
-    if choice < 0 or choice >= n_options:
-        raise ValueError("a strategy chose an option that is not on the list")
-    return choice
+    raise ValueError("sunset_sim.engine.kernel has no strategies: use engine.codegen")

@@ -1,0 +1,394 @@
+"""A resumable Parquet dataset folder: one file per completed chunk plus a manifest.
+
+Layout of ``DIR/``::
+
+    _manifest.json                 the run's identity and every completed chunk
+    part-000000000000.parquet      games 0 .. chunk_size - 1 (one row per game and seat)
+    part-000000050000.parquet      ... named by first game, zero-padded: name order = game order
+    .lock                          held (flock) by the run writing the folder
+
+``pandas.read_parquet(DIR)`` reads the rows (pyarrow skips names starting with ``_`` or
+``.``, which is why the manifest is ``_manifest.json``); ``read_dataset`` reads exactly
+the chunks the manifest lists and refuses an unfinished run.
+
+Crash safety: a chunk is written to ``.part-....parquet.partial``, flushed to disk and
+renamed; only then is it added to the manifest, which is itself written to a temporary
+file and renamed after each chunk. So at any moment the manifest lists only whole files,
+and the manifest says ``"complete": true`` only when every chunk is there. A file that is
+not listed (killed between the rename and the manifest update) is stray: ``--resume``
+deletes it and plays that chunk again, so no chunk is lost or counted twice.
+
+Each chunk's entry carries its ``Summary`` sums (whole numbers), so the final summary of
+a resumed run is added up from the manifest without reading rows, and equals the summary
+of an uninterrupted run exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from sunset_sim.cards.model import CardSet
+from sunset_sim.results import Summary
+from sunset_sim.rules.options import Rules
+from sunset_sim.run import RunError, chunk_ranges
+from sunset_sim.run.backends import engine_hash
+from sunset_sim.strategy import Player
+
+MANIFEST = "_manifest.json"
+FORMAT = "sunset-sim dataset"
+VERSION = 1
+LOCK = ".lock"
+PART = re.compile(r"part-(\d{12})\.parquet")
+PARTIAL = re.compile(r"\.(part-\d{12}\.parquet|_manifest\.json)\.partial")
+
+# The run's identity, in the order a mismatch is reported, with the words for it.
+IDENTITY_FIELDS = {
+    "seed": "seed",
+    "games": "number of games",
+    "players": "number of players",
+    "strategies": "strategies",
+    "cards": "card set",
+    "rules": "rules",
+    "chunk_size": "chunk size",
+    "engine": "engine code",
+}
+
+
+def part_name(first_game: int) -> str:
+    return f"part-{first_game:012d}.parquet"
+
+
+def run_identity(
+    games: int,
+    seats: Sequence[Player],
+    seed: int,
+    cards: CardSet,
+    rules: Rules,
+    chunk_size: int,
+) -> dict:
+    """Everything the rows depend on (and the chunk size, which fixes the file layout)."""
+    return {
+        "seed": int(seed),
+        "games": int(games),
+        "players": len(seats),
+        "strategies": [
+            {"label": p.name, "strategy": p.spec.name, "params": [float(v) for v in p.params]}
+            for p in seats
+        ],
+        "cards": {"name": cards.name, "hash": cards.content_hash},
+        "rules": rules.to_dict(),
+        "chunk_size": int(chunk_size),
+        "engine": engine_hash(seats),
+    }
+
+
+def identity_difference(recorded: dict, wanted: dict) -> str | None:
+    """The first field in which two identities differ, described in words, or None."""
+    for key, words in IDENTITY_FIELDS.items():
+        old, new = recorded.get(key), wanted.get(key)
+        if old != new:
+            if key == "engine":
+                return (
+                    "the engine or strategy code has changed since the run started "
+                    f"(manifest {old}, now {new})"
+                )
+            verb = "differ" if key in ("strategies", "rules") else "differs"
+            return f"the {words} {verb} (manifest {_show(key, old)}, command {_show(key, new)})"
+    return None
+
+
+def _show(key: str, value) -> str:
+    if key == "strategies" and isinstance(value, list):
+        try:
+            return ", ".join(f"{s['label']}{'' if not s['params'] else s['params']}" for s in value)
+        except (TypeError, KeyError):
+            pass
+    if key == "cards" and isinstance(value, dict):
+        return f"{value.get('name')} hash {value.get('hash')}"
+    return json.dumps(value, sort_keys=True)
+
+
+class DatasetStore:
+    """An open dataset folder: the chunks done so far; add chunks, then ``finish``.
+
+    Use ``DatasetStore.open`` (checks the folder and takes its lock) and ``close``."""
+
+    def __init__(self, folder: Path, identity: dict, chunks: dict[int, dict], lock) -> None:
+        self.folder = folder
+        self.identity = identity
+        self.chunks = chunks  # first game -> manifest entry
+        self._lock = lock
+        self.complete = False
+
+    # ---- opening ----------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls, folder: str | os.PathLike, identity: dict, resume: bool = False, force: bool = False
+    ) -> DatasetStore:
+        """Check the folder against the run and take it over.
+
+        New run: the folder must not exist, or be empty, or (``force``) hold only an
+        earlier dataset, which is deleted. ``resume``: a folder with a manifest must
+        belong to the same run (else a RunError naming the first differing field); its
+        whole listed chunks are kept and everything else of ours is deleted. A missing
+        or empty folder starts afresh, so ``--resume`` is safe to put in every job script.
+        """
+        folder = Path(folder)
+        parent = folder.parent if str(folder.parent) else Path(".")
+        if folder.exists() and not folder.is_dir():
+            raise RunError(f"{folder}: exists and is not a folder")
+        if not parent.is_dir():
+            raise RunError(f"{folder}: folder {parent} does not exist")
+        if not folder.exists() and not os.access(parent, os.W_OK):
+            raise RunError(f"{folder}: folder {parent} is not writable")
+        if folder.exists() and not os.access(folder, os.W_OK):
+            raise RunError(f"{folder}: the folder is not writable")
+        names = sorted(os.listdir(folder)) if folder.exists() else []
+        has_manifest = MANIFEST in names
+        ours = [n for n in names if n == MANIFEST or PART.fullmatch(n) or PARTIAL.fullmatch(n)]
+        foreign = [n for n in names if n not in ours and not n.startswith((".", "_"))]
+        visible = ours + foreign
+        if resume:
+            if foreign:
+                raise RunError(
+                    f"{folder}: holds files that are not part of a sunset-sim dataset "
+                    f"({', '.join(foreign[:3])}); move them away"
+                )
+            if visible and not has_manifest:
+                raise RunError(
+                    f"{folder}: --resume: there is no {MANIFEST} to resume from "
+                    "(start again with --force)"
+                )
+        elif visible:
+            if not force:
+                raise RunError(
+                    f"{folder}: already exists (use --force to overwrite, or --resume to "
+                    "continue an interrupted run)"
+                )
+            if foreign:
+                raise RunError(
+                    f"{folder}: --force would delete only a sunset-sim dataset, but the folder "
+                    f"also holds {', '.join(foreign[:3])}; move them away or choose another folder"
+                )
+        folder.mkdir(exist_ok=True)
+        lock = _take_lock(folder)
+        try:
+            chunks: dict[int, dict] = {}
+            if resume and has_manifest:
+                chunks = _kept_chunks(folder, identity)
+            for name in os.listdir(folder):  # stray parts and partial files
+                first = PART.fullmatch(name)
+                if PARTIAL.fullmatch(name) or (first and int(first[1]) not in chunks):
+                    (folder / name).unlink(missing_ok=True)
+            store = cls(folder, identity, chunks, lock)
+            store.complete = not store.pending()  # a finished run stays marked finished
+            store._write_manifest()
+            return store
+        except BaseException:
+            _release_lock(lock)
+            raise
+
+    # ---- writing ----------------------------------------------------------------------
+
+    def pending(self) -> list[tuple[int, int]]:
+        """(first game, count) of the chunks still to play, in game order."""
+        plan = chunk_ranges(self.identity["games"], self.identity["chunk_size"])
+        return [(first, count) for first, count in plan if first not in self.chunks]
+
+    @property
+    def games_done(self) -> int:
+        return sum(entry["games"] for entry in self.chunks.values())
+
+    def add_chunk(self, frame: pd.DataFrame, first: int, count: int, summary: Summary) -> None:
+        """Write one chunk's rows (atomically) and record it in the manifest."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        name = part_name(first)
+        temporary = self.folder / f".{name}.partial"
+        try:
+            table = pa.Table.from_pandas(frame, preserve_index=False)
+            pq.write_table(table, temporary, compression="zstd")
+            _flush(temporary)
+            os.replace(temporary, self.folder / name)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+        self.chunks[first] = {
+            "file": name,
+            "first_game": first,
+            "games": count,
+            "rows": len(frame),
+            "bytes": (self.folder / name).stat().st_size,
+            "summary": summary.to_dict(),
+        }
+        self._write_manifest()
+
+    def finish(self) -> Summary:
+        """Mark the run complete (every chunk is there) and return its summary."""
+        missing = self.pending()
+        if missing:
+            raise RuntimeError(f"{len(missing)} chunks are still missing")
+        self.complete = True
+        self._write_manifest()
+        return self.summary()
+
+    def summary(self) -> Summary:
+        """The run's summary so far, added up from the manifest in game order."""
+        total = Summary()
+        for first in sorted(self.chunks):
+            total.merge(Summary.from_dict(self.chunks[first]["summary"]))
+        return total
+
+    def close(self) -> None:
+        _release_lock(self._lock)
+        self._lock = None
+
+    def __enter__(self) -> DatasetStore:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def _write_manifest(self) -> None:
+        from sunset_sim import __version__
+
+        manifest = {
+            "format": FORMAT,
+            "version": VERSION,
+            "written_by": f"sunset-sim {__version__}",
+            "run": self.identity,
+            "complete": self.complete,
+            "chunks": [self.chunks[first] for first in sorted(self.chunks)],
+        }
+        path = self.folder / MANIFEST
+        temporary = self.folder / f".{MANIFEST}.partial"
+        try:
+            with open(temporary, "w", encoding="utf-8") as stream:
+                json.dump(manifest, stream, separators=(",", ":"))
+                stream.write("\n")
+                stream.flush()
+                os.fsync(stream.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+        _flush_folder(self.folder)
+
+
+def read_manifest(folder: str | os.PathLike) -> dict:
+    """The manifest of a dataset folder, checked for format and version (RunError if not)."""
+    path = Path(folder) / MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RunError(f"{folder}: no {MANIFEST}: not a sunset-sim dataset folder") from None
+    except (OSError, ValueError) as error:
+        raise RunError(f"{path}: unreadable or damaged ({error})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise RunError(f"{path}: not a sunset-sim dataset manifest")
+    if manifest.get("version") != VERSION:
+        raise RunError(
+            f"{path}: manifest version {manifest.get('version')!r}; this sunset-sim reads "
+            f"version {VERSION}"
+        )
+    if not isinstance(manifest.get("run"), dict) or not isinstance(manifest.get("chunks"), list):
+        raise RunError(f"{path}: damaged (no run or chunk list)")
+    return manifest
+
+
+def read_dataset(folder: str | os.PathLike, allow_incomplete: bool = False) -> pd.DataFrame:
+    """The rows of a dataset folder, in game order (only the chunks the manifest lists)."""
+    import pyarrow.dataset as ds
+
+    manifest = read_manifest(folder)
+    if not manifest.get("complete") and not allow_incomplete:
+        raise RunError(f"{folder}: the run is not complete (continue it with --resume)")
+    entries = sorted(manifest["chunks"], key=lambda entry: entry["first_game"])
+    files = [str(Path(folder) / entry["file"]) for entry in entries]
+    if not files:
+        return pd.DataFrame()
+    return ds.dataset(files, format="parquet").to_table().to_pandas()
+
+
+def _kept_chunks(folder: Path, identity: dict) -> dict[int, dict]:
+    """The manifest's chunks that are whole and belong to this run's chunk plan."""
+    manifest = read_manifest(folder)
+    difference = identity_difference(manifest["run"], identity)
+    if difference:
+        raise RunError(
+            f"{folder}: --resume: {difference}; rerun with the original arguments, or start "
+            "again with --force"
+        )
+    plan = dict(chunk_ranges(identity["games"], identity["chunk_size"]))
+    kept: dict[int, dict] = {}
+    for entry in manifest["chunks"]:
+        try:
+            first, count, name = entry["first_game"], entry["games"], entry["file"]
+            Summary.from_dict(entry["summary"])
+        except (TypeError, KeyError, ValueError):
+            raise RunError(f"{folder / MANIFEST}: damaged chunk entry {entry!r:.80}") from None
+        if plan.get(first) != count or name != part_name(first) or first in kept:
+            raise RunError(f"{folder / MANIFEST}: chunk {name} is not in this run's chunk plan")
+        path = folder / name
+        if path.is_file() and path.stat().st_size == entry.get("bytes"):
+            kept[first] = entry  # a missing or resized file is played again
+    return kept
+
+
+def _flush(path: Path) -> None:
+    with open(path, "rb") as stream:
+        os.fsync(stream.fileno())
+
+
+def _flush_folder(folder: Path) -> None:
+    """Make renames in ``folder`` durable (POSIX; a no-op where folders cannot be opened)."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
+def _take_lock(folder: Path):
+    """An exclusive lock on ``folder/.lock`` (released by the OS if the process dies)."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): one writer per folder is up to the user
+        return None
+    handle = open(folder / LOCK, "a")  # noqa: SIM115 - held until close()
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise RunError(f"{folder}: another sunset-sim run is writing this folder") from None
+    return handle
+
+
+def _release_lock(handle) -> None:
+    if handle is not None:
+        handle.close()
+
+
+__all__ = [
+    "MANIFEST",
+    "DatasetStore",
+    "engine_hash",
+    "identity_difference",
+    "part_name",
+    "read_dataset",
+    "read_manifest",
+    "run_identity",
+]

@@ -1,0 +1,155 @@
+"""The Dask backend: ``simulate --backend dask --scheduler ADDRESS`` plays the chunks as
+joblib tasks on a cluster and gives the same tables as a local run. The cluster tests
+use a LocalCluster of two worker processes and are skipped where dask and distributed
+are not installed (they are the optional extra ``sunset-sim[dask]``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from sunset_sim.cli import main
+from sunset_sim.run import RunError
+from sunset_sim.run.dataset import read_dataset
+from sunset_sim.runner import simulate
+from sunset_sim.strategy import Player, make_player
+
+try:  # click < 8.2 mixes stderr into stdout unless told not to
+    RUNNER = CliRunner(mix_stderr=False)
+except TypeError:
+    RUNNER = CliRunner()
+
+RUN = ["simulate", "--games", "150", "--players", "4", "--strategy", "greedy"]
+RUN += ["--strategy", "random", "--seed", "8", "--chunk-size", "40", "--quiet"]
+
+
+def cli(*args):
+    return RUNNER.invoke(main, [str(a) for a in args])
+
+
+def ok(result) -> str:
+    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
+    return result.stdout
+
+
+def fails(result, *needles: str) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    assert result.stdout == ""
+    return lines[0]
+
+
+def body(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines() if not line.startswith("results written")]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("dask")
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as local_cluster:
+        yield local_cluster
+
+
+# ---- without a cluster -----------------------------------------------------------------
+
+
+def test_missing_dask_is_one_line(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    result = cli(*RUN, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--out", tmp_path)
+    fails(result, "the dask backend needs dask and distributed", "pip install 'sunset-sim[dask]'")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_dask_needs_a_scheduler_and_a_scheduler_needs_dask():
+    fails(cli(*RUN, "--backend", "dask"), "--backend dask needs --scheduler ADDRESS")
+    fails(cli(*RUN, "--scheduler", "tcp://127.0.0.1:1"), "--scheduler: only for --backend dask")
+    result = cli(*RUN, "--backend", "ray")  # a click usage error, like --format x
+    assert result.exit_code == 2 and "'ray' is not one of 'local', 'dask'" in result.stderr
+
+
+def test_unreachable_scheduler_is_one_line(monkeypatch, tmp_path):
+    pytest.importorskip("distributed")
+    from sunset_sim.run import backends
+
+    monkeypatch.setattr(backends, "CONNECT_TIMEOUT_S", 1.0)
+    result = cli(*RUN, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--out", tmp_path)
+    fails(result, "--scheduler tcp://127.0.0.1:1: cannot connect to the Dask scheduler")
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---- on a LocalCluster -----------------------------------------------------------------
+
+
+def test_dask_gives_the_same_tables_as_one_local_job(cluster, tmp_path):
+    local, remote = tmp_path / "local.parquet", tmp_path / "dask.parquet"
+    local_out = ok(cli(*RUN, "--jobs", "1", "--out", local))
+    address = cluster.scheduler_address
+    remote_out = ok(cli(*RUN, "--backend", "dask", "--scheduler", address, "--out", remote))
+    assert body(remote_out) == body(local_out)
+    pd.testing.assert_frame_equal(pd.read_parquet(remote), pd.read_parquet(local))
+    assert remote.read_bytes() == local.read_bytes()
+    # the chunks really ran on the workers: each one that got a task built its seats there
+    import distributed
+
+    with distributed.Client(address) as client:
+        built = client.run(lambda: len(sys.modules["sunset_sim.run.backends"]._SEATS))
+    assert sum(built.values()) >= 1, built
+
+
+def test_dask_dataset_folder_and_resume(cluster, tmp_path):
+    address = cluster.scheduler_address
+    local, remote = tmp_path / "local", tmp_path / "remote"
+    local_out = ok(cli(*RUN, "--jobs", "1", "--out", local))
+    ok(cli(*RUN, "--backend", "dask", "--scheduler", address, "--jobs", "1", "--out", remote))
+    for part in sorted(local.glob("part-*.parquet")):
+        assert (remote / part.name).read_bytes() == part.read_bytes()
+    # interrupted locally, finished on the cluster
+    (remote / "part-000000000080.parquet").unlink()
+    resumed = ok(
+        cli(*RUN, "--backend", "dask", "--scheduler", address, "--out", remote, "--resume")
+    )
+    assert body(resumed) == body(local_out)
+    pd.testing.assert_frame_equal(read_dataset(remote), read_dataset(local))
+
+
+def test_dask_api_matches_local(cluster):
+    kwargs = dict(games=90, players=3, strategies=["greedy:lateness=1", "random"], seed=2)
+    local = simulate(**kwargs, chunk_size=30, jobs=1)
+    remote = simulate(**kwargs, chunk_size=30, backend="dask", scheduler=cluster.scheduler_address)
+    pd.testing.assert_frame_equal(remote, local)
+
+
+def test_dask_refuses_an_unregistered_strategy(cluster):
+    greedy = make_player("greedy")
+    renamed = Player(dataclasses.replace(greedy.spec, name="my-greedy"), greedy.params)
+    with pytest.raises(RunError, match="my-greedy: the dask backend needs registered strategies"):
+        simulate(
+            games=10,
+            players=2,
+            strategies=[renamed, greedy],
+            backend="dask",
+            scheduler=cluster.scheduler_address,
+        )
+
+
+def test_a_worker_with_other_code_stops_the_run(cluster, monkeypatch, tmp_path):
+    from sunset_sim.run import backends
+
+    monkeypatch.setattr(backends, "engine_hash", lambda seats: "driver-code")
+    address = cluster.scheduler_address
+    result = cli(*RUN, "--backend", "dask", "--scheduler", address, "--out", tmp_path / "x")
+    fails(result, "runs other engine or strategy code than this machine", "here driver-code")

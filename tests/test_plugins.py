@@ -1,0 +1,377 @@
+"""Plug-in strategies: any registered strategy runs in the fast engine, params files, and
+the conformance check ``sunset_sim.testing.check_strategy``.
+
+The plug-in used here is written to a temporary folder, so it lives outside the
+repository like a real one. Its text is fixed, so its generated kernel (and numba's cache
+of it) is shared between test runs and between the in-process and the subprocess tests.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from sunset_sim import strategy as strategy_module
+from sunset_sim.cards import load_cards
+from sunset_sim.cards.tables import build_tables
+from sunset_sim.cli import main
+from sunset_sim.engine import codegen
+from sunset_sim.engine.batch import run_games, trace_game
+from sunset_sim.engine.jit import jit
+from sunset_sim.engine.kernel import R_PAINTINGS_SOLD
+from sunset_sim.engine.trace import comparable, trace_to_record
+from sunset_sim.play import play_reference
+from sunset_sim.rules.options import Rules
+from sunset_sim.runner import simulate
+from sunset_sim.strategy import (
+    Player,
+    StrategyError,
+    StrategySpec,
+    make_player,
+    registry,
+    seat_players,
+)
+from sunset_sim.strategy_tools import rng_below
+from sunset_sim.testing import StrategyCheckError, assert_strategy, check_strategy
+
+ROOT = Path(__file__).resolve().parents[1]
+CARDS = load_cards()
+TABLES = build_tables(CARDS)
+PLUGIN_MODULE = "sunset_plugin_test"
+PLUGIN_NAME = "plug-test"
+PLUGIN_SOURCE = textwrap.dedent(
+    '''
+    """A plug-in strategy written by tests/test_plugins.py (outside the repository)."""
+
+    from sunset_sim.engine.jit import jit
+    from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE
+    from sunset_sim.strategy import Parameter, StrategySpec
+    from sunset_sim.strategy_tools import rng_below
+
+    BONUS = {bonus}
+
+
+    @jit
+    def decide(kind, obs, options, n_options, params, rng, tables):
+        if kind == DECIDE_PLAN:  # the plan card that paints most
+            best = 0
+            for index in range(1, n_options):
+                if tables.plan_paint[options[index, 0]] > tables.plan_paint[options[best, 0]]:
+                    best = index
+            return best
+        if kind == DECIDE_SALE:  # sell the first offer when params[0] says so, else stop
+            return 1 if params[0] + BONUS > 0.5 else 0
+        return rng_below(rng, n_options)
+
+
+    STRATEGY = StrategySpec(
+        name="{name}",
+        description="Test plug-in: paints most, sells the first offer, hikes at random.",
+        decide=decide,
+        parameters=(Parameter("sell", 1.0, 0.0, 1.0, "sell (1) or never sell (0)"),),
+    )
+    '''
+)
+
+
+def write_plugin(folder: Path, bonus: float = 0.0) -> Path:
+    path = folder / f"{PLUGIN_MODULE}.py"
+    path.write_text(PLUGIN_SOURCE.format(bonus=bonus, name=PLUGIN_NAME), encoding="utf-8")
+    return path
+
+
+def load_module(path: Path, name: str = PLUGIN_MODULE):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def plugin(tmp_path, monkeypatch) -> StrategySpec:
+    """The plug-in, imported from a temporary folder and registered for the test."""
+    module = load_module(write_plugin(tmp_path))
+    monkeypatch.setitem(sys.modules, PLUGIN_MODULE, module)
+    registry()  # fill the registry first: it scans only when empty
+    monkeypatch.setitem(strategy_module._REGISTRY, PLUGIN_NAME, module.STRATEGY)
+    return module.STRATEGY
+
+
+def assert_parity(players: list[Player], rules: Rules, seed: int, game: int) -> None:
+    trace, _ = trace_game(TABLES, players, rules, seed, game)
+    fast = trace_to_record(trace, CARDS, len(players), rules.days)
+    reference = comparable(play_reference(CARDS, players, seed, game, rules, TABLES).record)
+    assert fast == reference, f"fast engine differs from reference: seed {seed} game {game}"
+
+
+# ---- a plug-in in the fast engine -----------------------------------------------------------
+
+
+def test_plugin_runs_in_fast_engine_with_trace_parity(plugin):
+    sold = 0
+    for game in range(12):
+        n_players = (2, 3, 4)[game % 3]
+        texts = [f"{PLUGIN_NAME}:sell={game % 2}", "greedy"]
+        players = seat_players(texts, n_players)
+        assert_parity(players, Rules(), 31, game)
+        batch = run_games(TABLES, players, Rules(), 31, game, 1)
+        _, out = trace_game(TABLES, players, Rules(), 31, game)
+        assert np.array_equal(batch.seat[0], out.seat[0])
+        sold += int(batch.seat[0, 0, R_PAINTINGS_SOLD])  # seat 0 holds the plug-in
+    assert sold > 0, "the plug-in never sold: its params row did not reach the kernel"
+    module = codegen.kernel_module([plugin, registry()["greedy"]])
+    assert module.STRATEGY_NAMES == ("greedy", PLUGIN_NAME)
+
+
+def test_plugin_runs_through_simulate_and_the_cli(plugin):
+    frame = simulate(games=50, players=3, strategies=[PLUGIN_NAME, "greedy"], seed=2)
+    assert len(frame) == 150 and set(frame["strategy"]) == {PLUGIN_NAME, "greedy"}
+    runner = CliRunner()
+    result = runner.invoke(
+        main,
+        ["simulate", "--games", "50", "--players", "3", "--quiet", "--format", "csv"]
+        + ["--strategy", PLUGIN_NAME, "--strategy", "greedy", "--seed", "2"],
+    )
+    assert result.exit_code == 0, result.output
+    assert PLUGIN_NAME in result.output
+
+
+def test_entry_point_plugin_runs_in_simulate(tmp_path):
+    """The installed-package route: a module and a *.dist-info with an entry point."""
+    write_plugin(tmp_path)
+    info = tmp_path / f"{PLUGIN_MODULE}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {PLUGIN_MODULE}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        f"[sunset_sim.strategies]\n{PLUGIN_NAME} = {PLUGIN_MODULE}:STRATEGY\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    command = [sys.executable, "-m", "sunset_sim.cli", "simulate", "--games", "100"]
+    command += ["--players", "3", "--strategy", PLUGIN_NAME, "--strategy", "greedy", "--quiet"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert PLUGIN_NAME in done.stdout and "100 games, 3 players" in done.stdout
+
+
+# ---- the generated kernels --------------------------------------------------------------------
+
+
+def test_generated_kernel_is_kernel_py_with_its_own_dispatch():
+    specs = [registry()["random"], registry()["greedy"]]
+    module = codegen.kernel_module(specs)
+    assert module is codegen.kernel_module(reversed(specs))  # one module per set of names
+    assert module.STRATEGY_NAMES == ("greedy", "random")
+    path = Path(module.__file__)
+    assert path.parent.parent == codegen.kernels_folder()
+    source = path.read_text(encoding="utf-8")
+    kernel_text = (ROOT / "sunset_sim" / "engine" / "kernel.py").read_text(encoding="utf-8")
+    assert codegen.DISPATCH_IMPORT not in source
+    body = [line for line in kernel_text.splitlines() if line.strip() != codegen.DISPATCH_IMPORT]
+    body = [line for line in body if line.strip() != codegen.FUTURE_IMPORT]
+    assert "\n".join(body) in source
+    assert "from strategies.greedy import decide as _strategy_0" in source
+    assert "from strategies.uniform_random import decide as _strategy_1" in source
+
+
+def test_kernel_hash_follows_the_plugin_source_not_its_folder(tmp_path):
+    def digest(folder: Path, bonus: float) -> str:
+        folder.mkdir(exist_ok=True)
+        module = load_module(write_plugin(folder, bonus), "hash_probe")
+        table = codegen.lineup([module.STRATEGY])
+        body, _ = codegen.kernel_source(table)
+        return codegen.kernel_hash(table, body)
+
+    first = digest(tmp_path / "a", 0.0)
+    assert digest(tmp_path / "b", 0.0) == first  # same text elsewhere: the cache is reused
+    assert digest(tmp_path / "c", 0.25) != first  # an edited plug-in: a new kernel
+
+
+def test_kernel_hash_covers_helpers_in_other_files(tmp_path):
+    (tmp_path / "hash_helper_mod.py").write_text(
+        "from sunset_sim.engine.jit import jit\n\n@jit\ndef helper(n):\n    return n - 1\n"
+    )
+    (tmp_path / "hash_main_mod.py").write_text(
+        "from hash_helper_mod import helper\nfrom sunset_sim.engine.jit import jit\n\n"
+        "@jit\ndef decide(kind, obs, options, n_options, params, rng, tables):\n"
+        "    return helper(n_options)\n"
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module("hash_main_mod")
+        files = dict(codegen.strategy_files([module.decide]))
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("hash_main_mod", None)
+        sys.modules.pop("hash_helper_mod", None)
+    assert files["hash_helper_mod"] == str(tmp_path / "hash_helper_mod.py")
+    assert files["hash_main_mod"] == str(tmp_path / "hash_main_mod.py")
+
+
+def test_two_strategies_with_one_name_are_refused():
+    greedy = registry()["greedy"]
+    impostor = StrategySpec("greedy", "another greedy", registry()["random"].decide)
+    with pytest.raises(StrategyError, match="two different strategies are called 'greedy'"):
+        codegen.lineup([greedy, impostor])
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="every function is plain Python")
+def test_a_python_decide_is_refused_in_one_line():
+    spec = StrategySpec("plain-python", "not jitted", lambda *args: 0)
+    with pytest.raises(StrategyError, match="decide is not a numba function"):
+        codegen.kernel_module([spec])
+
+
+# ---- --strategy NAME:params=FILE -------------------------------------------------------------
+
+
+def test_params_file(tmp_path):
+    path = tmp_path / "tuned.json"
+    data = {"name": "greedy", "params": {"lateness": 0.5, "goal": 2}, "score": 0.4}
+    path.write_text(json.dumps(data))
+    player = make_player(f"greedy:params={path}")
+    assert player.params.tolist() == [0.5, 1.0, 2.0]
+    assert player.name == f"greedy:params={path}"
+    later = make_player(f"greedy:params={path},goal=0")  # key=value after the file wins
+    assert later.params.tolist() == [0.5, 1.0, 0.0]
+    unnamed = tmp_path / "unnamed.json"
+    unnamed.write_text('{"params": {"commission": 3}}')
+    assert make_player(f"greedy:params={unnamed}").params.tolist() == [0.3, 3.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (None, "cannot be read (No such file or directory)"),
+        ("{not json", "not valid JSON (line 1, column 2"),
+        ("[1, 2]", "must hold a JSON object"),
+        ('{"name": "random", "params": {}}', "names strategy 'random', not 'greedy'"),
+        ('{"name": "greedy"}', 'has no "params" object'),
+        ('{"params": [0.5]}', '"params" must be an object'),
+        ('{"params": {"lateness": "high"}}', 'lateness="high" is not a number'),
+        ('{"params": {"lateness": true}}', "lateness=true is not a number"),
+        ('{"params": {"latenes": 0.5}}', "unknown parameter 'latenes'"),
+        ('{"params": {"lateness": 9}}', "lateness=9.0 is outside 0.0..2.0"),
+    ],
+)
+def test_bad_params_file_is_one_line_naming_the_file(tmp_path, text, problem):
+    path = tmp_path / "params.json"
+    if text is not None:
+        path.write_text(text)
+    with pytest.raises(StrategyError) as caught:
+        make_player(f"greedy:params={path}")
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(f"strategy greedy: params file {path}: "), message
+    assert problem in message, message
+
+
+def test_bad_params_file_in_the_cli(tmp_path):
+    path = tmp_path / "params.json"
+    path.write_text('{"params": {"latenes": 0.5}}')
+    result = CliRunner().invoke(
+        main, ["simulate", "--games", "10", "--strategy", f"greedy:params={path}"]
+    )
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1] == (
+        f"error: --strategy: strategy greedy: params file {path}: unknown parameter "
+        "'latenes' (known: lateness, commission, goal)"
+    )
+
+
+# ---- check_strategy ----------------------------------------------------------------------------
+
+
+def edge_lover() -> StrategySpec:
+    """docs/examples/edge_lover.py, imported once (numba needs its module importable)."""
+    if "edge_lover" not in sys.modules:
+        path = ROOT / "docs" / "examples" / "edge_lover.py"
+        spec = importlib.util.spec_from_file_location("edge_lover", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["edge_lover"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["edge_lover"].STRATEGY
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "edge-lover"])
+def test_check_strategy_passes_for_good_strategies(name):
+    spec = edge_lover() if name == "edge-lover" else name
+    assert check_strategy(spec, games=9, seed=3) == []
+    assert_strategy(spec, games=3, seed=4)
+
+
+@jit
+def off_the_list(kind, obs, options, n_options, params, rng, tables):
+    return n_options  # one past the last option
+
+
+@jit
+def writes_obs(kind, obs, options, n_options, params, rng, tables):
+    obs[0] = 99  # OBS_DAY: in the fast engine this is the live game state
+    return rng_below(rng, n_options)
+
+
+CALLS = [0]
+
+
+def global_counter(kind, obs, options, n_options, params, rng, tables):
+    CALLS[0] += 1  # state of its own: not a function of its inputs
+    return CALLS[0] % n_options
+
+
+@jit
+def numpy_random(kind, obs, options, n_options, params, rng, tables):
+    return np.random.randint(n_options)  # not the player's stream
+
+
+@jit
+def reads_padding(kind, obs, options, n_options, params, rng, tables):
+    return rng_below(rng, options.shape[0]) % n_options  # options.shape[0], not n_options
+
+
+@pytest.mark.parametrize(
+    ("decide", "needles"),
+    [
+        (off_the_list, ["the reference engine stopped", "chose option", "fast engine was not run"]),
+        (writes_obs, ["decide wrote to obs[0] (OBS_DAY)", "fast engine was not run"]),
+        (
+            global_counter,
+            [
+                "decide is not a numba function",
+                "the same decision asked twice",
+                "not deterministic: two plays with seed 0 differ at days / day 1",
+            ],
+        ),
+        (numpy_random, ["the same decision asked twice", "not deterministic"]),
+        (reads_padding, ["decide reads option rows past n_options", "use n_options"]),
+    ],
+    ids=["off-the-list", "writes-obs", "global-counter", "numpy-random", "reads-padding"],
+)
+def test_check_strategy_finds_bad_strategies(decide, needles):
+    if numba.config.DISABLE_JIT and decide is global_counter:
+        needles = needles[1:]
+    spec = StrategySpec(f"bad-{decide.__name__}", "a deliberately bad strategy", decide)
+    problems = check_strategy(spec, games=4, seed=0)
+    text = "\n".join(problems)
+    for needle in needles:
+        assert needle in text, text
+    assert all("\n" not in problem for problem in problems)
+    with pytest.raises(StrategyCheckError) as caught:
+        assert_strategy(spec, games=2)
+    assert f"strategy bad-{decide.__name__} failed" in str(caught.value)
+    assert caught.value.problems
+
+
+def test_check_strategy_reports_an_unknown_name():
+    assert check_strategy("no-such-strategy") == [
+        f"unknown strategy 'no-such-strategy' (known: {', '.join(registry())})"
+    ]

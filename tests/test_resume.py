@@ -1,0 +1,406 @@
+"""Resumable runs: ``simulate --out DIR/`` writes a Parquet dataset folder (one file per
+chunk and ``_manifest.json``); ``--resume`` finishes an interrupted run with the same rows
+and the same printed summary as an uninterrupted one, and refuses another run's folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from sunset_sim.cli import main
+from sunset_sim.results import Summary
+from sunset_sim.run import RunError, chunk_ranges
+from sunset_sim.run.dataset import MANIFEST, part_name, read_dataset, read_manifest
+from sunset_sim.runner import simulate, simulate_to_dataset
+
+try:  # click < 8.2 mixes stderr into stdout unless told not to
+    RUNNER = CliRunner(mix_stderr=False)
+except TypeError:
+    RUNNER = CliRunner()
+
+RUN = ["simulate", "--games", "120", "--players", "3", "--strategy", "greedy"]
+RUN += ["--strategy", "random", "--seed", "5", "--chunk-size", "25", "--quiet"]
+
+
+def cli(*args):
+    return RUNNER.invoke(main, [str(a) for a in args])
+
+
+def ok(result) -> str:
+    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
+    assert "Traceback" not in result.output
+    return result.stdout
+
+
+def fails(result, *needles: str) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+def console_script() -> list[str]:
+    script = Path(sys.executable).with_name("sunset-sim")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "sunset_sim.cli"]
+
+
+def summary_lines(stdout: str) -> list[str]:
+    """The printed summary without the closing 'results written to ...' line."""
+    return [line for line in stdout.splitlines() if not line.startswith("results written")]
+
+
+def visible_files(folder: Path) -> list[str]:
+    return sorted(n for n in os.listdir(folder) if n != ".lock")
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """An uninterrupted dataset run and the same run to one Parquet file."""
+    folder = tmp_path_factory.mktemp("resume") / "whole"
+    out = ok(cli(*RUN, "--out", f"{folder}/"))
+    single = folder.parent / "whole.parquet"
+    single_out = ok(cli(*RUN, "--out", single))
+    return folder, out, pd.read_parquet(single), single_out
+
+
+# ---- the dataset folder ----------------------------------------------------------------
+
+
+def test_dataset_folder_layout(reference):
+    folder, out, frame, single_out = reference
+    assert out.splitlines()[-1] == f"results written to {folder}{os.sep} (a Parquet dataset folder)"
+    assert summary_lines(out) == summary_lines(single_out)
+    parts = [part_name(first) for first, _ in chunk_ranges(120, 25)]
+    assert visible_files(folder) == sorted([MANIFEST, *parts])
+    manifest = read_manifest(folder)
+    assert manifest["complete"] is True
+    run = manifest["run"]
+    assert (run["seed"], run["games"], run["players"], run["chunk_size"]) == (5, 120, 3, 25)
+    assert [s["label"] for s in run["strategies"]] == ["greedy", "random", "greedy"]
+    assert run["strategies"][1]["params"] == []
+    assert len(run["strategies"][0]["params"]) > 0
+    assert run["rules"] == {"tie_break": "random", "days": 6}
+    assert set(run["cards"]) == {"name", "hash"} and run["engine"]
+    chunks = manifest["chunks"]
+    assert [c["file"] for c in chunks] == parts
+    assert [(c["first_game"], c["games"]) for c in chunks] == chunk_ranges(120, 25)
+    for chunk in chunks:
+        assert chunk["bytes"] == (folder / chunk["file"]).stat().st_size
+        assert chunk["rows"] == chunk["games"] * 3
+        rows = pd.read_parquet(folder / chunk["file"])
+        assert list(rows["game"].unique()) == list(
+            range(chunk["first_game"], chunk["first_game"] + chunk["games"])
+        )
+
+
+def test_dataset_rows_equal_the_single_file(reference):
+    folder, _, frame, _ = reference
+    pd.testing.assert_frame_equal(read_dataset(folder), frame)
+    pd.testing.assert_frame_equal(pd.read_parquet(folder), frame)  # _manifest.json is skipped
+
+
+def test_manifest_sums_give_the_summary(reference):
+    folder, _, frame, _ = reference
+    total = Summary()
+    for chunk in read_manifest(folder)["chunks"]:
+        total.merge(Summary.from_dict(chunk["summary"]))
+    table = total.table().set_index("strategy")
+    by_strategy = frame.groupby("strategy", observed=True)
+    assert (table["n"] == by_strategy.size()).all()
+    assert np.allclose(table["win_share"], by_strategy["win_share"].mean()[table.index])
+    assert np.allclose(table["mean_fame"], by_strategy["fame"].mean()[table.index])
+    assert total.games == 120
+
+
+# ---- a real process killed mid-run, then resumed ----------------------------------------
+
+
+def test_killed_run_resumes_to_the_same_rows_and_summary(tmp_path):
+    games, chunk = 1500, 10
+    args = ["simulate", "--games", games, "--players", "3", "--strategy", "greedy"]
+    args += ["--strategy", "random", "--seed", "11", "--chunk-size", chunk, "--jobs", "1"]
+    args = [str(a) for a in args]
+    folder = tmp_path / "killed"
+    process = subprocess.Popen(
+        [*console_script(), *args, "--quiet", "--out", f"{folder}/"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 240  # a cold numba cache compiles first
+    done = 0
+    try:
+        while not done:
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "no chunk was written in time"
+            try:
+                done = len(json.loads((folder / MANIFEST).read_text())["chunks"])
+            except (OSError, ValueError):  # not there yet (the manifest is renamed in whole)
+                pass
+            time.sleep(0.002)
+        process.send_signal(signal.SIGKILL)
+        process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == -signal.SIGKILL
+    manifest = read_manifest(folder)
+    assert not manifest["complete"]
+    kept = {c["first_game"] for c in manifest["chunks"]}
+    assert 1 <= len(kept) < games // chunk, len(kept)
+    with pytest.raises(RunError, match="not complete"):
+        read_dataset(folder)
+    # what a kill between writing a part and listing it leaves, and a half-written part
+    last = games - chunk
+    assert last not in kept
+    (folder / part_name(last)).write_bytes(b"written but never listed")
+    (folder / f".{part_name(last)}.partial").write_bytes(b"half")
+
+    resumed = subprocess.run(
+        [*console_script(), *args, "--out", f"{folder}/", "--resume"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Traceback" not in resumed.stderr
+    assert f"resuming {folder}: {len(kept)} chunks ({len(kept) * chunk} games)" in resumed.stderr
+    whole = tmp_path / "whole"
+    uninterrupted = ok(cli(*args, "--quiet", "--out", f"{whole}/"))
+    assert summary_lines(resumed.stdout) == summary_lines(uninterrupted)
+    assert f"{games} games, 3 players" in resumed.stdout
+
+    manifest = read_manifest(folder)
+    assert manifest["complete"]
+    firsts = [c["first_game"] for c in manifest["chunks"]]
+    assert firsts == [first for first, _ in chunk_ranges(games, chunk)]  # none lost, none twice
+    assert sum(c["games"] for c in manifest["chunks"]) == games
+    assert visible_files(folder) == visible_files(whole)  # strays gone
+    for name in visible_files(whole):
+        if name != MANIFEST:
+            assert (folder / name).read_bytes() == (whole / name).read_bytes(), name
+    rows = read_dataset(folder).sort_values(["game", "seat"], ignore_index=True)
+    expected = read_dataset(whole).sort_values(["game", "seat"], ignore_index=True)
+    pd.testing.assert_frame_equal(rows, expected)
+    assert len(rows) == games * 3 and not rows.duplicated(["game", "seat"]).any()
+
+
+# ---- refusing what does not fit --------------------------------------------------------
+
+
+@pytest.fixture
+def started(tmp_path) -> Path:
+    """A dataset folder of RUN with its last two chunks missing, as if interrupted."""
+    folder = tmp_path / "run"
+    ok(cli(*RUN, "--out", f"{folder}/"))
+    manifest = json.loads((folder / MANIFEST).read_text())
+    for chunk in manifest["chunks"][-2:]:
+        (folder / chunk["file"]).unlink()
+    manifest["chunks"] = manifest["chunks"][:-2]
+    manifest["complete"] = False
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    return folder
+
+
+def test_resume_finishes_an_interrupted_run(started, reference):
+    out = ok(cli(*RUN, "--out", started, "--resume"))
+    assert summary_lines(out) == summary_lines(reference[1])
+    pd.testing.assert_frame_equal(read_dataset(started), reference[2])
+
+
+def test_resume_plays_a_listed_chunk_again_if_its_file_is_gone_or_damaged(started, reference):
+    first = read_manifest(started)["chunks"][0]["file"]
+    (started / first).write_bytes(b"truncated")
+    out = ok(cli(*RUN, "--out", started, "--resume"))
+    assert summary_lines(out) == summary_lines(reference[1])
+    pd.testing.assert_frame_equal(read_dataset(started), reference[2])
+
+
+def test_resume_of_a_complete_run_only_prints_the_summary(reference, tmp_path):
+    folder = reference[0]
+    before = {n: (folder / n).read_bytes() for n in visible_files(folder) if n != MANIFEST}
+    out = ok(cli(*RUN, "--out", folder, "--resume"))
+    assert summary_lines(out) == summary_lines(reference[1])
+    assert {n: (folder / n).read_bytes() for n in before} == before
+    assert read_manifest(folder)["complete"]
+
+
+def run_args(seed=5, games=120, players=3, strategies=("greedy", "random"), chunk=25, extra=()):
+    args = ["simulate", "--games", games, "--players", players, "--seed", seed]
+    args += ["--chunk-size", chunk, "--quiet", *extra]
+    for strategy in strategies:
+        args += ["--strategy", strategy]
+    return args
+
+
+@pytest.mark.parametrize(
+    "change, needle",
+    [
+        ({"seed": 6}, "the seed differs (manifest 5, command 6)"),
+        ({"games": 130}, "the number of games differs (manifest 120, command 130)"),
+        ({"players": 4}, "the number of players differs (manifest 3, command 4)"),
+        ({"strategies": ["greedy:lateness=1", "random"]}, "the strategies differ (manifest greedy"),
+        ({"chunk": 30}, "the chunk size differs (manifest 25, command 30)"),
+        ({"extra": ["--rule", "tie_break=seat"]}, "the rules differ"),
+        ({"extra": ["--cards", "{cards}"]}, "the card set differs"),
+    ],
+    ids=lambda x: str(x) if isinstance(x, dict) else "",
+)
+def test_resume_refuses_another_run(started, change, needle, cards_file):
+    if "extra" in change:
+        change = {"extra": [e.replace("{cards}", str(cards_file)) for e in change["extra"]]}
+    before = sorted(os.listdir(started))
+    result = cli(*run_args(**change), "--out", started, "--resume")
+    fails(result, str(started), "--resume", needle, "--force")
+    assert result.stdout == ""
+    assert sorted(os.listdir(started)) == before
+    ok(cli(*run_args(), "--out", started, "--resume"))  # the original arguments still resume
+
+
+@pytest.fixture(scope="module")
+def cards_file(tmp_path_factory) -> Path:
+    from sunset_sim.cards.loader import default_cards_text
+
+    path = tmp_path_factory.mktemp("cards") / "cards.toml"
+    path.write_text(default_cards_text() + "\n# the same cards, another hash\n")
+    return path
+
+
+def test_existing_folder_needs_force_or_resume(started):
+    result = cli(*RUN, "--out", started)
+    fails(result, "already exists", "--force", "--resume")
+    ok(cli(*RUN, "--out", started, "--force"))
+    assert read_manifest(started)["complete"]
+
+
+def test_force_replaces_only_a_dataset(tmp_path, started):
+    (started / "notes.txt").write_text("mine")
+    fails(cli(*RUN, "--out", started, "--force"), "notes.txt", "move them away")
+    fails(cli(*RUN, "--out", started, "--resume"), "notes.txt")
+    assert (started / "notes.txt").read_text() == "mine"
+
+
+def test_an_empty_or_missing_folder_starts_afresh(tmp_path, reference):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    ok(cli(*RUN, "--out", empty))
+    missing = tmp_path / "new"
+    out = ok(cli(*RUN, "--out", missing, "--resume"))
+    assert summary_lines(out) == summary_lines(reference[1])
+    for folder in (empty, missing):
+        pd.testing.assert_frame_equal(read_dataset(folder), reference[2])
+
+
+def test_resume_without_a_manifest_is_refused(tmp_path):
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    (folder / part_name(0)).write_bytes(b"x")
+    fails(cli(*RUN, "--out", folder, "--resume"), f"no {MANIFEST} to resume from")
+
+
+def test_damaged_manifest_is_one_line(started):
+    (started / MANIFEST).write_text("{not json")
+    fails(cli(*RUN, "--out", started, "--resume"), MANIFEST, "damaged")
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--out", "{tmp}/run", "--resume", "--force"], "--resume and --force exclude each other"),
+        (["--out", "{tmp}/x.parquet", "--resume"], "--resume: only a dataset folder"),
+        (["--resume"], "--resume: only a dataset folder"),
+        (["--out", "{tmp}/x.txt"], "the output must end in .parquet or .csv"),
+        (["--out", "{tmp}/no/such/run/"], "does not exist"),
+    ],
+)
+def test_bad_dataset_arguments(tmp_path, args, needle):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    result = cli(*RUN, *args)
+    fails(result, needle)
+    assert result.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_where_the_folder_should_be(tmp_path):
+    path = tmp_path / "run"
+    path.write_text("x")
+    fails(cli(*RUN, "--out", f"{path}/"), "exists and is not a folder")
+    folder = tmp_path / "data.parquet"
+    folder.mkdir()
+    fails(cli(*RUN, "--out", folder, "--force"), "is a folder")
+
+
+def test_a_folder_written_by_another_run_is_locked(tmp_path):
+    import fcntl
+
+    from sunset_sim.run.dataset import LOCK
+
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    with open(folder / LOCK, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fails(cli(*RUN, "--out", folder, "--resume"), "another sunset-sim run is writing")
+    ok(cli(*RUN, "--out", folder, "--resume"))
+
+
+# ---- the Python API ----------------------------------------------------------------------
+
+
+def test_simulate_to_dataset_api(tmp_path, reference):
+    folder = tmp_path / "api"
+    seen = []
+    summary = simulate_to_dataset(
+        folder, 120, 3, ["greedy", "random"], 5, chunk_size=25, on_chunk=seen.append
+    )
+    assert seen == [25, 25, 25, 25, 20]
+    frame = simulate(120, 3, ["greedy", "random"], 5, chunk_size=25)
+    pd.testing.assert_frame_equal(read_dataset(folder), frame)
+    pd.testing.assert_frame_equal(frame, reference[2])
+    again = simulate_to_dataset(
+        folder, 120, 3, ["greedy", "random"], 5, chunk_size=25, on_chunk=seen.append, resume=True
+    )
+    assert seen[-1] == 120  # told the games already done, then nothing left to play
+    assert again.to_dict() == summary.to_dict()
+    with pytest.raises(RunError, match="already exists"):
+        simulate_to_dataset(folder, 120, 3, ["greedy", "random"], 5, chunk_size=25)
+
+
+# ---- summaries add up exactly --------------------------------------------------------------
+
+
+def test_summary_merges_exactly_in_any_order():
+    from sunset_sim.cards.loader import load_cards
+    from sunset_sim.cards.tables import build_tables
+    from sunset_sim.engine.batch import run_games
+    from sunset_sim.rules.options import Rules
+    from sunset_sim.strategy import seat_players
+
+    seats = seat_players(["greedy", "random", "random"], 3)
+    labels = [p.name for p in seats]
+    tables = build_tables(load_cards())
+    batches = [run_games(tables, seats, Rules(), 9, first, 30) for first in range(0, 150, 30)]
+    whole = Summary()
+    for batch in batches:
+        whole.add(batch, labels)
+    backwards = Summary()
+    for batch in reversed(batches):
+        part = Summary()
+        part.add(batch, labels)
+        backwards.merge(Summary.from_dict(json.loads(json.dumps(part.to_dict()))))
+    assert backwards.to_dict() == whole.to_dict()
+    pd.testing.assert_frame_equal(backwards.table(), whole.table())
+    with pytest.raises(ValueError):
+        Summary.from_dict({**whole.to_dict(), "sums": {"x": [1.5, 0, 0, 0, 0]}})
