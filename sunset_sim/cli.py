@@ -67,7 +67,8 @@ def strategy_option(function):
         multiple=True,
         metavar="NAME[:k=v,...]",
         help="Strategy per seat, repeatable; repeated round the table (default greedy). "
-        "See `sunset-sim strategies`.",
+        "Parameters as NAME:key=value,... or NAME:params=FILE.json (a tuned parameter "
+        "file). See `sunset-sim strategies`.",
     )(function)
 
 
