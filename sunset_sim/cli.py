@@ -318,6 +318,12 @@ def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
 @rule_option
 @format_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option(
+    "--check-invariants",
+    is_flag=True,
+    help="Check every game's invariants at the end of each day (card places, artists, "
+    "fame recount, plan decks); exit code 1 if any game breaks one.",
+)
 def simulate_command(
     games,
     players,
@@ -334,6 +340,7 @@ def simulate_command(
     rule_texts,
     table_format,
     quiet,
+    check_invariants,
 ):
     """Run a batch of games on the fast engine and summarise it per strategy.
 
@@ -381,7 +388,9 @@ def simulate_command(
         check_output(out_path, force)
     with contextlib.ExitStack() as stack:
         try:  # connect first: the dataset folder is created only for a run that can start
-            runner = stack.enter_context(open_backend(backend, jobs or None, scheduler))
+            runner = stack.enter_context(
+                open_backend(backend, jobs or None, scheduler, check_invariants)
+            )
             store = None
             if dataset:
                 store = open_dataset(
@@ -423,6 +432,24 @@ def simulate_command(
             click.echo(f"results written to {out_path}{os.sep} (a Parquet dataset folder)")
         elif out_path is not None:
             click.echo(f"results written to {out_path}")
+    if check_invariants:
+        report_invariants(summary)
+
+
+def report_invariants(summary) -> None:
+    """The --check-invariants verdict; exit code 1 if any game broke one."""
+    from sunset_sim.engine.invariants import VIOLATION_NAMES
+
+    if not summary.violating_games:
+        click.echo(f"invariants: checked in all {summary.games} games, 0 violations")
+        return
+    broken = [name for bit, name in enumerate(VIOLATION_NAMES) if summary.violations >> bit & 1]
+    click.echo(
+        f"invariants: {summary.violating_games} of {summary.games} games broke: "
+        + "; ".join(broken),
+        err=True,
+    )
+    raise SystemExit(1)
 
 
 @main.command("tournament")

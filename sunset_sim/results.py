@@ -89,6 +89,8 @@ class Summary:
     games: int = 0
     tied_games: int = 0
     shortage_games: int = 0
+    violating_games: int = 0  # games that broke an invariant (only when they were checked)
+    violations: int = 0  # bitmask over engine/invariants.py's V_* of every violation seen
 
     def add(self, batch: BatchArrays, labels: list[str]) -> None:
         fame = batch.seat[:, :, kernel.R_FAME].astype(np.int64)
@@ -109,6 +111,9 @@ class Summary:
         self.games += len(fame)
         self.tied_games += int((batch.seat[:, 0, kernel.R_WINNERS] > 1).sum())
         self.shortage_games += int((batch.game[:, kernel.G_END_REASON] == 1).sum())
+        broken = batch.game[:, kernel.G_VIOLATIONS]
+        self.violating_games += int((broken != 0).sum())
+        self.violations |= int(np.bitwise_or.reduce(broken)) if len(broken) else 0
 
     def merge(self, other: Summary) -> None:
         """Add another summary's games to this one (exact: see the class docstring)."""
@@ -117,6 +122,8 @@ class Summary:
         self.games += other.games
         self.tied_games += other.tied_games
         self.shortage_games += other.shortage_games
+        self.violating_games += other.violating_games
+        self.violations |= other.violations
 
     def to_dict(self) -> dict:
         """Plain JSON-ready data (whole numbers only); ``from_dict`` reads it back exactly."""
@@ -124,6 +131,8 @@ class Summary:
             "games": self.games,
             "tied_games": self.tied_games,
             "shortage_games": self.shortage_games,
+            "violating_games": self.violating_games,
+            "violations": self.violations,
             "sums": {label: [int(v) for v in row] for label, row in self.sums.items()},
         }
 
@@ -135,6 +144,7 @@ class Summary:
                 raise ValueError(f"summary sums of {label!r}: expected 5 whole numbers")
             sums[str(label)] = np.array(row, dtype=np.int64)
         counts = [data[key] for key in ("games", "tied_games", "shortage_games")]
+        counts += [data.get(key, 0) for key in ("violating_games", "violations")]
         if not all(isinstance(v, int) for v in counts):
             raise ValueError("summary counts: expected whole numbers")
         return cls(sums, *counts)
@@ -152,8 +162,8 @@ class Summary:
                     "strategy": label,
                     "n": int(n),
                     "win_share": win,
-                    "win_ci_low": win - win_half,
-                    "win_ci_high": win + win_half,
+                    "win_ci_low": max(win - win_half, 0.0),
+                    "win_ci_high": min(win + win_half, 1.0),
                     "mean_fame": fame,
                     "fame_ci_low": fame - fame_half,
                     "fame_ci_high": fame + fame_half,

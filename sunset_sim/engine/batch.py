@@ -63,8 +63,12 @@ def run_games(
     seed: int,
     first_game: int,
     n_games: int,
+    check_invariants: bool = False,
 ) -> BatchArrays:
-    """Play a contiguous range of games with the numba kernel (all numba threads)."""
+    """Play a contiguous range of games with the numba kernel (all numba threads).
+
+    With ``check_invariants``, ``game[:, kernel.G_VIOLATIONS]`` holds each game's bitmask
+    of failed invariants (engine/invariants.py); it is 0 otherwise."""
     module, ids, params = kernel_arguments(players)
     out = allocate(n_games, len(players), rules.days, tables.land_icons.shape[0], first_game)
     module.play_games(
@@ -83,6 +87,7 @@ def run_games(
         out.position,
         out.painted,
         np.int64(min(n_games, 4 * numba.get_num_threads())),  # blocks of games, one workspace each
+        np.int64(1 if check_invariants else 0),
     )
     return out
 
@@ -111,5 +116,6 @@ def trace_game(
         out.painted[0],
         trace,
         module.workspace_for(np.int64(len(players)), tables),
+        np.int64(1),  # check the invariants too
     )
     return trace[1 : trace[0]].copy(), out

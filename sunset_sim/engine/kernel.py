@@ -17,6 +17,7 @@ import numpy as np
 from numba import prange
 
 from sunset_sim.engine.dispatch import decide
+from sunset_sim.engine.invariants import check_day
 from sunset_sim.engine.jit import jit
 from sunset_sim.engine.rng import rng_shuffle, stream_key
 from sunset_sim.enums import (
@@ -103,7 +104,8 @@ SEAT_COLUMNS = 10
 # Per-game result columns.
 G_END_REASON = 0
 G_DAYS = 1
-GAME_COLUMNS = 2
+G_VIOLATIONS = 2  # bitmask of failed invariants (engine/invariants.py), 0 when unchecked
+GAME_COLUMNS = 3
 
 # Per-seat running sums kept beside the observation.
 S_COMMISSION_FAME = 0
@@ -113,7 +115,8 @@ S_SOLD = 3
 S_PAINTED = 4
 S_COMMISSIONS = 5
 S_GOALS = 6
-SUM_COLUMNS = 7
+S_FORCED_STAY = 7  # 1 if R-HIKE-5 left the seat with no legal hike today
+SUM_COLUMNS = 8
 
 
 @jit
@@ -342,11 +345,13 @@ def play_game(
     painted_out,
     trace,
     work,
+    check,
 ):
     """One whole game (R-SET .. R-END); results into this game's rows of the outputs.
 
     ``work`` (new_workspace) holds every array the game needs, reset here, so that a
-    thread plays game after game without allocating."""
+    thread plays game after game without allocating. With ``check`` set, the invariants
+    of engine/invariants.py are checked at the end of every day's hike phase."""
     n_land = tables.land_icons.shape[0]
     n_comm = tables.comm_fame.shape[0]
     n_goal = tables.goal_kind.shape[0]
@@ -558,6 +563,13 @@ def play_game(
             n_options = legal_hikes(
                 obs, n_players, seat, tables.plan_directions[plan], tables.plan_hike[plan], options
             )
+            sums[seat, S_FORCED_STAY] = (
+                1
+                if n_options == 1
+                and options[0, 1] == 0
+                and other_artist_at(obs, n_players, seat, start)
+                else 0
+            )
             choice = decide(
                 strategy_ids[seat],
                 DECIDE_HIKE,
@@ -690,6 +702,25 @@ def play_game(
             sums[goal_holder, S_GOALS] += 1
             refresh_fame(obs, sums, goal_holder)
         trace_put(trace, goal_holder if goal >= 0 else -1)
+        if check:
+            game_out[G_VIOLATIONS] |= check_day(
+                obs,
+                tables,
+                n_players,
+                day,
+                land_deck,
+                land_head,
+                discard,
+                n_discard,
+                comm_deck,
+                comm_head,
+                goal_deck,
+                goal_head,
+                hands,
+                n_hand,
+                plan_count,
+                sums[:, S_FORCED_STAY],
+            )
         if day == days:  # R-CLEAN-1
             end_reason = END_SIX_DAYS
             break
@@ -831,6 +862,7 @@ def play_games(
     position_out,
     painted_out,
     n_blocks,
+    check,
 ):
     """Games first_game .. first_game+n_games-1 in parallel; row g holds game first_game+g.
 
@@ -856,4 +888,5 @@ def play_games(
                 painted_out[g],
                 no_trace,
                 work,
+                check,
             )

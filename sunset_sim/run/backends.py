@@ -56,8 +56,9 @@ class LocalBackend:
 
     name = "local"
 
-    def __init__(self, jobs: int | None = None) -> None:
+    def __init__(self, jobs: int | None = None, check_invariants: bool = False) -> None:
         self.jobs = jobs
+        self.check_invariants = check_invariants
 
     def __enter__(self) -> LocalBackend:
         return self
@@ -76,7 +77,7 @@ class LocalBackend:
         seats = list(seats)
         with numba_threads(self.jobs):
             for first, count in ranges:
-                yield run_games(tables, seats, rules, seed, first, count)
+                yield run_games(tables, seats, rules, seed, first, count, self.check_invariants)
 
 
 class DaskBackend:
@@ -88,9 +89,12 @@ class DaskBackend:
 
     name = "dask"
 
-    def __init__(self, scheduler: str, jobs: int | None = None) -> None:
+    def __init__(
+        self, scheduler: str, jobs: int | None = None, check_invariants: bool = False
+    ) -> None:
         self.scheduler = scheduler
         self.jobs = jobs
+        self.check_invariants = check_invariants
         self.client = None
 
     def __enter__(self) -> DaskBackend:
@@ -124,7 +128,9 @@ class DaskBackend:
         data = seat_data(seats)
         expected = engine_hash(seats)
         tasks = (
-            joblib.delayed(play_chunk)(tables, data, rules, seed, first, count, self.jobs)
+            joblib.delayed(play_chunk)(
+                tables, data, rules, seed, first, count, self.jobs, self.check_invariants
+            )
             for first, count in ranges
         )
         with joblib.parallel_config(backend="dask"):
@@ -147,17 +153,22 @@ class DaskBackend:
 
 
 def open_backend(
-    name: str = "local", jobs: int | None = None, scheduler: str | None = None
+    name: str = "local",
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    check_invariants: bool = False,
 ) -> LocalBackend | DaskBackend:
-    """A backend to use in a ``with`` block (the Dask one connects when entered)."""
+    """A backend to use in a ``with`` block (the Dask one connects when entered).
+
+    With ``check_invariants`` every game's invariants are checked (engine/invariants.py)."""
     if name == "local":
-        return LocalBackend(jobs)
+        return LocalBackend(jobs, check_invariants)
     if name == "dask":
         if not scheduler:
             raise RunError(
                 "--backend dask needs --scheduler ADDRESS (see docs/cluster.md to start one)"
             )
-        return DaskBackend(scheduler, jobs)
+        return DaskBackend(scheduler, jobs, check_invariants)
     raise RunError(f"--backend: {name!r} is not one of {', '.join(BACKENDS)}")
 
 
@@ -227,12 +238,14 @@ def play_chunk(
     first: int,
     count: int,
     jobs: int | None,
+    check_invariants: bool = False,
 ) -> tuple[str, str, BatchArrays]:
     """One chunk on a worker: (host, engine hash, games first .. first + count - 1 as
     raw arrays)."""
     seats, engine = worker_seats(data)
     with _KERNEL_LOCK, numba_threads(jobs):
-        return socket.gethostname(), engine, run_games(tables, seats, rules, seed, first, count)
+        batch = run_games(tables, seats, rules, seed, first, count, check_invariants)
+        return socket.gethostname(), engine, batch
 
 
 __all__ = [

@@ -1,0 +1,57 @@
+"""early-bird: always wakes first it can; greedy's evaluation for the rest of the turn."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from strategies import greedy
+from sunset_sim.engine.jit import jit
+from sunset_sim.enums import DECIDE_PLAN
+from sunset_sim.strategy import Parameter, StrategySpec
+
+# params vector layout
+COMMISSION = 0  # greedy's commission weight for hike, paint and sale
+GOAL = 1  # greedy's goal weight
+
+
+@jit
+def choose_plan(options, n_options, tables):
+    """The earliest wake-up; among equal times the most paint, then the longest hike."""
+    best_index = 0
+    for index in range(1, n_options):
+        plan = options[index, 0]
+        best = options[best_index, 0]
+        if tables.plan_wake[plan] != tables.plan_wake[best]:
+            better = tables.plan_wake[plan] < tables.plan_wake[best]
+        elif tables.plan_paint[plan] != tables.plan_paint[best]:
+            better = tables.plan_paint[plan] > tables.plan_paint[best]
+        else:
+            better = tables.plan_hike[plan] > tables.plan_hike[best]
+        if better:
+            best_index = index
+    return best_index
+
+
+@jit
+def decide(kind, obs, options, n_options, params, rng, tables):
+    if kind == DECIDE_PLAN:
+        return choose_plan(options, n_options, tables)
+    greedy_params = np.empty(3, dtype=np.float64)  # greedy's layout: lateness, commission, goal
+    greedy_params[0] = 0.0  # lateness: used only for plan decisions, which are not greedy's here
+    greedy_params[1] = params[COMMISSION]
+    greedy_params[2] = params[GOAL]
+    return greedy.decide(kind, obs, options, n_options, greedy_params, rng, tables)
+
+
+STRATEGY = StrategySpec(
+    name="early-bird",
+    description="Always keeps the plan card with the earliest wake-up time, so it hikes "
+    "first and has the first pick of the wilderness and the commissions, at the price of a "
+    "short hike and little painting. Then it plays the hike, paint set and sales that greedy "
+    "values most (half the icons plus the best share of a visible commission, today's goal).",
+    decide=decide,
+    parameters=(
+        Parameter("commission", 1.0, 0.0, 3.0, "greedy's weight of a card's best commission use"),
+        Parameter("goal", 1.0, 0.0, 3.0, "greedy's weight of meeting today's goal with a hike"),
+    ),
+)
