@@ -108,6 +108,14 @@ def make_seats(texts: tuple[str, ...], players: int):
         raise CliError(f"--strategy: {error}") from None
 
 
+def progress_output(quiet: bool):
+    """Where progress bars go: stderr on a terminal; nowhere with --quiet or when stderr is
+    a file or pipe (a bar there is only noise in logs)."""
+    if quiet or not sys.stderr.isatty():
+        return open(os.devnull, "w")  # noqa: SIM115 - closed with the process
+    return sys.stderr
+
+
 def check_output(path: Path, force: bool) -> None:
     """Refuse to overwrite without --force, and fail early if the folder cannot be written."""
     if path.exists() and not force:
@@ -405,7 +413,7 @@ def simulate_command(
                 "already done",
                 err=True,
             )
-        progress_stream = sys.stderr if not quiet else open(os.devnull, "w")  # noqa: SIM115
+        progress_stream = progress_output(quiet)
         with click.progressbar(
             length=games, label="games", file=progress_stream, show_pos=True, show_eta=True
         ) as bar:
@@ -512,7 +520,7 @@ def tournament_command(
     if len({p.name for p in entrants}) < 2:
         raise CliError("--strategy: a tournament needs at least two different strategies")
     total = games * len(seatings(entrants, players))
-    progress_stream = sys.stderr if not quiet else open(os.devnull, "w")  # noqa: SIM115
+    progress_stream = progress_output(quiet)
     with click.progressbar(
         length=total, label="games", file=progress_stream, show_pos=True, show_eta=True
     ) as bar:
