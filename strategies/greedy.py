@@ -9,13 +9,13 @@ from sunset_sim.enums import (
     DECIDE_PAINT,
     DECIDE_PLAN,
     DECIDE_SALE,
+    GOAL_PAINTED,
     GRID_SIZE,
     N_CELLS,
     N_DIRECTIONS,
     PLAN_HAND,
 )
 from sunset_sim.observation import (
-    MAX_ROW,
     OBS_GOAL,
     OBS_GRID,
     OBS_HAND,
@@ -28,15 +28,18 @@ from sunset_sim.observation import (
     OBS_ROW_LEN,
 )
 from sunset_sim.strategy import Parameter, StrategySpec
-from sunset_sim.strategy_tools import hike_goal_met, step_cell
+from sunset_sim.strategy_tools import NEXT_CELL, hike_goal_met, lowest_bit, stack_empty
 
 # params vector layout
 LATENESS = 0  # fame-equivalents lost per 15 minutes of later wake-up
 COMMISSION = 1  # weight of a card's best commission use (fame per frame)
 GOAL = 2  # weight of meeting today's goal
 
-ALL_CELLS = (1 << N_CELLS) - 1
 MAX_STEPS = GRID_SIZE  # a straight hike on a 5x5 grid has at most 4 steps; index 0 = stay
+# sizes of the stack arrays (module constants, so that they are known at compile time)
+TOP = GRID_SIZE  # a straight path on a 5x5 grid has at most 5 cells
+PREFIX_SIZE = TOP + 1
+TABLE_SIZE = N_DIRECTIONS * MAX_STEPS
 
 
 @jit(inline="always")
@@ -51,221 +54,319 @@ def others_mask(obs):
 
 
 @jit(inline="always")
-def cell_values(obs, tables, commission_weight, occupied, cells, values, shares, ids):
-    """What each cell's card is worth to this player now, -1 where it cannot be painted.
-
-    A card is worth half its icons (leftover fame, R-END-2) plus commission_weight times
-    its best share (fame per frame) of a commission in the row or the preview.
-    Only the cells in the bitmask ``cells`` are valued.
-    """
-    # the visible commissions, best share first, so each card stops at its first fit
+def visible_word(obs):
+    """Bitmask over the commissions in the row and the preview (card sets of up to 64
+    commissions; larger ones take the slow path in card_value)."""
     row_len = obs[OBS_ROW_LEN]
-    n_visible = 0
-    one_word = tables.land_commissions.shape[1] == 1  # up to 64 commissions: a fast path
-    visible_word = np.uint64(0)
+    visible = np.uint64(0)
     for slot in range(row_len + 1):
         commission = obs[OBS_ROW + slot] if slot < row_len else obs[OBS_PREVIEW]
-        if commission < 0:
-            continue
-        if one_word:
-            visible_word |= np.uint64(1) << np.uint64(commission)
-        share = tables.comm_fame[commission] / tables.comm_n_frames[commission]
-        position = n_visible
-        while position > 0 and shares[position - 1] < share:
-            shares[position] = shares[position - 1]
-            ids[position] = ids[position - 1]
-            position -= 1
-        shares[position] = share
-        ids[position] = commission
-        n_visible += 1
-    for cell in range(N_CELLS):
-        if not (cells >> cell) & 1:
-            continue
-        card = obs[OBS_GRID + cell]
-        if card < 0 or (occupied >> cell) & 1:  # R-PAINT-2
-            values[cell] = -1.0
-            continue
-        best = 0.0
-        if one_word and not (tables.land_commissions[card, 0] & visible_word):
-            n_scan = 0  # fits no visible commission
-        else:
-            n_scan = n_visible
-        for i in range(n_scan):
-            commission = np.int64(ids[i])  # stored as float in the work array
-            if (
-                tables.land_commissions[card, commission // 64] >> np.uint64(commission % 64)
-            ) & np.uint64(1):
-                best = shares[i]
-                break
-        values[cell] = 0.5 * tables.land_icons[card] + commission_weight * best
+        if commission >= 0 and commission < 64:
+            visible |= np.uint64(1) << np.uint64(commission)
+    return visible
 
 
 @jit(inline="always")
-def hike_table(
+def card_value(obs, land_commissions, comm_share, land_icons, card, visible, commission_weight):
+    """What a card is worth to this player now: half its icons (leftover fame, R-END-2)
+    plus commission_weight times its best share (fame per frame) of a commission in the
+    row or the preview."""
+    best = 0.0
+    if land_commissions.shape[1] == 1:  # up to 64 commissions: one bit scan
+        fits = land_commissions[card, 0] & visible
+        while fits:
+            share = comm_share[lowest_bit(fits)]
+            if share > best:
+                best = share
+            fits &= fits - np.uint64(1)
+    else:
+        row_len = obs[OBS_ROW_LEN]
+        for slot in range(row_len + 1):
+            commission = obs[OBS_ROW + slot] if slot < row_len else obs[OBS_PREVIEW]
+            if commission < 0:
+                continue
+            word = land_commissions[card, commission // 64]
+            if (word >> np.uint64(commission % 64)) & np.uint64(1):
+                share = comm_share[commission]
+                if share > best:
+                    best = share
+    return 0.5 * land_icons[card] + commission_weight * best
+
+
+@jit(inline="always")
+def cell_value(obs, land_commissions, comm_share, land_icons, cell, occupied, visible, weight):
+    """card_value of the card on ``cell``, -1 where it cannot be painted (R-PAINT-2)."""
+    card = obs[OBS_GRID + cell]
+    if card < 0 or (occupied >> cell) & 1:
+        return -1.0
+    return card_value(obs, land_commissions, comm_share, land_icons, card, visible, weight)
+
+
+@jit(inline="always")
+def path_add(top, prefix, value):
+    """Add a cell value (>= 0) to the path: top[] holds the TOP largest values so far in
+    descending order, 0.0 where the path is shorter (a branch-free insertion), and
+    prefix[k] the sum of top[:k], so that prefix[k] is the worth of painting k cards."""
+    for k in range(TOP):
+        high = max(top[k], value)
+        value = min(top[k], value)
+        top[k] = high
+    for k in range(TOP):
+        prefix[k + 1] = prefix[k] + top[k]
+
+
+@jit(inline="always")
+def path_start(top, prefix, start_value):
+    """The path of a hike before its first step: the start cell alone (R-PAINT-1)."""
+    for k in range(TOP):
+        top[k] = 0.0
+    prefix[0] = 0.0
+    if start_value >= 0:
+        path_add(top, prefix, start_value)
+        return 1
+    for k in range(TOP):
+        prefix[k + 1] = 0.0
+    return 0
+
+
+@jit(inline="always")
+def steps_goal_met(goal_kind, goal_param, direction, steps, cell):
+    """hike_goal_met for the goal kinds that do not depend on the cards painted."""
+    if goal_kind == GOAL_PAINTED or goal_kind < 0:
+        return False
+    return hike_goal_met(goal_kind, goal_param, direction, steps, cell, 0)
+
+
+# The work of each decision kind is a function of its own that takes only the arrays it
+# reads (a call passes every array as a 7-word struct: the ~20 of obs, options, params,
+# rng and tables cost more than a small decision) and does no reference counting
+# (_nrt=False: it allocates nothing, stack arrays only, and keeps no reference).
+
+
+@jit(_nrt=False)
+def choose_sale(options, n_options, comm_fame, land_icons):
+    """Fame gained against leftover fame handed in; row 0 is "stop"."""
+    best_index = 0
+    best = 0.0
+    for index in range(1, n_options):
+        value = float(comm_fame[options[index, 0]])
+        for column in range(1, options.shape[1]):
+            if options[index, column] >= 0:
+                value -= 0.5 * land_icons[options[index, column]]
+        if value > best:
+            best = value
+            best_index = index
+    return best_index
+
+
+@jit(_nrt=False)
+def choose_paint(obs, options, n_options, land_commissions, comm_share, land_icons, weight):
+    """The option whose cells are worth most."""
+    occupied = others_mask(obs)
+    visible = visible_word(obs)
+    values = stack_empty(N_CELLS, np.float64)
+    done = 0
+    best_index = 0
+    best = -1e18
+    for index in range(n_options):
+        value = 0.0
+        for column in range(options.shape[1]):
+            cell = options[index, column]
+            if cell >= 0:
+                if not (done >> cell) & 1:
+                    values[cell] = cell_value(
+                        obs,
+                        land_commissions,
+                        comm_share,
+                        land_icons,
+                        cell,
+                        occupied,
+                        visible,
+                        weight,
+                    )
+                    done |= 1 << cell
+                value += values[cell]
+        if value > best:
+            best = value
+            best_index = index
+    return best_index
+
+
+@jit(_nrt=False)
+def choose_plan(
     obs,
-    values,
-    occupied,
-    plan_directions,
+    n_options,
     plan_hike,
-    paint,
+    plan_paint,
+    plan_directions,
+    plan_wake,
+    land_commissions,
+    comm_share,
+    land_icons,
+    weight,
+    lateness,
     goal_kind,
     goal_param,
     goal_bonus,
-    out,
-    top,
 ):
-    """out[d * MAX_STEPS + s] = value of hiking s steps in direction d (out[0]: staying),
-    -1e9 where that hike is illegal; each direction is scanned once, keeping the best
-    `paint` cell values of the growing path (R-HIKE-2, R-PAINT-1)."""
-    out[:] = -1e9
+    """The best hike each card allows now, less a lateness penalty. One scan per direction
+    serves all three cards (the same path, a different reach, paint number and direction
+    set for each)."""
+    occupied = others_mask(obs)
+    visible = visible_word(obs)
     start = obs[OBS_POS + obs[OBS_ME]]
+    start_value = cell_value(
+        obs, land_commissions, comm_share, land_icons, start, occupied, visible, weight
+    )
+    top = stack_empty(TOP, np.float64)  # the best values on the path so far
+    prefix = stack_empty(PREFIX_SIZE, np.float64)
+    # GOAL_PAINTED depends on the cards painted: met when min(paint, cells) >= its param
+    painted_goal = goal_param if goal_kind == GOAL_PAINTED else N_CELLS + 1
+    hike = stack_empty(PLAN_HAND, np.int64)
+    paint = stack_empty(PLAN_HAND, np.int64)
+    directions = stack_empty(PLAN_HAND, np.int64)
+    card_best = stack_empty(PLAN_HAND, np.float64)
+    reach = 0
+    wanted = 0
+    for i in range(PLAN_HAND):
+        plan = obs[OBS_HAND + i]
+        hike[i] = plan_hike[plan]
+        paint[i] = plan_paint[plan]
+        directions[i] = plan_directions[plan]
+        card_best[i] = -1e9
+        reach = max(reach, hike[i])
+        wanted |= directions[i]
+    if not (occupied >> start) & 1:  # staying is legal (R-HIKE-5)
+        for i in range(PLAN_HAND):
+            n_own = 1 if start_value >= 0 and paint[i] > 0 else 0
+            own = start_value if n_own else 0.0
+            if goal_kind >= 0 and hike_goal_met(goal_kind, goal_param, 0, 0, start, n_own):
+                own += goal_bonus
+            card_best[i] = own
+    for direction in range(N_DIRECTIONS):
+        if not (wanted >> direction) & 1:
+            continue
+        n_top = path_start(top, prefix, start_value)
+        cell = start
+        for steps in range(1, reach + 1):
+            cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
+            if cell < 0:  # R-HIKE-3
+                break
+            card = obs[OBS_GRID + cell]
+            if card < 0:  # R-HIKE-4
+                break
+            if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
+                continue  # (nor paint there, R-PAINT-2)
+            value = card_value(obs, land_commissions, comm_share, land_icons, card, visible, weight)
+            path_add(top, prefix, value)
+            n_top += 1
+            bonus = 0.0
+            if steps_goal_met(goal_kind, goal_param, direction, steps, cell):
+                bonus = goal_bonus
+            for i in range(PLAN_HAND):
+                if steps <= hike[i] and (directions[i] >> direction) & 1:
+                    taken = min(paint[i], n_top)
+                    total = prefix[min(paint[i], TOP)]
+                    total += goal_bonus if taken >= painted_goal else bonus
+                    card_best[i] = max(card_best[i], total)
+    earliest = plan_wake[0]
+    for plan in range(plan_wake.shape[0]):
+        earliest = min(earliest, plan_wake[plan])
+    best_index = 0
+    best = -1e18
+    for index in range(n_options):
+        plan = obs[OBS_HAND + index]
+        value = card_best[index] - lateness * (plan_wake[plan] - earliest) / 15.0
+        if value > best:
+            best = value
+            best_index = index
+    return best_index
+
+
+@jit(_nrt=False)
+def choose_hike(
+    obs,
+    options,
+    n_options,
+    land_commissions,
+    comm_share,
+    land_icons,
+    weight,
+    plan_directions,
+    plan_hike,
+    plan_paint,
+    goal_kind,
+    goal_param,
+    goal_bonus,
+):
+    """The hike worth most: the value of each (direction, steps), one scan per direction."""
+    occupied = others_mask(obs)
+    visible = visible_word(obs)
+    start = obs[OBS_POS + obs[OBS_ME]]
+    start_value = cell_value(
+        obs, land_commissions, comm_share, land_icons, start, occupied, visible, weight
+    )
+    top = stack_empty(TOP, np.float64)  # the best values on the path so far
+    prefix = stack_empty(PREFIX_SIZE, np.float64)
+    painted_goal = goal_param if goal_kind == GOAL_PAINTED else N_CELLS + 1
+    table = stack_empty(TABLE_SIZE, np.float64)
+    stay = -1e9
     if not (occupied >> start) & 1:
-        own = max(values[start], 0.0) if paint > 0 else 0.0
-        n_own = 1 if values[start] >= 0 and paint > 0 else 0
+        own = max(start_value, 0.0) if plan_paint > 0 else 0.0
+        n_own = 1 if start_value >= 0 and plan_paint > 0 else 0
         met = goal_kind >= 0 and hike_goal_met(goal_kind, goal_param, 0, 0, start, n_own)
-        out[0] = own + (goal_bonus if met else 0.0)
+        stay = own + (goal_bonus if met else 0.0)
     for direction in range(N_DIRECTIONS):
         if not (plan_directions >> direction) & 1:
             continue
-        n_top = 0
-        if values[start] >= 0:
-            top[0] = values[start]
-            n_top = 1
+        n_top = path_start(top, prefix, start_value)
         cell = start
         for steps in range(1, plan_hike + 1):
-            cell = step_cell(cell, direction)
-            if cell < 0 or obs[OBS_GRID + cell] < 0:  # R-HIKE-3, R-HIKE-4
+            cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
+            if cell < 0:  # R-HIKE-3
                 break
-            value = values[cell]
-            if value >= 0:  # insert, keeping top[] in descending order
-                position = n_top
-                while position > 0 and top[position - 1] < value:
-                    top[position] = top[position - 1]
-                    position -= 1
-                top[position] = value
-                n_top += 1
+            card = obs[OBS_GRID + cell]
+            if card < 0:  # R-HIKE-4
+                break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
                 continue
-            taken = min(paint, n_top)
-            total = 0.0
-            for i in range(taken):
-                total += top[i]
-            if goal_kind >= 0 and hike_goal_met(
-                goal_kind, goal_param, direction, steps, cell, taken
+            value = card_value(obs, land_commissions, comm_share, land_icons, card, visible, weight)
+            path_add(top, prefix, value)
+            n_top += 1
+            total = prefix[min(plan_paint, TOP)]
+            if min(plan_paint, n_top) >= painted_goal or steps_goal_met(
+                goal_kind, goal_param, direction, steps, cell
             ):
                 total += goal_bonus
-            out[direction * MAX_STEPS + steps] = total
+            table[direction * MAX_STEPS + steps] = total
+    best_index = 0
+    best = -1e18
+    for index in range(n_options):
+        direction = options[index, 0]
+        value = stay if direction < 0 else table[direction * MAX_STEPS + options[index, 1]]
+        if value > best:
+            best = value
+            best_index = index
+    return best_index
 
 
 @jit(inline="always")
-def best_hikes(obs, values, occupied, tables, goal_kind, goal_param, goal_bonus, top, best):
-    """best[i]: the best hike value the i-th plan card in the hand allows now.
-
-    One scan per direction serves all three cards (the same path, a different reach,
-    paint number and direction set for each)."""
-    start = obs[OBS_POS + obs[OBS_ME]]
-    reach = 0
-    for i in range(PLAN_HAND):
-        best[i] = -1e9
-        reach = max(reach, tables.plan_hike[obs[OBS_HAND + i]])
-    if not (occupied >> start) & 1:  # staying is legal (R-HIKE-5)
-        for i in range(PLAN_HAND):
-            paint = tables.plan_paint[obs[OBS_HAND + i]]
-            n_own = 1 if values[start] >= 0 and paint > 0 else 0
-            own = values[start] if n_own else 0.0
-            if goal_kind >= 0 and hike_goal_met(goal_kind, goal_param, 0, 0, start, n_own):
-                own += goal_bonus
-            best[i] = own
-    for direction in range(N_DIRECTIONS):
-        wanted = False
-        for i in range(PLAN_HAND):
-            if (tables.plan_directions[obs[OBS_HAND + i]] >> direction) & 1:
-                wanted = True
-        if not wanted:
-            continue
-        n_top = 0
-        if values[start] >= 0:
-            top[0] = values[start]
-            n_top = 1
-        cell = start
-        for steps in range(1, reach + 1):
-            cell = step_cell(cell, direction)
-            if cell < 0 or obs[OBS_GRID + cell] < 0:  # R-HIKE-3, R-HIKE-4
-                break
-            value = values[cell]
-            if value >= 0:  # insert, keeping top[] in descending order
-                position = n_top
-                while position > 0 and top[position - 1] < value:
-                    top[position] = top[position - 1]
-                    position -= 1
-                top[position] = value
-                n_top += 1
-            if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
-                continue
-            for i in range(PLAN_HAND):
-                plan = obs[OBS_HAND + i]
-                if (
-                    steps > tables.plan_hike[plan]
-                    or not (tables.plan_directions[plan] >> direction) & 1
-                ):
-                    continue
-                taken = min(tables.plan_paint[plan], n_top)
-                total = 0.0
-                for k in range(taken):
-                    total += top[k]
-                if goal_kind >= 0 and hike_goal_met(
-                    goal_kind, goal_param, direction, steps, cell, taken
-                ):
-                    total += goal_bonus
-                if total > best[i]:
-                    best[i] = total
-
-
-@jit
 def decide(kind, obs, options, n_options, params, rng, tables):
-    if kind == DECIDE_SALE:  # fame gained against leftover fame handed in; row 0 is "stop"
-        best_index = 0
-        best = 0.0
-        for index in range(1, n_options):
-            commission = options[index, 0]
-            value = float(tables.comm_fame[commission])
-            for column in range(1, options.shape[1]):
-                if options[index, column] >= 0:
-                    value -= 0.5 * tables.land_icons[options[index, column]]
-            if value > best:
-                best = value
-                best_index = index
-        return best_index
-    # one allocation per decision, split into the working arrays
-    work = np.empty(N_CELLS + N_DIRECTIONS * MAX_STEPS + (MAX_STEPS + 1) + 2 * (MAX_ROW + 1))
-    values = work[:N_CELLS]
-    table = work[N_CELLS : N_CELLS + N_DIRECTIONS * MAX_STEPS]
-    top = work[
-        N_CELLS + N_DIRECTIONS * MAX_STEPS : N_CELLS + N_DIRECTIONS * MAX_STEPS + MAX_STEPS + 1
-    ]
-    shares = work[-2 * (MAX_ROW + 1) : -(MAX_ROW + 1)]
-    ids = work[-(MAX_ROW + 1) :]
-    occupied = others_mask(obs)
-    cells = ALL_CELLS
-    if kind == DECIDE_PAINT:  # only the cells on the path matter
-        cells = 0
-        for index in range(n_options):
-            for column in range(options.shape[1]):
-                if options[index, column] >= 0:
-                    cells |= 1 << options[index, column]
-    cell_values(obs, tables, params[COMMISSION], occupied, cells, values, shares, ids)
-    best_index = 0
-    best = -1e18
+    """Card values are computed where they are needed (the path cells of the options, the
+    rays from the artist), from the visible commissions; see choose_*."""
+    if kind == DECIDE_SALE:
+        return choose_sale(options, n_options, tables.comm_fame, tables.land_icons)
+    weight = params[COMMISSION]
     if kind == DECIDE_PAINT:
-        for index in range(n_options):
-            value = 0.0
-            for column in range(options.shape[1]):
-                if options[index, column] >= 0:
-                    value += values[options[index, column]]
-            if value > best:
-                best = value
-                best_index = index
-        return best_index
+        return choose_paint(
+            obs,
+            options,
+            n_options,
+            tables.land_commissions,
+            tables.comm_share,
+            tables.land_icons,
+            weight,
+        )
     goal = obs[OBS_GOAL]
     goal_kind = -1
     goal_param = 0
@@ -274,37 +375,39 @@ def decide(kind, obs, options, n_options, params, rng, tables):
         goal_kind = tables.goal_kind[goal]
         goal_param = tables.goal_param[goal]
         goal_bonus = params[GOAL] * tables.goal_fame[goal]
-    if kind == DECIDE_PLAN:  # the best hike each card allows now, less a lateness penalty
-        earliest = tables.plan_wake.min()
-        best_hikes(obs, values, occupied, tables, goal_kind, goal_param, goal_bonus, top, table)
-        for index in range(n_options):
-            plan = obs[OBS_HAND + index]
-            value = table[index] - params[LATENESS] * (tables.plan_wake[plan] - earliest) / 15.0
-            if value > best:
-                best = value
-                best_index = index
-        return best_index
+    if kind == DECIDE_PLAN:
+        return choose_plan(
+            obs,
+            n_options,
+            tables.plan_hike,
+            tables.plan_paint,
+            tables.plan_directions,
+            tables.plan_wake,
+            tables.land_commissions,
+            tables.comm_share,
+            tables.land_icons,
+            weight,
+            params[LATENESS],
+            goal_kind,
+            goal_param,
+            goal_bonus,
+        )
     plan = obs[OBS_PLAN + obs[OBS_ME]]  # DECIDE_HIKE
-    hike_table(
+    return choose_hike(
         obs,
-        values,
-        occupied,
+        options,
+        n_options,
+        tables.land_commissions,
+        tables.comm_share,
+        tables.land_icons,
+        weight,
         tables.plan_directions[plan],
         tables.plan_hike[plan],
         tables.plan_paint[plan],
         goal_kind,
         goal_param,
         goal_bonus,
-        table,
-        top,
     )
-    for index in range(n_options):
-        direction = options[index, 0]
-        value = table[0] if direction < 0 else table[direction * MAX_STEPS + options[index, 1]]
-        if value > best:
-            best = value
-            best_index = index
-    return best_index
 
 
 STRATEGY = StrategySpec(

@@ -7,7 +7,7 @@ from sunset_sim.strategy import StrategySpec
 from sunset_sim.strategy_tools import rng_below
 
 
-@jit
+@jit(_nrt=False)  # allocates nothing: no reference counting on its arguments
 def decide(kind, obs, options, n_options, params, rng, tables):
     return rng_below(rng, n_options)
 

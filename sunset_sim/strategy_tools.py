@@ -6,7 +6,13 @@ tables, so a strategy built from them sees only what its player may know.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
 from sunset_sim.engine.jit import jit
 from sunset_sim.engine.rng import rng_below
@@ -19,14 +25,36 @@ from sunset_sim.enums import (
     GOAL_STEPS,
     GRID_SIZE,
     MAX_PLAYERS,
+    N_CELLS,
 )
 from sunset_sim.observation import OBS_GRID, OBS_ME, OBS_N_PLAYERS, OBS_POS
 
 DELTA_ROW = np.array([d[0] for d in DIRECTION_DELTAS], dtype=np.int64)
 DELTA_COL = np.array([d[1] for d in DIRECTION_DELTAS], dtype=np.int64)
+# NEXT_CELL[cell * N_DIRECTIONS + direction]: step_cell(cell, direction) as one lookup
+# (for hot loops over valid cells and directions)
+NEXT_CELL = np.array(
+    [
+        (cell // GRID_SIZE + dr) * GRID_SIZE + cell % GRID_SIZE + dc
+        if 0 <= cell // GRID_SIZE + dr < GRID_SIZE and 0 <= cell % GRID_SIZE + dc < GRID_SIZE
+        else -1
+        for cell in range(N_CELLS)
+        for dr, dc in DIRECTION_DELTAS
+    ],
+    dtype=np.int64,
+)
 DIRECTION_CLASS_ARRAY = np.array(DIRECTION_CLASS, dtype=np.int64)
 
-__all__ = ["rng_below", "step_cell", "other_artist_at", "is_edge_cell", "hike_goal_met"]
+__all__ = [
+    "rng_below",
+    "step_cell",
+    "other_artist_at",
+    "is_edge_cell",
+    "hike_goal_met",
+    "lowest_bit",
+    "stack_empty",
+    "NEXT_CELL",
+]
 
 
 @jit
@@ -72,3 +100,74 @@ def hike_goal_met(goal_kind, goal_param, direction, steps, end_cell, n_painted):
 @jit
 def grid_card(obs, cell):
     return obs[OBS_GRID + cell]
+
+
+# ---- speed helpers: scratch arrays without allocation, bit scans ----------------------------
+
+
+@intrinsic
+def _stack_empty(typingctx, count, dtype):
+    """A C-contiguous 1-D array of ``count`` (a constant) items on the caller's stack."""
+    if not isinstance(count, types.IntegerLiteral):
+        return None
+    if isinstance(dtype, types.NumberClass):
+        element = dtype.instance_type
+    elif isinstance(dtype, types.DType):
+        element = dtype.dtype
+    else:
+        return None
+    array_type = types.Array(element, 1, "C")
+    n = count.literal_value
+
+    def codegen(context, builder, signature, args):
+        item = context.get_data_type(element)
+        data = cgutils.alloca_once(builder, item, size=n)  # in the entry block
+        array = make_array(array_type)(context, builder)
+        intp = context.get_value_type(types.intp)
+        size = intp(context.get_abi_sizeof(item))
+        populate_array(
+            array, data=data, shape=[intp(n)], strides=[size], itemsize=size, meminfo=None
+        )
+        return array._getvalue()
+
+    return array_type(count, dtype), codegen
+
+
+@intrinsic
+def _count_trailing_zeros(typingctx, value):
+    if not isinstance(value, types.Integer) or value.bitwidth != 64 or value.signed:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.uint64(types.uint64), codegen
+
+
+if numba.config.DISABLE_JIT:  # plain Python: the same results from ordinary code
+
+    def stack_empty(count, dtype):
+        """``np.empty(count, dtype)``; ``count`` must be a constant."""
+        return np.empty(count, dtype=dtype)
+
+    def lowest_bit(mask):
+        """Index of the lowest set bit of a non-zero uint64 ``mask``."""
+        value = int(mask)
+        return np.int64((value & -value).bit_length() - 1)
+
+else:
+
+    @jit(inline="always")
+    def stack_empty(count, dtype):
+        """``np.empty(count, dtype)`` without a heap allocation (no malloc, no reference
+        counting): the array lives on the stack of the jitted function that calls this and
+        must not outlive it (never return or store it). ``count`` must be a literal or a
+        module-level int constant (not an expression), so that the size is known when the
+        function compiles. Each call site has one buffer: called in a loop, it returns the
+        same memory every time."""
+        return _stack_empty(count, dtype)
+
+    @jit(inline="always")
+    def lowest_bit(mask):
+        """Index of the lowest set bit of a non-zero uint64 ``mask``."""
+        return np.int64(_count_trailing_zeros(np.uint64(mask)))

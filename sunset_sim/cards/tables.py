@@ -31,6 +31,8 @@ class CardTables(NamedTuple):
     plan_directions: np.ndarray  # int32 [K] bitmask over enums.DIRECTION_NAMES
     plan_hike: np.ndarray  # int32 [K]
     plan_paint: np.ndarray  # int32 [K]
+    comm_share: np.ndarray  # float64 [C] fame per frame (fame / number of frames)
+    land_frames: np.ndarray  # uint64 [L, ceil(total frames/64)] bit f: the card fits frame f
 
 
 def build_tables(cards: CardSet) -> CardTables:
@@ -60,6 +62,9 @@ def build_tables(cards: CardSet) -> CardTables:
             frames = comm_frames[commission][comm_frames[commission] >= 0]
             if match[card, frames].any():
                 land_commissions[card, commission // 64] |= np.uint64(1 << (commission % 64))
+    land_frames = np.zeros((len(cards.landscapes), max(1, (match.shape[1] + 63) // 64)), np.uint64)
+    for card, frame in zip(*np.nonzero(match), strict=True):
+        land_frames[card, frame // 64] |= np.uint64(1 << (int(frame) % 64))
     return CardTables(
         land_features=land_features,
         land_icons=land_features.sum(axis=1).astype(np.int32),
@@ -76,4 +81,6 @@ def build_tables(cards: CardSet) -> CardTables:
         plan_directions=np.array([p.direction_mask for p in cards.plans], dtype=np.int32),
         plan_hike=np.array([p.hike for p in cards.plans], dtype=np.int32),
         plan_paint=np.array([p.paint for p in cards.plans], dtype=np.int32),
+        comm_share=np.array([c.fame / len(c.frames) for c in cards.commissions], np.float64),
+        land_frames=land_frames,
     )

@@ -9,12 +9,30 @@ parts (deck orders, plan decks, hands) live in separate arrays.
 
 Rule IDs in comments point at RULES.md; tests/test_parity.py holds both engines to the
 same games.
+
+Speed (measured with perf; keep it in mind when editing):
+
+- A call that is not inlined passes every array as a 7-word struct (``tables`` alone is
+  ~20 of them) and, in a reference-counted function, increments and decrements each one
+  atomically. So the option searches and turn helpers are ``inline="always"``, tiny
+  helpers are left to LLVM (``_nrt=False``, and inline="always" on them would multiply
+  compile time), and ``play_game`` first ``borrowed()`` its arrays, which makes numba's
+  reference counting on them a no-op.
+- Searches run on bitmasks: other artists' cells (``others_at``), the frames a painting
+  fits (``tables.land_frames``) and, in the sale search, hand positions per frame and per
+  feature kind. Grid steps are one lookup in ``NEXT_CELL``.
+- Strategies get ``kind`` and ``n_options`` as plain int64 values, not int literals, so
+  each strategy's ``decide`` compiles once rather than once per decision kind.
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
-from numba import prange
+from llvmlite import ir
+from numba import prange, types
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array
 
 from sunset_sim.engine.dispatch import decide
 from sunset_sim.engine.invariants import check_day
@@ -82,12 +100,30 @@ from sunset_sim.observation import (
     OBS_TURN_POS,
     OPTION_WIDTH,
 )
+from sunset_sim.strategy_tools import lowest_bit, stack_empty
 
-DELTA_ROW = np.array([d[0] for d in DIRECTION_DELTAS], dtype=np.int64)
-DELTA_COL = np.array([d[1] for d in DIRECTION_DELTAS], dtype=np.int64)
+# NEXT_CELL[cell * N_DIRECTIONS + direction]: the neighbour, -1 off the grid (R-HIKE-3)
+NEXT_CELL = np.array(
+    [
+        (cell // GRID_SIZE + dr) * GRID_SIZE + cell % GRID_SIZE + dc
+        if 0 <= cell // GRID_SIZE + dr < GRID_SIZE and 0 <= cell % GRID_SIZE + dc < GRID_SIZE
+        else -1
+        for cell in range(N_CELLS)
+        for dr, dc in DIRECTION_DELTAS
+    ],
+    dtype=np.int64,
+)
 DIRECTION_CLASS_ARRAY = np.array(DIRECTION_CLASS, dtype=np.int64)
 CENTRE = 2 * GRID_SIZE + 2  # R-SET-5
-SCRATCH_SIZE = 3 * MAX_FRAMES + MAX_FRAMES * MAX_PAINTINGS  # sale search; paint uses 5
+# Decision kinds as int64 values rather than int literals: each strategy's decide then
+# compiles once for all four kinds (and once more serves the reference engine) instead
+# of once per kind, which cuts cold compile time; it branches on ``kind`` at run time.
+KIND_PLAN = np.int64(DECIDE_PLAN)
+KIND_HIKE = np.int64(DECIDE_HIKE)
+KIND_PAINT = np.int64(DECIDE_PAINT)
+KIND_SALE = np.int64(DECIDE_SALE)
+N_PLAN_OPTIONS = np.int64(PLAN_HAND)
+SCRATCH_SIZE = GRID_SIZE  # paint option search: the takeable cells of a path
 
 # Per-seat result columns (int32), in this order; results.py names them for pandas.
 R_FAME = 0
@@ -119,7 +155,7 @@ S_FORCED_STAY = 7  # 1 if R-HIKE-5 left the seat with no legal hike today
 SUM_COLUMNS = 8
 
 
-@jit
+@jit(_nrt=False)
 def trace_put(trace, value):
     """Append to the game trace (parity checks); a 1-element trace is switched off."""
     if trace.shape[0] > 1:
@@ -127,24 +163,12 @@ def trace_put(trace, value):
         trace[0] += 1
 
 
-@jit
+@jit(_nrt=False)
 def step_cell(cell, direction):
-    row = cell // GRID_SIZE + DELTA_ROW[direction]
-    col = cell % GRID_SIZE + DELTA_COL[direction]
-    if row < 0 or row >= GRID_SIZE or col < 0 or col >= GRID_SIZE:
-        return -1
-    return row * GRID_SIZE + col
+    return NEXT_CELL[cell * N_DIRECTIONS + direction]
 
 
-@jit
-def other_artist_at(obs, n_players, seat, cell):
-    for other in range(n_players):
-        if other != seat and obs[OBS_POS + other] == cell:
-            return True
-    return False
-
-
-@jit
+@jit(_nrt=False)
 def refresh_fame(obs, sums, seat):
     """OBS_FAME as R-END-2 counts it now (goals kept for good only)."""
     obs[OBS_FAME + seat] = (
@@ -152,16 +176,34 @@ def refresh_fame(obs, sums, seat):
     )
 
 
-@jit
-def legal_hikes(obs, n_players, seat, plan_directions, plan_hike, options):
-    """R-HIKE-1..6 in the reference order: stay first, then N..NW with 1, 2, ... steps."""
-    start = obs[OBS_POS + seat]
+@jit(_nrt=False)
+def others_at(obs, n_players, seat):
+    """Bitmask over the cells holding another player's artist (R-HIKE-5, R-PAINT-2)."""
+    mask = 0
+    for other in range(n_players):
+        if other != seat:
+            mask |= 1 << obs[OBS_POS + other]
+    return mask
+
+
+@jit(inline="always")
+def put_row(options, row, a, b, c, d, e):
+    """One whole option row (OPTION_WIDTH columns)."""
+    options[row, 0] = a
+    options[row, 1] = b
+    options[row, 2] = c
+    options[row, 3] = d
+    options[row, 4] = e
+
+
+@jit(inline="always")
+def legal_hikes(obs, occupied, start, plan_directions, plan_hike, options):
+    """R-HIKE-1..6 in the reference order: stay first, then N..NW with 1, 2, ... steps.
+    ``occupied``: bitmask of the cells holding other artists."""
     n = 0
-    if not other_artist_at(obs, n_players, seat, start):  # R-HIKE-5
-        options[n, 0] = -1
-        options[n, 1] = 0
-        options[n, 2] = start
-        n += 1
+    if not (occupied >> start) & 1:  # R-HIKE-5
+        put_row(options, 0, -1, 0, start, -1, -1)
+        n = 1
     for direction in range(N_DIRECTIONS):
         if not (plan_directions >> direction) & 1:
             continue
@@ -170,39 +212,34 @@ def legal_hikes(obs, n_players, seat, plan_directions, plan_hike, options):
             cell = step_cell(cell, direction)
             if cell < 0 or obs[OBS_GRID + cell] < 0:  # R-HIKE-3, R-HIKE-4
                 break
-            if other_artist_at(obs, n_players, seat, cell):  # R-HIKE-5: pass, not end
+            if (occupied >> cell) & 1:  # R-HIKE-5: pass, not end
                 continue
-            options[n, 0] = direction
-            options[n, 1] = steps
-            options[n, 2] = cell
+            put_row(options, n, direction, steps, cell, -1, -1)
             n += 1
     if n == 0:  # R-HIKE-5 DECISION: no legal hike, stay put
-        options[0, 0] = -1
-        options[0, 1] = 0
-        options[0, 2] = start
+        put_row(options, 0, -1, 0, start, -1, -1)
         n = 1
-    for row in range(n):
-        for column in range(3, OPTION_WIDTH):
-            options[row, column] = -1
     return n
 
 
-@jit
-def paint_options(obs, n_players, seat, start, direction, steps, paint, options, takeable):
+@jit(inline="always")
+def paint_options(obs, occupied, start, direction, steps, paint, options, takeable):
     """R-PAINT-1/2: subsets of the takeable path cells, by ascending bitmask."""
     n_takeable = 0
     cell = start
     for step in range(steps + 1):
         if step > 0:
             cell = step_cell(cell, direction)
-        if obs[OBS_GRID + cell] >= 0 and not other_artist_at(obs, n_players, seat, cell):
+        if obs[OBS_GRID + cell] >= 0 and not (occupied >> cell) & 1:
             takeable[n_takeable] = cell
             n_takeable += 1
     n = 0
     for mask in range(1 << n_takeable):
         count = 0
-        for bit in range(n_takeable):
-            count += (mask >> bit) & 1
+        rest = mask
+        while rest:
+            rest &= rest - 1
+            count += 1
         if count > paint:
             continue
         column = 0
@@ -210,81 +247,111 @@ def paint_options(obs, n_players, seat, start, direction, steps, paint, options,
             if (mask >> bit) & 1:
                 options[n, column] = takeable[bit]
                 column += 1
-        for rest in range(column, OPTION_WIDTH):
-            options[n, rest] = -1
+        for pad in range(column, OPTION_WIDTH):
+            options[n, pad] = -1
         n += 1
     return n
 
 
-@jit
-def sale_options(obs, tables, hand, n_hand, options, scratch):
+@jit(inline="always")
+def sale_options(obs, tables, hands, seat, n_hand, options):
     """R-SELL-1..3 in the reference order (rules/sell.py): row 0 is "stop"; then per
     commission in row order, frame by frame over the hand in the order taken, the first
-    unused painting of each feature kind only; at most MAX_SALE_OPTIONS rows."""
-    for column in range(OPTION_WIDTH):
-        options[0, column] = -1
+    unused painting of each feature kind only; at most MAX_SALE_OPTIONS rows.
+
+    The search runs on bitmasks over hand positions: per frame the paintings that fit it,
+    per painting the earlier paintings of the same kind."""
+    put_row(options, 0, -1, -1, -1, -1, -1)
     n = 1
     if n_hand == 0:
         return n
-    chosen = scratch[0:MAX_FRAMES]
-    cursor = scratch[MAX_FRAMES : 2 * MAX_FRAMES]  # next hand index to try, per depth
-    n_kinds = scratch[2 * MAX_FRAMES : 3 * MAX_FRAMES]
-    kinds_tried = scratch[3 * MAX_FRAMES : 3 * MAX_FRAMES + MAX_FRAMES * MAX_PAINTINGS].reshape(
-        (MAX_FRAMES, MAX_PAINTINGS)
-    )
+    # A commission with a frame that no painting fits is skipped before the search
+    # (land_frames: one bit per frame; card sets of up to 64 frames take this fast path).
+    one_word = tables.land_frames.shape[1] == 1
+    held = np.uint64(0)
+    if one_word:
+        for i in range(n_hand):
+            held |= tables.land_frames[hands[seat, i], 0]
+        if held == 0:
+            return n
+    same_kind = stack_empty(MAX_PAINTINGS, np.uint64)  # earlier positions of the same kind
+    kinds = stack_empty(MAX_PAINTINGS, np.int64)
+    fit = stack_empty(MAX_FRAMES, np.uint64)  # positions fitting each frame
+    candidates = stack_empty(MAX_FRAMES, np.uint64)  # fitting and unused, per depth
+    untried = stack_empty(MAX_FRAMES, np.uint64)
+    chosen = stack_empty(MAX_FRAMES, np.int64)  # hand position chosen, per depth
+    kinds_ready = False
     for slot in range(obs[OBS_ROW_LEN]):
         commission = obs[OBS_ROW + slot]
         n_frames = tables.comm_n_frames[commission]
-        chosen[:] = -1
-        cursor[:] = 0
-        n_kinds[:] = 0
+        if n_frames > n_hand:  # one distinct painting per frame (R-SELL-2)
+            continue
+        possible = True
+        for f in range(n_frames):
+            frame = tables.comm_frames[commission, f]
+            if one_word and not (held >> np.uint64(frame)) & np.uint64(1):
+                possible = False
+                break
+            mask = np.uint64(0)
+            for i in range(n_hand):
+                if tables.match[hands[seat, i], frame]:
+                    mask |= np.uint64(1) << np.uint64(i)
+            fit[f] = mask
+            if mask == 0:
+                possible = False
+                break
+        if not possible:
+            continue
+        if not kinds_ready:
+            for i in range(n_hand):
+                kind = tables.land_kind[hands[seat, i]]
+                kinds[i] = kind
+                before = np.uint64(0)
+                for j in range(i):
+                    if kinds[j] == kind:
+                        before |= np.uint64(1) << np.uint64(j)
+                same_kind[i] = before
+            kinds_ready = True
+        used = np.uint64(0)  # positions chosen at depths 0 .. depth-1
+        candidates[0] = fit[0]
+        untried[0] = fit[0]
         depth = 0
         while depth >= 0 and n < MAX_SALE_OPTIONS:
             if depth == n_frames:
                 options[n, 0] = commission
                 for f in range(MAX_FRAMES):
-                    options[n, 1 + f] = chosen[f] if f < n_frames else -1
+                    options[n, 1 + f] = hands[seat, chosen[f]] if f < n_frames else -1
                 for column in range(1 + MAX_FRAMES, OPTION_WIDTH):
                     options[n, column] = -1
                 n += 1
                 depth -= 1
+                used &= ~(np.uint64(1) << np.uint64(chosen[depth]))
                 continue
-            frame = tables.comm_frames[commission, depth]
-            found = False
-            while cursor[depth] < n_hand:
-                card = hand[cursor[depth]]
-                cursor[depth] += 1
-                used = False
-                for f in range(depth):
-                    if chosen[f] == card:
-                        used = True
-                if used or not tables.match[card, frame]:
-                    continue
-                kind = tables.land_kind[card]
-                seen = False
-                for k in range(n_kinds[depth]):
-                    if kinds_tried[depth, k] == kind:
-                        seen = True
-                if seen:
-                    continue
-                kinds_tried[depth, n_kinds[depth]] = kind
-                n_kinds[depth] += 1
-                chosen[depth] = card
-                found = True
-                break
-            if found:
+            rest = untried[depth]
+            found = -1
+            while rest:
+                i = lowest_bit(rest)
+                rest &= rest - np.uint64(1)
+                if not (same_kind[i] & candidates[depth]):  # first of its kind here
+                    found = i
+                    break
+            untried[depth] = rest
+            if found >= 0:
+                chosen[depth] = found
+                used |= np.uint64(1) << np.uint64(found)
                 depth += 1
                 if depth < n_frames:
-                    cursor[depth] = 0
-                    n_kinds[depth] = 0
+                    candidates[depth] = fit[depth] & ~used
+                    untried[depth] = candidates[depth]
             else:
-                chosen[depth] = -1
                 depth -= 1
+                if depth >= 0:
+                    used &= ~(np.uint64(1) << np.uint64(chosen[depth]))
     return n
 
 
-@jit
-def meets_goal(obs, tables, goal, seat, direction, steps, n_painted, n_sold, hand, n_hand):
+@jit(inline="always")
+def meets_goal(obs, tables, goal, seat, direction, steps, n_painted, n_sold, hands, n_hand):
     """R-GOAL-3: this turn's actions and the holdings after selling."""
     kind = tables.goal_kind[goal]
     param = tables.goal_param[goal]
@@ -299,7 +366,7 @@ def meets_goal(obs, tables, goal, seat, direction, steps, n_painted, n_sold, han
         for feature in range(n_features):
             shown = 0
             for i in range(n_hand):
-                shown += tables.land_features[hand[i], feature]
+                shown += tables.land_features[hands[seat, i], feature]
             if shown == 0:
                 return False
         return True
@@ -315,17 +382,66 @@ def meets_goal(obs, tables, goal, seat, direction, steps, n_painted, n_sold, han
     return False
 
 
-@jit
-def show_private(obs, seat, hand, n_hand, turn_position):
+@jit(inline="always")
+def show_private(obs, seat, hands, n_hand, turn_position):
     """The observing seat's own fields (the rest of ``obs`` is public)."""
     shown = obs[OBS_N_PAINTINGS]  # slots written for the previous observer
     obs[OBS_ME] = seat
     obs[OBS_N_PAINTINGS] = n_hand
     obs[OBS_TURN_POS] = turn_position
     for i in range(n_hand):
-        obs[OBS_PAINTINGS + i] = hand[i]
+        obs[OBS_PAINTINGS + i] = hands[seat, i]
     for i in range(n_hand, max(shown, 0)):
         obs[OBS_PAINTINGS + i] = -1
+
+
+def _borrowable(value_type):
+    if isinstance(value_type, types.Array):
+        return True
+    if isinstance(value_type, types.BaseTuple):
+        return all(_borrowable(member) for member in value_type.types)
+    return False
+
+
+@intrinsic
+def _borrowed(typingctx, value):
+    if not _borrowable(value):
+        return None
+
+    def strip(context, builder, value_type, value_llvm):
+        if isinstance(value_type, types.Array):
+            array = make_array(value_type)(context, builder, value=value_llvm)
+            array.meminfo = ir.Constant(array.meminfo.type, None)
+            array.parent = ir.Constant(array.parent.type, None)
+            return array._getvalue()
+        for index, member in enumerate(value_type.types):
+            item = builder.extract_value(value_llvm, index)
+            value_llvm = builder.insert_value(
+                value_llvm, strip(context, builder, member, item), index
+            )
+        return value_llvm
+
+    def codegen(context, builder, signature, args):
+        return strip(context, builder, signature.args[0], args[0])
+
+    return value(value), codegen
+
+
+if numba.config.DISABLE_JIT:
+
+    def borrowed(value):
+        return value
+
+else:
+
+    @jit(inline="always")
+    def borrowed(value):
+        """The same arrays (an array or a tuple of them) without their reference-counting
+        handle: numba's reference counting on them is then a no-op, which matters where a
+        call passes many arrays (every decision passes the ~20 arrays of ``tables``,
+        ``obs`` and ``options``). Valid only while the caller keeps the originals alive;
+        never store or return the result."""
+        return _borrowed(value)
 
 
 @jit
@@ -352,6 +468,11 @@ def play_game(
     ``work`` (new_workspace) holds every array the game needs, reset here, so that a
     thread plays game after game without allocating. With ``check`` set, the invariants
     of engine/invariants.py are checked at the end of every day's hike phase."""
+    # The caller holds every array for the whole game: no reference counting in here.
+    tables = borrowed(tables)
+    work = borrowed(work)
+    params = borrowed(params)
+    strategy_ids = borrowed(strategy_ids)
     n_land = tables.land_icons.shape[0]
     n_comm = tables.comm_fame.shape[0]
     n_goal = tables.goal_kind.shape[0]
@@ -486,7 +607,7 @@ def play_game(
             plan_head[seat] = (plan_head[seat] + PLAN_HAND) % n_plan
             plan_count[seat] -= PLAN_HAND
         for seat in range(n_players):
-            show_private(obs, seat, hands[seat], n_hand[seat], -1)
+            show_private(obs, seat, hands, n_hand[seat], -1)
             for k in range(PLAN_HAND):
                 obs[OBS_HAND + k] = drawn[seat, k]
                 options[k, 0] = drawn[seat, k]
@@ -494,10 +615,10 @@ def play_game(
                     options[k, column] = -1
             choice = decide(
                 strategy_ids[seat],
-                DECIDE_PLAN,
+                KIND_PLAN,
                 obs,
                 options,
-                PLAN_HAND,
+                N_PLAN_OPTIONS,
                 params[seat],
                 streams[seat],
                 tables,
@@ -559,23 +680,20 @@ def play_game(
             plan = kept[seat]
             start = obs[OBS_POS + seat]
             # hike (R-HIKE-1..6)
-            show_private(obs, seat, hands[seat], n_hand[seat], position)
+            show_private(obs, seat, hands, n_hand[seat], position)
+            occupied = others_at(obs, n_players, seat)
             n_options = legal_hikes(
-                obs, n_players, seat, tables.plan_directions[plan], tables.plan_hike[plan], options
+                obs, occupied, start, tables.plan_directions[plan], tables.plan_hike[plan], options
             )
             sums[seat, S_FORCED_STAY] = (
-                1
-                if n_options == 1
-                and options[0, 1] == 0
-                and other_artist_at(obs, n_players, seat, start)
-                else 0
+                1 if n_options == 1 and options[0, 1] == 0 and (occupied >> start) & 1 else 0
             )
             choice = decide(
                 strategy_ids[seat],
-                DECIDE_HIKE,
+                KIND_HIKE,
                 obs,
                 options,
-                n_options,
+                np.int64(n_options),
                 params[seat],
                 streams[seat],
                 tables,
@@ -589,8 +707,7 @@ def play_game(
             # paint (R-PAINT-1..3)
             n_options = paint_options(
                 obs,
-                n_players,
-                seat,
+                occupied,
                 start,
                 direction,
                 steps,
@@ -600,10 +717,10 @@ def play_game(
             )
             choice = decide(
                 strategy_ids[seat],
-                DECIDE_PAINT,
+                KIND_PAINT,
                 obs,
                 options,
-                n_options,
+                np.int64(n_options),
                 params[seat],
                 streams[seat],
                 tables,
@@ -629,14 +746,14 @@ def play_game(
             # sell (R-SELL-1..4), one commission at a time
             n_sold = 0
             while True:
-                show_private(obs, seat, hands[seat], n_hand[seat], position)
-                n_options = sale_options(obs, tables, hands[seat], n_hand[seat], options, scratch)
+                show_private(obs, seat, hands, n_hand[seat], position)
+                n_options = sale_options(obs, tables, hands, seat, n_hand[seat], options)
                 choice = decide(
                     strategy_ids[seat],
-                    DECIDE_SALE,
+                    KIND_SALE,
                     obs,
                     options,
-                    n_options,
+                    np.int64(n_options),
                     params[seat],
                     streams[seat],
                     tables,
@@ -687,7 +804,7 @@ def play_game(
                 steps,
                 n_painted,
                 n_sold,
-                hands[seat],
+                hands,
                 n_hand[seat],
             ):
                 goal_holder = seat
@@ -825,7 +942,7 @@ def new_workspace(n_players, n_land, n_comm, n_goal, n_plan):
         np.zeros(n_players, dtype=np.int64),  # number of unsold paintings
         np.zeros((n_players, SUM_COLUMNS), dtype=np.int32),  # running sums
         np.empty((MAX_SALE_OPTIONS, OPTION_WIDTH), dtype=np.int32),  # options, rows filled whole
-        np.empty(SCRATCH_SIZE, dtype=np.int64),  # option search scratch
+        np.empty(SCRATCH_SIZE, dtype=np.int64),  # paint option scratch
         np.empty((n_players, PLAN_HAND), dtype=np.int32),  # drawn plan cards
         np.empty(n_players, dtype=np.int32),  # kept plan cards
         np.empty(n_players, dtype=np.int64),  # turn order
