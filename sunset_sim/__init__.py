@@ -1,20 +1,64 @@
 """sunset-sim: Monte Carlo strategy analysis for the board game Sunset over Water.
 
-The Python API mirrors the CLI: ``simulate`` (fast engine, one row per game and seat),
-``play_reference`` (one game on the readable engine, with its record), ``load_cards``.
+The Python API mirrors the CLI, with DataFrames in and out (for notebooks):
+
+- ``simulate(games, players, strategies, seed, cards, rules)``: a batch on the fast
+  engine, one row per game and seat (``sunset-sim simulate``).
+- ``tournament(strategies, players, games, ...)``: every strategy in every seat on the
+  same deals; ``.standings``, ``.head_to_head``, ``.by_seat`` ... (``sunset-sim tournament``).
+- ``compare(strategies, ..., cards_a=, cards_b=, rules_a=, rules_b=)``: two variants on the
+  same seeds; one row per measure with A, B, diff = B - A, paired 95% CI, p-value and
+  ``significant`` (``sunset-sim compare``).
+- ``sweep(param="balanced:deny=0,0.5,1")`` or ``sweep(rule="days=4,5,6")``: one setting
+  over values on the same seeds, win share and mean fame with 95% CIs per value
+  (``sunset-sim sweep``); ``plot_sweep(frame, "sweep.png")`` draws it.
+- ``build_report(frame, cards)``, ``write_report(report, out_dir)``, ``read_results(path)``:
+  the balance report of a results table (``sunset-sim report``).
+- ``tune(strategy, opponents, ...)``: tune a strategy's parameters (``sunset-sim tune``).
+- ``play_reference(cards, seats, seed)``: one game on the readable engine, with its record.
+- ``load_cards(path)``, ``Rules(tie_break=, days=)``: card sets and rule options.
+
+Strategies are given as text (``"greedy:lateness=1"``) or ``strategy.Player`` objects;
+cards as a ``CardSet``, a TOML path or None (the packaged set). Everything is imported on
+first use.
 """
 
 from __future__ import annotations
 
 __version__ = "0.1.0"
-__all__ = ["Rules", "load_cards", "play_reference", "simulate"]
 
 _EXPORTS = {
     "simulate": "sunset_sim.runner",
     "play_reference": "sunset_sim.play",
     "load_cards": "sunset_sim.cards.loader",
     "Rules": "sunset_sim.rules.options",
+    "tournament": "sunset_sim.analysis.tournament",
+    "compare": "sunset_sim.analysis.whatif",
+    "sweep": "sunset_sim.analysis.whatif",
+    "plot_sweep": "sunset_sim.analysis.whatif",
+    "build_report": "sunset_sim.analysis.report",
+    "write_report": "sunset_sim.analysis.report",
+    "read_results": "sunset_sim.analysis.report",
+    "tune": "sunset_sim.analysis.tune",
 }
+
+
+def _available() -> list[str]:
+    """The exports whose module exists (report and tune may be absent in a partial tree)."""
+    from importlib.util import find_spec
+
+    names = []
+    for name, module in _EXPORTS.items():
+        try:
+            found = find_spec(module) is not None
+        except ImportError:
+            found = False
+        if found:
+            names.append(name)
+    return sorted(names)
+
+
+__all__ = _available()
 
 
 def __getattr__(name: str):
@@ -22,5 +66,18 @@ def __getattr__(name: str):
     if name in _EXPORTS:
         import importlib
 
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
+        module_name = _EXPORTS[name]
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            raise AttributeError(
+                f"sunset_sim.{name} is not available: module {module_name} is missing"
+            ) from None
+        return getattr(module, name)
     raise AttributeError(f"module 'sunset_sim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

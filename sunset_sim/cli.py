@@ -583,5 +583,19 @@ def replay_command(record_path: Path, cards_path: Path | None, quiet: bool) -> N
     click.echo(f"replay OK: {len(record['days'])} days, fame {result.fame}")
 
 
+# `tune` lives in its own module; it imports this one's helpers only when it runs
+from sunset_sim.cli_tune import tune_command  # noqa: E402
+
+main.add_command(tune_command)
+
+from sunset_sim.cli_report import report_command  # noqa: E402
+
+main.add_command(report_command)
+
+from sunset_sim.cli_whatif import compare_command, sweep_command  # noqa: E402
+
+main.add_command(compare_command)
+main.add_command(sweep_command)
+
 if __name__ == "__main__":
     main()

@@ -56,6 +56,10 @@ GOAL_KIND_NAMES = (
     "steps",
 )
 GOAL_KINDS_WITH_COUNT = (GOAL_PAINTED, GOAL_SOLD, GOAL_HOLDS, GOAL_STEPS)
+# What a seat did with a day's goal (result bit flags, R-GOAL-1/2)
+GOAL_FLAG_MET = 1  # met it on its turn and took the card
+GOAL_FLAG_TOOK = 2  # took it from another player who held it
+GOAL_FLAG_KEPT = 4  # held it at the end of the hike phase, so kept it for good
 
 # R-ORD-2 tie-break options.
 TIE_RANDOM = 0

@@ -33,7 +33,14 @@ def to_frame(
     """One row per game and seat. ``plan_day{d}`` is the plan card kept on day d (card id
     if ``plan_ids`` is given, else its index; missing after an early end), ``turn_day{d}``
     the turn position it gave (0 = first); ``painted_{w}`` bit i of word w: landscape
-    64*w+i was painted by that seat."""
+    64*w+i was painted by that seat.
+
+    For the balance report, per day d (-1 on days not played): ``fame_day{d}`` fame as
+    R-END-2 counts it at the end of that day's hike phase, ``painted_day{d}`` cards
+    painted, ``goal_day{d}`` GOAL_FLAG_* bits (enums.py), ``commissions_day{d}_{w}``
+    bitmask of the commissions this seat completed that day; per game (the same on each
+    seat's row): ``goal_card_day{d}`` the goal card index shown, ``available_{w}`` bitmask
+    of the landscapes that were on the grid at some time in the game."""
     n_games, n_players, _ = batch.seat.shape
     games = np.repeat(
         np.arange(batch.first_game, batch.first_game + n_games, dtype=np.int64), n_players
@@ -70,7 +77,34 @@ def to_frame(
     painted = batch.painted.reshape(n_games * n_players, -1)
     for word in range(painted.shape[1]):
         data[f"painted_{word}"] = painted[:, word]
+    days = batch.day.reshape(n_games * n_players, plans.shape[1], -1)
+    goal_cards = np.repeat(batch.goal, n_players, axis=0)
+    completed = commissions_by_day(batch.commission, n_players, plans.shape[1])
+    for day in range(plans.shape[1]):
+        data[f"fame_day{day + 1}"] = days[:, day, kernel.D_FAME].astype(np.int16)
+        data[f"painted_day{day + 1}"] = days[:, day, kernel.D_PAINTED].astype(np.int8)
+        data[f"goal_day{day + 1}"] = days[:, day, kernel.D_GOAL].astype(np.int8)
+        data[f"goal_card_day{day + 1}"] = goal_cards[:, day]
+        for word in range(completed.shape[-1]):
+            data[f"commissions_day{day + 1}_{word}"] = completed[:, day, word]
+    available = np.repeat(batch.available, n_players, axis=0)
+    for word in range(available.shape[1]):
+        data[f"available_{word}"] = available[:, word]
     return pd.DataFrame(data)
+
+
+def commissions_by_day(commission: np.ndarray, n_players: int, days: int) -> np.ndarray:
+    """[games * seats, days, words] uint64: bit c of a seat's row for day d is set when
+    that seat completed commission c on day d (from the kernel's per-commission rows)."""
+    n_games, n_commissions, _ = commission.shape
+    words = max(1, (n_commissions + 63) // 64)
+    masks = np.zeros((n_games, n_players, days, words), dtype=np.uint64)
+    games, commissions = np.nonzero(commission[:, :, kernel.C_SEAT] >= 0)
+    seats = commission[games, commissions, kernel.C_SEAT].astype(np.int64)
+    on_day = commission[games, commissions, kernel.C_DAY].astype(np.int64) - 1
+    bits = np.left_shift(np.uint64(1), (commissions % 64).astype(np.uint64))
+    np.bitwise_or.at(masks, (games, seats, on_day, commissions // 64), bits)
+    return masks.reshape(n_games * n_players, days, words)
 
 
 WIN_SCALE = math.lcm(*range(1, MAX_PLAYERS + 1))  # a win share 1/k times this is whole

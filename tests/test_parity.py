@@ -33,7 +33,14 @@ from sunset_sim.cards.tables import build_tables
 from sunset_sim.engine import kernel
 from sunset_sim.engine.batch import BatchArrays, run_games, trace_game
 from sunset_sim.engine.trace import comparable, trace_to_record
-from sunset_sim.enums import END_COMMISSION_SHORTAGE, END_SIX_DAYS
+from sunset_sim.enums import (
+    END_COMMISSION_SHORTAGE,
+    END_SIX_DAYS,
+    GOAL_FLAG_KEPT,
+    GOAL_FLAG_MET,
+    GOAL_FLAG_TOOK,
+    N_CELLS,
+)
 from sunset_sim.play import play_reference
 from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import registry, seat_players
@@ -137,6 +144,33 @@ def describe(seed, game, n_players, lineup, rules, cards_name="default") -> str:
     )
 
 
+def report_outputs(record: dict, cards, n_players: int, days: int):
+    """The kernel's report outputs as the reference record gives them: per seat and day
+    (fame after the day, cards painted, GOAL_FLAG_* bits), per commission (seat, day),
+    per day the goal card; -1 where nothing happened."""
+    comm_index = {card.id: i for i, card in enumerate(cards.commissions)}
+    goal_index = {card.id: i for i, card in enumerate(cards.goals)}
+    per_day = [[[-1] * kernel.DAY_COLUMNS for _ in range(days)] for _ in range(n_players)]
+    commissions = [[-1, -1] for _ in cards.commissions]
+    goal_cards = [-1] * days
+    for d, day in enumerate(record["days"]):
+        goal_cards[d] = goal_index[day["goal"]] if day.get("goal") else -1
+        for seat in range(n_players):
+            per_day[seat][d] = [day["fame"][seat], 0, 0]
+        someone_held = False
+        for turn in day["turns"]:
+            row = per_day[turn["seat"]][d]
+            row[kernel.D_PAINTED] = len(turn["painted"])
+            for sale in turn["sales"]:
+                commissions[comm_index[sale["commission"]]] = [turn["seat"], d + 1]
+            if turn.get("goal"):
+                row[kernel.D_GOAL] |= GOAL_FLAG_MET | (GOAL_FLAG_TOOK if someone_held else 0)
+                someone_held = True
+        if day.get("goal_holder") is not None:
+            per_day[day["goal_holder"]][d][kernel.D_GOAL] |= GOAL_FLAG_KEPT
+    return per_day, commissions, goal_cards
+
+
 def result_differences(result, out: BatchArrays, cards, n_players: int, days: int) -> list[str]:
     """Where the kernel's result arrays (row 0 of ``out``) disagree with a reference game."""
     record = result.record
@@ -162,6 +196,7 @@ def result_differences(result, out: BatchArrays, cards, n_players: int, days: in
     players = result.state.players
     for seat, player in enumerate(players):
         plan[seat, : len(player.plans_played)] = player.plans_played
+    report_days, commissions, goal_cards = report_outputs(record, cards, n_players, days)
 
     def column(index: int) -> list[int]:
         return [int(v) for v in seat_rows[:, index]]
@@ -193,6 +228,24 @@ def result_differences(result, out: BatchArrays, cards, n_players: int, days: in
         ),
         ("goals won", column(kernel.R_GOALS_WON), [len(p.goals) for p in players]),
         ("paintings sold", column(kernel.R_PAINTINGS_SOLD), n_sold),
+        ("fame, cards painted and goal flags each day", out.day[0].tolist(), report_days),
+        ("commission completed by (seat, day)", out.commission[0].tolist(), commissions),
+        ("goal card each day", out.goal[0].tolist(), goal_cards),
+        (
+            "painted cards were on the grid",
+            [
+                int(p & ~a)
+                for row in out.painted[0]
+                for p, a in zip(row, out.available[0], strict=True)
+            ],
+            [0] * n_players * words,
+        ),
+        (
+            "at least the first deal was on the grid",
+            sum(bin(int(word)).count("1") for word in out.available[0])
+            >= min(N_CELLS, len(cards.landscapes)),
+            True,
+        ),
     ]
     return [
         f"{name}: kernel={fast} reference={slow}" for name, fast, slow in checks if fast != slow
@@ -284,8 +337,8 @@ def test_small_card_set_parity(n_players):
 
 def assert_same_batch(a: BatchArrays, b: BatchArrays, what: str) -> None:
     assert a.first_game == b.first_game, what
-    for name in ("seat", "game", "plan", "position", "painted"):
-        x, y = getattr(a, name), getattr(b, name)
+    for name, x in a.arrays().items():
+        y = getattr(b, name)
         assert x.dtype == y.dtype and x.shape == y.shape, f"{what}: {name} shape/dtype"
         if not np.array_equal(x, y):
             game = int(np.argwhere(x != y)[0][0])
@@ -296,8 +349,8 @@ def concatenate(first: BatchArrays, second: BatchArrays) -> BatchArrays:
     return BatchArrays(
         first_game=first.first_game,
         **{
-            name: np.concatenate([getattr(first, name), getattr(second, name)])
-            for name in ("seat", "game", "plan", "position", "painted")
+            name: np.concatenate([array, getattr(second, name)])
+            for name, array in first.arrays().items()
         },
     )
 

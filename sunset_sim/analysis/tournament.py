@@ -160,7 +160,7 @@ def tournament(
             accumulator.add(batch, seat_labels)
             kept = max(0, min(len(batch.game), rating_games - batch.first_game))
             if kept:
-                rated.append((_head(batch, kept), seat_labels))
+                rated.append((batch.rows(0, kept), seat_labels))
             if on_chunk is not None:
                 on_chunk(len(batch.game))
     standings = pd.DataFrame(
@@ -198,13 +198,3 @@ def tournament(
         standings, head, by_seat, by_position, games, len(tables), min(games, rating_games)
     )
 
-
-def _head(batch: BatchArrays, n: int) -> BatchArrays:
-    return BatchArrays(
-        batch.first_game,
-        batch.seat[:n],
-        batch.game[:n],
-        batch.plan[:n],
-        batch.position[:n],
-        batch.painted[:n],
-    )

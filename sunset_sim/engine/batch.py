@@ -6,7 +6,7 @@ into chunks or jobs gives the same games.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import ModuleType
 
 import numba
@@ -28,6 +28,21 @@ class BatchArrays:
     plan: np.ndarray  # int32 [n, P, days]: plan card index kept each day, -1 if not played
     position: np.ndarray  # int32 [n, P, days]: turn position each day, -1 if not played
     painted: np.ndarray  # uint64 [n, P, words]: bitmask over landscape indices
+    day: np.ndarray  # int32 [n, P, days, kernel.DAY_COLUMNS]: fame, cards painted, goal flags
+    commission: np.ndarray  # int8 [n, commissions, 2]: completing seat and day, -1 if none
+    goal: np.ndarray  # int16 [n, days]: goal card index shown each day, -1 if none
+    available: np.ndarray  # uint64 [n, words]: landscapes on the grid at any time
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Every array field by name, each with one row per game."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "first_game"}
+
+    def rows(self, start: int, stop: int) -> BatchArrays:
+        """Games first_game + start .. first_game + stop - 1."""
+        return BatchArrays(
+            self.first_game + start,
+            **{name: array[start:stop] for name, array in self.arrays().items()},
+        )
 
 
 def kernel_arguments(players: list[Player]) -> tuple[ModuleType, np.ndarray, np.ndarray]:
@@ -43,9 +58,10 @@ def kernel_arguments(players: list[Player]) -> tuple[ModuleType, np.ndarray, np.
 
 
 def allocate(
-    n_games: int, n_players: int, days: int, n_landscapes: int, first_game: int
+    n_games: int, n_players: int, days: int, tables: CardTables, first_game: int
 ) -> BatchArrays:
-    words = (n_landscapes + 63) // 64
+    words = (tables.land_icons.shape[0] + 63) // 64
+    n_commissions = tables.comm_fame.shape[0]
     return BatchArrays(
         first_game=first_game,
         seat=np.zeros((n_games, n_players, kernel.SEAT_COLUMNS), dtype=np.int32),
@@ -53,6 +69,10 @@ def allocate(
         plan=np.full((n_games, n_players, days), -1, dtype=np.int32),
         position=np.full((n_games, n_players, days), -1, dtype=np.int32),
         painted=np.zeros((n_games, n_players, words), dtype=np.uint64),
+        day=np.full((n_games, n_players, days, kernel.DAY_COLUMNS), -1, dtype=np.int32),
+        commission=np.full((n_games, n_commissions, kernel.COMMISSION_COLUMNS), -1, dtype=np.int8),
+        goal=np.full((n_games, days), -1, dtype=np.int16),
+        available=np.zeros((n_games, words), dtype=np.uint64),
     )
 
 
@@ -70,7 +90,7 @@ def run_games(
     With ``check_invariants``, ``game[:, kernel.G_VIOLATIONS]`` holds each game's bitmask
     of failed invariants (engine/invariants.py); it is 0 otherwise."""
     module, ids, params = kernel_arguments(players)
-    out = allocate(n_games, len(players), rules.days, tables.land_icons.shape[0], first_game)
+    out = allocate(n_games, len(players), rules.days, tables, first_game)
     module.play_games(
         np.uint64(seed),
         np.int64(first_game),
@@ -86,6 +106,10 @@ def run_games(
         out.plan,
         out.position,
         out.painted,
+        out.day,
+        out.commission,
+        out.goal,
+        out.available,
         np.int64(min(n_games, 4 * numba.get_num_threads())),  # blocks of games, one workspace each
         np.int64(1 if check_invariants else 0),
     )
@@ -97,7 +121,7 @@ def trace_game(
 ) -> tuple[np.ndarray, BatchArrays]:
     """One game with its full trace (every decision and chance outcome), for parity checks."""
     module, ids, params = kernel_arguments(players)
-    out = allocate(1, len(players), rules.days, tables.land_icons.shape[0], game_index)
+    out = allocate(1, len(players), rules.days, tables, game_index)
     trace = np.zeros(1 << 16, dtype=np.int32)
     trace[0] = 1
     module.play_game(
@@ -114,6 +138,10 @@ def trace_game(
         out.plan[0],
         out.position[0],
         out.painted[0],
+        out.day[0],
+        out.commission[0],
+        out.goal[0],
+        out.available[0],
         trace,
         module.workspace_for(np.int64(len(players)), tables),
         np.int64(1),  # check the invariants too

@@ -49,6 +49,9 @@ from sunset_sim.enums import (
     END_SIX_DAYS,
     GOAL_ALL_FEATURES,
     GOAL_EDGE,
+    GOAL_FLAG_KEPT,
+    GOAL_FLAG_MET,
+    GOAL_FLAG_TOOK,
     GOAL_HOLDS,
     GOAL_MOVED,
     GOAL_PAINTED,
@@ -142,6 +145,15 @@ G_END_REASON = 0
 G_DAYS = 1
 G_VIOLATIONS = 2  # bitmask of failed invariants (engine/invariants.py), 0 when unchecked
 GAME_COLUMNS = 3
+# Per-seat, per-day result columns (int32) for the balance report; -1 on days not played.
+D_FAME = 0  # fame as R-END-2 counts it at the end of the day's hike phase (after the goal)
+D_PAINTED = 1  # cards painted that day
+D_GOAL = 2  # GOAL_FLAG_* bits (enums.py): met today's goal, took it from a holder, kept it
+DAY_COLUMNS = 3
+# Per-commission result columns (int8): who completed it and on which day, -1 if nobody.
+C_SEAT = 0
+C_DAY = 1
+COMMISSION_COLUMNS = 2
 
 # Per-seat running sums kept beside the observation.
 S_COMMISSION_FAME = 0
@@ -166,6 +178,12 @@ def trace_put(trace, value):
 @jit(_nrt=False)
 def step_cell(cell, direction):
     return NEXT_CELL[cell * N_DIRECTIONS + direction]
+
+
+@jit(_nrt=False)
+def mark_card(bitmask, card):
+    """Set bit ``card`` of a uint64 bitmask spread over words of 64."""
+    bitmask[card // 64] |= np.uint64(1) << np.uint64(card % 64)
 
 
 @jit(_nrt=False)
@@ -459,6 +477,10 @@ def play_game(
     plan_out,
     position_out,
     painted_out,
+    day_out,
+    commission_out,
+    goal_out,
+    available_out,
     trace,
     work,
     check,
@@ -553,6 +575,7 @@ def play_game(
         if land_head < n_land:
             obs[OBS_GRID + cell] = land_deck[land_head]
             obs[land_place + land_deck[land_head]] = PLACE_TABLE
+            mark_card(available_out, land_deck[land_head])
             land_head += 1
     n_discard = 0
     # R-SET-2: commission row and preview
@@ -593,6 +616,10 @@ def play_game(
         obs[OBS_DAY] = day
         obs[OBS_GOAL] = goal
         obs[OBS_GOAL_HOLDER] = -1
+        goal_out[day - 1] = goal
+        for seat in range(n_players):
+            day_out[seat, day - 1, D_PAINTED] = 0
+            day_out[seat, day - 1, D_GOAL] = 0
         obs[OBS_LAND_DECK] = n_land - land_head
         obs[OBS_DISCARD] = n_discard
         obs[OBS_COMM_DECK] = n_comm - comm_head
@@ -741,7 +768,8 @@ def play_game(
                 n_hand[seat] += 1
                 sums[seat, S_ICONS] += tables.land_icons[card]
                 sums[seat, S_PAINTED] += 1
-                painted_out[seat, card // 64] |= np.uint64(1) << np.uint64(card % 64)
+                mark_card(painted_out[seat], card)
+                day_out[seat, day - 1, D_PAINTED] += 1
             refresh_fame(obs, sums, seat)
             # sell (R-SELL-1..4), one commission at a time
             n_sold = 0
@@ -789,6 +817,8 @@ def play_game(
                 obs[comm_place + commission] = seat
                 sums[seat, S_COMMISSION_FAME] += tables.comm_fame[commission]
                 sums[seat, S_COMMISSIONS] += 1
+                commission_out[commission, C_SEAT] = seat
+                commission_out[commission, C_DAY] = day
                 refresh_fame(obs, sums, seat)
                 obs[OBS_DISCARD] = n_discard
                 n_sold += 1
@@ -807,6 +837,9 @@ def play_game(
                 hands,
                 n_hand[seat],
             ):
+                day_out[seat, day - 1, D_GOAL] |= GOAL_FLAG_MET | (
+                    GOAL_FLAG_TOOK if goal_holder >= 0 else 0
+                )
                 goal_holder = seat
                 obs[OBS_GOAL_HOLDER] = seat
                 obs[goal_place + goal] = seat
@@ -818,6 +851,9 @@ def play_game(
             sums[goal_holder, S_GOAL_FAME] += tables.goal_fame[goal]
             sums[goal_holder, S_GOALS] += 1
             refresh_fame(obs, sums, goal_holder)
+            day_out[goal_holder, day - 1, D_GOAL] |= GOAL_FLAG_KEPT
+        for seat in range(n_players):
+            day_out[seat, day - 1, D_FAME] = obs[OBS_FAME + seat]
         trace_put(trace, goal_holder if goal >= 0 else -1)
         if check:
             game_out[G_VIOLATIONS] |= check_day(
@@ -860,6 +896,7 @@ def play_game(
             land_head += 1
             obs[OBS_GRID + cell] = card
             obs[land_place + card] = PLACE_TABLE
+            mark_card(available_out, card)
         trace_put(trace, -1)
         # R-CLEAN-3: next goal
         if goal >= 0 and goal_holder < 0:
@@ -978,6 +1015,10 @@ def play_games(
     plan_out,
     position_out,
     painted_out,
+    day_out,
+    commission_out,
+    goal_out,
+    available_out,
     n_blocks,
     check,
 ):
@@ -1003,6 +1044,10 @@ def play_games(
                 plan_out[g],
                 position_out[g],
                 painted_out[g],
+                day_out[g],
+                commission_out[g],
+                goal_out[g],
+                available_out[g],
                 no_trace,
                 work,
                 check,

@@ -1,0 +1,175 @@
+"""Confidence intervals and tests shared by the analysis modules (report, compare, sweep).
+
+Stable API (every interval is a two-sided 95% interval unless ``z`` says otherwise):
+
+- ``mean_ci(values) -> (mean, lo, hi, n)``: mean with a normal-approximation CI. Use it
+  for fractional win shares (1/k per k-way tie), fame, margins.
+- ``mean_ci_sums(n, total, squares) -> (mean, lo, hi)``: the same from count, sum and sum
+  of squares; accepts NumPy arrays (vectorised over groups).
+- ``proportion_ci(k, n) -> (p, lo, hi)``: Wilson score interval for k successes in n
+  trials; accepts arrays.
+- ``diff_ci(a_values, b_values) -> (diff, lo, hi, p_value)``: difference of means a - b
+  (Welch standard error, normal approximation) and the two-sided z-test p-value.
+- ``diff_ci_sums(na, ta, qa, nb, tb, qb) -> (diff, lo, hi, p_value)``: the same from
+  sums; accepts arrays.
+- ``z_test_p(diff, se) -> p``: two-sided p-value of a normal z statistic.
+- ``balance(win_share_by_seat) -> float``: Ludii's Balance, 1 - (largest - smallest seat
+  win rate); 1 is perfectly fair.
+- ``balance_ci(shares) -> (balance, lo, hi, n)``: Balance with a CI from a per-game
+  ``(games, seats)`` array of win shares (parametric bootstrap of the seat means).
+
+Degenerate inputs never raise: an empty sample gives NaN everywhere; a sample of one
+gives its value with a NaN interval; a constant sample gives a zero-width interval.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+_ERFC = np.frompyfunc(math.erfc, 1, 1)
+
+__all__ = [
+    "Z95",
+    "balance",
+    "balance_ci",
+    "diff_ci",
+    "diff_ci_sums",
+    "mean_ci",
+    "mean_ci_sums",
+    "proportion_ci",
+    "z_test_p",
+]
+
+
+def _scalar(value):
+    """A 0-d array or NumPy scalar as a Python float; arrays unchanged."""
+    array = np.asarray(value)
+    return float(array) if array.ndim == 0 else array
+
+
+def mean_ci_sums(n, total, squares, z: float = Z95):
+    """Mean and its CI from count, sum and sum of squares (vectorised; NaN where n == 0).
+
+    Returns ``(mean, lo, hi)``; the interval is NaN where n < 2."""
+    n = np.asarray(n, dtype=np.float64)
+    total = np.asarray(total, dtype=np.float64)
+    squares = np.asarray(squares, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, total / n, np.nan)
+        variance = np.maximum(squares / n - mean * mean, 0.0) * n / (n - 1)
+        half = np.where(n > 1, z * np.sqrt(variance / n), np.nan)
+    return _scalar(mean), _scalar(mean - half), _scalar(mean + half)
+
+
+def mean_ci(values, z: float = Z95) -> tuple[float, float, float, int]:
+    """Mean of ``values`` with its normal-approximation CI: ``(mean, lo, hi, n)``."""
+    array = np.asarray(values, dtype=np.float64).ravel()
+    n = array.size
+    if n == 0:
+        return math.nan, math.nan, math.nan, 0
+    mean = float(array.mean())
+    if n == 1:
+        return mean, math.nan, math.nan, 1
+    half = z * float(array.std(ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half, n
+
+
+def proportion_ci(k, n, z: float = Z95):
+    """Wilson score interval: ``(p, lo, hi)`` for k successes in n trials (vectorised)."""
+    k = np.asarray(k, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(n > 0, k / n, np.nan)
+        z2 = z * z
+        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+        half = z / (1 + z2 / n) * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+        # the interval always holds p; min/max only guard against rounding at p = 0 or 1
+        lo = np.where(n > 0, np.clip(np.minimum(centre - half, p), 0.0, 1.0), np.nan)
+        hi = np.where(n > 0, np.clip(np.maximum(centre + half, p), 0.0, 1.0), np.nan)
+    return _scalar(p), _scalar(lo), _scalar(hi)
+
+
+def z_test_p(diff, se):
+    """Two-sided p-value of ``diff / se`` under a standard normal (vectorised).
+
+    A zero standard error gives p = 0 for a nonzero difference and 1 for none."""
+    diff = np.asarray(diff, dtype=np.float64)
+    se = np.asarray(se, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = np.abs(diff) / se
+        z = np.where(se > 0, z, np.where(diff != 0, np.inf, 0.0))
+    p = np.asarray(_ERFC(z / math.sqrt(2)), dtype=np.float64)
+    p = np.where(np.isnan(diff) | np.isnan(se), np.nan, p)
+    return _scalar(p)
+
+
+def diff_ci_sums(na, ta, qa, nb, tb, qb, z: float = Z95):
+    """Difference of two means (a - b) from their sums: ``(diff, lo, hi, p_value)``.
+
+    Welch standard error, normal approximation; vectorised over groups."""
+    na, ta, qa, nb, tb, qb = (np.asarray(v, dtype=np.float64) for v in (na, ta, qa, nb, tb, qb))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ma, mb = ta / na, tb / nb
+        va = np.maximum(qa / na - ma * ma, 0.0) * na / (na - 1)
+        vb = np.maximum(qb / nb - mb * mb, 0.0) * nb / (nb - 1)
+        se = np.sqrt(va / na + vb / nb)
+        ok = (na > 1) & (nb > 1)
+        diff = np.where((na > 0) & (nb > 0), ma - mb, np.nan)
+        se = np.where(ok, se, np.nan)
+    p = z_test_p(diff, se)
+    return _scalar(diff), _scalar(diff - z * se), _scalar(diff + z * se), p
+
+
+def diff_ci(a_values, b_values, z: float = Z95) -> tuple[float, float, float, float]:
+    """Difference of means a - b with its CI and the two-sided z-test p-value."""
+    a = np.asarray(a_values, dtype=np.float64).ravel()
+    b = np.asarray(b_values, dtype=np.float64).ravel()
+    result = diff_ci_sums(a.size, a.sum(), (a * a).sum(), b.size, b.sum(), (b * b).sum(), z)
+    return tuple(float(v) for v in result)  # type: ignore[return-value]
+
+
+def balance(win_share_by_seat) -> float:
+    """Ludii's Balance: 1 - (largest - smallest) of the seats' win rates (NaN if empty)."""
+    rates = np.asarray(win_share_by_seat, dtype=np.float64).ravel()
+    rates = rates[~np.isnan(rates)]
+    if rates.size == 0:
+        return math.nan
+    return float(1.0 - (rates.max() - rates.min()))
+
+
+def balance_ci(
+    shares, draws: int = 4000, seed: int = 0, z: float = Z95
+) -> tuple[float, float, float, int]:
+    """Balance with a 95% CI from per-game win shares, ``shares[g, s]`` for seat s.
+
+    The seat means are asymptotically normal with covariance Σ/n (Σ the per-game
+    covariance of the seats' shares, which sum to 1 in a game); ``draws`` draws of the
+    seat means from that normal give Balance's sampling spread, and the interval is the
+    basic (reverse-percentile) bootstrap interval, clipped to [0, 1], which corrects the
+    bias of max - min of noisy means (a parametric bootstrap: fast for any number of
+    games). Returns ``(balance, lo, hi, n_games)``."""
+    array = np.asarray(shares, dtype=np.float64)
+    if array.ndim != 2 or array.shape[0] == 0:
+        return math.nan, math.nan, math.nan, 0
+    n = array.shape[0]
+    means = array.mean(axis=0)
+    value = balance(means)
+    if n < 2:
+        return value, math.nan, math.nan, n
+    cov = np.atleast_2d(np.cov(array, rowvar=False)) / n
+    rng = np.random.default_rng(seed)
+    # eigen-decomposition: the covariance is singular (shares sum to 1 per game)
+    eigenvalues, vectors = np.linalg.eigh(cov)
+    root = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))
+    sample = means + rng.standard_normal((draws, len(means))) @ root.T
+    values = 1.0 - (sample.max(axis=1) - sample.min(axis=1))
+    tail = (1 - math.erf(z / math.sqrt(2))) / 2
+    q_lo, q_hi = np.quantile(values, [tail, 1 - tail])
+    # basic (reverse-percentile) interval: max - min of noisy means is biased towards
+    # unfairness, and reflecting the draws about the estimate corrects for that
+    lo, hi = 2 * value - q_hi, 2 * value - q_lo
+    return value, float(np.clip(lo, 0.0, 1.0)), float(np.clip(hi, 0.0, 1.0)), n

@@ -1,0 +1,463 @@
+"""Tuning a parametric strategy: the cross-entropy method on paired, seat-rotated games.
+
+The search (``CrossEntropy``) keeps a Gaussian per parameter, a mean and a spread, inside
+the parameter's ``low..high`` range. Each generation it draws a population of parameter
+vectors (the first is the current mean; the others are samples clipped to the ranges),
+scores them, and moves the mean and spread toward the elite (the best ``elite`` fraction),
+smoothed: ``new = smoothing * elite statistic + (1 - smoothing) * old``. The spread never
+falls below ``min_std`` of a range, so the search keeps exploring a little. The result is
+the final mean: averaging over the elites makes it much less noisy than the single best
+score of a generation, which is flattered by luck (the winner's curse).
+
+The score of a candidate (``tune``) is its mean win share (ties split 1/k) against a field
+of opponents, on the fast engine. The games are paired: within a generation every
+candidate plays the same deals (the same seed and game indices, so the same cards and the
+same chance and strategy streams per seat), and each deal is played once with the
+candidate in every seat, the table rotated as in a tournament (``analysis.tournament``),
+so seat and turn-order effects cancel. Each generation takes the next block of deals, so
+the search does not fit one sample of deals.
+
+After the last generation the tuned vector and the strategy's defaults are validated on a
+separate block of deals (game indices from ``VALIDATION_FIRST_GAME``, never used in the
+search), with 95% confidence intervals over deals and the paired difference.
+
+A candidate is only a different float parameter vector: the generated kernel for the
+table's set of strategies (``engine.codegen``) is compiled, or loaded from the cache, once
+and reused for every candidate.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sunset_sim.cards.model import CardSet
+from sunset_sim.cards.tables import build_tables
+from sunset_sim.engine import kernel
+from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
+from sunset_sim.results import mean_ci
+from sunset_sim.rules.options import Rules
+from sunset_sim.run import chunk_ranges
+from sunset_sim.run.backends import LocalBackend
+from sunset_sim.runner import DEFAULT_CHUNK, resolve
+from sunset_sim.strategy import Player, StrategyError, StrategySpec, make_player
+
+VALIDATION_FIRST_GAME = 1 << 40  # validation deals: far from any search block
+OBJECTIVE = (
+    "mean win share (ties split 1/k) of the candidate, each deal played with it in every "
+    "seat against the field; every candidate of a generation on the same deals"
+)
+RESULTS_NOTE = "results between bots: they describe these strategies, not human play"
+
+
+class TuneError(ValueError):
+    """A tuning run that cannot go ahead (bad strategy, field or numbers), in one line."""
+
+
+# ---------------------------------------------------------------------------- the search
+
+
+class CrossEntropy:
+    """The cross-entropy method over a box: a diagonal Gaussian, clipped to [low, high].
+
+    ``ask`` gives a population (row 0 is the current mean, the rest samples clipped to the
+    box); ``tell`` moves the mean and spread toward the best ``elite`` fraction of it. It
+    knows nothing of games, so it can be tested on any objective (``maximise``)."""
+
+    def __init__(
+        self,
+        mean: Sequence[float],
+        low: Sequence[float],
+        high: Sequence[float],
+        std: Sequence[float] | None = None,
+        elite: float = 0.25,
+        smoothing: float = 0.7,
+        min_std: float = 0.05,
+        initial_std: float = 0.25,
+    ) -> None:
+        self.low = np.asarray(low, dtype=np.float64)
+        self.high = np.asarray(high, dtype=np.float64)
+        if self.low.shape != self.high.shape or np.any(self.high < self.low):
+            raise ValueError("low and high must have one entry per parameter, low <= high")
+        if not 0.0 < elite < 1.0:
+            raise ValueError(f"elite fraction {elite} is not between 0 and 1")
+        if not 0.0 < smoothing <= 1.0:
+            raise ValueError(f"smoothing {smoothing} is not in (0, 1]")
+        width = self.high - self.low
+        self.mean = np.clip(np.asarray(mean, dtype=np.float64), self.low, self.high)
+        self.std = (
+            np.asarray(std, dtype=np.float64) if std is not None else initial_std * width
+        ).copy()
+        self.min_std = min_std * width
+        self.std = np.maximum(self.std, self.min_std)
+        self.elite = elite
+        self.smoothing = smoothing
+
+    def n_elite(self, population: int) -> int:
+        return max(1, min(population, round(self.elite * population)))
+
+    def ask(self, rng: np.random.Generator, population: int) -> np.ndarray:
+        """``population`` candidates [population, d]: the mean, then clipped samples."""
+        if population < 2:
+            raise ValueError("a population needs at least two candidates")
+        draws = rng.standard_normal((population - 1, self.mean.size))
+        samples = np.clip(self.mean + draws * self.std, self.low, self.high)
+        return np.vstack([self.mean[None, :], samples])
+
+    def tell(self, candidates: np.ndarray, scores: Sequence[float]) -> np.ndarray:
+        """Update from the scored candidates (higher is better); the elite's row indices."""
+        scores = np.asarray(scores, dtype=np.float64)
+        order = np.argsort(-scores, kind="stable")  # ties: the earlier candidate first
+        elite = order[: self.n_elite(len(scores))]
+        chosen = candidates[elite]
+        a = self.smoothing
+        self.mean = np.clip(a * chosen.mean(axis=0) + (1 - a) * self.mean, self.low, self.high)
+        self.std = np.maximum(a * chosen.std(axis=0) + (1 - a) * self.std, self.min_std)
+        return elite
+
+
+def maximise(
+    objective: Callable[[np.ndarray], np.ndarray],
+    search: CrossEntropy,
+    generations: int,
+    population: int,
+    seed: int = 0,
+) -> np.ndarray:
+    """Run ``search`` on ``objective`` (candidates [n, d] -> scores [n]); the final mean."""
+    rng = np.random.default_rng(seed)
+    for _ in range(generations):
+        candidates = search.ask(rng, population)
+        search.tell(candidates, objective(candidates))
+    return search.mean.copy()
+
+
+# ---------------------------------------------------------------------------- the games
+
+
+@dataclass
+class TuneResult:
+    """What a tuning run found, and how it held up on fresh deals."""
+
+    strategy: str
+    opponents: list[str]
+    players: int
+    games: int  # deals per candidate per generation (each played at every seat)
+    generations: int
+    population: int
+    elite: float
+    seed: int
+    best: dict[str, float]  # the tuned parameters (the search's final mean)
+    default: dict[str, float]
+    history: pd.DataFrame  # one row per generation
+    validation: pd.DataFrame  # tuned and default: win share with 95% CI, on fresh deals
+    difference: dict[str, float]  # tuned minus default, paired by deal: mean and 95% CI
+    validation_games: int  # deals (each played at every seat)
+    validation_first_game: int = VALIDATION_FIRST_GAME
+    cards: str = "<default>"
+    rules: dict = field(default_factory=dict)
+    start: dict[str, float] = field(default_factory=dict)  # where the search began
+    note: str = RESULTS_NOTE
+
+    @property
+    def significant(self) -> bool:
+        """Whether the tuned vector beats the defaults: the paired 95% CI is above 0."""
+        return bool(self.difference["ci_low"] > 0.0)
+
+    def to_json(self) -> dict:
+        """The params file: what ``make_player("NAME:params=FILE")`` reads, with the run's
+        settings and validation figures under ``"tuning"`` (ignored when loading)."""
+        validation = {
+            row["params"]: {k: _plain(row[k]) for k in ("games", "win_share", "ci_low", "ci_high")}
+            for row in self.validation.to_dict("records")
+        }
+        return {
+            "name": self.strategy,
+            "params": dict(self.best),
+            "tuning": {
+                "tool": "sunset-sim tune",
+                "method": "cross-entropy method",
+                "objective": OBJECTIVE,
+                "opponents": list(self.opponents),
+                "players": self.players,
+                "games": self.games,
+                "generations": self.generations,
+                "population": self.population,
+                "elite": self.elite,
+                "seed": self.seed,
+                "cards": self.cards,
+                "rules": dict(self.rules),
+                "default_params": dict(self.default),
+                "start_params": dict(self.start or self.default),
+                "history": [
+                    {k: _plain(row[k]) for k in ("generation", "mean_objective", "best_objective")}
+                    for row in self.history.to_dict("records")
+                ],
+                "validation": {
+                    "deals": self.validation_games,
+                    "first_game": self.validation_first_game,
+                    **validation,
+                    "difference": {k: _plain(v) for k, v in self.difference.items()},
+                    "significant": self.significant,
+                },
+                "note": self.note,
+            },
+        }
+
+
+def _plain(value):
+    if isinstance(value, np.integer | int):
+        return int(value)
+    return round(float(value), 6)
+
+
+def tunable_spec(strategy: str | Player) -> Player:
+    """The player to tune: ``NAME`` or ``NAME:k=v,...`` (its values are the start)."""
+    try:
+        player = strategy if isinstance(strategy, Player) else make_player(strategy)
+    except StrategyError as error:
+        raise TuneError(str(error)) from None
+    if not player.spec.parameters:
+        raise TuneError(f"strategy {player.spec.name} has no parameters to tune")
+    return player
+
+
+class _Evaluator:
+    """Plays candidates against the field: win shares [candidates, seats, deals]."""
+
+    def __init__(
+        self,
+        spec: StrategySpec,
+        field: list[Player],
+        players: int,
+        seed: int,
+        cards: CardSet,
+        rules: Rules,
+        jobs: int | None,
+        chunk_size: int,
+        on_games: Callable[[int], None] | None,
+    ) -> None:
+        self.spec = spec
+        self.field = field
+        self.players = players
+        self.seed = seed
+        self.cards = cards
+        self.tables = build_tables(cards)
+        self.rules = rules
+        self.backend = LocalBackend(jobs)
+        self.chunk_size = chunk_size
+        self.on_games = on_games
+
+    def tables_for(self, candidate: Player) -> list[tuple[int, list[Player]]]:
+        """(candidate's seat, seating) for each rotation of [candidate, field...]."""
+        group = [candidate, *self.field]
+        out = []
+        for shift in range(self.players):
+            out.append(((-shift) % self.players, group[shift:] + group[:shift]))
+        return out
+
+    def shares(self, vectors: np.ndarray, first_game: int, games: int) -> np.ndarray:
+        result = np.empty((len(vectors), self.players, games), dtype=np.float64)
+        for number, vector in enumerate(vectors):
+            candidate = Player(self.spec, np.asarray(vector, dtype=np.float64), "candidate")
+            for seat, seating in self.tables_for(candidate):
+                ranges = chunk_ranges(games, self.chunk_size, first_game)
+                done = 0
+                for batch in self.backend.play(self.tables, seating, self.rules, self.seed, ranges):
+                    won = batch.seat[:, seat, kernel.R_WON].astype(np.float64)
+                    share = won / batch.seat[:, seat, kernel.R_WINNERS]
+                    result[number, seat, done : done + len(share)] = share
+                    done += len(share)
+                    if self.on_games is not None:
+                        self.on_games(len(share))
+        return result
+
+
+def _row(label: str, shares: np.ndarray) -> dict:
+    """Win share of one parameter vector [seats, deals]: CI over deals (a deal's seats
+    share its cards, so the deal is the independent unit)."""
+    per_deal = shares.mean(axis=0)
+    mean, half = mean_ci(per_deal.size, per_deal.sum(), (per_deal**2).sum())
+    return {
+        "params": label,
+        "games": int(shares.size),
+        "deals": int(per_deal.size),
+        "win_share": mean,
+        "ci_low": mean - half,
+        "ci_high": mean + half,
+    }
+
+
+def total_games(
+    players: int, games: int, generations: int, population: int, validation_games: int
+) -> int:
+    """Games a ``tune`` run plays (for a progress bar)."""
+    return players * (generations * population * games + 2 * validation_games)
+
+
+def tune(
+    strategy: str | Player,
+    opponents: Sequence[str | Player] = ("greedy",),
+    games: int = 100,
+    players: int = 4,
+    generations: int = 10,
+    population: int = 12,
+    elite: float = 0.25,
+    seed: int = 0,
+    cards: CardSet | str | os.PathLike | None = None,
+    rules: Rules | None = None,
+    jobs: int | None = None,
+    validation_games: int = 2_000,
+    smoothing: float = 0.7,
+    initial_std: float = 0.25,
+    min_std: float = 0.05,
+    chunk_size: int = DEFAULT_CHUNK,
+    on_games: Callable[[int], None] | None = None,
+    on_generation: Callable[[dict], None] | None = None,
+) -> TuneResult:
+    """Tune ``strategy``'s parameters against ``opponents`` with the cross-entropy method.
+
+    ``games`` deals per candidate and generation, each played with the candidate in every
+    one of the ``players`` seats (so ``players * games`` games); the other seats take the
+    opponents in turn, repeated round the table (at most ``players - 1`` of them). The
+    search starts at the strategy's values (its defaults, or ``NAME:k=v`` overrides) with
+    a spread of ``initial_std`` of each range. Generation g plays deals
+    ``g * games .. (g + 1) * games - 1`` under ``seed``; the validation plays
+    ``validation_games`` deals from ``VALIDATION_FIRST_GAME`` for the tuned vector and the
+    defaults. ``on_games(n)`` is told of games played; ``on_generation(row)`` gets each
+    row of the history. The result depends only on the arguments (not on ``jobs``)."""
+    player = tunable_spec(strategy)
+    spec = player.spec
+    for name, value, low in (
+        ("games", games, 1),
+        ("generations", generations, 1),
+        ("population", population, 2),
+        ("validation games", validation_games, 1),
+    ):
+        if not isinstance(value, int | np.integer) or value < low:
+            raise TuneError(f"{name}: {value!r} is not a whole number of at least {low}")
+    if not 0.0 < elite < 1.0 or not math.isfinite(elite):
+        raise TuneError(f"elite: {elite} is not a fraction between 0 and 1")
+    if round(elite * population) < 1:
+        raise TuneError(
+            f"elite: {elite} of a population of {population} keeps no candidate "
+            f"(raise the population to at least {math.ceil(0.5 / elite)})"
+        )
+    if seed < 0:
+        raise TuneError(f"seed: {seed} is negative")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise TuneError(f"players: {players} is outside {MIN_PLAYERS} to {MAX_PLAYERS}")
+    opponents = list(opponents) or ["greedy"]
+    if len(opponents) > players - 1:
+        raise TuneError(
+            f"{len(opponents)} opponents do not fit round a table of {players} "
+            f"(at most {players - 1} besides the tuned strategy)"
+        )
+    try:
+        card_set, field_players, rules = resolve(players - 1, opponents, cards, rules)
+    except StrategyError as error:
+        raise TuneError(f"opponent: {error}") from None
+    from sunset_sim.engine.codegen import kernel_module
+
+    try:  # the table's kernel (compiled once, or loaded from the cache), before any game
+        kernel_module([spec, *(p.spec for p in field_players)])
+    except StrategyError as error:
+        raise TuneError(str(error)) from None
+
+    names = [p.name for p in spec.parameters]
+    low = np.array([p.low for p in spec.parameters])
+    high = np.array([p.high for p in spec.parameters])
+    default = spec.param_vector()
+    try:
+        search = CrossEntropy(
+            player.params,
+            low,
+            high,
+            elite=elite,
+            smoothing=smoothing,
+            min_std=min_std,
+            initial_std=initial_std,
+        )
+    except ValueError as error:
+        raise TuneError(str(error)) from None
+    evaluator = _Evaluator(
+        spec, field_players, players, seed, card_set, rules, jobs, chunk_size, on_games
+    )
+    rng = np.random.default_rng([seed, 0x7475_6E65])  # the search's own stream ("tune")
+    history = []
+    for generation in range(generations):
+        candidates = search.ask(rng, population)
+        first_game = generation * games
+        scores = evaluator.shares(candidates, first_game, games).mean(axis=(1, 2))
+        elite_rows = search.tell(candidates, scores)
+        row = {
+            "generation": generation + 1,
+            "first_game": first_game,
+            "mean_candidate": float(scores[0]),  # the search's mean before this update
+            "mean_objective": float(scores.mean()),
+            "best_objective": float(scores.max()),
+            "elite_objective": float(scores[elite_rows].mean()),
+        }
+        row.update({name: float(v) for name, v in zip(names, search.mean, strict=True)})
+        row.update({f"{name}_std": float(v) for name, v in zip(names, search.std, strict=True)})
+        history.append(row)
+        if on_generation is not None:
+            on_generation(row)
+
+    # the file holds rounded values; validate exactly those
+    tuned = np.clip(np.round(search.mean, 4), low, high)
+    shares = evaluator.shares(np.vstack([tuned, default]), VALIDATION_FIRST_GAME, validation_games)
+    validation = pd.DataFrame([_row("tuned", shares[0]), _row("default", shares[1])])
+    per_deal = (shares[0] - shares[1]).mean(axis=0)
+    mean, half = mean_ci(per_deal.size, per_deal.sum(), (per_deal**2).sum())
+    return TuneResult(
+        strategy=spec.name,
+        opponents=[p.name for p in field_players[: len(opponents)]],
+        players=players,
+        games=games,
+        generations=generations,
+        population=population,
+        elite=elite,
+        seed=seed,
+        best={name: float(v) for name, v in zip(names, tuned, strict=True)},
+        default={name: float(v) for name, v in zip(names, default, strict=True)},
+        history=pd.DataFrame(history),
+        validation=validation,
+        difference={
+            "mean": float(mean),
+            "ci_low": float(mean - half),
+            "ci_high": float(mean + half),
+        },
+        validation_games=validation_games,
+        cards=card_set.path,
+        rules=rules.to_dict(),
+        start={name: float(v) for name, v in zip(names, player.params, strict=True)},
+    )
+
+
+def write_params(result: TuneResult, path: str | os.PathLike) -> Path:
+    """Write the params file (``TuneResult.to_json``) atomically: a temporary file beside
+    ``path``, renamed when complete."""
+    path = Path(path)
+    text = json.dumps(result.to_json(), indent=1) + "\n"
+    handle, temporary = tempfile.mkstemp(
+        dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=".tmp"
+    )
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path

@@ -1,0 +1,198 @@
+"""``sunset-sim report``: the balance report (Markdown + HTML with embedded plots) from a
+results file, a dataset folder, or a batch played on the spot."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import click
+
+from sunset_sim.cli import (
+    CliError,
+    cards_option,
+    check_players,
+    format_option,
+    load_card_set,
+    make_seats,
+    parse_rules,
+    print_table,
+    progress_output,
+    rule_option,
+    strategy_option,
+)
+
+
+def _check_out(out_dir: Path, force: bool) -> None:
+    if out_dir.exists() and not out_dir.is_dir():
+        raise CliError(f"--out {out_dir}: exists and is not a folder")
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not force:
+        raise CliError(f"--out {out_dir}: folder is not empty (use --force to overwrite)")
+    parent = out_dir
+    while not parent.exists():
+        parent = parent.parent
+    if not os.access(parent, os.W_OK):
+        raise CliError(f"--out {out_dir}: folder {parent} is not writable")
+
+
+def _clear_old_outputs(out_dir: Path) -> None:
+    """With --force: remove what an earlier report wrote, so no stale plot survives."""
+    from sunset_sim.analysis.plots import PLOTS
+
+    for name in ["report.md", "report.html", *(f"{plot}.png" for plot in PLOTS)]:
+        (out_dir / name).unlink(missing_ok=True)
+
+
+@click.command("report")
+@click.argument("results", required=False, metavar="[RESULTS.parquet|DATASET_DIR/]")
+@click.option(
+    "--games", type=int, default=None, help="Play this many games now instead of reading results."
+)
+@click.option(
+    "--players", type=int, default=4, show_default=True, help="Players per game with --games."
+)
+@strategy_option
+@click.option("--seed", type=int, default=0, show_default=True, help="Root seed with --games.")
+@click.option("--jobs", type=int, default=0, help="Worker threads with --games (default: all).")
+@cards_option
+@rule_option
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Folder for report.md, report.html and the PNG plots (created if needed).",
+)
+@click.option("--force", is_flag=True, help="Overwrite a folder that is not empty.")
+@click.option(
+    "--min-samples",
+    type=int,
+    default=30,
+    show_default=True,
+    help="Groups with fewer samples are marked 'too few samples' and never ranked.",
+)
+@click.option("--title", default="Sunset over Water balance report", help="Report title.")
+@format_option
+@click.option("--quiet", is_flag=True, help="No progress messages.")
+def report_command(
+    results,
+    games,
+    players,
+    strategy_texts,
+    seed,
+    jobs,
+    cards_path,
+    rule_texts,
+    out_dir,
+    force,
+    min_samples,
+    title,
+    table_format,
+    quiet,
+):
+    """Write a balance report: who wins, early rise vs paint power, card value, fairness.
+
+    \b
+    From results written by `simulate --out`:
+      sunset-sim report runs/big.parquet --out reports/run1
+      sunset-sim report runs/big/ --out reports/run1            (a dataset folder)
+    Or play the games first:
+      sunset-sim report --games 1000000 --players 4 --strategy greedy --strategy early-bird \\
+          --strategy late-riser --strategy random --out reports/default
+
+    Writes DIR/report.md with PNG plots beside it and DIR/report.html (self-contained,
+    images embedded) and prints the win-share table. Every estimate has n and a 95% CI;
+    the results are bot-versus-bot results. Pass --cards FILE if the games used another
+    card set.
+    """
+    from sunset_sim.analysis.report import ReportInputError, build_report, write_report
+
+    if results is not None and games is not None:
+        raise CliError("give either a results file or folder, or --games N, not both")
+    if results is None and games is None:
+        raise CliError("give a results file (.parquet/.csv) or dataset folder, or --games N")
+    if min_samples < 1:
+        raise CliError(f"--min-samples: {min_samples} is not positive")
+    if not str(out_dir).strip():
+        raise CliError("--out: empty path")
+    _check_out(out_dir, force)
+    rules = parse_rules(rule_texts)
+    stream = progress_output(quiet)
+    started = time.perf_counter()
+
+    def step(message: str) -> None:
+        click.echo(f"[{time.perf_counter() - started:6.1f}s] {message}", file=stream)
+
+    if results is not None:
+        cards = load_card_set(cards_path)
+        step(f"reading {results}")
+        try:
+            frame, run = _read(Path(results))
+        except ReportInputError as error:
+            raise CliError(str(error)) from None
+        if run is not None:
+            recorded = (run.get("cards") or {}).get("hash")
+            if recorded and recorded != cards.content_hash:
+                raise CliError(
+                    f"{results}: the games used card set {run['cards'].get('name')!r} (hash "
+                    f"{recorded[:12]}), not {cards.name!r} (hash {cards.content_hash[:12]}); "
+                    "pass that card set with --cards FILE"
+                )
+        source = str(results)
+    else:
+        check_players(players)
+        if games < 1:
+            raise CliError(f"--games: {games} is not a positive number of games")
+        if seed < 0 or jobs < 0:
+            raise CliError("--seed and --jobs must not be negative")
+        cards = load_card_set(cards_path, players, rules.days)
+        seats = make_seats(strategy_texts, players)
+        frame = _play(games, players, seats, seed, cards, rules, jobs or None, stream)
+        names = ", ".join(seat.name for seat in seats)
+        source = f"{games:,} games played now (seed {seed}; seats: {names})"
+    try:
+        report = build_report(
+            frame, cards, min_samples=min_samples, title=title, source=source, on_step=step
+        )
+        del frame
+        if force and out_dir.is_dir():
+            _clear_old_outputs(out_dir)
+        written = write_report(report, out_dir, on_step=step)
+    except ReportInputError as error:
+        raise CliError(str(error)) from None
+    step("done")
+    print_table(report.headline(), table_format)
+    if table_format == "table":
+        for note in report.notes:
+            click.echo(f"note: {note}")
+        click.echo(
+            f"{report.meta['games']:,} games, {report.meta['players']} players; report written "
+            f"to {written[0]} and {written[1]} ({len(written) - 2} plots); results between bots"
+        )
+
+
+def _read(path: Path):
+    from sunset_sim.analysis.report import read_results
+
+    return read_results(path)
+
+
+def _play(games, players, seats, seed, cards, rules, jobs, stream):
+    """Play the batch chunk by chunk, keeping only the columns the report reads."""
+    import pandas as pd
+
+    from sunset_sim.analysis.report import wanted_columns
+    from sunset_sim.results import to_frame
+    from sunset_sim.runner import iter_batches
+
+    plan_ids = [p.id for p in cards.plans]
+    frames = []
+    with click.progressbar(
+        length=games, label="games", file=stream, show_pos=True, show_eta=True
+    ) as bar:
+        for batch, labels in iter_batches(games, players, seats, seed, cards, rules, jobs):
+            frame = to_frame(batch, labels, plan_ids)
+            frames.append(frame[wanted_columns(list(frame.columns))])
+            bar.update(len(batch.game))
+    return pd.concat(frames, ignore_index=True)

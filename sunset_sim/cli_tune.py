@@ -1,0 +1,302 @@
+"""``sunset-sim tune``: improve a parametric strategy's weights (analysis/tune.py).
+
+Registered on the ``sunset-sim`` group at the end of ``cli.py``. This module imports
+nothing from ``cli.py`` at import time (its helpers are imported inside the command), so
+it loads the same way whether ``cli.py`` runs as the console script, as
+``python -m sunset_sim.cli`` or is imported. Every bad input is exit code 2 and one line.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import click
+
+# Numbers are read as text and checked here, so that "--games abc" is one line too.
+_WHOLE = {"--games", "--generations", "--population", "--players", "--seed"}
+_WHOLE |= {"--jobs", "--validation-games"}
+
+
+def _number(option: str, text: str) -> float | int:
+    from sunset_sim.cli import CliError
+
+    try:
+        value = int(text) if option in _WHOLE else float(text)
+    except ValueError:
+        kind = "a whole number" if option in _WHOLE else "a number"
+        raise CliError(f"{option}: {text!r} is not {kind}") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise CliError(f"{option}: {text!r} is not a finite number")
+    return value
+
+
+@click.command("tune")
+@click.argument("strategy", metavar="STRATEGY")
+@click.option(
+    "--opponent",
+    "opponent_texts",
+    multiple=True,
+    metavar="NAME[:k=v,...]",
+    help="An opponent, repeatable; the other seats take them in turn, repeated round the "
+    "table (at most players - 1 of them; default greedy).",
+)
+@click.option(
+    "--games",
+    "games_text",
+    default="100",
+    show_default=True,
+    metavar="N",
+    help="Deals per candidate per generation; each is played with the candidate in every "
+    "seat (players x N games).",
+)
+@click.option(
+    "--generations",
+    "generations_text",
+    default="10",
+    show_default=True,
+    metavar="N",
+    help="Generations of the search.",
+)
+@click.option(
+    "--population",
+    "population_text",
+    default="12",
+    show_default=True,
+    metavar="N",
+    help="Candidates per generation (the first is the search's current mean).",
+)
+@click.option(
+    "--elite",
+    "elite_text",
+    default="0.25",
+    show_default=True,
+    metavar="FRACTION",
+    help="Share of each generation the search moves toward (between 0 and 1).",
+)
+@click.option(
+    "--players",
+    "players_text",
+    default="4",
+    show_default=True,
+    metavar="N",
+    help="Players per game (2 to 4).",
+)
+@click.option(
+    "--seed",
+    "seed_text",
+    default="0",
+    show_default=True,
+    metavar="N",
+    help="Root seed of the deals and of the search.",
+)
+@click.option(
+    "--validation-games",
+    "validation_text",
+    default="2000",
+    show_default=True,
+    metavar="N",
+    help="Fresh deals (each at every seat) on which tuned and default values are compared.",
+)
+@click.option(
+    "--jobs",
+    "jobs_text",
+    default="0",
+    metavar="N",
+    help="Worker threads (default: all cores). Results do not depend on it.",
+)
+@click.option(
+    "--cards",
+    "cards_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Card-set TOML file (default: the packaged reconstructed set).",
+)
+@click.option(
+    "--rule",
+    "rule_texts",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Rule option, repeatable: tie_break=random|seat|lowest-fame, days=N.",
+)
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Params file to write (default: STRATEGY-tuned.json in this folder).",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing params file.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no per-generation lines.")
+def tune_command(
+    strategy,
+    opponent_texts,
+    games_text,
+    generations_text,
+    population_text,
+    elite_text,
+    players_text,
+    seed_text,
+    validation_text,
+    jobs_text,
+    cards_path,
+    rule_texts,
+    out_path,
+    force,
+    quiet,
+):
+    """Tune a parametric strategy's weights against a field of opponents.
+
+    The cross-entropy method: each generation draws --population parameter vectors
+    around the search's mean (within each parameter's range), plays every one on the
+    same --games deals with it in every seat against the opponents (paired seeds, so
+    luck and seat effects cancel), and moves the mean and spread toward the best
+    --elite share. The objective is the candidate's mean win share. The tuned values
+    (the final mean) and the defaults are then compared on --validation-games fresh
+    deals, with 95% confidence intervals, and written with the run's settings to a
+    params file that any command seats with --strategy STRATEGY:params=FILE.
+
+    STRATEGY is a name from `sunset-sim strategies` with parameters, optionally with
+    starting values (NAME:key=value,...).
+
+    \b
+    Example (about a minute on two cores):
+      sunset-sim tune balanced --opponent greedy --games 50 --generations 5
+      sunset-sim simulate --strategy balanced:params=balanced-tuned.json --strategy greedy
+    """
+    from sunset_sim.analysis.tune import (
+        RESULTS_NOTE,
+        TuneError,
+        total_games,
+        tunable_spec,
+        tune,
+        write_params,
+    )
+    from sunset_sim.cli import (
+        CliError,
+        check_output,
+        check_players,
+        load_card_set,
+        parse_rules,
+        print_table,
+        progress_output,
+    )
+    from sunset_sim.strategy import StrategyError, make_player
+
+    games = _number("--games", games_text)
+    generations = _number("--generations", generations_text)
+    population = _number("--population", population_text)
+    elite = _number("--elite", elite_text)
+    players = _number("--players", players_text)
+    seed = _number("--seed", seed_text)
+    validation_games = _number("--validation-games", validation_text)
+    jobs = _number("--jobs", jobs_text)
+    check_players(players)
+    for option, value, low in (
+        ("--games", games, 1),
+        ("--generations", generations, 1),
+        ("--population", population, 2),
+        ("--validation-games", validation_games, 1),
+        ("--seed", seed, 0),
+        ("--jobs", jobs, 0),
+    ):
+        if value < low:
+            raise CliError(f"{option}: {value} is less than {low}")
+    if not 0.0 < elite < 1.0:
+        raise CliError(f"--elite: {elite:g} is not a fraction between 0 and 1")
+    if round(elite * population) < 1:
+        raise CliError(
+            f"--elite: {elite:g} of --population {population} keeps no candidate "
+            f"(use a population of at least {math.ceil(0.5 / elite)})"
+        )
+    try:
+        player = tunable_spec(strategy)
+    except TuneError as error:
+        raise CliError(str(error)) from None
+    if len(opponent_texts) > players - 1:
+        raise CliError(
+            f"--opponent: {len(opponent_texts)} opponents do not fit round a table of "
+            f"{players} (at most {players - 1})"
+        )
+    for text in opponent_texts:
+        try:
+            make_player(text)
+        except StrategyError as error:
+            raise CliError(f"--opponent: {error}") from None
+    rules = parse_rules(rule_texts)
+    cards = load_card_set(cards_path, players, rules.days)
+    out = out_path if out_path is not None else Path(f"{player.spec.name}-tuned.json")
+    if out.is_dir():
+        raise CliError(f"{out}: is a folder (give a file name)")
+    check_output(out, force)
+
+    progress_stream = progress_output(quiet)
+    on_terminal = progress_stream is sys.stderr
+
+    def on_generation(row: dict) -> None:
+        if quiet:
+            return
+        if on_terminal:  # clear the bar's line first
+            click.echo("\r\x1b[K", nl=False, err=True)
+        spread = sum(row[f"{p.name}_std"] / (p.high - p.low) for p in player.spec.parameters)
+        click.echo(
+            f"generation {row['generation']}/{generations}: objective mean "
+            f"{row['mean_objective']:.3f}, best {row['best_objective']:.3f}, elite "
+            f"{row['elite_objective']:.3f}, search mean {row['mean_candidate']:.3f}; "
+            f"spread {spread / len(player.spec.parameters):.3f} of range"
+        )
+
+    total = total_games(players, games, generations, population, validation_games)
+    with click.progressbar(
+        length=total, label="games", file=progress_stream, show_pos=True, show_eta=True
+    ) as bar:
+        try:
+            result = tune(
+                player,
+                list(opponent_texts) or ["greedy"],
+                games=games,
+                players=players,
+                generations=generations,
+                population=population,
+                elite=elite,
+                seed=seed,
+                cards=cards,
+                rules=rules,
+                jobs=jobs or None,
+                validation_games=validation_games,
+                on_games=bar.update,
+                on_generation=on_generation,
+            )
+        except TuneError as error:
+            raise CliError(str(error)) from None
+    write_params(result, out)
+
+    click.echo(
+        f"\nValidation: {result.validation_games} fresh deals x {players} seats against "
+        f"{', '.join(result.opponents)}"
+    )
+    table = result.validation.rename(columns={"params": "values", "games": "n"})
+    table.insert(1, "strategy", [f"{result.strategy} tuned", f"{result.strategy} default"])
+    print_table(table.drop(columns=["values"]), "table")
+    d = result.difference
+    verdict = (
+        "tuned beats default"
+        if result.significant
+        else "default beats tuned"
+        if d["ci_high"] < 0
+        else "no significant difference"
+    )
+    click.echo(
+        f"tuned - default (paired by deal): {d['mean']:+.4f} "
+        f"(95% CI {d['ci_low']:+.4f} .. {d['ci_high']:+.4f}): {verdict}"
+    )
+    click.echo(
+        "tuned: "
+        + ", ".join(
+            f"{name}={value:g} (default {result.default[name]:g})"
+            for name, value in result.best.items()
+        )
+    )
+    click.echo(f"params written to {out}; seat with --strategy {result.strategy}:params={out}")
+    click.echo(RESULTS_NOTE)

@@ -1,0 +1,514 @@
+"""``sunset-sim compare`` and ``sunset-sim sweep``: what-if analysis on common random
+numbers (sunset_sim.analysis.whatif). Registered on the ``main`` group in cli.py.
+
+Every bad input ends with exit code 2 and one line naming the option and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import click
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+FORMATS = ("table", "csv", "json")
+
+
+def _option(*names, **kwargs):
+    return click.option(*names, **kwargs)
+
+
+def _common(function):
+    """The options compare and sweep share. Numbers and --format are read as text and
+    checked in the command, so that a bad value is one line (click's usage errors are
+    several); the texts mirror cli.py's options."""
+    decorators = [
+        _option(
+            "--strategy",
+            "strategy_texts",
+            multiple=True,
+            metavar="NAME[:k=v,...]",
+            help="Strategy, repeatable; seated round the table and rotated through every "
+            "seat (default greedy). Parameters as NAME:key=value,... or "
+            "NAME:params=FILE.json. See `sunset-sim strategies`.",
+        ),
+        _option(
+            "--games",
+            "games_text",
+            default="2000",
+            show_default=True,
+            metavar="N",
+            help="Deals per variant or value; each is played at every rotation of the table.",
+        ),
+        _option(
+            "--players",
+            "players_text",
+            default="4",
+            show_default=True,
+            metavar="N",
+            help="Players per game (2 to 4).",
+        ),
+        _option(
+            "--seed",
+            "seed_text",
+            default="0",
+            show_default=True,
+            metavar="N",
+            help="Root seed; deal g uses (seed, g) in every variant and for every value.",
+        ),
+        _option(
+            "--jobs",
+            "jobs_text",
+            default="0",
+            metavar="N",
+            help="Worker threads (default: all cores). Results do not depend on it.",
+        ),
+        _option(
+            "--cards",
+            "cards_path",
+            type=click.Path(dir_okay=False, path_type=Path),
+            default=None,
+            help="Card-set TOML file (default: the packaged reconstructed set).",
+        ),
+        _option(
+            "--rule",
+            "rule_texts",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="Rule option, repeatable: tie_break=random|seat|lowest-fame, days=N.",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        function = decorator(function)
+    return function
+
+
+def _tail(function):
+    """--format and --quiet (last in --help)."""
+    function = _option("--quiet", is_flag=True, help="No progress bar.")(function)
+    return _option(
+        "--format",
+        "format_text",
+        default="table",
+        show_default=True,
+        metavar="table|csv|json",
+        help="How printed tables look.",
+    )(function)
+
+
+def _number(option: str, text: str, whole: bool = True) -> int | float:
+    from sunset_sim.cli import CliError
+
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        kind = "a whole number" if whole else "a number"
+        raise CliError(f"{option}: {text!r} is not {kind}") from None
+    if not whole and not math.isfinite(value):
+        raise CliError(f"{option}: {text!r} is not a finite number")
+    return value
+
+
+def _settings(games_text, players_text, seed_text, jobs_text, format_text):
+    """(games, players, seed, jobs, table format), each checked: one line if bad."""
+    from sunset_sim.cli import CliError, check_players
+
+    games = _number("--games", games_text)
+    players = _number("--players", players_text)
+    seed = _number("--seed", seed_text)
+    jobs = _number("--jobs", jobs_text)
+    check_players(players)
+    if games < 1:
+        raise CliError(f"--games: {games} is not a positive number of games")
+    if seed < 0:
+        raise CliError(f"--seed: {seed} is negative")
+    if jobs < 0:
+        raise CliError(f"--jobs: {jobs} is negative")
+    if format_text not in FORMATS:
+        raise CliError(f"--format: {format_text!r} is not one of {', '.join(FORMATS)}")
+    return games, players, seed, jobs, format_text
+
+
+def _entrants(texts: tuple[str, ...]):
+    from sunset_sim.cli import CliError
+    from sunset_sim.engine.codegen import kernel_module
+    from sunset_sim.strategy import StrategyError, make_player
+
+    players = []
+    for text in texts or ("greedy",):
+        try:
+            players.append(make_player(text))
+        except StrategyError as error:
+            raise CliError(f"--strategy: {error}") from None
+    try:  # any strategy runs here: a kernel is generated (and cached) per set of strategies
+        kernel_module(p.spec for p in players)
+    except StrategyError as error:
+        raise CliError(f"--strategy: {error}") from None
+    return players
+
+
+def _variant_rules(option: str, texts: tuple[str, ...], base):
+    from sunset_sim.analysis.whatif import resolve_rules
+    from sunset_sim.cli import CliError
+    from sunset_sim.rules.options import RuleOptionError
+
+    if not texts:
+        return base
+    try:
+        return resolve_rules(list(texts), base)
+    except RuleOptionError as error:
+        raise CliError(f"{option}: {error}") from None
+
+
+def _playable(option: str, path: Path | None, players: int, rules):
+    """The card set at ``path`` (one line naming the file if bad), checked playable."""
+    from sunset_sim.cards.loader import check_playable
+    from sunset_sim.cli import CliError, load_card_set
+
+    try:
+        cards = load_card_set(path)
+    except CliError as error:
+        raise CliError(f"{option}: {error.format_message()}") from None
+    problems = check_playable(cards, players, rules.days)
+    if problems:
+        raise CliError(f"{option}: {problems[0]}")
+    return cards
+
+
+def _progress(quiet: bool, total: int):
+    from sunset_sim.cli import progress_output
+
+    return click.progressbar(
+        length=total, label="games", file=progress_output(quiet), show_pos=True, show_eta=True
+    )
+
+
+def _shown(frame):
+    """A compare section as printed: A/B headers and a '*' column for significance."""
+    shown = frame.drop(columns=["section", "significant"]).rename(columns={"a": "A", "b": "B"})
+    shown["sig"] = ["*" if s else "" for s in frame["significant"]]
+    return shown
+
+
+@click.command("compare")
+@_common
+@_option(
+    "--a-cards",
+    "a_cards",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Card-set TOML for variant A (default: --cards, else the packaged set).",
+)
+@_option(
+    "--b-cards",
+    "b_cards",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Card-set TOML for variant B (default: --cards, else the packaged set).",
+)
+@_option(
+    "--a-rule",
+    "a_rules",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Rule option for variant A only, repeatable; applied on top of --rule.",
+)
+@_option(
+    "--b-rule",
+    "b_rules",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Rule option for variant B only, repeatable; applied on top of --rule.",
+)
+@_option(
+    "--alpha",
+    "alpha_text",
+    default="0.05",
+    show_default=True,
+    metavar="P",
+    help="Mark a difference significant (*) when its p-value is below this.",
+)
+@_tail
+def compare_command(
+    strategy_texts,
+    games_text,
+    players_text,
+    seed_text,
+    jobs_text,
+    cards_path,
+    rule_texts,
+    a_cards,
+    b_cards,
+    a_rules,
+    b_rules,
+    alpha_text,
+    format_text,
+    quiet,
+):
+    """Play the same strategies on two variants, A and B, on the same seeds, and show
+    every key measure side by side: A, B, the difference B - A, its 95% CI and p-value.
+
+    \b
+    Variants: --cards and --rule set the base of both; --a-cards/--b-cards replace one
+    variant's card set and --a-rule/--b-rule change its rule options (repeatable). Give
+    at least one --a-* or --b-* option. Examples:
+      sunset-sim compare --strategy balanced --strategy greedy --b-rule days=4
+      sunset-sim compare --a-rule tie_break=random --b-rule tie_break=seat --games 5000
+      sunset-sim compare --a-cards mine.toml --b-cards theirs.toml --players 3
+
+    \b
+    Tables: per strategy win share and mean fame; per strategy mean fame parts
+    (commissions, goals, paintings); win share per seat and seat Balance (1 - the
+    largest gap between seats' win rates); tie rate, early-end rate (ended by
+    commission shortage) and days played.
+
+    \b
+    Common random numbers: deal g uses seed (--seed, g) in both variants, and every
+    deal is played at every rotation of the table. A rule change keeps the deals
+    identical, so the paired differences are precise. A different card set shuffles
+    different cards: deal g is then a different deal and only the seeds are shared.
+    Differences are paired by deal; '*' marks p < --alpha (with many rows, expect a few
+    marks by chance). Results are bot-versus-bot.
+    """
+    from sunset_sim.analysis.tournament import seatings
+    from sunset_sim.analysis.whatif import compare
+    from sunset_sim.cli import CliError, parse_rules, print_table
+
+    games, players, seed, jobs, table_format = _settings(
+        games_text, players_text, seed_text, jobs_text, format_text
+    )
+    alpha = _number("--alpha", alpha_text, whole=False)
+    if not 0 < alpha < 1:
+        raise CliError(f"--alpha: {alpha} is not between 0 and 1")
+    if not (a_cards or b_cards or a_rules or b_rules):
+        raise CliError(
+            "compare: only one variant; give B's difference with --b-cards or --b-rule "
+            "(and A's with --a-cards or --a-rule)"
+        )
+    base_rules = parse_rules(rule_texts)
+    rules_a = _variant_rules("--a-rule", a_rules, base_rules)
+    rules_b = _variant_rules("--b-rule", b_rules, base_rules)
+    cards_a = _playable(
+        "--a-cards" if a_cards else "--cards", a_cards or cards_path, players, rules_a
+    )
+    cards_b = _playable(
+        "--b-cards" if b_cards else "--cards", b_cards or cards_path, players, rules_b
+    )
+    entrants = _entrants(strategy_texts)
+    total = 2 * games * len(seatings(entrants, players))
+    with _progress(quiet, total) as bar:
+        frame = compare(
+            entrants,
+            players,
+            games,
+            seed,
+            cards_a=cards_a,
+            cards_b=cards_b,
+            rules_a=rules_a,
+            rules_b=rules_b,
+            jobs=jobs or None,
+            alpha=alpha,
+            on_chunk=bar.update,
+        )
+    attrs = frame.attrs
+    if table_format == "json":
+        payload = {
+            "a": attrs["a"],
+            "b": attrs["b"],
+            "same_deals": attrs["same_deals"],
+            "games": games,
+            "players": players,
+            "seatings": attrs["tables"],
+            "alpha": alpha,
+            "rows": json.loads(frame.to_json(orient="records")),
+        }
+        click.echo(json.dumps(payload, indent=1))
+        return
+    if table_format == "csv":
+        print_table(frame, "csv")
+        return
+    click.echo(f"A: {attrs['a']}")
+    click.echo(f"B: {attrs['b']}")
+    if attrs["same_deals"]:
+        click.echo("Same card set: A and B are played on identical deals (paired by deal).")
+    else:
+        click.echo(
+            "Note: the card sets differ, so deal g is a different deal in A and B (same "
+            "seeds only); differences are still paired by game index."
+        )
+    titles = {
+        "strategy": "Per strategy: win share and mean fame",
+        "fame parts": "Per strategy: mean fame parts",
+        "seat": "Per seat: win share, and seat Balance (1 - largest gap between seats)",
+        "game": "Per game: tie rate, early end (commission shortage), days played",
+    }
+    for section, title in titles.items():
+        click.echo(f"\n{title}")
+        print_table(_shown(frame[frame["section"] == section]), "table", "{:.4f}")
+    marked = int(frame["significant"].sum())
+    click.echo(
+        f"\ndiff = B - A, paired by deal, 95% CI; * p < {alpha:g} ({marked} of {len(frame)} "
+        f"rows). {games} deals x {attrs['tables']} seatings per variant, {players} players; "
+        "results between bots: they describe these strategies, not human play"
+    )
+
+
+@click.command("sweep")
+@_option(
+    "--param",
+    "param_text",
+    metavar="NAME:KEY=V1,V2,...",
+    help="Sweep one strategy parameter, e.g. balanced:deny=0,0.5,1,2. The swept strategy "
+    "sits in one seat, the --strategy list (default greedy) in the others.",
+)
+@_option(
+    "--rule-values",
+    "rule_values_text",
+    metavar="KEY=V1,V2,...",
+    help="Sweep one rule option, e.g. days=4,5,6 or tie_break=seat,random,lowest-fame. "
+    "The --strategy list sits round the table.",
+)
+@_common
+@_option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a plot of the effect with 95% CI error bars (FILE.png, .svg or .pdf).",
+)
+@_option("--force", is_flag=True, help="Overwrite an existing plot file.")
+@_tail
+def sweep_command(
+    param_text,
+    rule_values_text,
+    strategy_texts,
+    games_text,
+    players_text,
+    seed_text,
+    jobs_text,
+    cards_path,
+    rule_texts,
+    plot_path,
+    force,
+    format_text,
+    quiet,
+):
+    """Play one strategy parameter or one rule option at each of a list of values, on the
+    same seeds for every value, and print its effect with 95% confidence intervals.
+
+    \b
+    Give exactly one of:
+      --param NAME:KEY=V1,V2,...    a strategy parameter (`sunset-sim strategies` lists
+                                    names and ranges); prints per value the swept
+                                    strategy's win share and mean fame
+      --rule-values KEY=V1,V2,...   a rule option (tie_break, days); prints per value
+                                    each strategy's win share and mean fame, then seat
+                                    Balance, tie rate, early-end rate and days played
+
+    \b
+    Examples:
+      sunset-sim sweep --param balanced:deny=0,0.5,1,2 --strategy greedy --plot deny.png
+      sunset-sim sweep --rule-values days=4,5,6 --strategy balanced --strategy greedy
+      sunset-sim sweep --rule-values tie_break=seat,random,lowest-fame --plot ties.png
+
+    Deal g uses seed (--seed, g) for every value, and every deal is played at every
+    rotation of the table (n counts deals). Results are bot-versus-bot.
+    """
+    from sunset_sim.analysis.whatif import (
+        parse_param_sweep,
+        parse_rule_sweep,
+        plot_sweep,
+        sweep,
+        sweep_games,
+    )
+    from sunset_sim.cli import CliError, check_output, load_card_set, parse_rules, print_table
+    from sunset_sim.rules.options import RuleOptionError, Rules
+    from sunset_sim.strategy import StrategyError
+
+    games, players, seed, jobs, table_format = _settings(
+        games_text, players_text, seed_text, jobs_text, format_text
+    )
+    if (param_text is None) == (rule_values_text is None):
+        raise CliError(
+            "sweep: give exactly one of --param NAME:KEY=V1,V2,... or --rule-values KEY=V1,V2,..."
+        )
+    base_rules = parse_rules(rule_texts)
+    entrants = _entrants(strategy_texts)
+    if param_text is not None:
+        try:
+            parsed = parse_param_sweep(param_text)
+        except StrategyError as error:
+            raise CliError(f"--param: {error}") from None
+        cards = _playable("--cards", cards_path, players, base_rules)
+        total = sweep_games(entrants, players, games, param=parsed)
+        arguments = {"param": param_text}
+    else:
+        try:
+            key, options = parse_rule_sweep(rule_values_text)
+        except RuleOptionError as error:
+            raise CliError(f"--rule-values: {error}") from None
+        given = {text.partition("=")[0].strip().replace("-", "_") for text in rule_texts}
+        if key in given:
+            raise CliError(f"--rule: {key} is the option swept by --rule-values")
+        cards = load_card_set(cards_path)
+        for option in options:
+            variant = Rules.from_dict({**base_rules.to_dict(), key: option})
+            _playable("--cards", cards_path, players, variant)
+        total = sweep_games(entrants, players, games, rule_values=len(options))
+        arguments = {"rule": rule_values_text}
+    if plot_path is not None:
+        if plot_path.suffix.lower() not in PLOT_SUFFIXES:
+            raise CliError(f"--plot: {plot_path} must end in .png, .svg or .pdf")
+        check_output(plot_path, force)
+    with _progress(quiet, total) as bar:
+        frame = sweep(
+            **arguments,
+            strategies=entrants,
+            players=players,
+            games=games,
+            seed=seed,
+            cards=cards,
+            rules=base_rules,
+            jobs=jobs or None,
+            on_chunk=bar.update,
+        )
+    strategy_columns = ["value", "strategy", "n", "win_share", "win_ci_low", "win_ci_high"]
+    strategy_columns += ["mean_fame", "fame_ci_low", "fame_ci_high"]
+    # (json key, title, table)
+    tables = [("per_value", "Per value", frame[strategy_columns])]
+    if frame.attrs["kind"] == "rule":
+        game_columns = ["value", "n", "balance", "balance_ci_low", "balance_ci_high"]
+        game_columns += ["tie_rate", "early_end_rate", "days_played"]
+        tables = [
+            ("per_strategy", "Per value and strategy", frame[strategy_columns]),
+            (
+                "per_value",
+                "Per value: seat Balance (1 = fair), ties, early ends",
+                frame.drop_duplicates("value")[game_columns],
+            ),
+        ]
+    if plot_path is not None:
+        plot_sweep(frame, plot_path)
+    swept = frame.attrs["swept"]
+    if table_format == "json":
+        payload = {
+            "swept": swept,
+            "deals": games,
+            "players": players,
+            **{key: json.loads(part.to_json(orient="records")) for key, _, part in tables},
+        }
+        click.echo(json.dumps(payload, indent=1))
+    else:
+        for _, title, part in tables:
+            if table_format == "table":
+                click.echo(f"\n{title} of {swept}")
+                if frame.attrs["kind"] == "param":  # 0.0625, not 0.062
+                    part = part.assign(value=[f"{v:g}" for v in part["value"]])
+            print_table(part, table_format)
+    if table_format == "table":
+        click.echo(
+            f"\n{games} deals per value (same seeds), every rotation of the table, {players} "
+            "players, 95% CIs; results between bots: they describe these strategies, not "
+            "human play"
+        )
+        if plot_path is not None:
+            click.echo(f"plot written to {plot_path}")

@@ -1,0 +1,245 @@
+"""``sunset-sim tune`` and analysis/tune.py: the cross-entropy search on its own, paired
+seat-rotated evaluation, the params file, determinism and one-line CLI errors.
+
+Game runs are tiny (a few deals, 2 generations, population 4) and use a 2-player table of
+balanced against greedy, so the file stays fast with a warm numba cache."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from sunset_sim.analysis import tune as tune_module
+from sunset_sim.analysis.tune import CrossEntropy, TuneError, maximise, tune, write_params
+from sunset_sim.cli import main
+from sunset_sim.strategy import make_player, registry
+
+try:  # click < 8.2 mixes stderr into stdout unless told not to
+    RUNNER = CliRunner(mix_stderr=False)
+except TypeError:
+    RUNNER = CliRunner()
+
+SMALL = dict(games=3, players=2, generations=2, population=4, validation_games=6)
+CLI_SMALL = ["--games", "3", "--players", "2", "--generations", "2", "--population", "4"]
+CLI_SMALL += ["--validation-games", "6", "--opponent", "greedy"]
+
+
+def cli(*args):
+    return RUNNER.invoke(main, [str(a) for a in args])
+
+
+# ---------------------------------------------------------------- the search on its own
+
+
+def test_cem_converges_on_a_synthetic_objective():
+    target = np.array([0.5, 2.5, 1.0, 0.1, 2.9, 1.7])
+
+    def objective(x):
+        return -((x - target) ** 2).sum(axis=1)
+
+    search = CrossEntropy(np.ones(6), np.zeros(6), np.full(6, 3.0), min_std=0.01)
+    start = np.abs(search.mean - target).max()
+    found = maximise(objective, search, generations=40, population=20, seed=2)
+    assert np.abs(found - target).max() < 0.1 < start
+
+
+def test_cem_converges_under_noise():
+    target = np.array([0.2, 1.8])
+    rng = np.random.default_rng(5)
+
+    def objective(x):
+        return -((x - target) ** 2).sum(axis=1) + 0.05 * rng.standard_normal(len(x))
+
+    search = CrossEntropy([1.0, 1.0], [0.0, 0.0], [2.0, 2.0])
+    found = maximise(objective, search, generations=40, population=16, seed=1)
+    assert np.abs(found - target).max() < 0.25
+
+
+def test_cem_moves_toward_the_elite_and_stays_in_the_box():
+    search = CrossEntropy([1.0, 1.0], [0.0, 0.0], [2.0, 2.0], elite=0.5, smoothing=1.0)
+    candidates = search.ask(np.random.default_rng(0), 8)
+    assert candidates.shape == (8, 2)
+    assert np.array_equal(candidates[0], [1.0, 1.0])  # row 0 is the current mean
+    assert candidates.min() >= 0.0 and candidates.max() <= 2.0
+    scores = candidates[:, 0]  # prefer a large first coordinate
+    elite = search.tell(candidates, scores)
+    assert sorted(elite) == sorted(np.argsort(-scores)[:4])
+    assert search.mean[0] == pytest.approx(candidates[elite, 0].mean())
+    assert search.mean[0] > 1.0
+    assert np.all(search.std >= search.min_std)
+
+
+def test_cem_clips_samples_to_the_ranges():
+    search = CrossEntropy([0.0, 3.0], [0.0, 0.0], [1.0, 3.0], std=[5.0, 5.0])
+    candidates = search.ask(np.random.default_rng(1), 50)
+    assert candidates[:, 0].min() >= 0.0 and candidates[:, 0].max() <= 1.0
+    assert np.all(candidates[:, 1] <= 3.0)
+
+
+# ---------------------------------------------------------------- the games
+
+
+@pytest.fixture(scope="module")
+def result():
+    return tune("balanced", ["greedy"], seed=4, **SMALL)
+
+
+def test_tune_result_is_in_range_and_validated(result):
+    spec = registry()["balanced"]
+    assert set(result.best) == {p.name for p in spec.parameters}
+    for p in spec.parameters:
+        assert p.low <= result.best[p.name] <= p.high
+        assert result.default[p.name] == p.default
+    assert list(result.history["generation"]) == [1, 2]
+    assert list(result.history["first_game"]) == [0, 3]  # each generation on new deals
+    assert list(result.validation["params"]) == ["tuned", "default"]
+    assert set(result.validation["games"]) == {6 * 2}
+    for row in result.validation.to_dict("records"):
+        assert row["ci_low"] <= row["win_share"] <= row["ci_high"]
+    d = result.difference
+    tuned, default = result.validation["win_share"]
+    assert d["mean"] == pytest.approx(tuned - default)
+    assert d["ci_low"] <= d["mean"] <= d["ci_high"]
+
+
+def test_tune_is_deterministic_for_a_seed(result):
+    again = tune("balanced", ["greedy"], seed=4, jobs=1, **SMALL)
+    assert again.best == result.best
+    assert again.history.equals(result.history)
+    assert again.validation.equals(result.validation)
+    other = tune("balanced", ["greedy"], seed=5, **SMALL)
+    assert other.best != result.best
+
+
+def test_params_file_loads_with_make_player(result, tmp_path):
+    path = write_params(result, tmp_path / "tuned.json")
+    data = json.loads(path.read_text())
+    assert data["name"] == "balanced"
+    assert data["tuning"]["opponents"] == ["greedy"]
+    assert data["tuning"]["seed"] == 4
+    assert set(data["tuning"]["validation"]) >= {"tuned", "default", "difference"}
+    player = make_player(f"balanced:params={path}")
+    spec = player.spec
+    assert list(player.params) == [result.best[p.name] for p in spec.parameters]
+    assert [p.name for p in tmp_path.iterdir()] == ["tuned.json"]  # no temporary left
+
+
+def test_paired_seats_and_no_recompile_per_candidate():
+    """Every candidate sits in every seat on the same deals, and all candidates share the
+    one generated kernel: the parameters are data, not code."""
+    from sunset_sim.engine import codegen
+    from sunset_sim.runner import resolve
+
+    spec = registry()["balanced"]
+    cards, field, rules = resolve(3, ["greedy"], None, None)
+    evaluator = tune_module._Evaluator(spec, field, 4, 9, cards, rules, None, 1000, None)
+    seats = [seat for seat, table in evaluator.tables_for(make_player("balanced"))]
+    assert sorted(seats) == [0, 1, 2, 3]
+    for seat, table in evaluator.tables_for(make_player("balanced")):
+        assert table[seat].spec is spec
+        assert [p.name for p in table].count("greedy") == 3
+    default = spec.param_vector()
+    vectors = np.vstack([default, default + 0.1, default])
+    shares = evaluator.shares(vectors, 0, 4)
+    assert shares.shape == (3, 4, 4)
+    assert np.array_equal(shares[0], shares[2])  # same vector, same deals: same games
+    modules = len(codegen._MODULES)
+    module = codegen.kernel_module([spec, *(p.spec for p in field)])
+    signatures = len(module.play_games.signatures)
+    candidates = np.vstack([default + 0.05 * k for k in range(4)])
+    evaluator.shares(candidates, 4, 2)
+    assert len(codegen._MODULES) == modules
+    assert len(module.play_games.signatures) == signatures == 1
+
+
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [
+        ({"strategy": "nosuch"}, "unknown strategy 'nosuch'"),
+        ({"strategy": "random"}, "has no parameters"),
+        ({"opponents": ["nosuch"]}, "unknown strategy 'nosuch'"),
+        ({"opponents": ["greedy"] * 4}, "do not fit"),
+        ({"games": 0}, "games"),
+        ({"population": 1}, "population"),
+        ({"elite": 1.0}, "elite"),
+        ({"elite": 0.05}, "keeps no candidate"),
+        ({"players": 5}, "players"),
+    ],
+)
+def test_tune_rejects_bad_arguments(kwargs, needle):
+    arguments = {"strategy": "balanced", "opponents": ["greedy"], **SMALL, **kwargs}
+    with pytest.raises(TuneError, match=needle):
+        tune(**arguments)
+
+
+# ---------------------------------------------------------------- the command
+
+
+def test_cli_writes_a_params_file(tmp_path):
+    out = tmp_path / "b.json"
+    result = cli("tune", "balanced", *CLI_SMALL, "--seed", "4", "--out", out, "--quiet")
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert "generation" not in result.stdout  # --quiet: no per-generation lines
+    assert "balanced tuned" in result.stdout and "balanced default" in result.stdout
+    assert "95% CI" in result.stdout
+    data = json.loads(out.read_text())
+    player = make_player(f"balanced:params={out}")
+    assert list(player.params) == [data["params"][p.name] for p in player.spec.parameters]
+    loud = cli("tune", "balanced", *CLI_SMALL, "--seed", "4", "--out", out, "--force")
+    assert loud.exit_code == 0, (loud.output, loud.exception)
+    assert "generation 1/2: objective mean" in loud.stdout
+    assert "generation 2/2" in loud.stdout
+    assert json.loads(out.read_text())["params"] == data["params"]  # same seed, same values
+
+
+def test_cli_default_out_and_refuses_to_overwrite(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "balanced-tuned.json").write_text("{}")
+    result = cli("tune", "balanced", *CLI_SMALL, "--quiet")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: balanced-tuned.json: already exists (use --force to overwrite)"
+    ]
+    assert (tmp_path / "balanced-tuned.json").read_text() == "{}"
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["nosuch"], "unknown strategy 'nosuch'"),
+        (["random"], "strategy random has no parameters to tune"),
+        (["balanced:deny=9"], "outside"),
+        (["balanced", "--opponent", "nosuch"], "--opponent: unknown strategy"),
+        (["balanced", "--games", "0"], "--games"),
+        (["balanced", "--games", "abc"], "--games: 'abc' is not a whole number"),
+        (["balanced", "--generations", "-1"], "--generations"),
+        (["balanced", "--population", "1"], "--population"),
+        (["balanced", "--elite", "1.5"], "--elite"),
+        (["balanced", "--elite", "nan"], "--elite"),
+        (["balanced", "--players", "5"], "--players: 5 is outside 2 to 4"),
+        (["balanced", "--seed", "-1"], "--seed"),
+        (["balanced", "--jobs", "x"], "--jobs"),
+        (["balanced", "--rule", "days=0"], "--rule"),
+        (["balanced", "--out", "/nonexistent-dir/x.json"], "does not exist"),
+        (["balanced"] + ["--opponent", "greedy"] * 4, "do not fit"),
+    ],
+)
+def test_cli_bad_input_is_one_line_exit_2(tmp_path, monkeypatch, args, needle):
+    monkeypatch.chdir(tmp_path)
+    result = cli("tune", *args, "--quiet")
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_help():
+    result = cli("tune", "--help")
+    assert result.exit_code == 0
+    for option in ("--opponent", "--games", "--generations", "--population", "--elite"):
+        assert option in result.stdout
+    assert "tune" in cli("--help").stdout

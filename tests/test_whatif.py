@@ -1,0 +1,256 @@
+"""What-if analysis: ``compare`` (two variants on common random numbers) and ``sweep``
+(one setting over values), through the Python API and the ``sunset-sim`` CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import sunset_sim
+from sunset_sim.analysis.whatif import (
+    COMPARE_COLUMNS,
+    compare,
+    paired_diff,
+    resolve_rules,
+    sweep,
+)
+from sunset_sim.cards.loader import default_cards_text
+from sunset_sim.cli import main
+from sunset_sim.rules.options import RuleOptionError, Rules
+
+try:  # click < 8.2 mixes stderr into stdout unless told not to
+    RUNNER = CliRunner(mix_stderr=False)
+except TypeError:
+    RUNNER = CliRunner()
+
+FIELD = ["--strategy", "greedy", "--strategy", "random", "--players", "3", "--quiet"]
+
+
+def cli(*args):
+    return RUNNER.invoke(main, [str(a) for a in args])
+
+
+def ok(result) -> str:
+    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
+    assert "Traceback" not in result.output
+    return result.stdout
+
+
+def fails(result, *needles: str) -> str:
+    """Exit code 2 and exactly one line on stderr (``error: ...``) holding every needle."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: "), lines[0]
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+def _row(frame: pd.DataFrame, section: str, item: str, metric: str) -> pd.Series:
+    rows = frame[(frame["section"] == section) & (frame["item"] == item)]
+    rows = rows[rows["metric"] == metric]
+    assert len(rows) == 1, (section, item, metric)
+    return rows.iloc[0]
+
+
+# --- compare ------------------------------------------------------------------------
+
+
+def test_compare_identical_variants_has_zero_differences():
+    frame = compare(["greedy", "random"], players=3, games=60, seed=2)
+    assert isinstance(frame, pd.DataFrame)
+    assert list(frame.columns) == COMPARE_COLUMNS
+    assert set(frame["section"]) == {"strategy", "fame parts", "seat", "game"}
+    assert (frame["diff"] == 0).all()
+    assert (frame["a"] == frame["b"]).all()
+    assert not frame["significant"].any()
+    assert (frame["p_value"] == 1).all()
+    assert frame.attrs["same_deals"] is True
+    # every key measure is there: strategies, fame parts, seats, Balance, game measures
+    for label in ("greedy", "random"):
+        for metric in ("win_share", "mean_fame"):
+            _row(frame, "strategy", label, metric)
+        for metric in ("fame_commissions", "fame_goals", "fame_paintings"):
+            _row(frame, "fame parts", label, metric)
+    for seat in range(3):
+        _row(frame, "seat", f"seat {seat}", "win_share")
+    assert 0 <= _row(frame, "seat", "all seats", "balance")["a"] <= 1
+    for metric in ("tie_rate", "early_end_rate", "days_played"):
+        _row(frame, "game", "all games", metric)
+
+
+def test_compare_cli_identical_variants_marks_nothing():
+    out = ok(cli("compare", *FIELD, "--games", 40, "--a-rule", "days=5", "--b-rule", "days=5"))
+    assert "(0 of 17 rows)" in out  # 2x2 strategy + 2x3 parts + 3 seats + balance + 3
+    assert "*" not in out.split("diff = B - A")[0].replace("'*'", "")
+
+
+def test_compare_fewer_days_is_shorter_and_significant():
+    result = cli("compare", *FIELD, "--games", 60, "--b-rule", "days=4", "--format", "json")
+    payload = json.loads(ok(result))
+    assert payload["same_deals"] is True
+    assert "days=4" in payload["b"] and "days=6" in payload["a"]
+    rows = {(r["section"], r["item"], r["metric"]): r for r in payload["rows"]}
+    days = rows[("game", "all games", "days_played")]
+    assert days["a"] == 6 and days["b"] == 4 and days["diff"] == -2
+    assert days["significant"]
+    fame = rows[("strategy", "greedy", "mean_fame")]
+    assert fame["diff"] < 0 and fame["diff_ci_high"] < 0 and fame["significant"]
+
+
+def test_compare_table_and_csv_formats():
+    out = ok(cli("compare", *FIELD, "--games", 30, "--b-rule", "tie_break=seat"))
+    for title in ("Per strategy", "fame parts", "Balance", "tie rate", "diff = B - A"):
+        assert title in out
+    assert "identical deals" in out
+    csv = ok(cli("compare", *FIELD, "--games", 30, "--b-rule", "tie_break=seat", "--format", "csv"))
+    assert csv.splitlines()[0] == ",".join(COMPARE_COLUMNS)
+    assert len(csv.splitlines()) == 1 + 17
+
+
+def test_compare_other_card_set_is_flagged_as_other_deals(tmp_path):
+    text = default_cards_text().replace("name = ", 'name = "variant"\n# was: ', 1)
+    path = tmp_path / "variant.toml"
+    path.write_text(text, encoding="utf-8")
+    out = ok(cli("compare", *FIELD, "--games", 20, "--b-cards", path))
+    assert "deal g is a different deal" in out  # another card set deals other cards
+    assert "B: cards " in out and "(variant)" in out
+
+
+def test_paired_diff_and_rules_helpers():
+    assert paired_diff([1, 2, 3], [1, 2, 3]) == (0.0, 0.0, 0.0, 1.0)
+    diff, lo, hi, p = paired_diff([0, 0, 0, 0], [1, 2, 1, 2])
+    assert diff == 1.5 and lo < 1.5 < hi and p < 0.05
+    base = Rules(tie_break="seat")
+    assert resolve_rules("days=4", base) == Rules(tie_break="seat", days=4)
+    assert resolve_rules({"days": 5}, base) == Rules(tie_break="seat", days=5)
+    assert resolve_rules(Rules(days=3), base) == Rules(days=3)
+    with pytest.raises(RuleOptionError):
+        resolve_rules(["colour=red"])
+
+
+# --- sweep --------------------------------------------------------------------------
+
+
+def _valid_cis(frame: pd.DataFrame) -> None:
+    for mean, low, high in (
+        ("win_share", "win_ci_low", "win_ci_high"),
+        ("mean_fame", "fame_ci_low", "fame_ci_high"),
+    ):
+        values = frame[[mean, low, high]].to_numpy(dtype=float)
+        assert np.isfinite(values).all()
+        assert (values[:, 1] <= values[:, 0] + 1e-12).all()
+        assert (values[:, 0] <= values[:, 2] + 1e-12).all()
+    assert frame["win_ci_low"].min() >= 0 and frame["win_ci_high"].max() <= 1
+
+
+def test_sweep_param_cli_one_row_per_value_and_png(tmp_path):
+    plot = tmp_path / "lateness.png"
+    result = cli(
+        "sweep", "--param", "greedy:lateness=0,1,2", "--strategy", "random", "--players", 3,
+        "--games", 40, "--plot", plot, "--quiet", "--format", "json",
+    )  # fmt: skip
+    payload = json.loads(ok(result))
+    assert payload["swept"] == "greedy:lateness"
+    frame = pd.DataFrame(payload["per_value"])
+    assert list(frame["value"]) == [0.0, 1.0, 2.0]
+    assert list(frame["strategy"]) == [
+        "greedy:lateness=0",
+        "greedy:lateness=1",
+        "greedy:lateness=2",
+    ]
+    assert (frame["n"] == 40).all()
+    _valid_cis(frame)
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    again = cli("sweep", "--param", "greedy:lateness=0,1", "--games", 5, "--plot", plot)
+    fails(again, str(plot), "--force")
+
+
+def test_sweep_api_param_and_rule():
+    frame = sunset_sim.sweep(
+        param="greedy:lateness", values=[0, 2], strategies=["random"], players=3, games=30
+    )
+    assert isinstance(frame, pd.DataFrame) and len(frame) == 2
+    _valid_cis(frame)
+    # same seeds for every value: the random opponent's deals are the same, so the
+    # swept strategy alone changes; a lateness of 2 costs fame against random
+    assert frame["mean_fame"].iloc[0] > frame["mean_fame"].iloc[1]
+    rules = sweep(rule="days=3,6", strategies=["greedy", "random"], players=3, games=30)
+    assert len(rules) == 4 and set(rules["strategy"]) == {"greedy", "random"}
+    assert list(rules.drop_duplicates("value")["days_played"]) == [3.0, 6.0]
+    assert rules["balance"].between(0, 1).all()
+    _valid_cis(rules)
+
+
+def test_sweep_rule_cli_tables(tmp_path):
+    plot = tmp_path / "ties.png"
+    out = ok(
+        cli("sweep", "--rule-values", "tie_break=seat,random", *FIELD, "--games", 30,
+            "--plot", plot)
+    )  # fmt: skip
+    assert "Per value and strategy of tie_break" in out and "seat Balance" in out
+    assert plot.exists() and plot.stat().st_size > 1000
+    csv = ok(cli("sweep", "--rule-values", "days=2,3", *FIELD, "--games", 10, "--format", "csv"))
+    assert csv.splitlines()[0].startswith("value,strategy,n,win_share")
+
+
+def test_api_exports_return_dataframes():
+    assert {"compare", "sweep", "tournament", "build_report", "tune"} <= set(sunset_sim.__all__)
+    frame = sunset_sim.compare(["greedy", "random"], players=3, games=20, rules_b={"days": 3})
+    assert isinstance(frame, pd.DataFrame)
+    assert _row(frame, "game", "all games", "days_played")["b"] == 3
+    result = sunset_sim.tournament(["greedy", "random"], players=3, games=10, rating_games=5)
+    assert isinstance(result.standings, pd.DataFrame)
+
+
+# --- bad input: exit 2, one line ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["compare"], ["only one variant"]),
+        (["compare", "--b-rule", "colour=red"], ["--b-rule", "colour"]),
+        (["compare", "--a-rule", "days=99"], ["--a-rule", "days"]),
+        (["compare", "--b-cards", "missing.toml"], ["--b-cards", "missing.toml"]),
+        (["compare", "--b-rule", "days=4", "--alpha", "2"], ["--alpha"]),
+        (["compare", "--b-rule", "days=4", "--games", "abc"], ["--games", "abc"]),
+        (["compare", "--b-rule", "days=4", "--strategy", "nobody"], ["--strategy", "nobody"]),
+        (["sweep"], ["--param", "--rule-values"]),
+        (["sweep", "--param", "greedy:nope=1,2"], ["--param", "nope"]),
+        (["sweep", "--param", "greedy:lateness=0,5"], ["--param", "lateness", "outside"]),
+        (["sweep", "--param", "greedy:lateness=0,x"], ["--param", "not a number"]),
+        (["sweep", "--param", "nobody:x=1"], ["--param", "nobody"]),
+        (["sweep", "--rule-values", "colour=red,blue"], ["--rule-values", "colour"]),
+        (["sweep", "--rule-values", "days=4,0"], ["--rule-values", "days"]),
+        (["sweep", "--rule-values", "days=4", "--rule", "days=5"], ["--rule", "days"]),
+        (["sweep", "--param", "greedy:lateness=1", "--players", "9"], ["--players"]),
+        (["sweep", "--param", "greedy:lateness=1", "--format", "xml"], ["--format"]),
+        (["sweep", "--param", "greedy:lateness=1", "--plot", "out.txt"], ["--plot"]),
+    ],
+)
+def test_bad_input_is_one_line(args, needles, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    extra = ["--quiet"] if "--games" in args else ["--games", "5", "--quiet"]
+    fails(cli(*args, *extra), *needles)
+
+
+def test_bad_card_file_names_the_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[set]\nname = "x"\n', encoding="utf-8")
+    fails(cli("compare", "--b-cards", bad, "--games", 5), "--b-cards", "bad.toml")
+    fails(cli("sweep", "--rule-values", "days=3", "--cards", bad, "--games", 5), "bad.toml")
+
+
+def test_ci_values_are_numbers():
+    frame = compare(["greedy", "random"], players=3, games=30, rules_b="tie_break=seat")
+    assert frame[["a", "b", "diff", "diff_ci_low", "diff_ci_high"]].notna().all().all()
+    assert all(0 <= p <= 1 for p in frame["p_value"] if not math.isnan(p))
