@@ -43,7 +43,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-SECTIONS = ("cold", "warm", "memory", "reference")
+SECTIONS = ("cold", "warm", "memory", "reference", "strategies")
 STRATEGIES = ("greedy", "random")
 WARM_GAMES = 1000
 WARMUP_GAMES = 2000
@@ -62,6 +62,9 @@ JSON_KEYS = {
     "peak_memory_mib": "max RSS of `sunset-sim simulate --games G --out x.parquet`, MiB",
     "memory_games": "G, the games of that run (--memory-games)",
     "memory_games_per_s": "G / wall time of that run (start-up and Parquet writing included)",
+    "strategy_games_per_s_per_core": "{strategy: games/s}, each registered strategy alone at "
+    "the table, 1 numba thread (median; runs sized to about --strategy-seconds)",
+    "strategy_ratio_to_greedy": "{strategy: its games/s / greedy's}, from the same repeats",
     "games": "fast-engine games per run (--games)",
     "reference_games": "reference-engine games per run (--reference-games)",
     "repeats": "timed runs per figure (--repeats)",
@@ -111,6 +114,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--skip",
         default="",
         help=f"comma list of sections to skip: {','.join(SECTIONS)}",
+    )
+    parser.add_argument(
+        "--strategy-seconds",
+        type=float,
+        default=2.0,
+        help="target length of each timed run of the per-strategy section",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -321,6 +330,43 @@ def engines(args: argparse.Namespace, runs: dict) -> tuple[dict, int]:
     return figures, jobs
 
 
+def strategy_speeds(args: argparse.Namespace, runs: dict) -> tuple[dict, dict]:
+    """Games/s per core of each registered strategy alone at the table (the issue's "within
+    2x of greedy" check and the lookahead's cost), runs sized to --strategy-seconds."""
+    from sunset_sim.cards.loader import load_cards
+    from sunset_sim.cards.tables import build_tables
+    from sunset_sim.rules.options import Rules
+    from sunset_sim.runner import numba_threads
+    from sunset_sim.strategy import registry, seat_players
+
+    tables = build_tables(load_cards())
+    rules = Rules()
+    names = list(registry())
+    sized: dict[str, int] = {}
+    speeds: dict[str, list[float]] = {name: [] for name in names}
+    with numba_threads(1):
+        for name in names:
+            progress(f"strategies: warm-up {name}")
+            seats = seat_players([name], args.players)
+            timed_fast(tables, seats, rules, args.seed, 50)  # compiles if the cache is cold
+            rate = timed_fast(tables, seats, rules, args.seed, 200)
+            sized[name] = max(200, int(rate * args.strategy_seconds))
+        for repeat in range(args.repeats):
+            for name in names:
+                progress(f"strategies: repeat {repeat + 1}/{args.repeats}: {name}")
+                seats = seat_players([name], args.players)
+                speeds[name].append(timed_fast(tables, seats, rules, args.seed, sized[name]))
+    runs["strategy_games_per_s_per_core"] = speeds
+    runs["strategy_games_per_run"] = sized
+    medians = {name: median(values) for name, values in speeds.items()}
+    ratios = {}
+    if "greedy" in speeds:
+        for name, values in speeds.items():
+            per_run = [v / g for v, g in zip(values, speeds["greedy"], strict=True)]
+            ratios[name] = median(per_run)
+    return medians, ratios
+
+
 # ---- the benchmark ---------------------------------------------------------------------
 
 
@@ -355,6 +401,11 @@ def benchmark(args: argparse.Namespace) -> dict:
     figures, jobs = engines(args, runs)
     result.update(figures)
     result["jobs"] = jobs
+
+    if "strategies" not in args.skip:
+        speeds, ratios = strategy_speeds(args, runs)
+        result["strategy_games_per_s_per_core"] = speeds
+        result["strategy_ratio_to_greedy"] = ratios
 
     if "warm" not in args.skip:
         command = simulate_command(args, WARM_GAMES)
@@ -457,6 +508,16 @@ def format_report(result: dict) -> str:
         )
     )
     rows.append(("  that run  games/s", _num(result["memory_games_per_s"]), ""))
+    for name, speed in (result["strategy_games_per_s_per_core"] or {}).items():
+        ratio = (result["strategy_ratio_to_greedy"] or {}).get(name)
+        rows.append(
+            (
+                f"{name} alone, 1 thread  games/s",
+                _num(speed),
+                (f"x{ratio:.2f} of greedy; " if ratio is not None else "")
+                + _list(runs["strategy_games_per_s_per_core"][name]),
+            )
+        )
     width = max(len(r[0]) for r in rows)
     lines.append("")
     lines.append(f"{'figure':{width}s}  {'median':>10s}  runs / detail")

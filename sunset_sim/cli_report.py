@@ -9,11 +9,12 @@ from pathlib import Path
 
 import click
 
-from sunset_sim.cli import (
+from sunset_sim.cli_common import (
     CliError,
     cards_option,
     check_players,
     format_option,
+    games_progress,
     load_card_set,
     make_seats,
     parse_rules,
@@ -101,6 +102,12 @@ def report_command(
       sunset-sim report --games 1000000 --players 4 --strategy greedy --strategy early-bird \\
           --strategy late-riser --strategy random --out reports/default
 
+    With more strategies than seats, every group of --players of them is played in every
+    rotation (as `tournament` seats them), the games split evenly over those seatings
+    (rounded up), each game a different deal: every strategy sits in every seat equally
+    often. All the seatings run on one engine kernel, built once (and cached) for the
+    whole field of strategies.
+
     Writes DIR/report.md with PNG plots beside it and DIR/report.html (self-contained,
     images embedded) and prints the win-share table. Every estimate has n and a 95% CI;
     the results are bot-versus-bot results. Pass --cards FILE if the games used another
@@ -147,10 +154,26 @@ def report_command(
         if seed < 0 or jobs < 0:
             raise CliError("--seed and --jobs must not be negative")
         cards = load_card_set(cards_path, players, rules.days)
-        seats = make_seats(strategy_texts, players)
-        frame = _play(games, players, seats, seed, cards, rules, jobs or None, stream)
-        names = ", ".join(seat.name for seat in seats)
-        source = f"{games:,} games played now (seed {seed}; seats: {names})"
+        tables = _lineups(strategy_texts, players)
+        per_table = -(-games // len(tables))  # every seating plays equally often
+        if per_table * len(tables) != games:
+            step(
+                f"--games {games:,}: playing {per_table * len(tables):,} games, {per_table:,} "
+                f"at each of {len(tables)} seatings, so every strategy sits in every seat "
+                "equally often"
+            )
+        frame = _play(per_table, players, tables, seed, cards, rules, jobs or None, stream)
+        total = per_table * len(tables)
+        if len(tables) == 1:
+            names = ", ".join(seat.name for seat in tables[0])
+            source = f"{total:,} games played now (seed {seed}; seats: {names})"
+        else:
+            names = ", ".join(dict.fromkeys(seat.name for table in tables for seat in table))
+            source = (
+                f"{total:,} games played now (seed {seed}; strategies {names} rotated through "
+                f"the seats: {len(tables)} seatings of {players}, {per_table:,} games each, "
+                "every game a different deal)"
+            )
     try:
         report = build_report(
             frame, cards, min_samples=min_samples, title=title, source=source, on_step=step
@@ -178,8 +201,24 @@ def _read(path: Path):
     return read_results(path)
 
 
-def _play(games, players, seats, seed, cards, rules, jobs, stream):
-    """Play the batch chunk by chunk, keeping only the columns the report reads."""
+def _lineups(strategy_texts, players: int) -> list:
+    """The seatings to play: one table (the strategies in turn, repeated round the table)
+    when they fit at it; with more strategies than seats, every group of ``players`` of
+    them in every rotation, as the tournament plays them (``analysis.tournament.seatings``),
+    so each strategy sits in every seat equally often."""
+    if len(strategy_texts) <= players:
+        return [make_seats(strategy_texts, players)]
+    from sunset_sim.analysis.tournament import seatings
+
+    entrants = make_seats(strategy_texts, len(strategy_texts))
+    return seatings(entrants, players)
+
+
+def _play(games_per_table, players, tables, seed, cards, rules, jobs, stream):
+    """Play ``games_per_table`` games at each seating chunk by chunk, keeping only the
+    columns the report reads. Seating i plays games i * games_per_table onwards under the
+    same root seed: every game has its own index and deal, so the rows stay independent
+    (the report's intervals assume that) and each row's ``strategy`` is its seat's."""
     import pandas as pd
 
     from sunset_sim.analysis.report import wanted_columns
@@ -188,11 +227,21 @@ def _play(games, players, seats, seed, cards, rules, jobs, stream):
 
     plan_ids = [p.id for p in cards.plans]
     frames = []
-    with click.progressbar(
-        length=games, label="games", file=stream, show_pos=True, show_eta=True
-    ) as bar:
-        for batch, labels in iter_batches(games, players, seats, seed, cards, rules, jobs):
-            frame = to_frame(batch, labels, plan_ids)
-            frames.append(frame[wanted_columns(list(frame.columns))])
-            bar.update(len(batch.game))
+    with games_progress(games_per_table * len(tables), stream) as bar:
+        for index, seats in enumerate(tables):
+            first = index * games_per_table
+            for batch, labels in iter_batches(
+                games_per_table,
+                players,
+                seats,
+                seed,
+                cards,
+                rules,
+                jobs,
+                first_game=first,
+                field=[player for table in tables for player in table],
+            ):
+                frame = to_frame(batch, labels, plan_ids)
+                frames.append(frame[wanted_columns(list(frame.columns))])
+                bar.update(len(batch.game))
     return pd.concat(frames, ignore_index=True)

@@ -1,9 +1,10 @@
 """``sunset-sim tune``: improve a parametric strategy's weights (analysis/tune.py).
 
-Registered on the ``sunset-sim`` group at the end of ``cli.py``. This module imports
-nothing from ``cli.py`` at import time (its helpers are imported inside the command), so
-it loads the same way whether ``cli.py`` runs as the console script, as
-``python -m sunset_sim.cli`` or is imported. Every bad input is exit code 2 and one line.
+cli.py imports ``tune_command`` at the top and adds it to the ``sunset-sim`` group. The
+shared helpers come from cli_common.py, which imports no command module, so this module
+loads the same way whether cli.py runs as the console script, as
+``python -m sunset_sim.cli`` or is imported. Every bad input is exit code 2 and one line
+(but --format, the shared click choice, which fails as in ``simulate``).
 """
 
 from __future__ import annotations
@@ -14,22 +15,31 @@ from pathlib import Path
 
 import click
 
+from sunset_sim.cli_common import (
+    CliError,
+    cards_option,
+    check_output,
+    check_players,
+    format_option,
+    games_progress,
+    jobs_text_option,
+    load_card_set,
+    parse_number,
+    parse_rules,
+    players_text_option,
+    print_table,
+    progress_output,
+    rule_option,
+    text_option,
+)
+
 # Numbers are read as text and checked here, so that "--games abc" is one line too.
 _WHOLE = {"--games", "--generations", "--population", "--players", "--seed"}
 _WHOLE |= {"--jobs", "--validation-games"}
 
 
 def _number(option: str, text: str) -> float | int:
-    from sunset_sim.cli import CliError
-
-    try:
-        value = int(text) if option in _WHOLE else float(text)
-    except ValueError:
-        kind = "a whole number" if option in _WHOLE else "a number"
-        raise CliError(f"{option}: {text!r} is not {kind}") from None
-    if isinstance(value, float) and not math.isfinite(value):
-        raise CliError(f"{option}: {text!r} is not a finite number")
-    return value
+    return parse_number(option, text, whole=option in _WHOLE)
 
 
 @click.command("tune")
@@ -42,84 +52,38 @@ def _number(option: str, text: str) -> float | int:
     help="An opponent, repeatable; the other seats take them in turn, repeated round the "
     "table (at most players - 1 of them; default greedy).",
 )
-@click.option(
+@text_option(
     "--games",
     "games_text",
-    default="100",
-    show_default=True,
-    metavar="N",
-    help="Deals per candidate per generation; each is played with the candidate in every "
+    "100",
+    "Deals per candidate per generation; each is played with the candidate in every "
     "seat (players x N games).",
 )
-@click.option(
-    "--generations",
-    "generations_text",
-    default="10",
-    show_default=True,
-    metavar="N",
-    help="Generations of the search.",
-)
-@click.option(
+@text_option("--generations", "generations_text", "10", "Generations of the search.")
+@text_option(
     "--population",
     "population_text",
-    default="12",
-    show_default=True,
-    metavar="N",
-    help="Candidates per generation (the first is the search's current mean).",
+    "12",
+    "Candidates per generation (the first is the search's current mean).",
 )
-@click.option(
+@text_option(
     "--elite",
     "elite_text",
-    default="0.25",
-    show_default=True,
+    "0.25",
+    "Share of each generation the search moves toward (between 0 and 1).",
     metavar="FRACTION",
-    help="Share of each generation the search moves toward (between 0 and 1).",
 )
-@click.option(
-    "--players",
-    "players_text",
-    default="4",
-    show_default=True,
-    metavar="N",
-    help="Players per game (2 to 4).",
-)
-@click.option(
-    "--seed",
-    "seed_text",
-    default="0",
-    show_default=True,
-    metavar="N",
-    help="Root seed of the deals and of the search.",
-)
-@click.option(
+@players_text_option
+@text_option("--seed", "seed_text", "0", "Root seed of the deals and of the search.")
+@text_option(
     "--validation-games",
     "validation_text",
-    default="2000",
-    show_default=True,
-    metavar="N",
-    help="Fresh deals (each at every seat) on which tuned and default values are compared.",
+    "2000",
+    "Fresh deals (each at every seat) on which tuned and default values are compared.",
 )
-@click.option(
-    "--jobs",
-    "jobs_text",
-    default="0",
-    metavar="N",
-    help="Worker threads (default: all cores). Results do not depend on it.",
-)
-@click.option(
-    "--cards",
-    "cards_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Card-set TOML file (default: the packaged reconstructed set).",
-)
-@click.option(
-    "--rule",
-    "rule_texts",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="Rule option, repeatable: tie_break=random|seat|lowest-fame, days=N.",
-)
+@jobs_text_option
+@cards_option
+@rule_option
 @click.option(
     "--out",
     "out_path",
@@ -128,6 +92,7 @@ def _number(option: str, text: str) -> float | int:
     help="Params file to write (default: STRATEGY-tuned.json in this folder).",
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing params file.")
+@format_option
 @click.option("--quiet", is_flag=True, help="No progress bar and no per-generation lines.")
 def tune_command(
     strategy,
@@ -144,6 +109,7 @@ def tune_command(
     rule_texts,
     out_path,
     force,
+    table_format,
     quiet,
 ):
     """Tune a parametric strategy's weights against a field of opponents.
@@ -158,7 +124,8 @@ def tune_command(
     params file that any command seats with --strategy STRATEGY:params=FILE.
 
     STRATEGY is a name from `sunset-sim strategies` with parameters, optionally with
-    starting values (NAME:key=value,...).
+    starting values (NAME:key=value,...). With --format csv or json, stdout holds only
+    the validation table; the other lines go to stderr.
 
     \b
     Example (about a minute on two cores):
@@ -172,15 +139,6 @@ def tune_command(
         tunable_spec,
         tune,
         write_params,
-    )
-    from sunset_sim.cli import (
-        CliError,
-        check_output,
-        check_players,
-        load_card_set,
-        parse_rules,
-        print_table,
-        progress_output,
     )
     from sunset_sim.strategy import StrategyError, make_player
 
@@ -233,6 +191,8 @@ def tune_command(
 
     progress_stream = progress_output(quiet)
     on_terminal = progress_stream is sys.stderr
+    # with --format csv or json, stdout holds the table alone; the other lines go to stderr
+    aside = table_format != "table"
 
     def on_generation(row: dict) -> None:
         if quiet:
@@ -244,13 +204,12 @@ def tune_command(
             f"generation {row['generation']}/{generations}: objective mean "
             f"{row['mean_objective']:.3f}, best {row['best_objective']:.3f}, elite "
             f"{row['elite_objective']:.3f}, search mean {row['mean_candidate']:.3f}; "
-            f"spread {spread / len(player.spec.parameters):.3f} of range"
+            f"spread {spread / len(player.spec.parameters):.3f} of range",
+            err=aside,
         )
 
     total = total_games(players, games, generations, population, validation_games)
-    with click.progressbar(
-        length=total, label="games", file=progress_stream, show_pos=True, show_eta=True
-    ) as bar:
+    with games_progress(total, progress_stream) as bar:
         try:
             result = tune(
                 player,
@@ -274,11 +233,12 @@ def tune_command(
 
     click.echo(
         f"\nValidation: {result.validation_games} fresh deals x {players} seats against "
-        f"{', '.join(result.opponents)}"
+        f"{', '.join(result.opponents)}",
+        err=aside,
     )
     table = result.validation.rename(columns={"params": "values", "games": "n"})
     table.insert(1, "strategy", [f"{result.strategy} tuned", f"{result.strategy} default"])
-    print_table(table.drop(columns=["values"]), "table")
+    print_table(table.drop(columns=["values"]), table_format)
     d = result.difference
     verdict = (
         "tuned beats default"
@@ -289,14 +249,19 @@ def tune_command(
     )
     click.echo(
         f"tuned - default (paired by deal): {d['mean']:+.4f} "
-        f"(95% CI {d['ci_low']:+.4f} .. {d['ci_high']:+.4f}): {verdict}"
+        f"(95% CI {d['ci_low']:+.4f} .. {d['ci_high']:+.4f}): {verdict}",
+        err=aside,
     )
     click.echo(
         "tuned: "
         + ", ".join(
             f"{name}={value:g} (default {result.default[name]:g})"
             for name, value in result.best.items()
-        )
+        ),
+        err=aside,
     )
-    click.echo(f"params written to {out}; seat with --strategy {result.strategy}:params={out}")
-    click.echo(RESULTS_NOTE)
+    click.echo(
+        f"params written to {out}; seat with --strategy {result.strategy}:params={out}",
+        err=aside,
+    )
+    click.echo(RESULTS_NOTE, err=aside)

@@ -7,10 +7,26 @@ Every bad input ends with exit code 2 and one line naming the option and the pro
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import click
+
+from sunset_sim.cli_common import (
+    CliError,
+    cards_option,
+    check_output,
+    check_players,
+    games_progress,
+    jobs_text_option,
+    load_card_set,
+    parse_number,
+    parse_rules,
+    players_text_option,
+    print_table,
+    progress_output,
+    rule_option,
+    text_option,
+)
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 FORMATS = ("table", "csv", "json")
@@ -23,7 +39,7 @@ def _option(*names, **kwargs):
 def _common(function):
     """The options compare and sweep share. Numbers and --format are read as text and
     checked in the command, so that a bad value is one line (click's usage errors are
-    several); the texts mirror cli.py's options."""
+    several); the texts mirror cli.py's options (--cards and --rule are cli_common's)."""
     decorators = [
         _option(
             "--strategy",
@@ -34,51 +50,22 @@ def _common(function):
             "seat (default greedy). Parameters as NAME:key=value,... or "
             "NAME:params=FILE.json. See `sunset-sim strategies`.",
         ),
-        _option(
+        text_option(
             "--games",
             "games_text",
-            default="2000",
-            show_default=True,
-            metavar="N",
-            help="Deals per variant or value; each is played at every rotation of the table.",
+            "2000",
+            "Deals per variant or value; each is played at every rotation of the table.",
         ),
-        _option(
-            "--players",
-            "players_text",
-            default="4",
-            show_default=True,
-            metavar="N",
-            help="Players per game (2 to 4).",
-        ),
-        _option(
+        players_text_option,
+        text_option(
             "--seed",
             "seed_text",
-            default="0",
-            show_default=True,
-            metavar="N",
-            help="Root seed; deal g uses (seed, g) in every variant and for every value.",
+            "0",
+            "Root seed; deal g uses (seed, g) in every variant and for every value.",
         ),
-        _option(
-            "--jobs",
-            "jobs_text",
-            default="0",
-            metavar="N",
-            help="Worker threads (default: all cores). Results do not depend on it.",
-        ),
-        _option(
-            "--cards",
-            "cards_path",
-            type=click.Path(dir_okay=False, path_type=Path),
-            default=None,
-            help="Card-set TOML file (default: the packaged reconstructed set).",
-        ),
-        _option(
-            "--rule",
-            "rule_texts",
-            multiple=True,
-            metavar="KEY=VALUE",
-            help="Rule option, repeatable: tie_break=random|seat|lowest-fame, days=N.",
-        ),
+        jobs_text_option,
+        cards_option,
+        rule_option,
     ]
     for decorator in reversed(decorators):
         function = decorator(function)
@@ -88,37 +75,17 @@ def _common(function):
 def _tail(function):
     """--format and --quiet (last in --help)."""
     function = _option("--quiet", is_flag=True, help="No progress bar.")(function)
-    return _option(
-        "--format",
-        "format_text",
-        default="table",
-        show_default=True,
-        metavar="table|csv|json",
-        help="How printed tables look.",
+    return text_option(
+        "--format", "format_text", "table", "How printed tables look.", metavar="table|csv|json"
     )(function)
-
-
-def _number(option: str, text: str, whole: bool = True) -> int | float:
-    from sunset_sim.cli import CliError
-
-    try:
-        value = int(text) if whole else float(text)
-    except ValueError:
-        kind = "a whole number" if whole else "a number"
-        raise CliError(f"{option}: {text!r} is not {kind}") from None
-    if not whole and not math.isfinite(value):
-        raise CliError(f"{option}: {text!r} is not a finite number")
-    return value
 
 
 def _settings(games_text, players_text, seed_text, jobs_text, format_text):
     """(games, players, seed, jobs, table format), each checked: one line if bad."""
-    from sunset_sim.cli import CliError, check_players
-
-    games = _number("--games", games_text)
-    players = _number("--players", players_text)
-    seed = _number("--seed", seed_text)
-    jobs = _number("--jobs", jobs_text)
+    games = parse_number("--games", games_text)
+    players = parse_number("--players", players_text)
+    seed = parse_number("--seed", seed_text)
+    jobs = parse_number("--jobs", jobs_text)
     check_players(players)
     if games < 1:
         raise CliError(f"--games: {games} is not a positive number of games")
@@ -132,7 +99,6 @@ def _settings(games_text, players_text, seed_text, jobs_text, format_text):
 
 
 def _entrants(texts: tuple[str, ...]):
-    from sunset_sim.cli import CliError
     from sunset_sim.engine.codegen import kernel_module
     from sunset_sim.strategy import StrategyError, make_player
 
@@ -151,7 +117,6 @@ def _entrants(texts: tuple[str, ...]):
 
 def _variant_rules(option: str, texts: tuple[str, ...], base):
     from sunset_sim.analysis.whatif import resolve_rules
-    from sunset_sim.cli import CliError
     from sunset_sim.rules.options import RuleOptionError
 
     if not texts:
@@ -165,7 +130,6 @@ def _variant_rules(option: str, texts: tuple[str, ...], base):
 def _playable(option: str, path: Path | None, players: int, rules):
     """The card set at ``path`` (one line naming the file if bad), checked playable."""
     from sunset_sim.cards.loader import check_playable
-    from sunset_sim.cli import CliError, load_card_set
 
     try:
         cards = load_card_set(path)
@@ -175,14 +139,6 @@ def _playable(option: str, path: Path | None, players: int, rules):
     if problems:
         raise CliError(f"{option}: {problems[0]}")
     return cards
-
-
-def _progress(quiet: bool, total: int):
-    from sunset_sim.cli import progress_output
-
-    return click.progressbar(
-        length=total, label="games", file=progress_output(quiet), show_pos=True, show_eta=True
-    )
 
 
 def _shown(frame):
@@ -220,13 +176,12 @@ def _shown(frame):
     metavar="KEY=VALUE",
     help="Rule option for variant B only, repeatable; applied on top of --rule.",
 )
-@_option(
+@text_option(
     "--alpha",
     "alpha_text",
-    default="0.05",
-    show_default=True,
+    "0.05",
+    "Mark a difference significant (*) when its p-value is below this.",
     metavar="P",
-    help="Mark a difference significant (*) when its p-value is below this.",
 )
 @_tail
 def compare_command(
@@ -272,12 +227,11 @@ def compare_command(
     """
     from sunset_sim.analysis.tournament import seatings
     from sunset_sim.analysis.whatif import compare
-    from sunset_sim.cli import CliError, parse_rules, print_table
 
     games, players, seed, jobs, table_format = _settings(
         games_text, players_text, seed_text, jobs_text, format_text
     )
-    alpha = _number("--alpha", alpha_text, whole=False)
+    alpha = parse_number("--alpha", alpha_text, whole=False)
     if not 0 < alpha < 1:
         raise CliError(f"--alpha: {alpha} is not between 0 and 1")
     if not (a_cards or b_cards or a_rules or b_rules):
@@ -296,7 +250,7 @@ def compare_command(
     )
     entrants = _entrants(strategy_texts)
     total = 2 * games * len(seatings(entrants, players))
-    with _progress(quiet, total) as bar:
+    with games_progress(total, progress_output(quiet)) as bar:
         frame = compare(
             entrants,
             players,
@@ -420,7 +374,6 @@ def sweep_command(
         sweep,
         sweep_games,
     )
-    from sunset_sim.cli import CliError, check_output, load_card_set, parse_rules, print_table
     from sunset_sim.rules.options import RuleOptionError, Rules
     from sunset_sim.strategy import StrategyError
 
@@ -459,7 +412,7 @@ def sweep_command(
         if plot_path.suffix.lower() not in PLOT_SUFFIXES:
             raise CliError(f"--plot: {plot_path} must end in .png, .svg or .pdf")
         check_output(plot_path, force)
-    with _progress(quiet, total) as bar:
+    with games_progress(total, progress_output(quiet)) as bar:
         frame = sweep(
             **arguments,
             strategies=entrants,

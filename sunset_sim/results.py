@@ -40,7 +40,8 @@ def to_frame(
     painted, ``goal_day{d}`` GOAL_FLAG_* bits (enums.py), ``commissions_day{d}_{w}``
     bitmask of the commissions this seat completed that day; per game (the same on each
     seat's row): ``goal_card_day{d}`` the goal card index shown, ``available_{w}`` bitmask
-    of the landscapes that were on the grid at some time in the game."""
+    of the landscapes that were on the grid at some time in the game,
+    ``commissions_shown_{w}`` of the commissions that were in the row on a day played."""
     n_games, n_players, _ = batch.seat.shape
     games = np.repeat(
         np.arange(batch.first_game, batch.first_game + n_games, dtype=np.int64), n_players
@@ -90,7 +91,23 @@ def to_frame(
     available = np.repeat(batch.available, n_players, axis=0)
     for word in range(available.shape[1]):
         data[f"available_{word}"] = available[:, word]
+    shown = np.repeat(commissions_shown(batch), n_players, axis=0)
+    for word in range(shown.shape[1]):
+        data[f"commissions_shown_{word}"] = shown[:, word]
     return pd.DataFrame(data)
+
+
+def commissions_shown(batch: BatchArrays) -> np.ndarray:
+    """[games, words] uint64: bit c set when commission c was in the row on a day played
+    (a commission dealt in the clean-up before a shortage end never was)."""
+    n_games, n_commissions, _ = batch.commission.shape
+    masks = np.zeros((n_games, max(1, (n_commissions + 63) // 64)), dtype=np.uint64)
+    shown_day = batch.commission[:, :, kernel.C_SHOWN].astype(np.int64)
+    days_played = batch.game[:, kernel.G_DAYS].astype(np.int64)[:, None]
+    games, commissions = np.nonzero((shown_day >= 1) & (shown_day <= days_played))
+    bits = np.left_shift(np.uint64(1), (commissions % 64).astype(np.uint64))
+    np.bitwise_or.at(masks, (games, commissions // 64), bits)
+    return masks
 
 
 def commissions_by_day(commission: np.ndarray, n_players: int, days: int) -> np.ndarray:

@@ -56,15 +56,20 @@ def iter_batches(
     jobs: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     first_game: int = 0,
+    field: Sequence[str | Player] = (),
 ) -> Iterator[tuple[BatchArrays, list[str]]]:
-    """Yield (raw arrays, seat labels) chunk by chunk: memory stays flat for any ``games``."""
+    """Yield (raw arrays, seat labels) chunk by chunk: memory stays flat for any ``games``.
+
+    ``field`` lists every strategy of a study that plays several seatings, so that they
+    all run on one generated kernel (compiled once) rather than one per seating."""
     card_set, seats, rules = resolve(players, strategies, cards, rules)
     tables = build_tables(card_set)
     labels = [p.name for p in seats]
+    entrants = [s if isinstance(s, Player) else make_player(s) for s in field]
     with numba_threads(jobs):
         for start in range(first_game, first_game + games, chunk_size):
             count = min(chunk_size, first_game + games - start)
-            yield run_games(tables, seats, rules, seed, start, count), labels
+            yield run_games(tables, seats, rules, seed, start, count, field=entrants), labels
 
 
 def simulate(

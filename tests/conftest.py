@@ -1,20 +1,26 @@
-"""Shared fixtures and builders for the rules tests.
+"""Shared fixtures and builders for the rules tests, and the CLI test helpers.
 
 ``make_state`` deals a game from explicit deck orders (identity orders by default, so
 wilderness cell c holds landscape index c); tests then edit ``state.grid``, positions,
 plans and holdings directly. ``ScriptedDecider`` plays scripted choices and falls back
 to simple legal defaults, so a test can drive ``take_turn`` or a whole ``play_game``.
+``cli`` runs ``sunset-sim`` in-process (stderr apart from stdout); ``ok`` and ``fails``
+check its result.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from sunset_sim.cards.loader import load_cards, parse_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
+from sunset_sim.cli import main
 from sunset_sim.enums import DIRECTION_NAMES
 from sunset_sim.rules import plan as plan_rules
 from sunset_sim.rules.options import Rules
@@ -23,6 +29,11 @@ from sunset_sim.rules.state import GameState
 
 _DEFAULT_CARDS = load_cards()
 _DEFAULT_TABLES = build_tables(_DEFAULT_CARDS)
+
+try:  # click < 8.2 mixes stderr into stdout unless told not to
+    RUNNER = CliRunner(mix_stderr=False)
+except TypeError:
+    RUNNER = CliRunner()
 
 
 @pytest.fixture(scope="session")
@@ -233,3 +244,35 @@ def small_cards_toml(
 
 def small_cards(**kwargs) -> CardSet:
     return parse_cards(small_cards_toml(**kwargs), "<tiny>")
+
+
+def cli(*args):
+    """Run ``sunset-sim ARGS`` in-process; the arguments may be paths or numbers."""
+    return RUNNER.invoke(main, [str(a) for a in args])
+
+
+def ok(result) -> str:
+    """Exit code 0 and no traceback; the stdout."""
+    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
+    assert result.exception is None
+    assert "Traceback" not in result.output
+    return result.stdout
+
+
+def fails(result, *needles: str) -> str:
+    """Exit code 2 and exactly one line on stderr (``error: ...``) holding every needle."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: "), lines[0]
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+def console_script() -> list[str]:
+    """The installed ``sunset-sim`` script, else ``python -m sunset_sim.cli``."""
+    script = Path(sys.executable).with_name("sunset-sim")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "sunset_sim.cli"]

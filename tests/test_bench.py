@@ -37,6 +37,7 @@ NUMBERS = (
 def test_bench_smoke():
     command = [sys.executable, str(BENCH), "--games", "2000", "--repeats", "2"]
     command += ["--reference-games", "10", "--memory-games", "2000", "--skip", "cold", "--json"]
+    command += ["--strategy-seconds", "0.05"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout)
@@ -59,3 +60,9 @@ def test_bench_smoke():
     for key in NUMBERS[:9]:  # the figures that are medians of --repeats runs
         assert len(runs[key]) == 2 and all(v > 0 for v in runs[key]), key
     assert runs["memory"]["peak_rss_mib"] == result["peak_memory_mib"]
+
+    speeds = result["strategy_games_per_s_per_core"]
+    assert set(speeds) >= {"greedy", "random", "balanced"}
+    assert all(value > 0 for value in speeds.values()), speeds
+    assert result["strategy_ratio_to_greedy"]["greedy"] == 1.0
+    assert all(len(values) == 2 for values in runs["strategy_games_per_s_per_core"].values())

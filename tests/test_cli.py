@@ -11,21 +11,14 @@ import io
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
+from conftest import cli, console_script, fails, ok
 
 from sunset_sim.cards.loader import default_cards_text
-from sunset_sim.cli import main
 from sunset_sim.strategy import registry
-
-try:  # click < 8.2 mixes stderr into stdout unless told not to
-    RUNNER = CliRunner(mix_stderr=False)
-except TypeError:
-    RUNNER = CliRunner()
 
 SIMULATE = ["simulate", "--games", "200", "--players", "4", "--strategy", "greedy"]
 SIMULATE += ["--strategy", "random", "--seed", "3", "--quiet"]
@@ -33,35 +26,6 @@ SEAT_COLUMNS = ["game", "seat", "strategy", "fame", "fame_commissions", "fame_go
 SEAT_COLUMNS += ["fame_paintings", "win_share", "won", "n_winners", "end_reason", "days_played"]
 SEAT_COLUMNS += [f"plan_day{d}" for d in range(1, 7)] + [f"turn_day{d}" for d in range(1, 7)]
 SEAT_COLUMNS += ["painted_0"]
-
-
-def cli(*args):
-    return RUNNER.invoke(main, [str(a) for a in args])
-
-
-def ok(result) -> str:
-    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
-    assert result.exception is None
-    assert "Traceback" not in result.output
-    return result.stdout
-
-
-def fails(result, *needles: str) -> str:
-    """Exit code 2, exactly one line on stderr (``error: ...``) holding every needle."""
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: "), lines[0]
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
-
-
-def console_script() -> list[str]:
-    script = Path(sys.executable).with_name("sunset-sim")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "sunset_sim.cli"]
 
 
 def run_process(*args, cwd=None) -> subprocess.CompletedProcess:
@@ -313,6 +277,15 @@ def test_strategies_lists_names_and_parameters():
             ), parameter.name
     assert {"random", "greedy"} <= {line for line in lines if not line.startswith(" ")}
     assert "lateness = " in out
+
+
+def test_shared_helpers_are_importable_from_cli():
+    import sunset_sim.cli
+    import sunset_sim.cli_common
+
+    assert set(sunset_sim.cli_common.__all__) < set(sunset_sim.cli.__all__)
+    for name in sunset_sim.cli.__all__:
+        assert hasattr(sunset_sim.cli, name), name
 
 
 def test_help_and_version():

@@ -136,3 +136,25 @@ def test_api_summaries_are_exactly_equal(tmp_path):
     assert all(s == summaries[0] for s in summaries)
     frames = [simulate(**kwargs, chunk_size=chunk, jobs=1) for chunk in (180, 13)]
     pd.testing.assert_frame_equal(frames[0], frames[1])
+
+
+def test_a_shared_field_kernel_plays_the_same_games():
+    """A tournament's seatings share one kernel built for its whole field; a seat's games
+    must not depend on which other strategies that kernel holds."""
+    from sunset_sim.cards.loader import load_cards
+    from sunset_sim.cards.tables import build_tables
+    from sunset_sim.engine import codegen
+    from sunset_sim.engine.batch import kernel_arguments, run_games
+    from sunset_sim.rules.options import Rules
+    from sunset_sim.strategy import make_player, seat_players
+
+    tables = build_tables(load_cards())
+    seats = seat_players(["greedy", "random"], 2)
+    field = [make_player(name) for name in ("random", "greedy", "early-bird")]
+    alone = run_games(tables, seats, Rules(), 5, 0, 40)
+    shared = run_games(tables, seats, Rules(), 5, 0, 40, field=field)
+    for name, array in alone.arrays().items():
+        assert (array == getattr(shared, name)).all(), name
+    module = kernel_arguments(seats, field)[0]
+    assert module.STRATEGY_NAMES == ("early-bird", "greedy", "random")
+    assert module is codegen.kernel_module(p.spec for p in [*field, *seats[::-1]])

@@ -43,7 +43,7 @@ from sunset_sim.enums import (
 )
 from sunset_sim.play import play_reference
 from sunset_sim.rules.options import Rules
-from sunset_sim.strategy import registry, seat_players
+from sunset_sim.strategy import make_player, registry, seat_players
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,6 +65,9 @@ TIE_BREAKS = ("random", "seat", "lowest-fame")
 PLAYER_COUNTS = (2, 3, 4)
 STRATEGIES = tuple(registry())
 LINEUPS = tuple(parity_check.lineups(STRATEGIES))  # alone, then mixed rotations
+# One kernel holds every registered strategy, so that the line-ups share one compile;
+# test_determinism checks that a kernel's other strategies never change a seat's games.
+FIELD = tuple(make_player(name) for name in STRATEGIES)
 DEFAULT_GAMES = 1080  # spread over every (players, tie-break, line-up) config
 
 DEFAULT_CARDS = load_cards()
@@ -151,7 +154,8 @@ def report_outputs(record: dict, cards, n_players: int, days: int):
     comm_index = {card.id: i for i, card in enumerate(cards.commissions)}
     goal_index = {card.id: i for i, card in enumerate(cards.goals)}
     per_day = [[[-1] * kernel.DAY_COLUMNS for _ in range(days)] for _ in range(n_players)]
-    commissions = [[-1, -1] for _ in cards.commissions]
+    commissions = [[-1, -1, -1] for _ in cards.commissions]
+    shown = commissions_shown(record, comm_index, n_players, days)
     goal_cards = [-1] * days
     for d, day in enumerate(record["days"]):
         goal_cards[d] = goal_index[day["goal"]] if day.get("goal") else -1
@@ -162,13 +166,43 @@ def report_outputs(record: dict, cards, n_players: int, days: int):
             row = per_day[turn["seat"]][d]
             row[kernel.D_PAINTED] = len(turn["painted"])
             for sale in turn["sales"]:
-                commissions[comm_index[sale["commission"]]] = [turn["seat"], d + 1]
+                commissions[comm_index[sale["commission"]]][:2] = [turn["seat"], d + 1]
             if turn.get("goal"):
                 row[kernel.D_GOAL] |= GOAL_FLAG_MET | (GOAL_FLAG_TOOK if someone_held else 0)
                 someone_held = True
         if day.get("goal_holder") is not None:
             per_day[day["goal_holder"]][d][kernel.D_GOAL] |= GOAL_FLAG_KEPT
+    for index, day in shown.items():
+        commissions[index][kernel.C_SHOWN] = day
     return per_day, commissions, goal_cards
+
+
+def commissions_shown(record: dict, comm_index: dict, n_players: int, days: int) -> dict:
+    """The day each commission entered the row, replaying R-SET-2 and R-CLEAN-4/5 over
+    the record's commission deck and sales (a clean-up before a shortage end counts)."""
+    deck = [comm_index[card] for card in record["setup"]["commissions"]]
+    shown: dict[int, int] = {}
+    head = row_len = 0
+    while head < len(deck) and row_len < n_players + 1:
+        shown[deck[head]] = 1
+        head, row_len = head + 1, row_len + 1
+    preview = None
+    if head < len(deck):
+        preview, head = deck[head], head + 1
+    for d, day in enumerate(record["days"]):
+        row_len -= sum(len(turn["sales"]) for turn in day["turns"])
+        if d + 1 == days:
+            break
+        if preview is not None:
+            shown[preview], row_len, preview = d + 2, row_len + 1, None
+        while row_len < n_players + 1 and head < len(deck):
+            shown[deck[head]] = d + 2
+            head, row_len = head + 1, row_len + 1
+        if row_len < n_players + 1:
+            break
+        if head < len(deck):
+            preview, head = deck[head], head + 1
+    return shown
 
 
 def result_differences(result, out: BatchArrays, cards, n_players: int, days: int) -> list[str]:
@@ -256,7 +290,7 @@ def check_game(cards, tables, lineup, n_players, rules, seed, game, cards_name="
     """Both engines play one game; assert the traces and the results agree."""
     players = seat_players(list(lineup), n_players)
     reference = play_reference(cards, players, seed, game, rules, tables)
-    trace, out = trace_game(tables, players, rules, seed, game)
+    trace, out = trace_game(tables, players, rules, seed, game, field=FIELD)
     fast = trace_to_record(trace, cards, n_players, rules.days)
     where = describe(seed, game, n_players, lineup, rules, cards_name)
     difference = first_difference(fast, comparable(reference.record))
@@ -364,24 +398,26 @@ def test_run_games_independent_of_chunks_and_threads(n_players, tie_break, lineu
     players = seat_players(list(lineup), n_players)
     rules = Rules(tie_break=tie_break)
     seed, first, n, split = 4242, 300, 150, 61
-    whole = run_games(DEFAULT_TABLES, players, rules, seed, first, n)
-    head = run_games(DEFAULT_TABLES, players, rules, seed, first, split)
-    tail = run_games(DEFAULT_TABLES, players, rules, seed, first + split, n - split)
+    whole = run_games(DEFAULT_TABLES, players, rules, seed, first, n, field=FIELD)
+    head = run_games(DEFAULT_TABLES, players, rules, seed, first, split, field=FIELD)
+    tail = run_games(DEFAULT_TABLES, players, rules, seed, first + split, n - split, field=FIELD)
     assert_same_batch(whole, concatenate(head, tail), "one call vs two chunks")
     assert_same_batch(
-        whole, run_games(DEFAULT_TABLES, players, rules, seed, first, n), "same seed twice"
+        whole,
+        run_games(DEFAULT_TABLES, players, rules, seed, first, n, field=FIELD),
+        "same seed twice",
     )
     saved = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        one = run_games(DEFAULT_TABLES, players, rules, seed, first, n)
+        one = run_games(DEFAULT_TABLES, players, rules, seed, first, n, field=FIELD)
         numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = run_games(DEFAULT_TABLES, players, rules, seed, first, n)
+        two = run_games(DEFAULT_TABLES, players, rules, seed, first, n, field=FIELD)
     finally:
         numba.set_num_threads(saved)
     assert_same_batch(one, two, "1 thread vs 2 threads")
     assert_same_batch(whole, one, "default threads vs 1 thread")
-    other = run_games(DEFAULT_TABLES, players, rules, seed + 1, first, n)
+    other = run_games(DEFAULT_TABLES, players, rules, seed + 1, first, n, field=FIELD)
     assert not np.array_equal(whole.seat, other.seat), "another seed gave the same games"
 
 
@@ -394,11 +430,11 @@ def test_run_games_rows_equal_traced_games(n_players):
     for number, lineup in enumerate(quick):
         players = seat_players(list(lineup), n_players)
         rules = Rules(tie_break=TIE_BREAKS[number % len(TIE_BREAKS)])
-        batch = run_games(DEFAULT_TABLES, players, rules, 99, 10, 12)
+        batch = run_games(DEFAULT_TABLES, players, rules, 99, 10, 12, field=FIELD)
         for g in range(12):
-            _, out = trace_game(DEFAULT_TABLES, players, rules, 99, 10 + g)
-            for name in ("seat", "game", "plan", "position", "painted"):
-                assert np.array_equal(getattr(batch, name)[g], getattr(out, name)[0]), (
+            _, out = trace_game(DEFAULT_TABLES, players, rules, 99, 10 + g, field=FIELD)
+            for name, array in batch.arrays().items():
+                assert np.array_equal(array[g], getattr(out, name)[0]), (
                     f"run_games row vs trace_game: {name}, game {10 + g}, {n_players} players, "
                     f"{'+'.join(lineup)}, tie_break={rules.tie_break}"
                 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import re
 
@@ -259,3 +260,214 @@ def test_cli_report_plays_games(tmp_path):
     assert result.exit_code == 0, result.output
     assert '"strategy":"greedy"' in result.output.replace(" ", "")
     assert (tmp_path / "rep" / "report.html").is_file()
+
+
+# ---------------------------------------------------------------- within-strategy effects
+
+
+def test_stratified_difference_removes_confounding():
+    """Simpson's setting: inside each stratum choosing makes no difference, but the strong
+    stratum chooses far more often, so the raw difference is large."""
+    rng = np.random.default_rng(5)
+
+    def sums(values):
+        return len(values), values.sum(), (values**2).sum()
+
+    strong_chosen = rng.binomial(1, 0.8, 9000).astype(float)
+    strong_not = rng.binomial(1, 0.8, 1000).astype(float)
+    weak_chosen = rng.binomial(1, 0.1, 1000).astype(float)
+    weak_not = rng.binomial(1, 0.1, 9000).astype(float)
+    chosen = np.array([sums(strong_chosen), sums(weak_chosen)]).T
+    other = np.array([sums(strong_not), sums(weak_not)]).T
+    diff, lo, hi, p, n_a, n_b = stats.stratified_diff_sums(*chosen, *other)
+    assert lo < 0 < hi and abs(diff) < 0.03 and p > 0.01
+    assert (n_a, n_b) == (10_000, 10_000)
+    raw = stats.diff_ci(
+        np.concatenate([strong_chosen, weak_chosen]), np.concatenate([strong_not, weak_not])
+    )
+    assert raw[0] > 0.5 and raw[3] < 1e-10
+    # one stratum: the plain (Welch) difference
+    one = stats.stratified_diff_sums(*(c[:1] for c in chosen), *(o[:1] for o in other))
+    plain = stats.diff_ci(strong_chosen, strong_not)
+    assert one[:4] == pytest.approx(plain)
+    # strata too small on one side carry no weight; none left: NaN
+    none = stats.stratified_diff_sums(
+        [5, 100], [1, 50], [1, 50], [100, 5], [50, 1], [50, 1], min_n=30
+    )
+    assert all(math.isnan(v) for v in none[:4]) and none[4] == 0
+
+
+def test_report_within_strategy_columns(report):
+    t = report.tables
+    for name, column in (
+        ("plan_cards", "win_effect"),
+        ("landscapes", "win_effect"),
+        ("features", "win_effect"),
+        ("commissions", "completer_win_effect"),
+        ("goals", "keeper_win_effect"),
+        ("seats", "win_effect"),
+        ("first_turn", "win_effect"),
+    ):
+        table = t[name]
+        for suffix in ("", "_lo", "_hi", "_p"):
+            assert f"{column}{suffix}" in table, (name, column + suffix)
+        assert "n_effect" in table
+        finite = table[np.isfinite(table[column])]
+        assert (finite[f"{column}_lo"] <= finite[column]).all()
+        assert (finite[column] <= finite[f"{column}_hi"]).all()
+    # one strategy per seat in every game: nothing to compare within a strategy
+    assert t["seats"]["win_effect"].isna().all()
+    markdown = "\n".join(b[1] for s in report.sections for b in s.blocks if b[0] == "text")
+    assert "Mantel-Haenszel" in markdown
+
+
+def test_within_strategy_effect_of_one_strategy_is_the_raw_difference(frame, cards_module):
+    one = frame.copy()
+    one["strategy"] = "everyone"  # a single stratum
+    report = build_report(one, cards_module, min_samples=5)
+    plans = report.tables["plan_cards"]
+    ok = np.isfinite(plans["win_effect"]) & (plans["n"] >= 5) & (plans["n_not_chosen"] >= 5)
+    assert ok.any()
+    assert plans.loc[ok, "win_effect"].to_numpy() == pytest.approx(
+        plans.loc[ok, "win_diff"].to_numpy()
+    )
+
+
+def test_commission_completion_uses_shown_games(report, frame, cards_module):
+    table = report.tables["commissions"]
+    assert "n_shown" in table and "shown_rate" in table
+    assert (table["n"] <= table["n_shown"]).all() and (table["n_shown"] <= table["games"]).all()
+    assert table["completion_rate"].to_numpy() == pytest.approx(
+        (table["n"] / table["n_shown"]).to_numpy()
+    )
+    assert table["shown_rate"].to_numpy() == pytest.approx(
+        (table["n_shown"] / table["games"]).to_numpy()
+    )
+    assert not any("commissions_shown" in note for note in report.notes)
+    # older results without the column: completed / all games, with a note
+    old = frame[[c for c in frame.columns if not c.startswith("commissions_shown_")]]
+    old_report = build_report(old, cards_module)
+    old_table = old_report.tables["commissions"]
+    assert "n_shown" not in old_table
+    assert old_table["completion_rate"].to_numpy() == pytest.approx(
+        (old_table["n"] / old_table["games"]).to_numpy()
+    )
+    assert any("commissions_shown" in note for note in old_report.notes)
+
+
+def test_findings_every_kind_at_most_three(report):
+    from sunset_sim.analysis.report import FINDING_KINDS
+
+    counts: dict[str, int] = {}
+    for finding in report.findings:
+        kind = FINDING_KINDS.get(finding.kind, finding.kind)
+        counts[kind] = counts.get(kind, 0) + 1
+    assert all(count <= 3 for count in counts.values())
+    kinds = [FINDING_KINDS[f.kind] for f in report.findings if f.kind in FINDING_KINDS]
+    assert kinds == sorted(kinds, key=list(dict.fromkeys(FINDING_KINDS.values())).index)
+
+
+def test_findings_give_each_kind_a_place():
+    from sunset_sim.analysis.report import _findings
+
+    def table(label, effects):
+        return pd.DataFrame(
+            {
+                label: [f"{label}{i}" for i in range(len(effects))],
+                "n": 1000,
+                "n_effect": 1000,
+                "note": "",
+                "vs_field": effects,
+                "vs_field_lo": [e - 0.01 for e in effects],
+                "vs_field_hi": [e + 0.01 for e in effects],
+                "vs_field_p": 1e-20,
+                "win_effect": effects,
+                "win_effect_lo": [e - 0.01 for e in effects],
+                "win_effect_hi": [e + 0.01 for e in effects],
+                "win_effect_p": 1e-20,
+                "win_diff": effects,
+            }
+        )
+
+    tables = {
+        "strategies": table("strategy", [0.5, 0.4, 0.3, 0.2, 0.1]),
+        "seats": table("seat", [0.05]),
+    }
+    findings = _findings(tables, limit=4)
+    kinds = [f.kind for f in findings]
+    assert kinds.count("strategies") == 3 and kinds.count("seats") == 1
+    assert "seat seat0" in findings[-1].text and "n = 1,000" in findings[-1].text
+
+
+# ---------------------------------------------------------------- a field larger than the table
+
+
+def test_lineups_rotate_a_larger_field():
+    from sunset_sim.cli_report import _lineups
+
+    names = [
+        "greedy",
+        "early-bird",
+        "late-riser",
+        "random",
+        "balanced",
+        "goal-chaser",
+        "commission-hunter",
+    ]
+    tables = _lineups(tuple(names), 4)
+    assert len(tables) == 35 * 4
+    for name in names:
+        per_seat = [sum(t[seat].name == name for t in tables) for seat in range(4)]
+        assert len(set(per_seat)) == 1 and per_seat[0] > 0
+    # a field that fits: one table, the strategies repeated round it (unchanged)
+    assert [p.name for p in _lineups(("greedy", "random"), 4)[0]] == ["greedy", "random"] * 2
+
+
+def test_report_plays_a_rotated_field(tmp_path, cards_module):
+    from sunset_sim.cli_report import _lineups, _play
+
+    texts = ("greedy", "random", "greedy:lateness=0.9")  # kernels: {greedy}, {greedy, random}
+    tables = _lineups(texts, 2)
+    assert len(tables) == 6
+    frame = _play(3, 2, tables, 4, cards_module, sunset_sim.Rules(), 1, io.StringIO())
+    assert sorted(frame["game"].unique()) == list(range(18))
+    for index, table in enumerate(tables):
+        games = frame[(frame["game"] // 3) == index]
+        for seat, player in enumerate(table):
+            assert (games.loc[games["seat"] == seat, "strategy"] == player.name).all()
+    report = build_report(frame, cards_module, min_samples=2)
+    strategies = report.tables["strategies"].set_index("strategy")
+    assert strategies["n"].to_dict() == {name: 12 for name in texts}
+    assert "strategy_seats" in report.tables
+    seats = report.tables["strategy_seats"]
+    assert (seats["n"] == 6).all() and len(seats) == 6
+    assert not report.meta["seats_confounded"]
+
+    runner = CliRunner()
+    result = runner.invoke(
+        main,
+        ["report", "--games", "10", "--players", "2", "--jobs", "1", "--seed", "4"]
+        + [f"--strategy={t}" for t in texts]
+        + ["--out", str(tmp_path / "rep"), "--format", "json"],
+    )
+    assert result.exit_code == 0, result.output
+    import json
+
+    shown = {row["strategy"]: row["n"] for row in json.loads(result.output)}
+    assert shown == {text: 8 for text in texts}  # 10 games rounded up to 2 at 6 seatings
+    assert "rotated through the seats" in (tmp_path / "rep" / "report.md").read_text()
+
+
+# ---------------------------------------------------------------- command line structure
+
+
+def test_module_entry_points_load():
+    import subprocess
+    import sys
+
+    for module in ("sunset_sim", "sunset_sim.cli"):
+        done = subprocess.run(
+            [sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        assert "report" in done.stdout and "tournament" in done.stdout

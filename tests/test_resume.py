@@ -9,52 +9,21 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
+from conftest import cli, console_script, fails, ok
 
-from sunset_sim.cli import main
 from sunset_sim.results import Summary
 from sunset_sim.run import RunError, chunk_ranges
 from sunset_sim.run.dataset import MANIFEST, part_name, read_dataset, read_manifest
 from sunset_sim.runner import simulate, simulate_to_dataset
 
-try:  # click < 8.2 mixes stderr into stdout unless told not to
-    RUNNER = CliRunner(mix_stderr=False)
-except TypeError:
-    RUNNER = CliRunner()
-
 RUN = ["simulate", "--games", "120", "--players", "3", "--strategy", "greedy"]
 RUN += ["--strategy", "random", "--seed", "5", "--chunk-size", "25", "--quiet"]
-
-
-def cli(*args):
-    return RUNNER.invoke(main, [str(a) for a in args])
-
-
-def ok(result) -> str:
-    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
-    assert "Traceback" not in result.output
-    return result.stdout
-
-
-def fails(result, *needles: str) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
-
-
-def console_script() -> list[str]:
-    script = Path(sys.executable).with_name("sunset-sim")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "sunset_sim.cli"]
 
 
 def summary_lines(stdout: str) -> list[str]:

@@ -10,25 +10,15 @@ import json
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from conftest import cli, fails, ok
 
 from sunset_sim.analysis import tune as tune_module
 from sunset_sim.analysis.tune import CrossEntropy, TuneError, maximise, tune, write_params
-from sunset_sim.cli import main
 from sunset_sim.strategy import make_player, registry
-
-try:  # click < 8.2 mixes stderr into stdout unless told not to
-    RUNNER = CliRunner(mix_stderr=False)
-except TypeError:
-    RUNNER = CliRunner()
 
 SMALL = dict(games=3, players=2, generations=2, population=4, validation_games=6)
 CLI_SMALL = ["--games", "3", "--players", "2", "--generations", "2", "--population", "4"]
 CLI_SMALL += ["--validation-games", "6", "--opponent", "greedy"]
-
-
-def cli(*args):
-    return RUNNER.invoke(main, [str(a) for a in args])
 
 
 # ---------------------------------------------------------------- the search on its own
@@ -195,6 +185,20 @@ def test_cli_writes_a_params_file(tmp_path):
     assert json.loads(out.read_text())["params"] == data["params"]  # same seed, same values
 
 
+def test_cli_format_json_and_csv_print_only_the_table(tmp_path):
+    out = tmp_path / "b.json"
+    run = ["tune", "balanced", *CLI_SMALL, "--seed", "4", "--out", out, "--quiet"]
+    rows = json.loads(ok(cli(*run, "--format", "json")))
+    assert [row["strategy"] for row in rows] == ["balanced tuned", "balanced default"]
+    csv = cli(*run, "--force", "--format", "csv")
+    lines = ok(csv).splitlines()
+    assert lines[0].startswith("strategy,") and len(lines) == 3
+    assert "params written to" in csv.stderr  # the other lines go to stderr
+    table = ok(cli(*run, "--force"))
+    assert "balanced tuned" in table and "params written to" in table
+    assert cli(*run, "--force", "--format", "xml").exit_code == 2  # click's choice check
+
+
 def test_cli_default_out_and_refuses_to_overwrite(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "balanced-tuned.json").write_text("{}")
@@ -229,11 +233,7 @@ def test_cli_default_out_and_refuses_to_overwrite(tmp_path, monkeypatch):
 )
 def test_cli_bad_input_is_one_line_exit_2(tmp_path, monkeypatch, args, needle):
     monkeypatch.chdir(tmp_path)
-    result = cli("tune", *args, "--quiet")
-    assert result.exit_code == 2, (result.output, result.exception)
-    assert "Traceback" not in result.output
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
+    fails(cli("tune", *args, "--quiet"), needle)
     assert list(tmp_path.iterdir()) == []
 
 

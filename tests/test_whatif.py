@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
+from conftest import cli, fails, ok
 
 import sunset_sim
 from sunset_sim.analysis.whatif import (
@@ -20,38 +20,9 @@ from sunset_sim.analysis.whatif import (
     sweep,
 )
 from sunset_sim.cards.loader import default_cards_text
-from sunset_sim.cli import main
 from sunset_sim.rules.options import RuleOptionError, Rules
 
-try:  # click < 8.2 mixes stderr into stdout unless told not to
-    RUNNER = CliRunner(mix_stderr=False)
-except TypeError:
-    RUNNER = CliRunner()
-
 FIELD = ["--strategy", "greedy", "--strategy", "random", "--players", "3", "--quiet"]
-
-
-def cli(*args):
-    return RUNNER.invoke(main, [str(a) for a in args])
-
-
-def ok(result) -> str:
-    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
-    assert "Traceback" not in result.output
-    return result.stdout
-
-
-def fails(result, *needles: str) -> str:
-    """Exit code 2 and exactly one line on stderr (``error: ...``) holding every needle."""
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: "), lines[0]
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 def _row(frame: pd.DataFrame, section: str, item: str, metric: str) -> pd.Series:

@@ -47,6 +47,38 @@ def _colours(table: pd.DataFrame, colour: str = "C0") -> list[str]:
     return [GREY if note else colour for note in notes]
 
 
+def _labelled_points(
+    axis,
+    table: pd.DataFrame,
+    column: str,
+    label: str,
+    x: np.ndarray,
+    colours: list[str],
+    capsize: int,
+    fontsize: int,
+    offset: int,
+) -> None:
+    """One point per row at (x, ``column``) with its 95% CI error bar, and the row's
+    ``label`` written beside it, ``offset`` points up and right."""
+    errors = _errors(table, column)
+    for i in range(len(table)):
+        axis.errorbar(
+            x[i],
+            table[column].iloc[i],
+            yerr=errors[:, i : i + 1],
+            fmt="o",
+            color=colours[i],
+            capsize=capsize,
+        )
+        axis.annotate(
+            table[label].iloc[i],
+            (x[i], table[column].iloc[i]),
+            fontsize=fontsize,
+            xytext=(offset, offset),
+            textcoords="offset points",
+        )
+
+
 def fame_distribution(tables) -> bytes:
     counts = tables["fame_distribution"]
     figure, (axis,) = _figure()
@@ -92,37 +124,22 @@ def plan_tradeoff(tables) -> bytes:
     table = tables["plan_cards"]
     panels = [
         c
-        for c in ("turn_position", "cards_painted", "fame_gained", "win_when_chosen")
-        if c in table
+        for c in ("turn_position", "cards_painted", "fame_gained", "win_when_chosen", "win_effect")
+        if c in table and np.isfinite(table[c].to_numpy(dtype=float)).any()
     ]
     labels = {
         "turn_position": "turn position that day (0 = first)",
         "cards_painted": "cards painted that day",
         "fame_gained": "fame gained that day",
         "win_when_chosen": "win share when chosen",
+        "win_effect": "win share: chosen - not, within strategy",
     }
     figure, axes = _figure(3.2 * len(panels), 4, ncols=len(panels))
     x = table["wake_minutes"].to_numpy(dtype=float)
     ticks = table["wake"].tolist()
     colours = _colours(table)
     for axis, column in zip(axes, panels, strict=True):
-        errors = _errors(table, column)
-        for i in range(len(table)):
-            axis.errorbar(
-                x[i],
-                table[column].iloc[i],
-                yerr=errors[:, i : i + 1],
-                fmt="o",
-                color=colours[i],
-                capsize=3,
-            )
-            axis.annotate(
-                table["plan"].iloc[i],
-                (x[i], table[column].iloc[i]),
-                fontsize=7,
-                xytext=(3, 3),
-                textcoords="offset points",
-            )
+        _labelled_points(axis, table, column, "plan", x, colours, capsize=3, fontsize=7, offset=3)
         axis.set_xticks(x, ticks, rotation=60, fontsize=7)
         axis.set_xlabel("wake-up time")
         axis.set_title(labels[column], fontsize=9)
@@ -132,14 +149,21 @@ def plan_tradeoff(tables) -> bytes:
 
 
 def landscape_value(tables) -> bytes:
-    table = tables["landscapes"].sort_values("win_diff", na_position="first")
+    table = tables["landscapes"]
+    # the within-strategy effect when there is one (older tables: the raw difference)
+    column = (
+        "win_effect"
+        if np.isfinite(table.get("win_effect", pd.Series([np.nan]))).any()
+        else "win_diff"
+    )
+    table = table.sort_values(column, na_position="first")
     figure, (axis,) = _figure(8, max(4, 0.16 * len(table) + 1))
     y = np.arange(len(table))
     colours = _colours(table)
-    errors = _errors(table, "win_diff", 100)
+    errors = _errors(table, column, 100)
     for i in range(len(table)):
         axis.errorbar(
-            100 * table["win_diff"].iloc[i],
+            100 * table[column].iloc[i],
             y[i],
             xerr=errors[:, i : i + 1],
             fmt="o",
@@ -147,11 +171,17 @@ def landscape_value(tables) -> bytes:
             markersize=3,
             capsize=2,
         )
+    if column == "win_effect":
+        axis.plot(100 * table["win_diff"], y, "x", color="C1", markersize=3, label="raw")
+        axis.legend(fontsize=7, loc="lower right")
     axis.set_yticks(
         y, [f"{c} {f}" for c, f in zip(table["card"], table["features"], strict=True)], fontsize=6
     )
     axis.axvline(0, color="black", linewidth=0.8)
-    axis.set_xlabel("points of win share: painted minus available and passed over (95% CI)")
+    within = ", within strategy" if column == "win_effect" else ""
+    axis.set_xlabel(
+        f"points of win share: painted minus available and passed over{within} (95% CI)"
+    )
     n = int(table["n"].sum())
     axis.set_title(f"Landscape value (n = {n:,} paintings; grey: too few samples)", fontsize=10)
     return _png(figure)
@@ -160,8 +190,9 @@ def landscape_value(tables) -> bytes:
 def commission_pricing(tables) -> bytes:
     table = tables["commissions"]
     figure, axes = _figure(11, 4.5, ncols=2)
+    shown = "games shown" if "n_shown" in table else "games"
     for axis, column, label in (
-        (axes[0], "completion_rate", "completion rate (share of games)"),
+        (axes[0], "completion_rate", f"completion rate (share of {shown})"),
         (axes[1], "completer_win", "completer's win share"),
     ):
         colours = []
@@ -172,23 +203,9 @@ def commission_pricing(tables) -> bytes:
                 GREY if note else {"under-priced": "C2", "over-priced": "C3"}.get(flag, "C0")
             )
         x = table["fame_per_painting"].to_numpy(dtype=float)
-        errors = _errors(table, column)
-        for i in range(len(table)):
-            axis.errorbar(
-                x[i],
-                table[column].iloc[i],
-                yerr=errors[:, i : i + 1],
-                fmt="o",
-                color=colours[i],
-                capsize=2,
-            )
-            axis.annotate(
-                table["commission"].iloc[i],
-                (x[i], table[column].iloc[i]),
-                fontsize=6,
-                xytext=(2, 2),
-                textcoords="offset points",
-            )
+        _labelled_points(
+            axis, table, column, "commission", x, colours, capsize=2, fontsize=6, offset=2
+        )
         finite = np.isfinite(table[column].to_numpy(dtype=float)) & (table["note"] == "").to_numpy()
         if finite.sum() >= 2 and np.ptp(x[finite]) > 0:
             slope, intercept = np.polyfit(x[finite], table[column].to_numpy(dtype=float)[finite], 1)

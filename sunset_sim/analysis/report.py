@@ -32,6 +32,13 @@ RESULTS_NOTE = (
     "These are results between bots: they describe how these strategies play against "
     "each other, not how people play."
 )
+WITHIN_NOTE = (
+    "Because in a mixed field a raw difference mostly measures which strategies make a "
+    "choice, the effect compares seats of the same strategy (chosen vs not chosen by that "
+    "strategy) and pools these differences weighted by n (Mantel-Haenszel weights "
+    "n1*n0/(n1+n0), 95% CI from the pooled variance; n_effect counts the chosen side in "
+    "strategies that made both choices), with the raw difference kept beside it."
+)
 BASE_COLUMNS = ("game", "seat", "strategy", "fame", "win_share", "n_winners")
 OPTIONAL_COLUMNS = (
     "fame_commissions",
@@ -50,6 +57,7 @@ DAY_PATTERNS = (
     r"commissions_day\d+_\d+",
     r"painted_\d+",
     r"available_\d+",
+    r"commissions_shown_\d+",
 )
 _WANTED = re.compile("|".join(f"(?:{p})" for p in DAY_PATTERNS))
 _CHUNK_ROWS = 1 << 16
@@ -139,27 +147,47 @@ def _mark(table: pd.DataFrame, n_column: str | Sequence[str], min_samples: int, 
     return table
 
 
-def bit_sums(words: np.ndarray, values: np.ndarray, n_bits: int) -> np.ndarray:
+def bit_sums(
+    words: np.ndarray,
+    values: np.ndarray,
+    n_bits: int,
+    groups: np.ndarray | None = None,
+    n_groups: int = 1,
+) -> np.ndarray:
     """``out[i, j]`` = sum of ``values[r, j]`` over rows r whose bit i is set.
 
     ``words[r, w]`` are uint64 bitmask words (bit i of word w is item 64*w + i). Done in
-    chunks as a 0/1 matrix times the value columns, so memory stays small."""
+    chunks as a 0/1 matrix times the value columns, so memory stays small. With
+    ``groups`` (a code 0..n_groups-1 per row), the sums are split by group:
+    ``out[i, g * m + j]`` sums ``values[r, j]`` over group g's rows (m value columns)."""
     words = np.ascontiguousarray(words, dtype=np.uint64)
     if words.ndim == 1:
         words = words[:, None]
     values = np.asarray(values, dtype=np.float64)
     if values.ndim == 1:
         values = values[:, None]
-    out = np.zeros((words.shape[1] * 64, values.shape[1]))
+    m = values.shape[1]
+    k = n_groups if groups is not None else 1
+    out = np.zeros((words.shape[1] * 64, k * m))
     values32 = values.astype(np.float32)
     for start in range(0, len(words), _CHUNK_ROWS):
         chunk = words[start : start + _CHUNK_ROWS]
         bits = np.unpackbits(chunk.view(np.uint8), axis=1, bitorder="little")
+        part_values = values32[start : start + _CHUNK_ROWS]
+        if groups is not None:
+            codes = groups[start : start + _CHUNK_ROWS]
+            onehot = (codes[:, None] == np.arange(k)).astype(np.float32)
+            part_values = (onehot[:, :, None] * part_values[:, None, :]).reshape(-1, k * m)
         # float32 products (exact for 0/1 and counts; ~1e-7 relative for win shares),
         # added up across chunks in float64
-        part = bits.T.astype(np.float32) @ values32[start : start + _CHUNK_ROWS]
+        part = bits.T.astype(np.float32) @ part_values
         out += part.astype(np.float64)
     return out[:n_bits]
+
+
+def _pool(sums: np.ndarray, m: int) -> np.ndarray:
+    """Group-split sums (..., k * m) from ``bit_sums(..., groups=)`` summed over groups."""
+    return sums.reshape(*sums.shape[:-1], -1, m).sum(axis=-2)
 
 
 def _moments(values: np.ndarray) -> np.ndarray:
@@ -255,9 +283,19 @@ class _Data:
     win: np.ndarray  # (rows,)
     fame: np.ndarray
     days_played: np.ndarray  # (rows,)
+    strategy: np.ndarray  # (rows,) strategy code 0..k-1 (the strata of the within-strategy effects)
+    strategies: list[str]  # the strategy of each code
 
     def per_game(self, values) -> np.ndarray:
         return np.asarray(values).reshape(self.games, self.players)
+
+    @property
+    def k(self) -> int:
+        return len(self.strategies)
+
+    def strategy_sums(self, values: np.ndarray) -> np.ndarray:
+        """(k, 3): n, sum and sum of squares of ``values`` per strategy."""
+        return np.column_stack(_group_sums(self.strategy, values, self.k))
 
 
 def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
@@ -287,6 +325,7 @@ def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
         days_played = frame["days_played"].to_numpy().astype(np.int16)
     else:
         days_played = np.full(len(frame), max(days, default=0), dtype=np.int16)
+    codes, labels = pd.factorize(frame["strategy"].astype(str), sort=False)
     return _Data(
         frame=frame,
         cards=cards,
@@ -296,6 +335,30 @@ def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
         win=frame["win_share"].to_numpy().astype(np.float64),
         fame=frame["fame"].to_numpy().astype(np.float64),
         days_played=days_played,
+        strategy=codes.astype(np.int64),
+        strategies=[str(label) for label in labels],
+    )
+
+
+def _effect_columns(prefix: str, result) -> dict:
+    """The stratified (within-strategy) effect columns from ``stats.stratified_diff_sums``."""
+    diff, lo, hi, p, _, _ = result
+    return {**_ci_columns(prefix, diff, lo, hi), f"{prefix}_p": p}
+
+
+def _within(a: np.ndarray, b: np.ndarray, m: int = 3, columns=(0, 1, 2), min_n: int = MIN_SAMPLES):
+    """Within-strategy difference a - b, pooled over strategies (stratified_diff_sums).
+
+    ``a``/``b`` are (..., k * m) sums split by strategy as ``bit_sums(..., groups=)`` gives
+    them; ``columns`` name the count, sum and sum-of-squares columns among the m. A
+    strategy with fewer than ``min_n`` observations on either side is left out."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    a = a.reshape(*a.shape[:-1], -1, m)
+    b = b.reshape(*b.shape[:-1], -1, m)
+    n, t, q = columns
+    return stats.stratified_diff_sums(
+        a[..., n], a[..., t], a[..., q], b[..., n], b[..., t], b[..., q], min_n=min_n
     )
 
 
@@ -405,9 +468,13 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         sums["painted"] if seen["painted"] else np.full((3, n_plans), np.nan)
     )
     gain_n, gain_s, gain_q = sums["gained"] if seen["gained"] else np.full((3, n_plans), np.nan)
-    # win share of seat-games that chose the card (at most once a game) vs those that did not
-    sums = bit_sums(chosen_words, _moments(data.win), n_plans)
+    # win share of seat-games that chose the card (at most once a game) vs those that did
+    # not: raw, and within each strategy (pooled over strategies)
+    split = bit_sums(chosen_words, _moments(data.win), n_plans, data.strategy, data.k)
+    not_split = data.strategy_sums(data.win).ravel()[None, :] - split
+    sums = _pool(split, 3)
     total = np.array([rows_n, data.win.sum(), (data.win**2).sum()])
+    effect = _within(split, not_split, min_n=min_samples)
     rows = []
     for i, card in enumerate(cards.plans):
         pick = stats.proportion_ci(picks[i], seat_days)
@@ -432,6 +499,8 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 ),
                 **_ci_columns("fame_gained", *stats.mean_ci_sums(gain_n[i], gain_s[i], gain_q[i])),
                 **_ci_columns("win_when_chosen", *win),
+                **_effect_columns("win_effect", [v[i] for v in effect]),
+                "n_effect": int(effect[4][i]),
                 **_ci_columns("win_diff", *diff[:3]),
                 "win_diff_p": diff[3],
                 "n_not_chosen": int(other[0]),
@@ -442,7 +511,7 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         table = table.drop(columns=[c for c in table if c.startswith("cards_painted")])
     if np.all(np.isnan(table["fame_gained"])):
         table = table.drop(columns=[c for c in table if c.startswith("fame_gained")])
-    return {"plan_cards": _mark(table, ["n", "n_not_chosen"], min_samples, "win_diff")}
+    return {"plan_cards": _mark(table, ["n", "n_not_chosen"], min_samples, "win_effect")}
 
 
 def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
@@ -457,8 +526,10 @@ def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         )
     passed = available & ~painted
     values = np.column_stack([_moments(data.win), data.fame, data.fame**2])
-    took = bit_sums(painted, values, n_cards)
-    left = bit_sums(passed, values, n_cards)
+    took_split = bit_sums(painted, values, n_cards, data.strategy, data.k)
+    left_split = bit_sums(passed, values, n_cards, data.strategy, data.k)
+    took, left = _pool(took_split, 5), _pool(left_split, 5)
+    effect = _within(took_split, left_split, 5, min_n=min_samples)
     rows = []
     for i, card in enumerate(cards.landscapes):
         win = stats.diff_ci_sums(*took[i, :3], *left[i, :3])
@@ -475,12 +546,14 @@ def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 ),
                 **_ci_columns("win_painted", *stats.mean_ci_sums(*took[i, :3])),
                 **_ci_columns("win_passed", *stats.mean_ci_sums(*left[i, :3])),
+                **_effect_columns("win_effect", [v[i] for v in effect]),
+                "n_effect": int(effect[4][i]),
                 **_ci_columns("win_diff", *win[:3]),
                 "win_diff_p": win[3],
                 **_ci_columns("fame_diff", *fame[:3]),
             }
         )
-    tables = {"landscapes": _mark(pd.DataFrame(rows), ["n", "n_passed"], min_samples, "win_diff")}
+    tables = {"landscapes": _mark(pd.DataFrame(rows), ["n", "n_passed"], min_samples, "win_effect")}
     # per feature type: painted at least one card showing it vs had one available, took none
     n_words = painted.shape[1]
     feature_took = np.zeros(len(frame), dtype=np.uint64)
@@ -493,8 +566,10 @@ def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         feature_took |= np.where(has, bit, np.uint64(0))
         feature_left |= np.where(could, bit, np.uint64(0))
     n_features = len(cards.features)
-    took_f = bit_sums(feature_took, values, n_features)
-    left_f = bit_sums(feature_left, values, n_features)
+    took_split = bit_sums(feature_took, values, n_features, data.strategy, data.k)
+    left_split = bit_sums(feature_left, values, n_features, data.strategy, data.k)
+    took_f, left_f = _pool(took_split, 5), _pool(left_split, 5)
+    effect = _within(took_split, left_split, 5, min_n=min_samples)
     icon_matrix = np.array([c.features for c in cards.landscapes], dtype=np.float64)
     icons_painted = took[:, 0] @ icon_matrix / len(frame)
     rows = []
@@ -509,12 +584,14 @@ def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 "icons_painted_per_seat": icons_painted[f],
                 **_ci_columns("win_painted", *stats.mean_ci_sums(*took_f[f, :3])),
                 **_ci_columns("win_passed", *stats.mean_ci_sums(*left_f[f, :3])),
+                **_effect_columns("win_effect", [v[f] for v in effect]),
+                "n_effect": int(effect[4][f]),
                 **_ci_columns("win_diff", *win[:3]),
                 "win_diff_p": win[3],
                 **_ci_columns("fame_diff", *fame[:3]),
             }
         )
-    tables["features"] = _mark(pd.DataFrame(rows), ["n", "n_passed"], min_samples, "win_diff")
+    tables["features"] = _mark(pd.DataFrame(rows), ["n", "n_passed"], min_samples, "win_effect")
     return tables
 
 
@@ -523,6 +600,11 @@ def _feature_text(counts: Sequence[int], names: Sequence[str]) -> str:
 
 
 def commission_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
+    """Per commission: how often it was shown and completed, when, and the completer's
+    win share against seats that saw it and did not complete it (raw and within strategy).
+
+    With ``commissions_shown_*`` (the commissions in the row on a day played) the
+    completion rate is completed / shown; older results fall back to completed / games."""
     frame, cards = data.frame, data.cards
     n_comm = len(cards.commissions)
     days = sorted({d for d in _days_words(frame, "commissions_day")})
@@ -532,32 +614,55 @@ def commission_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         words = _words(frame, f"commissions_day{day}_")
         completed = words if completed is None else completed | words
         day_counts[:, j] = bit_sums(words, np.ones(len(frame)), n_comm)[:, 0]
-    win = bit_sums(completed, _moments(data.win), n_comm)
+    shown = _words(frame, "commissions_shown_")
+    if shown is not None and shown.shape[1] != completed.shape[1]:
+        shown = None  # a different layout: not comparable bit for bit
+    # the seats compared with the completers: those that saw it (or, without the shown
+    # column, every other seat) and did not complete it
+    other = (shown if shown is not None else ~np.zeros_like(completed)) & ~completed
+    moments = _moments(data.win)
+    win_split = bit_sums(completed, moments, n_comm, data.strategy, data.k)
+    other_split = bit_sums(other, moments, n_comm, data.strategy, data.k)
+    win, rest = _pool(win_split, 3), _pool(other_split, 3)
+    effect = _within(win_split, other_split, min_n=min_samples)
+    if shown is not None:
+        first_seat = shown[:: data.players]  # the same on each seat's row of a game
+        shown_games = bit_sums(first_seat, np.ones(len(first_seat)), n_comm)[:, 0]
     day_values = np.array(days, dtype=np.float64)
-    total = np.array([len(data.win), data.win.sum(), (data.win**2).sum()])
     rows = []
     for i, card in enumerate(cards.commissions):
         k = day_counts[i].sum()
         day = stats.mean_ci_sums(k, day_counts[i] @ day_values, day_counts[i] @ day_values**2)
         completer = stats.mean_ci_sums(*win[i])
-        diff = stats.diff_ci_sums(*win[i], *(total - win[i]))
-        rows.append(
+        diff = stats.diff_ci_sums(*win[i], *rest[i])
+        row = {
+            "commission": card.id,
+            "fame": card.fame,
+            "paintings": len(card.frames),
+            "fame_per_painting": card.fame / len(card.frames),
+            "n": int(k),
+            "games": data.games,
+        }
+        if shown is not None:
+            n_shown = max(shown_games[i], k)  # completed implies shown
+            row["n_shown"] = int(n_shown)
+            row.update(_ci_columns("shown_rate", *stats.proportion_ci(n_shown, data.games)))
+            row.update(_ci_columns("completion_rate", *stats.proportion_ci(k, n_shown)))
+        else:
+            row.update(_ci_columns("completion_rate", *stats.proportion_ci(k, data.games)))
+        row.update(
             {
-                "commission": card.id,
-                "fame": card.fame,
-                "paintings": len(card.frames),
-                "fame_per_painting": card.fame / len(card.frames),
-                "n": int(k),
-                "games": data.games,
-                **_ci_columns("completion_rate", *stats.proportion_ci(k, data.games)),
                 **_ci_columns("day_completed", *day),
                 **_ci_columns("completer_win", *completer),
+                **_effect_columns("completer_win_effect", [v[i] for v in effect]),
+                "n_effect": int(effect[4][i]),
                 **_ci_columns("completer_win_diff", *diff[:3]),
                 "completer_win_diff_p": diff[3],
             }
         )
+        rows.append(row)
     table = pd.DataFrame(rows)
-    table = _mark(table, "n", min_samples, "completer_win_diff")
+    table = _mark(table, "n", min_samples, "completer_win_effect")
     _pricing(table, data.games)
     return {"commissions": table}
 
@@ -632,9 +737,11 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     claimed = np.zeros(n_goals)
     contested = np.zeros(n_goals)
     taken = np.zeros(n_goals)
-    keeper = np.zeros((n_goals, 3))
+    keeper = np.zeros((n_goals, data.k, 3))  # seats that kept it, per strategy: n, sum, sq
+    seen = np.zeros((n_goals, data.k, 3))  # every seat of a game where it was shown
     played = data.per_game(data.days_played)[:, 0]
     win = data.per_game(data.win)
+    strategy = data.per_game(data.strategy)
     for day in days:
         card = data.per_game(frame[f"goal_card_day{day}"].to_numpy().astype(np.int64))[:, 0]
         card = np.where((played >= day) & (card >= 0) & (card < n_goals), card, -1)
@@ -649,11 +756,23 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
             :n_goals
         ]
         taken += np.bincount(c, weights=((f & 2) != 0).any(axis=1), minlength=n_goals)[:n_goals]
-        keeps = (f & 4) != 0
-        seat_card = np.repeat(c, data.players)[keeps.ravel()]
-        kept_win = win[valid][keeps]
-        for j, column in enumerate(_moments(kept_win).T):
-            keeper[:, j] += np.bincount(seat_card, weights=column, minlength=n_goals)[:n_goals]
+        keeps = ((f & 4) != 0).ravel()
+        # one code per (goal card, strategy) for each seat of the games that showed it
+        cell = (np.repeat(c, data.players) * data.k + strategy[valid].ravel()).astype(np.int64)
+        seat_moments = _moments(win[valid].ravel())
+        size = n_goals * data.k
+        for j in range(3):
+            weights = seat_moments[:, j]
+            seen[..., j] += np.bincount(cell, weights=weights, minlength=size)[:size].reshape(
+                n_goals, data.k
+            )
+            keeper[..., j] += np.bincount(cell[keeps], weights=weights[keeps], minlength=size)[
+                :size
+            ].reshape(n_goals, data.k)
+    others = seen - keeper
+    effect = _within(keeper.reshape(n_goals, -1), others.reshape(n_goals, -1), min_n=min_samples)
+    keeper_all, others_all = keeper.sum(axis=1), others.sum(axis=1)
+    diff = np.column_stack(stats.diff_ci_sums(*keeper_all.T, *others_all.T))
     rows = []
     for g, card in enumerate(cards.goals):
         rows.append(
@@ -665,8 +784,12 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 **_ci_columns("claim_rate", *stats.proportion_ci(claimed[g], shown[g])),
                 **_ci_columns("contested_rate", *stats.proportion_ci(contested[g], shown[g])),
                 **_ci_columns("taken_rate", *stats.proportion_ci(taken[g], shown[g])),
-                "n_kept": int(keeper[g, 0]),
-                **_ci_columns("keeper_win", *stats.mean_ci_sums(*keeper[g])),
+                "n_kept": int(keeper_all[g, 0]),
+                **_ci_columns("keeper_win", *stats.mean_ci_sums(*keeper_all[g])),
+                **_effect_columns("keeper_win_effect", [v[g] for v in effect]),
+                "n_effect": int(effect[4][g]),
+                **_ci_columns("keeper_win_diff", *diff[g, :3]),
+                "keeper_win_diff_p": diff[g, 3],
             }
         )
     return {"goals": _mark(pd.DataFrame(rows), "n", min_samples, None)}
@@ -686,6 +809,11 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     n, s, q = _group_sums(seat, data.win, data.players)
     _, fs, fq = _group_sums(seat, data.fame, data.players)
     total = np.array([n.sum(), s.sum(), q.sum()])
+    # within strategy: seat i vs the other seats held by the same strategy (NaN when each
+    # seat always held one strategy: there is nothing to compare within a strategy)
+    cell = _cell_sums(seat, data.players, data)
+    rest = (cell.sum(axis=0) - cell).reshape(data.players, -1)
+    effect = _within(cell.reshape(data.players, -1), rest, min_n=min_samples)
     rows = []
     for i in range(data.players):
         diff = stats.diff_ci_sums(n[i], s[i], q[i], *(total - [n[i], s[i], q[i]]))
@@ -695,11 +823,27 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 "n": int(n[i]),
                 **_ci_columns("win_share", *stats.mean_ci_sums(n[i], s[i], q[i])),
                 **_ci_columns("fame", *stats.mean_ci_sums(n[i], fs[i], fq[i])),
+                **_effect_columns("win_effect", [v[i] for v in effect]),
+                "n_effect": int(effect[4][i]),
                 **_ci_columns("win_diff", *diff[:3]),
                 "win_diff_p": diff[3],
             }
         )
     tables = {"seats": _mark(pd.DataFrame(rows), "n", min_samples, "win_share")}
+    if any(len(np.unique(data.strategy[seat == i])) > 1 for i in range(data.players)):
+        rows = []  # strategies rotated through the seats: each strategy's win share per seat
+        for code, label in enumerate(data.strategies):
+            for i in range(data.players):
+                sn, ss, sq = cell[i, code]
+                rows.append(
+                    {
+                        "strategy": label,
+                        "seat": i,
+                        "n": int(sn),
+                        **_ci_columns("win_share", *stats.mean_ci_sums(sn, ss, sq)),
+                    }
+                )
+        tables["strategy_seats"] = _mark(pd.DataFrame(rows), "n", min_samples, None)
     value, lo, hi, games = stats.balance_ci(data.per_game(data.win))
     tables["balance"] = pd.DataFrame(
         [{"measure": "balance", "n": games, "balance": value, "balance_lo": lo, "balance_hi": hi}]
@@ -719,6 +863,33 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         for p in range(data.players):
             rows.append(_position_row("all", p, *all_sums[p], None, None))
         tables["turn_positions"] = _mark(pd.DataFrame(rows), "n", min_samples, None)
+        # day-1 turn position (one per seat-game: independent samples) vs the others,
+        # raw and within strategy
+        first = turn_days[0]
+        position = frame[f"turn_day{first}"].to_numpy().astype(np.int64)
+        position = np.where((data.days_played >= first) & (position < data.players), position, -1)
+        cell = _cell_sums(position, data.players, data)
+        rest = cell.sum(axis=0) - cell
+        effect = _within(
+            cell.reshape(data.players, -1), rest.reshape(data.players, -1), min_n=min_samples
+        )
+        pooled, pooled_rest = cell.sum(axis=1), rest.sum(axis=1)
+        rows = []
+        for p in range(data.players):
+            diff = stats.diff_ci_sums(*pooled[p], *pooled_rest[p])
+            rows.append(
+                {
+                    "day": first,
+                    "position": p,
+                    "n": int(pooled[p, 0]),
+                    **_ci_columns("win_share", *stats.mean_ci_sums(*pooled[p])),
+                    **_effect_columns("win_effect", [v[p] for v in effect]),
+                    "n_effect": int(effect[4][p]),
+                    **_ci_columns("win_diff", *diff[:3]),
+                    "win_diff_p": diff[3],
+                }
+            )
+        tables["first_turn"] = _mark(pd.DataFrame(rows), "n", min_samples, "win_effect")
     # game shape: ties, end reasons, margins, lead changes
     winners = data.per_game(frame["n_winners"].to_numpy())[:, 0]
     shape = []
@@ -768,6 +939,14 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         )
     tables["game_shape"] = pd.DataFrame(shape)
     return tables
+
+
+def _cell_sums(codes: np.ndarray, n_codes: int, data: _Data) -> np.ndarray:
+    """(n_codes, k, 3): n, sum and sum of squares of win share per (code, strategy); rows
+    with a negative code are left out."""
+    cell = np.where(codes >= 0, codes * data.k + data.strategy, -1)
+    sums = _group_sums(cell, data.win, n_codes * data.k)
+    return np.stack(sums, axis=-1).reshape(n_codes, data.k, 3)
 
 
 def _pct(triple) -> dict:
@@ -827,20 +1006,45 @@ def _lead_table(data: _Data, fame_days: list[int]) -> tuple[pd.DataFrame, np.nda
 # findings
 
 
+# The kinds of finding, in the order they are listed; each gets up to ``per_kind_limit``.
+FINDING_KINDS = {
+    "strategies": "strategy",
+    "plan_cards": "plan card",
+    "landscapes": "landscape/feature",
+    "features": "landscape/feature",
+    "commissions": "commission",
+    "goals": "goal",
+    "seats": "seat/turn position",
+    "first_turn": "seat/turn position",
+}
+
+
 def _findings(
-    tables: dict[str, pd.DataFrame], limit: int, per_kind_limit: int = 3, confounded: bool = False
+    tables: dict[str, pd.DataFrame],
+    limit: int,
+    per_kind_limit: int = 3,
+    confounded: bool = False,
+    min_samples: int = MIN_SAMPLES,
 ) -> list[Finding]:
     """The strongest effects: significant after a Bonferroni correction over every
-    candidate, groups with enough samples only, ordered by size."""
+    candidate, groups with enough samples only. Effects that a strategy's choices could
+    confound are the within-strategy (stratified) ones. Every kind gets its strongest
+    effect listed before any kind gets a second, and no kind more than
+    ``per_kind_limit``; within a kind the larger effects come first."""
     candidates: list[tuple[str, str, float, float, float, int, float, str]] = []
 
-    def add(table_name, label_fn, effect, unit_text, p_column, n_column="n"):
+    def add(table_name, label_fn, effect, unit_text, n_column="n", raw=None):
         table = tables.get(table_name)
         if table is None or effect not in table:
             return
         for _, row in table.iterrows():
             if row.get("note", "") or not np.isfinite(row[effect]):
                 continue
+            if int(row[n_column]) < min_samples:
+                continue
+            unit = unit_text
+            if raw is not None and np.isfinite(row[raw]):
+                unit += f" (raw difference {_points(row[raw])})"
             candidates.append(
                 (
                     label_fn(row),
@@ -849,88 +1053,122 @@ def _findings(
                     float(row[f"{effect}_lo"]),
                     float(row[f"{effect}_hi"]),
                     int(row[n_column]),
-                    float(row[p_column]),
-                    unit_text,
+                    float(row[f"{effect}_p"]),
+                    unit,
                 )
             )
 
+    within = "within the same strategy"
     add(
         "strategies",
         lambda r: f"strategy {r.strategy}",
         "vs_field",
         "points of win share against the rest of the field",
-        "vs_field_p",
     )
     add(
         "plan_cards",
         lambda r: f"plan card {r.plan} ({r.wake})",
+        "win_effect",
+        f"points of win share when chosen vs not chosen, {within}",
+        "n_effect",
         "win_diff",
-        "points of win share when chosen",
-        "win_diff_p",
     )
     add(
         "landscapes",
         lambda r: f"landscape {r.card} ({r.features})",
+        "win_effect",
+        f"points of win share when painted vs available and passed over, {within}",
+        "n_effect",
         "win_diff",
-        "points of win share when painted vs available and passed over",
-        "win_diff_p",
     )
     add(
         "features",
         lambda r: f"feature {r.feature}",
+        "win_effect",
+        f"points of win share when painted vs available and passed over, {within}",
+        "n_effect",
         "win_diff",
-        "points of win share when painted vs available and passed over",
-        "win_diff_p",
     )
     add(
         "commissions",
         lambda r: f"commission {r.commission} (fame {r.fame})",
+        "completer_win_effect",
+        f"points of win share for the seat that completes it vs seats that did not, {within}",
+        "n_effect",
         "completer_win_diff",
-        "points of win share for the seat that completes it",
-        "completer_win_diff_p",
+    )
+    add(
+        "goals",
+        lambda r: f"goal {r.goal} ({r.kind})",
+        "keeper_win_effect",
+        f"points of win share for the seat that keeps it vs the other seats, {within}",
+        "n_effect",
+        "keeper_win_diff",
     )
     if not confounded:
         add(
             "seats",
             lambda r: f"seat {r.seat}",
+            "win_effect",
+            f"points of win share against the other seats, {within}",
+            "n_effect",
             "win_diff",
-            "points of win share against the other seats",
-            "win_diff_p",
         )
-    if not candidates:
-        return []
-    threshold = _bonferroni_z(len(candidates))
-    p_limit = math.erfc(threshold / math.sqrt(2))
-    kept = [c for c in candidates if c[6] <= p_limit]
-    kept.sort(key=lambda c: -abs(c[2]))
-    per_kind: dict[str, int] = {}
-    chosen = []
-    for candidate in kept:  # the strongest few of each kind, so one kind cannot crowd out all
-        if per_kind.get(candidate[1], 0) < per_kind_limit and len(chosen) < limit:
-            per_kind[candidate[1]] = per_kind.get(candidate[1], 0) + 1
-            chosen.append(candidate)
+    add(
+        "first_turn",
+        lambda r: f"turn position {r.position} on day {r.day}",
+        "win_effect",
+        f"points of win share against the other turn positions, {within}",
+        "n_effect",
+        "win_diff",
+    )
     findings = []
-    for label, kind, effect, lo, hi, n, p, unit in chosen:
-        text = (
-            f"{label}: {_points(effect)} {unit}, 95% CI {100 * lo:.1f} to {100 * hi:.1f}, n = {n:,}"
-        )
-        findings.append(Finding(text, kind, effect, lo, hi, n, p))
+    if candidates:
+        threshold = _bonferroni_z(len(candidates))
+        p_limit = math.erfc(threshold / math.sqrt(2))
+        kept = [c for c in candidates if c[6] <= p_limit]
+        kept.sort(key=lambda c: -abs(c[2]))
+        order = list(dict.fromkeys(FINDING_KINDS.values()))
+        by_kind: dict[str, list] = {kind: [] for kind in order}
+        for candidate in kept:
+            by_kind[FINDING_KINDS[candidate[1]]].append(candidate)
+        chosen: dict[str, list] = {kind: [] for kind in order}
+        count = 0
+        for rank in range(per_kind_limit):  # round by round: every kind's best first
+            for kind in order:
+                if rank < len(by_kind[kind]) and count < limit:
+                    chosen[kind].append(by_kind[kind][rank])
+                    count += 1
+        for kind in order:
+            for label, name, effect, lo, hi, n, p, unit in chosen[kind]:
+                text = (
+                    f"{label}: {_points(effect)} {unit}, 95% CI {100 * lo:.1f} to "
+                    f"{100 * hi:.1f}, n = {n:,}"
+                )
+                findings.append(Finding(text, name, effect, lo, hi, n, p))
     commissions = tables.get("commissions")
     if commissions is not None and "price_flag" in commissions:
-        for _, row in commissions[commissions["price_flag"] != ""].iterrows():
+        flagged = commissions[commissions["price_flag"] != ""]
+        flagged = flagged.reindex(
+            flagged["completion_residual_z"].abs().sort_values(ascending=False).index
+        )
+        shown = "n_shown" in flagged
+        for _, row in flagged.head(per_kind_limit).iterrows():
+            base = "of the games it was shown in" if shown else "of games"
+            n = int(row.n_shown) if shown else int(row.games)
             findings.append(
                 Finding(
                     f"commission {row.commission} (fame {row.fame}, {row.fame_per_painting:.1f} "
                     f"per painting) looks {row.price_flag}: completed in "
-                    f"{100 * row.completion_rate:.1f}% of games (95% CI "
+                    f"{100 * row.completion_rate:.1f}% {base} (95% CI "
                     f"{100 * row.completion_rate_lo:.1f} to {100 * row.completion_rate_hi:.1f}), "
                     f"{_points(row.completion_residual)} points against commissions of the same "
-                    f"fame per painting, n = {row.games:,} games",
+                    f"fame per painting, n = {n:,} games",
                     "commission_price",
                     float(row.completion_residual),
                     math.nan,
                     math.nan,
-                    int(row.games),
+                    n,
                     math.nan,
                 )
             )
@@ -945,7 +1183,7 @@ def build_report(
     frame: pd.DataFrame,
     cards: CardSet,
     min_samples: int = MIN_SAMPLES,
-    max_findings: int = 12,
+    max_findings: int = 18,
     title: str = "Sunset over Water balance report",
     source: str = "",
     on_step: Callable[[str], None] | None = None,
@@ -983,6 +1221,12 @@ def build_report(
                         f"plan cards: {column.replace('_', ' ')} not shown, the results have "
                         f"no {source_column} column"
                     )
+    if "commissions" in tables and "n_shown" not in tables["commissions"]:
+        notes.append(
+            "commissions: the results have no commissions_shown_* column (older results), so "
+            "completion rate is completed / all games, not completed / games it was shown in, "
+            "and the completer is compared with every other seat"
+        )
     if "lead_by_day" not in tables:
         notes.append("lead changes: skipped, the results have no fame_day* column")
     seat_strategies = data.frame.groupby("seat", observed=True)["strategy"].nunique()
@@ -995,7 +1239,7 @@ def build_report(
             "seat advantage with strategy strength; rotate seats (`sunset-sim tournament`) "
             "or seat one strategy everywhere to measure seat fairness"
         )
-    findings = _findings(tables, max_findings, confounded=confounded)
+    findings = _findings(tables, max_findings, confounded=confounded, min_samples=min_samples)
     meta = {
         "title": title,
         "source": source,
@@ -1006,6 +1250,7 @@ def build_report(
         "cards": f"{cards.name} ({cards.content_hash[:12]})",
         "min_samples": min_samples,
         "seats_confounded": confounded,
+        "mixed_field": len(data.strategies) > 1,
     }
     report = Report(tables, findings, [], meta, notes)
     report.sections = _sections(report)
@@ -1046,7 +1291,8 @@ def _sections(report: Report) -> list[Section]:
                 "Per plan card: pick rate among all plan choices (seat-days), the turn "
                 "position it gave (0 = first), cards painted and fame gained that day, win "
                 "share of the seats that chose it in the game, and the difference from those "
-                "that did not.",
+                "that did not: win_effect within each strategy (the effect), win_diff raw. "
+                + WITHIN_NOTE,
             )
         )
         s.blocks += [("table", "plan_cards"), ("plot", "plan_tradeoff", "The trade-off")]
@@ -1084,8 +1330,9 @@ def _sections(report: Report) -> list[Section]:
             (
                 "text",
                 "Landscapes: win share of seats that painted the card vs seats in games where "
-                "it was on the grid and they passed it over (win_diff), and the same for fame "
-                "(fame_diff). These are associations, not causes: strong seats paint more.",
+                "it was on the grid and they passed it over, within each strategy (win_effect) "
+                "and raw (win_diff), and the raw difference in fame (fame_diff). These are "
+                "associations, not causes: strong seats paint more. " + WITHIN_NOTE,
             ),
             ("table", "landscapes"),
             ("plot", "landscape_value", "Landscape value"),
@@ -1096,11 +1343,19 @@ def _sections(report: Report) -> list[Section]:
         s.blocks += [
             (
                 "text",
-                "Commissions: completion rate over all games, mean day completed, the "
-                "completer's win share, and pricing against commissions of the same fame per "
-                "painting (completion_residual: positive = completed more often than its "
-                "fame per painting predicts, flagged under-priced when significant after a "
-                "Bonferroni correction; over-priced when negative).",
+                (
+                    "Commissions: shown rate (share of games it was in the row on a day "
+                    "played), completion rate (completed / games it was shown in), "
+                    if "n_shown" in t["commissions"]
+                    else "Commissions: completion rate over all games (these results do not "
+                    "record which commissions were shown), "
+                )
+                + "mean day completed, the completer's win share and its difference from "
+                "seats that saw it and did not complete it (completer_win_effect within each "
+                "strategy, completer_win_diff raw), and pricing against commissions of the "
+                "same fame per painting (completion_residual: positive = completed more often "
+                "than its fame per painting predicts, flagged under-priced when significant "
+                "after a Bonferroni correction; over-priced when negative).",
             ),
             ("table", "commissions"),
             ("plot", "commission_pricing", "Commission pricing"),
@@ -1110,7 +1365,10 @@ def _sections(report: Report) -> list[Section]:
             (
                 "text",
                 "Daily goals, per day shown: claim rate (someone kept it), contested (two or "
-                "more met it), taken from another player, and the keeper's win share.",
+                "more met it), taken from another player, the keeper's win share and its "
+                "difference from the other seats on those days (keeper_win_effect within each "
+                "strategy, keeper_win_diff raw; seat-days, so a goal shown on several days of "
+                "a game counts each day).",
             ),
             ("table", "goals"),
         ]
@@ -1127,6 +1385,11 @@ def _sections(report: Report) -> list[Section]:
             )
         )
     s.blocks += [
+        (
+            "text",
+            "Win share by seat; win_effect compares a seat with the other seats held by the "
+            "same strategy (empty when every seat always held one strategy).",
+        ),
         ("table", "seats"),
         (
             "text",
@@ -1144,6 +1407,25 @@ def _sections(report: Report) -> list[Section]:
                 '("all" counts seat-days, so its CI is optimistic).',
             ),
             ("table", "turn_positions"),
+        ]
+    if "first_turn" in t:
+        s.blocks += [
+            (
+                "text",
+                "Day-1 turn position against the other positions (one sample per seat and "
+                "game): win_effect within each strategy, win_diff raw. The position follows "
+                "from the plan card chosen, so this overlaps the plan card effects.",
+            ),
+            ("table", "first_turn"),
+        ]
+    if "strategy_seats" in t:
+        s.blocks += [
+            (
+                "text",
+                "The strategies rotated through the seats; each strategy's win share per seat "
+                "(the strategy rows above pool over seats):",
+            ),
+            ("table", "strategy_seats"),
         ]
     s.blocks += [("table", "game_shape")]
     if "end_reasons" in t:
@@ -1170,8 +1452,11 @@ def _sections(report: Report) -> list[Section]:
         (
             "text",
             f"Effects are listed when significant at the 5% level after a Bonferroni "
-            f"correction over every candidate; groups with fewer than {meta['min_samples']} "
-            f'samples are marked "{TOO_FEW}" and never ranked or listed. {RESULTS_NOTE}',
+            f"correction over every candidate, the strongest of each kind first (at most "
+            f"three per kind); groups with fewer than {meta['min_samples']} "
+            f'samples are marked "{TOO_FEW}" and never ranked or listed. '
+            + (WITHIN_NOTE + " " if meta.get("mixed_field") else "")
+            + RESULTS_NOTE,
         )
     )
     sections.insert(0, s)

@@ -12,6 +12,9 @@ Stable API (every interval is a two-sided 95% interval unless ``z`` says otherwi
   (Welch standard error, normal approximation) and the two-sided z-test p-value.
 - ``diff_ci_sums(na, ta, qa, nb, tb, qb) -> (diff, lo, hi, p_value)``: the same from
   sums; accepts arrays.
+- ``stratified_diff_sums(na, ta, qa, nb, tb, qb) -> (diff, lo, hi, p_value, n_a, n_b)``:
+  a difference of means a - b computed within each stratum (last axis) and pooled with
+  Mantel-Haenszel weights ``na * nb / (na + nb)``; CI from the pooled variance.
 - ``z_test_p(diff, se) -> p``: two-sided p-value of a normal z statistic.
 - ``balance(win_share_by_seat) -> float``: Ludii's Balance, 1 - (largest - smallest seat
   win rate); 1 is perfectly fair.
@@ -41,6 +44,7 @@ __all__ = [
     "mean_ci",
     "mean_ci_sums",
     "proportion_ci",
+    "stratified_diff_sums",
     "z_test_p",
 ]
 
@@ -122,6 +126,44 @@ def diff_ci_sums(na, ta, qa, nb, tb, qb, z: float = Z95):
         se = np.where(ok, se, np.nan)
     p = z_test_p(diff, se)
     return _scalar(diff), _scalar(diff - z * se), _scalar(diff + z * se), p
+
+
+def stratified_diff_sums(na, ta, qa, nb, tb, qb, z: float = Z95, min_n: float = 2):
+    """A difference of means a - b taken within strata and pooled (vectorised).
+
+    Each argument is an array whose last axis is the strata (for instance the strategies:
+    "chosen by strategy s" vs "not chosen by strategy s"); leading axes are groups. The
+    per-stratum differences are pooled with Mantel-Haenszel weights ``na * nb / (na + nb)``
+    (the weights of a risk difference; largest for big, balanced strata), and the standard
+    error is ``sqrt(sum w^2 (va/na + vb/nb)) / sum w``. A stratum with fewer than
+    ``min_n`` (at least two) observations on either side carries no weight (a handful of
+    observations can show a zero variance by chance); where no stratum has any weight,
+    everything is NaN. Returns ``(diff, lo, hi, p_value, n_a, n_b)``, ``n_a``/``n_b`` the observations in
+    the strata that carry weight."""
+    na, ta, qa, nb, tb, qb = (np.asarray(v, dtype=np.float64) for v in (na, ta, qa, nb, tb, qb))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        least = max(float(min_n), 2.0)
+        used = (na >= least) & (nb >= least)
+        ma = np.where(used, ta / na, 0.0)
+        mb = np.where(used, tb / nb, 0.0)
+        va = np.where(used, np.maximum(qa / na - ma * ma, 0.0) * na / (na - 1), 0.0)
+        vb = np.where(used, np.maximum(qb / nb - mb * mb, 0.0) * nb / (nb - 1), 0.0)
+        w = np.where(used, na * nb / (na + nb), 0.0)
+        total = w.sum(axis=-1)
+        diff = np.where(total > 0, (w * (ma - mb)).sum(axis=-1) / total, np.nan)
+        variance = (w * w * np.where(used, va / na + vb / nb, 0.0)).sum(axis=-1)
+        se = np.where(total > 0, np.sqrt(variance) / total, np.nan)
+    p = z_test_p(diff, se)
+    n_a = np.where(used, na, 0.0).sum(axis=-1)
+    n_b = np.where(used, nb, 0.0).sum(axis=-1)
+    return (
+        _scalar(diff),
+        _scalar(diff - z * se),
+        _scalar(diff + z * se),
+        p,
+        _scalar(n_a),
+        _scalar(n_b),
+    )
 
 
 def diff_ci(a_values, b_values, z: float = Z95) -> tuple[float, float, float, float]:

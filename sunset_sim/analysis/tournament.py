@@ -155,7 +155,7 @@ def tournament(
     tables = seatings(entrants, players)
     for table in tables:
         for batch, seat_labels in iter_batches(
-            games, players, table, seed, cards, rules, jobs, chunk_size
+            games, players, table, seed, cards, rules, jobs, chunk_size, field=entrants
         ):
             accumulator.add(batch, seat_labels)
             kept = max(0, min(len(batch.game), rating_games - batch.first_game))
@@ -197,4 +197,3 @@ def tournament(
     return TournamentResult(
         standings, head, by_seat, by_position, games, len(tables), min(games, rating_games)
     )
-

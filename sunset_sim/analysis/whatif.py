@@ -188,7 +188,16 @@ def _play(
         labels = [p.name for p in table]
         deals.start_table(labels)
         for batch, seat_labels in iter_batches(
-            games, players, table, seed, cards, rules, jobs, chunk_size, first_game
+            games,
+            players,
+            table,
+            seed,
+            cards,
+            rules,
+            jobs,
+            chunk_size,
+            first_game,
+            field=[player for seating in tables for player in seating],
         ):
             deals.add(batch, seat_labels, first_game)
             if on_chunk is not None:

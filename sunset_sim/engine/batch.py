@@ -6,6 +6,7 @@ into chunks or jobs gives the same games.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from types import ModuleType
 
@@ -29,7 +30,7 @@ class BatchArrays:
     position: np.ndarray  # int32 [n, P, days]: turn position each day, -1 if not played
     painted: np.ndarray  # uint64 [n, P, words]: bitmask over landscape indices
     day: np.ndarray  # int32 [n, P, days, kernel.DAY_COLUMNS]: fame, cards painted, goal flags
-    commission: np.ndarray  # int8 [n, commissions, 2]: completing seat and day, -1 if none
+    commission: np.ndarray  # int8 [n, commissions, 3]: completing seat, day, day first shown
     goal: np.ndarray  # int16 [n, days]: goal card index shown each day, -1 if none
     available: np.ndarray  # uint64 [n, words]: landscapes on the grid at any time
 
@@ -45,10 +46,15 @@ class BatchArrays:
         )
 
 
-def kernel_arguments(players: list[Player]) -> tuple[ModuleType, np.ndarray, np.ndarray]:
+def kernel_arguments(
+    players: list[Player], field: Sequence[Player] = ()
+) -> tuple[ModuleType, np.ndarray, np.ndarray]:
     """The kernel module generated for this table's set of strategies (codegen.py), the
-    seats' strategy ids in it and a [P, width] float parameter matrix."""
-    module = codegen.kernel_module(player.spec for player in players)
+    seats' strategy ids in it and a [P, width] float parameter matrix.
+
+    ``field``: every strategy of a tournament, so that all its seatings share one kernel
+    (one compile) instead of one kernel per subset of strategies at a table."""
+    module = codegen.kernel_module(player.spec for player in [*field, *players])
     ids = [module.STRATEGY_NAMES.index(player.spec.name) for player in players]
     width = max([1] + [len(p.params) for p in players])
     params = np.zeros((len(players), width), dtype=np.float64)
@@ -84,12 +90,13 @@ def run_games(
     first_game: int,
     n_games: int,
     check_invariants: bool = False,
+    field: Sequence[Player] = (),
 ) -> BatchArrays:
     """Play a contiguous range of games with the numba kernel (all numba threads).
 
     With ``check_invariants``, ``game[:, kernel.G_VIOLATIONS]`` holds each game's bitmask
     of failed invariants (engine/invariants.py); it is 0 otherwise."""
-    module, ids, params = kernel_arguments(players)
+    module, ids, params = kernel_arguments(players, field)
     out = allocate(n_games, len(players), rules.days, tables, first_game)
     module.play_games(
         np.uint64(seed),
@@ -117,10 +124,15 @@ def run_games(
 
 
 def trace_game(
-    tables: CardTables, players: list[Player], rules: Rules, seed: int, game_index: int
+    tables: CardTables,
+    players: list[Player],
+    rules: Rules,
+    seed: int,
+    game_index: int,
+    field: Sequence[Player] = (),
 ) -> tuple[np.ndarray, BatchArrays]:
     """One game with its full trace (every decision and chance outcome), for parity checks."""
-    module, ids, params = kernel_arguments(players)
+    module, ids, params = kernel_arguments(players, field)
     out = allocate(1, len(players), rules.days, tables, game_index)
     trace = np.zeros(1 << 16, dtype=np.int32)
     trace[0] = 1

@@ -43,8 +43,6 @@ from sunset_sim.enums import (
     DECIDE_PAINT,
     DECIDE_PLAN,
     DECIDE_SALE,
-    DIRECTION_CLASS,
-    DIRECTION_DELTAS,
     END_COMMISSION_SHORTAGE,
     END_SIX_DAYS,
     GOAL_ALL_FEATURES,
@@ -103,20 +101,13 @@ from sunset_sim.observation import (
     OBS_TURN_POS,
     OPTION_WIDTH,
 )
-from sunset_sim.strategy_tools import lowest_bit, stack_empty
-
-# NEXT_CELL[cell * N_DIRECTIONS + direction]: the neighbour, -1 off the grid (R-HIKE-3)
-NEXT_CELL = np.array(
-    [
-        (cell // GRID_SIZE + dr) * GRID_SIZE + cell % GRID_SIZE + dc
-        if 0 <= cell // GRID_SIZE + dr < GRID_SIZE and 0 <= cell % GRID_SIZE + dc < GRID_SIZE
-        else -1
-        for cell in range(N_CELLS)
-        for dr, dc in DIRECTION_DELTAS
-    ],
-    dtype=np.int64,
+from sunset_sim.strategy_tools import (
+    DIRECTION_CLASS_ARRAY,
+    NEXT_CELL,
+    lowest_bit,
+    stack_empty,
 )
-DIRECTION_CLASS_ARRAY = np.array(DIRECTION_CLASS, dtype=np.int64)
+
 CENTRE = 2 * GRID_SIZE + 2  # R-SET-5
 # Decision kinds as int64 values rather than int literals: each strategy's decide then
 # compiles once for all four kinds (and once more serves the reference engine) instead
@@ -150,10 +141,12 @@ D_FAME = 0  # fame as R-END-2 counts it at the end of the day's hike phase (afte
 D_PAINTED = 1  # cards painted that day
 D_GOAL = 2  # GOAL_FLAG_* bits (enums.py): met today's goal, took it from a holder, kept it
 DAY_COLUMNS = 3
-# Per-commission result columns (int8): who completed it and on which day, -1 if nobody.
+# Per-commission result columns (int8), -1 if it never happened: who completed it, on
+# which day, and the day it first entered the commission row (so could be completed).
 C_SEAT = 0
 C_DAY = 1
-COMMISSION_COLUMNS = 2
+C_SHOWN = 2
+COMMISSION_COLUMNS = 3
 
 # Per-seat running sums kept beside the observation.
 S_COMMISSION_FAME = 0
@@ -584,6 +577,7 @@ def play_game(
     while comm_head < n_comm and row_len < n_players + 1:
         obs[OBS_ROW + row_len] = comm_deck[comm_head]
         obs[comm_place + comm_deck[comm_head]] = PLACE_TABLE
+        commission_out[comm_deck[comm_head], C_SHOWN] = 1
         row_len += 1
         comm_head += 1
     obs[OBS_ROW_LEN] = row_len
@@ -911,6 +905,7 @@ def play_game(
         if obs[OBS_PREVIEW] >= 0:
             obs[OBS_ROW + row_len] = obs[OBS_PREVIEW]
             obs[comm_place + obs[OBS_PREVIEW]] = PLACE_TABLE
+            commission_out[obs[OBS_PREVIEW], C_SHOWN] = day + 1
             row_len += 1
             obs[OBS_PREVIEW] = -1
         short = False
@@ -920,6 +915,7 @@ def play_game(
                 break
             obs[OBS_ROW + row_len] = comm_deck[comm_head]
             obs[comm_place + comm_deck[comm_head]] = PLACE_TABLE
+            commission_out[comm_deck[comm_head], C_SHOWN] = day + 1
             row_len += 1
             comm_head += 1
         obs[OBS_ROW_LEN] = row_len

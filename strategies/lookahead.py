@@ -1,0 +1,757 @@
+"""lookahead: Monte Carlo over the hidden information, with fast rollouts of the day.
+
+Plan decision (R-PLAN-2: only public information and its own three cards). For each of
+``samples`` samples it draws, for every other player, a hand of three plan cards from the
+card set's plan cards and lets that player keep the one a greedy model prefers (its best
+hike from where it stands now, less a price for waking later); it draws a random order
+for players with equal wake-up times (R-ORD-2 as the default ``random`` tie-break) and a
+small random perturbation of the opponents' card values. Then, for each of its own three
+cards on the same sample (common random numbers), it plays the day out: every player in
+wake-up order (R-ORD-1) makes the fast policy's hike and paint on a scratch copy of the
+grid (cards taken disappear, artists block, R-HIKE-3..5, R-PAINT-2) and today's goal goes
+to the last player who meets it (R-GOAL-2). A card is worth to a player half its icons
+(leftover fame, R-END-2, times ``leftover``) plus ``commission`` times the worth of a
+frame of the best visible commission whose frame it would newly fill given that player's
+public unsold paintings (fame per frame, moved toward fame per missing frame by
+``urgency``). The score of a
+rollout is its own gain minus ``rivalry`` times the mean gain of the others; it keeps the
+card with the best mean score, less a price (``spend``) for spending a late card early.
+
+Hike decision (the plans and the order are public now). It values every hike with the
+best set of cards it could paint (commission progress counted as a set, by matching),
+keeps the ``candidates`` best, and for each plays out the rest of the day (the players
+after it, with the same fast policy and perturbed values, ``samples`` times): whether it
+keeps today's goal and what the later players can still take both depend on its hike.
+
+Paint and sale decisions use ``balanced``'s evaluation with these weights.
+
+Approximations: the rollouts cover only the rest of today (no refills: they happen at
+clean-up, after the day); opponents' past plan cards are not visible in the observation,
+so their hands are drawn from every plan card; the fast policy values cards one by one
+(no sales, and a "sold" goal is never counted as met in a rollout); the tie-break rule
+option is not visible, so ties are always ordered at random.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from strategies._style_tools import (
+    BIG,
+    MAX_PATH,
+    N_MASKS,
+    N_WEIGHTS,
+    RATE_SHARE,
+    W_GOAL,
+    W_ICONS,
+    W_OTHER,
+    all_features,
+    argmax,
+    evaluation,
+    feature_mask,
+    fill_hist,
+    matched,
+    others_mask,
+    paint_values,
+    path_takeable,
+    popcount,
+    sale_icons,
+    seat_paintings,
+    set_value,
+    subset_cells,
+)
+from sunset_sim.engine.jit import jit
+from sunset_sim.enums import (
+    DECIDE_HIKE,
+    DECIDE_PLAN,
+    DECIDE_SALE,
+    GOAL_ALL_FEATURES,
+    GOAL_HOLDS,
+    GOAL_SOLD,
+    MAX_PLAYERS,
+    N_CELLS,
+    N_DIRECTIONS,
+    PLAN_HAND,
+)
+from sunset_sim.observation import (
+    OBS_DAY,
+    OBS_DAYS,
+    OBS_GOAL,
+    OBS_GOAL_HOLDER,
+    OBS_GRID,
+    OBS_ME,
+    OBS_N_PLAYERS,
+    OBS_ORDER,
+    OBS_PLAN,
+    OBS_POS,
+    OBS_TURN_POS,
+)
+from sunset_sim.strategy import Parameter, StrategySpec
+from sunset_sim.strategy_tools import NEXT_CELL, hike_goal_met, rng_below
+
+# params vector layout
+SAMPLES = 0  # Monte Carlo samples per decision
+CANDIDATES = 1  # hike options played out (the best by the one-ply value)
+COMMISSION = 2  # weight of commission progress (fame per frame)
+LEFTOVER = 3  # weight of leftover fame (icons / 2)
+GOAL = 4  # weight of today's goal (times its fame)
+RIVALRY = 5  # weight of the other players' mean gain, subtracted
+NOISE = 6  # spread of the random perturbation of the opponents' card values
+SPEND = 7  # fame per 15 minutes of later wake-up, times the share of the game still ahead
+OPP_LATENESS = 8  # the opponents' model: fame per 15 minutes of later wake-up
+MOBILITY = 9  # fame per hike end cell that the cell would offer tomorrow (mean over plans)
+URGENCY = 10  # 0: a frame is worth fame / frames; 1: fame / frames still missing
+
+NOISE_STEPS = 1024  # perturbations are drawn as rng_below(NOISE_STEPS) / NOISE_STEPS
+
+
+# ---- the fast policy on a scratch grid --------------------------------------------------------
+
+
+@jit
+def rollout_goal_met(goal_kind, goal_param, direction, steps, end, n_taken, held, features, full):
+    """Today's goal after a rollout turn (R-GOAL-3); sales are not played out, so a "sold"
+    goal is never met and "holds" counts the paintings before any sale."""
+    if goal_kind < 0 or goal_kind == GOAL_SOLD:
+        return False
+    if goal_kind == GOAL_HOLDS:
+        return held + n_taken >= goal_param
+    if goal_kind == GOAL_ALL_FEATURES:
+        return features == full
+    return hike_goal_met(goal_kind, goal_param, direction, steps, end, n_taken)
+
+
+@jit
+def taken_features(tables, grid, cells, n, start_mask):
+    mask = start_mask
+    for i in range(n):
+        mask |= feature_mask(tables, grid[cells[i]])
+    return mask
+
+
+@jit
+def policy_turn(
+    seat,
+    plan,
+    n_players,
+    grid,
+    pos,
+    values,
+    tables,
+    goal_kind,
+    goal_param,
+    goal_value,
+    held,
+    features,
+    full,
+    apply,
+):
+    """The fast policy's turn for ``seat`` with plan card ``plan``: the hike whose path
+    holds the most value in the best ``paint`` cards (plus ``goal_value`` if it meets today's
+    goal), then those cards taken. ``values[cell]`` is the seat's value of the card on the
+    cell. With ``apply`` the grid and the artist are updated. Returns (value of the cards
+    taken, goal met, value with the goal)."""
+    start = pos[seat]
+    occupied = 0
+    for other in range(n_players):
+        if other != seat and pos[other] >= 0:
+            occupied |= 1 << pos[other]
+    directions = tables.plan_directions[plan]
+    max_steps = tables.plan_hike[plan]
+    paint = min(tables.plan_paint[plan], MAX_PATH)
+    top_value = np.empty(MAX_PATH, dtype=np.float64)
+    top_cell = np.empty(MAX_PATH, dtype=np.int64)
+    best_cells = np.empty(MAX_PATH, dtype=np.int64)
+    best = -BIG
+    best_value = 0.0
+    best_n = 0
+    best_end = start
+    best_met = False
+    start_free = not (occupied >> start) & 1
+    start_takeable = start_free and grid[start] >= 0
+    if start_free:  # the stay (R-HIKE-5: not on another artist's cell)
+        n = 1 if start_takeable and paint > 0 else 0
+        value = values[start] if n == 1 else 0.0
+        feats = features
+        if n == 1 and goal_kind == GOAL_ALL_FEATURES:
+            feats |= feature_mask(tables, grid[start])
+        met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, n, held, feats, full)
+        total = value + (goal_value if met else 0.0)
+        if total > best:
+            best = total
+            best_value = value
+            best_n = n
+            best_cells[0] = start
+            best_end = start
+            best_met = met
+    for direction in range(N_DIRECTIONS):
+        if not (directions >> direction) & 1:
+            continue
+        n_top = 0
+        if start_takeable:
+            top_value[0] = values[start]
+            top_cell[0] = start
+            n_top = 1
+        cell = start
+        for steps in range(1, max_steps + 1):
+            cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
+            if cell < 0 or grid[cell] < 0:  # R-HIKE-3, R-HIKE-4
+                break
+            if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end or paint here
+                continue
+            # insert (value, cell) into the path's list, best first
+            value = values[cell]
+            slot = min(n_top, MAX_PATH - 1)
+            while slot > 0 and top_value[slot - 1] < value:
+                top_value[slot] = top_value[slot - 1]
+                top_cell[slot] = top_cell[slot - 1]
+                slot -= 1
+            if slot < MAX_PATH:
+                top_value[slot] = value
+                top_cell[slot] = cell
+            n_top = min(n_top + 1, MAX_PATH)
+            n = min(paint, n_top)
+            total = 0.0
+            for i in range(n):
+                total += top_value[i]
+            taken = total
+            feats = features
+            if goal_kind == GOAL_ALL_FEATURES:
+                feats = taken_features(tables, grid, top_cell, n, features)
+            met = rollout_goal_met(
+                goal_kind, goal_param, direction, steps, cell, n, held, feats, full
+            )
+            if met:
+                total += goal_value
+            if total > best:
+                best = total
+                best_value = taken
+                best_n = n
+                for i in range(n):
+                    best_cells[i] = top_cell[i]
+                best_end = cell
+                best_met = met
+    if best == -BIG:  # no legal hike: stay on the shared cell, nothing to paint (R-HIKE-5)
+        best_n = 0
+        best_value = 0.0
+        best_end = start
+        best_met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, 0, held, features, full)
+        best = goal_value if best_met else 0.0
+    if apply:
+        for i in range(best_n):
+            grid[best_cells[i]] = -1
+        pos[seat] = best_end
+    return best_value, best_met, best
+
+
+@jit
+def play_out(
+    order,
+    first,
+    n_players,
+    plans,
+    grid,
+    pos,
+    values,
+    tables,
+    goal_kind,
+    goal_param,
+    goal_value,
+    held,
+    features,
+    full,
+    gains,
+    holder,
+):
+    """The turns of order[first:] with the fast policy; adds each seat's card value to
+    ``gains`` and returns the goal's holder at the end of the day (R-GOAL-2)."""
+    for position in range(first, n_players):
+        seat = order[position]
+        value, met, _ = policy_turn(
+            seat,
+            plans[seat],
+            n_players,
+            grid,
+            pos,
+            values[seat],
+            tables,
+            goal_kind,
+            goal_param,
+            goal_value,
+            held[seat],
+            features[seat],
+            full,
+            True,
+        )
+        gains[seat] += value
+        if met:
+            holder = seat
+    return holder
+
+
+@jit
+def rollout_score(gains, holder, goal_value, me, n_players, rivalry):
+    """Own gain (and the goal if kept) minus ``rivalry`` times the others' mean."""
+    others = 0.0
+    mine = 0.0
+    for seat in range(n_players):
+        gain = gains[seat] + (goal_value if holder == seat else 0.0)
+        if seat == me:
+            mine = gain
+        else:
+            others += gain
+    return mine - rivalry * others / max(n_players - 1, 1)
+
+
+# ---- what each seat would value (public information only) ------------------------------------
+
+
+@jit
+def frame_rate(tables, commission, filled, urgency):
+    """Fame of one more frame of a commission when ``filled`` frames are already filled:
+    (1 - urgency) x fame / frames + urgency x fame / frames still missing."""
+    fame = float(tables.comm_fame[commission])
+    n_frames = tables.comm_n_frames[commission]
+    return (1.0 - urgency) * fame / n_frames + urgency * fame / max(n_frames - filled, 1)
+
+
+@jit
+def seat_values(obs, tables, n_players, vis, n_vis, masks, w_icons, w_commission, urgency, values):
+    """values[seat, cell]: the card on the cell to that seat (half its icons times
+    ``w_icons``, plus ``w_commission`` times the fame per frame of the best visible
+    commission whose frame it would newly fill, given the seat's public unsold paintings);
+    -1 on empty cells. Returns (paintings held, their feature mask) per seat."""
+    held = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    features = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    work = np.empty(max(obs.shape[0], 1), dtype=np.int64)
+    hist = np.zeros(N_MASKS, dtype=np.int64)
+    extra = np.zeros(2 * MAX_PATH, dtype=np.int64)
+    share = np.zeros(N_CELLS, dtype=np.float64)
+    for seat in range(n_players):
+        n_cards = seat_paintings(obs, seat, work)
+        held[seat] = n_cards
+        mask = 0
+        for i in range(n_cards):
+            mask |= feature_mask(tables, work[i])
+        features[seat] = mask
+        share[:] = 0.0
+        for k in range(n_vis):
+            commission = vis[k]
+            n_frames = tables.comm_n_frames[commission]
+            fill_hist(tables, work, n_cards, commission, hist)
+            before = matched(n_frames, hist, extra, 0)
+            if before == n_frames:
+                continue
+            rate = frame_rate(tables, commission, before, urgency)
+            for cell in range(N_CELLS):
+                if masks[cell, k] == 0 or share[cell] >= rate:
+                    continue
+                extra[0] = masks[cell, k]
+                if matched(n_frames, hist, extra, 1) > before:
+                    share[cell] = rate
+        for cell in range(N_CELLS):
+            card = obs[OBS_GRID + cell]
+            if card < 0:
+                values[seat, cell] = -1.0
+            else:
+                values[seat, cell] = w_icons * tables.land_icons[card] + w_commission * share[cell]
+    return held, features
+
+
+@jit
+def perturb(values, base, me, n_players, noise, rng):
+    """values = base, plus a uniform draw in [0, noise) on every other seat's card."""
+    for seat in range(n_players):
+        for cell in range(N_CELLS):
+            value = base[seat, cell]
+            if seat != me and noise > 0.0 and value >= 0.0:
+                value += noise * rng_below(rng, NOISE_STEPS) / NOISE_STEPS
+            values[seat, cell] = value
+
+
+@jit
+def mobility_of(tables, cell):
+    """The mean number of hike ends a plan card offers from ``cell`` on a full grid with
+    no other artist: what standing there is worth for tomorrow's hike."""
+    n_plans = tables.plan_wake.shape[0]
+    ends = 0
+    for plan in range(n_plans):
+        for direction in range(N_DIRECTIONS):
+            if not (tables.plan_directions[plan] >> direction) & 1:
+                continue
+            here = cell
+            for _ in range(tables.plan_hike[plan]):
+                here = NEXT_CELL[here * N_DIRECTIONS + direction]
+                if here < 0:
+                    break
+                ends += 1
+    return ends / max(n_plans, 1)
+
+
+@jit
+def position_weight(obs, params):
+    """MOBILITY, or 0 on the last day (no hike tomorrow)."""
+    return params[MOBILITY] if obs[OBS_DAY] < obs[OBS_DAYS] else 0.0
+
+
+@jit
+def grid_copy(obs, grid):
+    for cell in range(N_CELLS):
+        grid[cell] = obs[OBS_GRID + cell]
+
+
+@jit
+def pos_copy(obs, n_players, pos):
+    for seat in range(MAX_PLAYERS):
+        pos[seat] = obs[OBS_POS + seat] if seat < n_players else -1
+
+
+# ---- the decisions ------------------------------------------------------------------------
+
+
+@jit
+def weights_of(obs, tables, params):
+    weights = np.zeros(N_WEIGHTS, dtype=np.float64)
+    weights[W_ICONS] = 0.5 * params[LEFTOVER]
+    weights[W_OTHER] = params[COMMISSION]
+    goal = obs[OBS_GOAL]
+    if goal >= 0:
+        weights[W_GOAL] = params[GOAL] * tables.goal_fame[goal]
+    return weights
+
+
+@jit
+def goal_state(obs, tables, params):
+    """(kind, param, value) of today's goal, kind -1 when there is none or it is out of
+    reach (a goal already kept stays with its holder only until someone else meets it)."""
+    goal = obs[OBS_GOAL]
+    if goal < 0:
+        return -1, 0, 0.0
+    return tables.goal_kind[goal], tables.goal_param[goal], params[GOAL] * tables.goal_fame[goal]
+
+
+@jit
+def choose_plan(obs, options, n_options, params, rng, tables, lookup):
+    n_vis, _, vis, _, _, _, masks, _, _, _ = lookup
+    me = obs[OBS_ME]
+    n_players = obs[OBS_N_PLAYERS]
+    samples = max(1, int(params[SAMPLES]))
+    rivalry = params[RIVALRY]
+    mobility = position_weight(obs, params)
+    goal_kind, goal_param, goal_value = goal_state(obs, tables, params)
+    full = all_features(tables)
+    base = np.empty((MAX_PLAYERS, N_CELLS), dtype=np.float64)
+    held, features = seat_values(
+        obs,
+        tables,
+        n_players,
+        vis,
+        n_vis,
+        masks,
+        0.5 * params[LEFTOVER],
+        params[COMMISSION],
+        params[URGENCY],
+        base,
+    )
+    n_plans = tables.plan_wake.shape[0]
+    earliest = tables.plan_wake.min()
+    grid = np.empty(N_CELLS, dtype=np.int64)
+    pos = np.empty(MAX_PLAYERS, dtype=np.int64)
+    # the opponents' model: how much each plan card would be worth to each of them now
+    preference = np.zeros((MAX_PLAYERS, n_plans), dtype=np.float64)
+    grid_copy(obs, grid)
+    pos_copy(obs, n_players, pos)
+    for seat in range(n_players):
+        if seat == me:
+            continue
+        for plan in range(n_plans):
+            _, _, total = policy_turn(
+                seat,
+                plan,
+                n_players,
+                grid,
+                pos,
+                base[seat],
+                tables,
+                goal_kind,
+                goal_param,
+                goal_value,
+                held[seat],
+                features[seat],
+                full,
+                False,
+            )
+            lateness = (tables.plan_wake[plan] - earliest) / 15.0
+            preference[seat, plan] = total - params[OPP_LATENESS] * lateness
+    hand_size = min(PLAN_HAND, n_plans)
+    deck = np.empty(n_plans, dtype=np.int64)
+    plans = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    rank = np.empty(MAX_PLAYERS, dtype=np.int64)
+    order = np.empty(MAX_PLAYERS, dtype=np.int64)
+    values = np.empty((MAX_PLAYERS, N_CELLS), dtype=np.float64)
+    gains = np.zeros(MAX_PLAYERS, dtype=np.float64)
+    score = np.zeros(n_options, dtype=np.float64)
+    for _ in range(samples):
+        for seat in range(n_players):  # each opponent's hand, and the card it keeps
+            if seat == me:
+                continue
+            for plan in range(n_plans):
+                deck[plan] = plan
+            best = -BIG
+            for k in range(hand_size):  # a partial Fisher-Yates draw of the hand
+                j = k + rng_below(rng, n_plans - k)
+                deck[k], deck[j] = deck[j], deck[k]
+                if preference[seat, deck[k]] > best:
+                    best = preference[seat, deck[k]]
+                    plans[seat] = deck[k]
+        for seat in range(n_players):  # a random order among equal wake-up times
+            rank[seat] = seat
+        for k in range(n_players - 1, 0, -1):
+            j = rng_below(rng, k + 1)
+            rank[k], rank[j] = rank[j], rank[k]
+        perturb(values, base, me, n_players, params[NOISE], rng)
+        for index in range(n_options):
+            plans[me] = options[index, 0]
+            for position in range(n_players):  # R-ORD-1: wake-up time, then the draw
+                order[position] = rank[position]
+            for i in range(1, n_players):
+                j = i
+                while j > 0 and (
+                    tables.plan_wake[plans[order[j - 1]]] > tables.plan_wake[plans[order[j]]]
+                ):
+                    order[j - 1], order[j] = order[j], order[j - 1]
+                    j -= 1
+            grid_copy(obs, grid)
+            pos_copy(obs, n_players, pos)
+            gains[:] = 0.0
+            holder = play_out(
+                order,
+                0,
+                n_players,
+                plans,
+                grid,
+                pos,
+                values,
+                tables,
+                goal_kind,
+                goal_param,
+                goal_value,
+                held,
+                features,
+                full,
+                gains,
+                -1,
+            )
+            score[index] += rollout_score(gains, holder, goal_value, me, n_players, rivalry)
+            if mobility != 0.0:
+                score[index] += mobility * mobility_of(tables, pos[me])
+    days = obs[OBS_DAYS]
+    ahead = (days - obs[OBS_DAY]) / max(days - 1, 1)  # share of the game still to come
+    for index in range(n_options):
+        lateness = (tables.plan_wake[options[index, 0]] - earliest) / 15.0
+        score[index] = score[index] / samples - params[SPEND] * ahead * lateness
+    return argmax(score, n_options)
+
+
+@jit
+def my_hikes(obs, tables, options, n_options, weights, lookup, goal_kind, goal_param, cells_out):
+    """For each hike option: the best set of cards to paint by the balanced evaluation
+    (set_value, commission progress by matching) and whether it meets today's goal;
+    returns (value without the goal, goal met, number of cells) per option, and the cells
+    in cells_out[option]."""
+    n_vis, _, vis, hist, base, rate, masks, deny, work, extra = lookup
+    me = obs[OBS_ME]
+    occupied = others_mask(obs)
+    plan = obs[OBS_PLAN + me]
+    paint = tables.plan_paint[plan]
+    n_held = seat_paintings(obs, me, work)
+    held_features = 0
+    for i in range(n_held):
+        held_features |= feature_mask(tables, work[i])
+    full = all_features(tables)
+    cells = np.empty(MAX_PATH, dtype=np.int64)
+    chosen = np.empty(MAX_PATH, dtype=np.int64)
+    value_out = np.empty(n_options, dtype=np.float64)
+    met_out = np.zeros(n_options, dtype=np.bool_)
+    n_out = np.zeros(n_options, dtype=np.int64)
+    goal_bonus = weights[W_GOAL]
+    for index in range(n_options):
+        direction = options[index, 0]
+        steps = options[index, 1]
+        end = options[index, 2]
+        n_cells = path_takeable(obs, occupied, direction, steps, cells)
+        best = -BIG
+        for mask in range(1 << n_cells):
+            if popcount(mask) > paint:
+                continue
+            n = subset_cells(cells, mask, chosen)
+            value = set_value(
+                obs,
+                tables,
+                chosen,
+                n,
+                weights,
+                n_vis,
+                vis,
+                hist,
+                base,
+                rate,
+                masks,
+                -1,
+                deny,
+                extra,
+            )
+            features = held_features
+            if goal_kind == GOAL_ALL_FEATURES:
+                for i in range(n):
+                    features |= feature_mask(tables, obs[OBS_GRID + chosen[i]])
+            met = rollout_goal_met(
+                goal_kind, goal_param, direction, steps, end, n, n_held, features, full
+            )
+            total = value + (goal_bonus if met else 0.0)
+            if total > best:
+                best = total
+                value_out[index] = value
+                met_out[index] = met
+                n_out[index] = n
+                for i in range(n):
+                    cells_out[index, i] = chosen[i]
+    return value_out, met_out, n_out
+
+
+@jit
+def choose_hike(obs, options, n_options, params, rng, tables, lookup, weights):
+    n_vis, _, vis, _, _, _, masks, _, _, _ = lookup
+    me = obs[OBS_ME]
+    n_players = obs[OBS_N_PLAYERS]
+    goal_kind, goal_param, goal_value = goal_state(obs, tables, params)
+    cells = np.empty((n_options, MAX_PATH), dtype=np.int64)
+    value, met, n_cells = my_hikes(
+        obs, tables, options, n_options, weights, lookup, goal_kind, goal_param, cells
+    )
+    # the candidates: the best hikes by the one-ply value, best first (stable)
+    one_ply = np.empty(n_options, dtype=np.float64)
+    mobility = position_weight(obs, params)
+    for index in range(n_options):
+        one_ply[index] = value[index] + (goal_value if met[index] else 0.0)
+        if mobility != 0.0:
+            one_ply[index] += mobility * mobility_of(tables, options[index, 2])
+    n_candidates = min(n_options, max(1, int(params[CANDIDATES])))
+    candidates = np.argsort(-one_ply, kind="mergesort")[:n_candidates]
+    if n_candidates == 1:
+        return candidates[0]
+    full = all_features(tables)
+    base = np.empty((MAX_PLAYERS, N_CELLS), dtype=np.float64)
+    held, features = seat_values(
+        obs,
+        tables,
+        n_players,
+        vis,
+        n_vis,
+        masks,
+        0.5 * params[LEFTOVER],
+        params[COMMISSION],
+        params[URGENCY],
+        base,
+    )
+    plans = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    order = np.empty(MAX_PLAYERS, dtype=np.int64)
+    for seat in range(n_players):
+        plans[seat] = obs[OBS_PLAN + seat]
+        order[seat] = obs[OBS_ORDER + seat]
+    first = obs[OBS_TURN_POS] + 1  # the players still to come today
+    samples = max(1, int(params[SAMPLES])) if first < n_players else 1
+    values = np.empty((MAX_PLAYERS, N_CELLS), dtype=np.float64)
+    grid = np.empty(N_CELLS, dtype=np.int64)
+    pos = np.empty(MAX_PLAYERS, dtype=np.int64)
+    gains = np.zeros(MAX_PLAYERS, dtype=np.float64)
+    score = np.zeros(n_candidates, dtype=np.float64)
+    for _ in range(samples):
+        if first < n_players:
+            perturb(values, base, me, n_players, params[NOISE], rng)
+        for c in range(n_candidates):
+            index = candidates[c]
+            grid_copy(obs, grid)
+            pos_copy(obs, n_players, pos)
+            for i in range(n_cells[index]):
+                grid[cells[index, i]] = -1
+            pos[me] = options[index, 2]
+            gains[:] = 0.0
+            gains[me] = value[index]
+            holder = me if met[index] else obs[OBS_GOAL_HOLDER]
+            holder = play_out(
+                order,
+                first,
+                n_players,
+                plans,
+                grid,
+                pos,
+                values,
+                tables,
+                goal_kind,
+                goal_param,
+                goal_value,
+                held,
+                features,
+                full,
+                gains,
+                holder,
+            )
+            score[c] += rollout_score(gains, holder, goal_value, me, n_players, params[RIVALRY])
+            if mobility != 0.0:
+                score[c] += mobility * mobility_of(tables, options[index, 2])
+    return candidates[argmax(score, n_candidates)]
+
+
+@jit
+def decide(kind, obs, options, n_options, params, rng, tables):
+    if kind == DECIDE_SALE:  # fame against the weighted leftover fame handed in
+        best_index = 0
+        best = 0.0
+        for index in range(1, n_options):
+            value = tables.comm_fame[options[index, 0]] - params[LEFTOVER] * 0.5 * sale_icons(
+                tables, options, index
+            )
+            if value > best:
+                best = value
+                best_index = index
+        return best_index
+    include_preview = obs[OBS_DAY] < obs[OBS_DAYS]  # the preview joins the row tomorrow
+    lookup = evaluation(obs, tables, obs[OBS_ME], include_preview, RATE_SHARE, 1.0, False)
+    n_vis, _, vis, _, base, rate, _, _, _, _ = lookup
+    for k in range(n_vis):
+        rate[k] = frame_rate(tables, vis[k], base[k], params[URGENCY])
+    if kind == DECIDE_PLAN:
+        return choose_plan(obs, options, n_options, params, rng, tables, lookup)
+    weights = weights_of(obs, tables, params)
+    if kind == DECIDE_HIKE:
+        return choose_hike(obs, options, n_options, params, rng, tables, lookup, weights)
+    values = np.empty(n_options, dtype=np.float64)  # DECIDE_PAINT
+    paint_values(obs, tables, options, n_options, weights, -1, lookup, values)
+    return argmax(values, n_options)
+
+
+STRATEGY = StrategySpec(
+    name="lookahead",
+    description="Monte Carlo. For its plan card it samples the other players' hidden plan "
+    "cards (a hand of three from the plan cards, the one a greedy model prefers kept) and the "
+    "order of equal wake-up times, and plays the day out for each of its three cards with a "
+    "fast greedy policy for every player on a scratch grid; for its hike it plays out the "
+    "rest of the day after each of its best hikes. It keeps what scores best: its own gain "
+    "(leftover points, commission progress, today's goal) less `rivalry` times the others' "
+    "mean gain. Paint and sale as balanced.",
+    decide=decide,
+    parameters=(
+        Parameter("samples", 12.0, 1.0, 256.0, "Monte Carlo samples per plan or hike decision"),
+        Parameter("candidates", 6.0, 1.0, 33.0, "hike options played out (best one-ply first)"),
+        Parameter("commission", 1.0, 0.0, 3.0, "weight of frames filled toward commissions"),
+        Parameter("leftover", 1.4, 0.0, 3.0, "weight of leftover fame (icons / 2)"),
+        Parameter("goal", 1.5, 0.0, 3.0, "weight of today's goal"),
+        Parameter("rivalry", 0.5, 0.0, 2.0, "weight of the other players' mean gain"),
+        Parameter("noise", 0.5, 0.0, 5.0, "spread of the perturbation of opponents' values"),
+        Parameter("spend", 0.2, 0.0, 2.0, "fame per 15 min later wake-up x share of game left"),
+        Parameter("opp_lateness", 0.3, 0.0, 2.0, "opponents' model: fame per 15 min later"),
+        Parameter("mobility", 0.0, 0.0, 2.0, "fame per hike end the end cell offers tomorrow"),
+        Parameter("urgency", 0.5, 0.0, 1.0, "frame worth: 0 fame/frames .. 1 fame/frames missing"),
+    ),
+)

@@ -1,0 +1,244 @@
+"""Helpers shared by the ``sunset-sim`` commands (cli.py and the command modules
+cli_report.py, cli_tune.py, cli_whatif.py): option decorators, card and rule loading,
+number parsing, printing, progress output and safe writing.
+
+This module imports no command module, so any of them can import it at load time.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from sunset_sim.cards.loader import CardSetError, check_playable, load_cards
+from sunset_sim.cards.model import CardSet
+from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
+from sunset_sim.rules.options import RuleOptionError, Rules
+from sunset_sim.strategy import StrategyError
+
+__all__ = [
+    "CliError",
+    "cards_option",
+    "check_output",
+    "check_players",
+    "format_option",
+    "games_progress",
+    "jobs_text_option",
+    "load_card_set",
+    "make_seats",
+    "output_kind",
+    "parse_number",
+    "parse_rules",
+    "players_option",
+    "players_text_option",
+    "print_table",
+    "progress_output",
+    "rule_option",
+    "strategy_option",
+    "text_option",
+    "write_atomically",
+]
+
+
+class CliError(click.ClickException):
+    """A bad input: printed as one line, exit code 2."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+def cards_option(function):
+    return click.option(
+        "--cards",
+        "cards_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="Card-set TOML file (default: the packaged reconstructed set).",
+    )(function)
+
+
+def rule_option(function):
+    return click.option(
+        "--rule",
+        "rule_texts",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Rule option, repeatable: tie_break=random|seat|lowest-fame, days=N.",
+    )(function)
+
+
+def players_option(function):
+    return click.option(
+        "--players",
+        type=int,
+        default=3,
+        show_default=True,
+        help=f"Number of players ({MIN_PLAYERS} to {MAX_PLAYERS}).",
+    )(function)
+
+
+def strategy_option(function):
+    return click.option(
+        "--strategy",
+        "strategy_texts",
+        multiple=True,
+        metavar="NAME[:k=v,...]",
+        help="Strategy per seat, repeatable; repeated round the table (default greedy). "
+        "Parameters as NAME:key=value,... or NAME:params=FILE.json (a tuned parameter "
+        "file). See `sunset-sim strategies`.",
+    )(function)
+
+
+def text_option(name: str, dest: str, default: str, help: str, metavar: str = "N", **kwargs):
+    """An option taken as text and checked by the command (``parse_number``), so that a
+    bad value is one line rather than click's usage error (several lines)."""
+    kwargs.setdefault("show_default", True)
+    return click.option(name, dest, default=default, metavar=metavar, help=help, **kwargs)
+
+
+def players_text_option(function):
+    return text_option("--players", "players_text", "4", "Players per game (2 to 4).")(function)
+
+
+def jobs_text_option(function):
+    return text_option(
+        "--jobs",
+        "jobs_text",
+        "0",
+        "Worker threads (default: all cores). Results do not depend on it.",
+        show_default=False,
+    )(function)
+
+
+def load_card_set(path: Path | None, players: int | None = None, days: int = 6) -> CardSet:
+    """Cards for a command: a bad file is one line (the first problem and how many more)."""
+    try:
+        cards = load_cards(path)
+    except CardSetError as error:
+        more = len(error.problems) - 1
+        hint = f" (and {more} more: run `sunset-sim cards --cards {path}`)" if more else ""
+        raise CliError(error.problems[0] + hint) from None
+    if players is not None:
+        problems = check_playable(cards, players, days)
+        if problems:
+            raise CliError(problems[0])
+    return cards
+
+
+def parse_number(option: str, text: str, whole: bool = True) -> int | float:
+    """An option given as text (so that "--games abc" is one line, not click's usage
+    error): a whole number, or with ``whole=False`` a finite number."""
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        kind = "a whole number" if whole else "a number"
+        raise CliError(f"{option}: {text!r} is not {kind}") from None
+    if not whole and not math.isfinite(value):
+        raise CliError(f"{option}: {text!r} is not a finite number")
+    return value
+
+
+def parse_rules(texts: tuple[str, ...]) -> Rules:
+    try:
+        return Rules.parse(texts)
+    except RuleOptionError as error:
+        raise CliError(f"--rule: {error}") from None
+
+
+def check_players(players: int) -> None:
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise CliError(f"--players: {players} is outside {MIN_PLAYERS} to {MAX_PLAYERS}")
+
+
+def make_seats(texts: tuple[str, ...], players: int):
+    from sunset_sim.strategy import seat_players
+
+    try:
+        return seat_players(texts, players)
+    except StrategyError as error:
+        raise CliError(f"--strategy: {error}") from None
+
+
+def progress_output(quiet: bool):
+    """Where progress bars go: stderr on a terminal; nowhere with --quiet or when stderr is
+    a file or pipe (a bar there is only noise in logs)."""
+    if quiet or not sys.stderr.isatty():
+        return open(os.devnull, "w")  # noqa: SIM115 - closed with the process
+    return sys.stderr
+
+
+def games_progress(total: int, stream):
+    """The progress bar over ``total`` games, written to ``stream`` (see progress_output)."""
+    return click.progressbar(length=total, label="games", file=stream, show_pos=True, show_eta=True)
+
+
+def check_output(path: Path, force: bool) -> None:
+    """Refuse to overwrite without --force, and fail early if the folder cannot be written."""
+    if path.exists() and not force:
+        raise CliError(f"{path}: already exists (use --force to overwrite)")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise CliError(f"{path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise CliError(f"{path}: folder {folder} is not writable")
+
+
+def output_kind(text: str | None) -> tuple[Path | None, bool]:
+    """``simulate --out``: (path, is a dataset folder). FILE.parquet / FILE.csv is one file;
+    a name without a suffix, or ending in a slash, is a Parquet dataset folder."""
+    if text is None:
+        return None, False
+    if not text.strip():
+        raise CliError("--out: empty path")
+    path = Path(text)
+    if text.endswith(("/", os.sep)) or path.suffix == "":
+        return path, True
+    if path.suffix.lower() not in (".parquet", ".csv"):
+        raise CliError(
+            f"{path}: the output must end in .parquet or .csv (one file), or be a folder "
+            "name without a suffix or ending in / (a dataset folder)"
+        )
+    return path, False
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write to a temporary file beside ``path`` and rename: never a half-written output."""
+    handle, temporary = tempfile.mkstemp(
+        dir=path.parent if str(path.parent) else ".", prefix=".tmp-"
+    )
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def format_option(function):
+    return click.option(
+        "--format",
+        "table_format",
+        type=click.Choice(["table", "csv", "json"]),
+        default="table",
+        show_default=True,
+        help="How printed tables look.",
+    )(function)
+
+
+def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
+    """Print a DataFrame as an aligned table, CSV or JSON records."""
+    if table_format == "csv":
+        click.echo(frame.to_csv(index=False), nl=False)
+    elif table_format == "json":
+        click.echo(frame.to_json(orient="records", indent=1))
+    else:
+        formatters = {c: float_format.format for c in frame.columns if frame[c].dtype.kind == "f"}
+        click.echo(frame.to_string(index=False, formatters=formatters))
