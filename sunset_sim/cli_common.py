@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import click
@@ -18,6 +17,7 @@ import click
 from sunset_sim.cards.loader import CardSetError, check_playable, load_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
+from sunset_sim.files import write_atomically
 from sunset_sim.rules.options import RuleOptionError, Rules
 from sunset_sim.strategy import StrategyError
 
@@ -206,20 +206,6 @@ def output_kind(text: str | None) -> tuple[Path | None, bool]:
             "name without a suffix or ending in / (a dataset folder)"
         )
     return path, False
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write to a temporary file beside ``path`` and rename: never a half-written output."""
-    handle, temporary = tempfile.mkstemp(
-        dir=path.parent if str(path.parent) else ".", prefix=".tmp-"
-    )
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def format_option(function):

@@ -25,6 +25,7 @@ import pandas as pd
 
 from sunset_sim.analysis import stats
 from sunset_sim.cards.model import CardSet
+from sunset_sim.files import write_atomically
 
 MIN_SAMPLES = 30
 TOO_FEW = "too few samples"
@@ -1643,29 +1644,15 @@ def write_report(
     payloads: dict[str, bytes] = {}
     for name, png in plots.render_all(report, on_step=on_step).items():
         path = out / f"{name}.png"
-        _write_bytes(path, png)
+        write_atomically(path, png)
         written.append(path)
         images[name] = path.name
         payloads[name] = png
     markdown = out / "report.md"
-    _write_bytes(markdown, render_markdown(report, images).encode("utf-8"))
+    write_atomically(markdown, render_markdown(report, images).encode("utf-8"))
     page = out / "report.html"
-    _write_bytes(page, render_html(report, payloads).encode("utf-8"))
+    write_atomically(page, render_html(report, payloads).encode("utf-8"))
     return [markdown, page, *written]
-
-
-def _write_bytes(path: Path, data: bytes) -> None:
-    import os
-    import tempfile
-
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 # ---------------------------------------------------------------------------------------

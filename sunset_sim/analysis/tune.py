@@ -31,7 +31,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +42,7 @@ from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.engine import kernel
 from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
+from sunset_sim.files import write_atomically
 from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import chunk_ranges
@@ -447,17 +447,5 @@ def write_params(result: TuneResult, path: str | os.PathLike) -> Path:
     ``path``, renamed when complete."""
     path = Path(path)
     text = json.dumps(result.to_json(), indent=1) + "\n"
-    handle, temporary = tempfile.mkstemp(
-        dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=".tmp"
-    )
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, text)
     return path
