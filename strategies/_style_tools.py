@@ -41,7 +41,7 @@ from sunset_sim.observation import (
     OBS_ROW,
     OBS_ROW_LEN,
 )
-from sunset_sim.strategy_tools import hike_goal_met, step_cell
+from sunset_sim.strategy_tools import NEXT_CELL, hike_goal_met, lowest_bit, stack_empty, step_cell
 
 MAX_PATH = GRID_SIZE  # a straight path holds the start and at most 4 further cells
 MAX_HIKES = 1 + N_DIRECTIONS * (GRID_SIZE - 1)  # the stay, then up to 4 steps each way
@@ -610,3 +610,521 @@ def sale_icons(tables, options, index):
         if options[index, column] >= 0:
             icons += tables.land_icons[options[index, column]]
     return icons
+
+
+# ---- fast path: one evaluation per decision in stack scratch, no allocation ----------------
+#
+# The same values as evaluation / plan_values / hike_values / paint_values above (same
+# integer matching results, same floating-point operations in the same order), but:
+# - Hall's deficiencies of my paintings are computed once per visible commission
+#   (need[k, S] = |S| - paintings fitting some frame of S), and each cell's card carries
+#   its contribution to every frame subset packed in one int64 (8 bits per subset), so the
+#   frames a set of cards fills take a few additions instead of a matching per set;
+# - a hike's best value per number of cards taken is computed once per decision and shared
+#   by the plan cards that allow that hike;
+# - scratch arrays live on the stack (stack_empty) and the workers do no reference counting.
+# (lookahead still uses the functions above.)
+
+N_VIS_MASKS = MAX_VISIBLE * N_MASKS
+N_CELL_VIS = N_CELLS * MAX_VISIBLE
+N_SIZES = MAX_PATH + 1
+N_HIKE_SIZES = MAX_HIKES * N_SIZES
+MAX_VALUES = 64  # option rows of plan, hike and paint decisions held on the stack
+
+
+@jit(inline="always")
+def fast_frame_mask(tables, card, commission):
+    mask = 0
+    for slot in range(tables.comm_n_frames[commission]):
+        if tables.match[card, tables.comm_frames[commission, slot]]:
+            mask |= 1 << slot
+    return mask
+
+
+@jit(inline="always")
+def fast_feature_mask(tables, card):
+    mask = 0
+    for feature in range(tables.land_features.shape[1]):
+        if tables.land_features[card, feature] > 0:
+            mask |= 1 << feature
+    return mask
+
+
+@jit(inline="always")
+def fast_others_mask(obs):
+    me = obs[OBS_ME]
+    mask = 0
+    for seat in range(obs[OBS_N_PLAYERS]):
+        if seat != me and obs[OBS_POS + seat] >= 0:
+            mask |= 1 << obs[OBS_POS + seat]
+    return mask
+
+
+@jit(inline="always")
+def fast_seat_hist(obs, tables, seat, n_vis, vis, hist):
+    """hist[k * N_MASKS + m]: the seat's unsold paintings fitting exactly frames m of
+    visible commission k; returns (their number, their features)."""
+    for i in range(n_vis * N_MASKS):
+        hist[i] = 0
+    base = obs[OBS_LAND_PLACE]
+    n = 0
+    features = 0
+    for card in range(obs[OBS_COMM_PLACE] - base):
+        if obs[base + card] == seat:
+            n += 1
+            features |= fast_feature_mask(tables, card)
+            for k in range(n_vis):
+                hist[k * N_MASKS + fast_frame_mask(tables, card, vis[k])] += 1
+    return n, features
+
+
+@jit(inline="always")
+def fast_need(n_frames, hist, offset, need):
+    """need[offset + S] = |S| - paintings fitting some frame of S (Hall's deficiency of
+    each frame subset S), need[offset] = the bitmask of the subsets S where it is > 0;
+    returns the largest deficiency, at least 0 (frames - matched)."""
+    worst = 0
+    positive = 0
+    for subset in range(1, 1 << n_frames):
+        fitting = 0
+        for m in range(1, N_MASKS):
+            if m & subset:
+                fitting += hist[offset + m]
+        deficiency = popcount(subset) - fitting
+        need[offset + subset] = deficiency
+        if deficiency > 0:
+            positive |= 1 << subset
+        if deficiency > worst:
+            worst = deficiency
+    need[offset] = positive
+    return worst
+
+
+@jit(inline="always")
+def fast_worst(need, offset, packed):
+    """The largest deficiency once cards with these packed subset counts are added (only
+    subsets with a positive deficiency can exceed 0)."""
+    worst = 0
+    bits = need[offset]
+    while bits:
+        subset = lowest_bit(bits)
+        bits &= bits - 1
+        deficiency = need[offset + subset] - ((packed >> (8 * subset)) & 255)
+        if deficiency > worst:
+            worst = deficiency
+    return worst
+
+
+@jit(inline="always")
+def fast_relevant(need, phit, cell, n_vis):
+    """Bitmask of the visible commissions k to which the card on the cell can add a frame
+    (it fits one, and k is not already filled by my paintings)."""
+    ks = 0
+    for k in range(n_vis):
+        if phit[cell * MAX_VISIBLE + k] != 0 and need[k * N_MASKS] != 0:
+            ks |= 1 << k
+    return ks
+
+
+@jit(inline="always")
+def fast_cell_phit(obs, tables, cell, n_vis, vis, phit):
+    """phit[cell * MAX_VISIBLE + k]: for each frame subset S of visible commission k that
+    the card on the cell fits some frame of, 1 in byte S (0 if it fits none)."""
+    card = obs[OBS_GRID + cell]
+    for k in range(n_vis):
+        packed = 0
+        if card >= 0:
+            m = fast_frame_mask(tables, card, vis[k])
+            if m:
+                for subset in range(1, 1 << tables.comm_n_frames[vis[k]]):
+                    if m & subset:
+                        packed += 1 << (8 * subset)
+        phit[cell * MAX_VISIBLE + k] = packed
+
+
+@jit(inline="always")
+def fast_cell_ks(obs, tables, cell, n_vis, vis, need, phit, done):
+    """fast_relevant of the cell, computing its phit first if not done yet (done[0]: a
+    bitmask over cells)."""
+    if not (done[0] >> cell) & 1:
+        fast_cell_phit(obs, tables, cell, n_vis, vis, phit)
+        done[0] |= 1 << cell
+    return fast_relevant(need, phit, cell, n_vis)
+
+
+@jit(_nrt=False)
+def fast_prepare(
+    obs,
+    tables,
+    include_preview,
+    rate_mode,
+    preview_factor,
+    with_deny,
+    vis,
+    hist,
+    need,
+    base,
+    rate,
+    phit,
+    deny,
+    done,
+):
+    """``evaluation`` into stack arrays: vis, hist and need (k * N_MASKS + m), base, rate,
+    phit[cell * MAX_VISIBLE + k] (the card's count for every frame subset it fits, 8 bits
+    per subset) and deny. Returns (n_vis, preview slot, my paintings, their features)."""
+    me = obs[OBS_ME]
+    n_vis = 0
+    for slot in range(obs[OBS_ROW_LEN]):
+        vis[n_vis] = obs[OBS_ROW + slot]
+        n_vis += 1
+    preview_slot = -1
+    if include_preview and obs[OBS_PREVIEW] >= 0:
+        vis[n_vis] = obs[OBS_PREVIEW]
+        preview_slot = n_vis
+        n_vis += 1
+    n_held, held_features = fast_seat_hist(obs, tables, me, n_vis, vis, hist)
+    for k in range(n_vis):
+        commission = vis[k]
+        n_frames = tables.comm_n_frames[commission]
+        base[k] = n_frames - fast_need(n_frames, hist, k * N_MASKS, need)
+        fame = float(tables.comm_fame[commission])
+        if rate_mode == RATE_MISSING:
+            rate[k] = fame / max(tables.comm_n_frames[commission] - base[k], 1)
+        else:
+            rate[k] = fame / tables.comm_n_frames[commission]
+        if k == preview_slot:
+            rate[k] *= preview_factor
+    for cell in range(N_CELLS):
+        deny[cell] = 0.0
+    done[0] = 0
+    if with_deny:  # deny needs every cell's phit; otherwise fast_cell_ks fills them lazily
+        for cell in range(N_CELLS):
+            fast_cell_phit(obs, tables, cell, n_vis, vis, phit)
+        done[0] = (1 << N_CELLS) - 1
+        other_hist = stack_empty(N_VIS_MASKS, np.int64)
+        other_need = stack_empty(N_VIS_MASKS, np.int64)
+        for seat in range(obs[OBS_N_PLAYERS]):
+            if seat == me:
+                continue
+            fast_seat_hist(obs, tables, seat, n_vis, vis, other_hist)
+            for k in range(n_vis):
+                commission = vis[k]
+                n_frames = tables.comm_n_frames[commission]
+                worst = fast_need(n_frames, other_hist, k * N_MASKS, other_need)
+                if worst == 0:  # all frames filled already
+                    continue
+                share = tables.comm_fame[commission] / n_frames
+                for cell in range(N_CELLS):
+                    packed = phit[cell * MAX_VISIBLE + k]
+                    if packed == 0 or deny[cell] >= share:
+                        continue
+                    if fast_worst(other_need, k * N_MASKS, packed) < worst:
+                        deny[cell] = share
+    return n_vis, preview_slot, n_held, held_features
+
+
+@jit(inline="always")
+def fast_set_value(
+    tables, chosen, n, set_icons, set_ks, weights, vis, need, base, rate, phit, target, deny
+):
+    """``set_value`` of the cards on cells chosen[:n] (set_icons: their icons; set_ks: the
+    commissions they can add frames to, see fast_relevant; the others gain nothing)."""
+    value = weights[W_ICONS] * set_icons
+    if weights[W_TARGET] != 0.0 or weights[W_OTHER] != 0.0:
+        target_value = 0.0
+        other_value = 0.0
+        pending = set_ks
+        while pending:
+            k = lowest_bit(pending)
+            pending &= pending - 1
+            packed = 0
+            for i in range(n):
+                packed += phit[chosen[i] * MAX_VISIBLE + k]
+            n_frames = tables.comm_n_frames[vis[k]]
+            gain = n_frames - fast_worst(need, k * N_MASKS, packed) - base[k]
+            if gain <= 0:
+                continue
+            progress = gain * rate[k]
+            if k == target:
+                target_value = progress
+            elif progress > other_value:
+                other_value = progress
+        value += weights[W_TARGET] * target_value + weights[W_OTHER] * other_value
+    if weights[W_DENY] != 0.0:
+        for i in range(n):
+            value += weights[W_DENY] * deny[chosen[i]]
+    return value
+
+
+@jit(_nrt=False)
+def fast_hike_sizes(
+    obs,
+    tables,
+    occupied,
+    direction,
+    steps,
+    limit,
+    weights,
+    n_vis,
+    vis,
+    need,
+    base,
+    rate,
+    phit,
+    target,
+    deny,
+    goal_kind,
+    goal_param,
+    n_held,
+    held_features,
+    out,
+    offset,
+    done,
+):
+    """out[offset + size]: the best value (``best_hike_value``) of the sets of ``size``
+    takeable cells of this hike's path, for size <= limit (-BIG where there is none)."""
+    cells = stack_empty(MAX_PATH, np.int64)
+    icons = stack_empty(MAX_PATH, np.int64)
+    relevant = stack_empty(MAX_PATH, np.int64)
+    chosen = stack_empty(MAX_PATH, np.int64)
+    cell = obs[OBS_POS + obs[OBS_ME]]
+    n_cells = 0
+    for step in range(steps + 1):
+        if step > 0:
+            cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
+        card = obs[OBS_GRID + cell]
+        if card >= 0 and not (occupied >> cell) & 1:
+            cells[n_cells] = cell
+            icons[n_cells] = tables.land_icons[card]
+            relevant[n_cells] = fast_cell_ks(obs, tables, cell, n_vis, vis, need, phit, done)
+            n_cells += 1
+    end = cell
+    full = (1 << tables.land_features.shape[1]) - 1
+    for size in range(N_SIZES):
+        out[offset + size] = -BIG
+    for mask in range(1 << n_cells):
+        n = 0
+        total_icons = 0
+        ks = 0
+        rest = mask
+        position = 0
+        while rest:
+            if rest & 1:
+                chosen[n] = cells[position]
+                total_icons += icons[position]
+                ks |= relevant[position]
+                n += 1
+            rest >>= 1
+            position += 1
+        if n > limit:
+            continue
+        value = fast_set_value(
+            tables,
+            chosen,
+            n,
+            total_icons,
+            ks,
+            weights,
+            vis,
+            need,
+            base,
+            rate,
+            phit,
+            target,
+            deny,
+        )
+        if goal_kind >= 0:
+            features = held_features
+            if goal_kind == GOAL_ALL_FEATURES:
+                for i in range(n):
+                    features |= fast_feature_mask(tables, obs[OBS_GRID + chosen[i]])
+            if turn_goal_met(
+                goal_kind, goal_param, direction, steps, end, n, n_held, features, full
+            ):
+                value += weights[W_GOAL]
+        if value > out[offset + n]:
+            out[offset + n] = value
+    return n_cells
+
+
+@jit(inline="always")
+def fast_best_of_sizes(sizes, offset, paint):
+    best = -BIG
+    for size in range(min(paint, MAX_PATH) + 1):
+        if sizes[offset + size] > best:
+            best = sizes[offset + size]
+    return best
+
+
+@jit(_nrt=False)
+def fast_plan_values(
+    obs,
+    tables,
+    options,
+    n_options,
+    weights,
+    target,
+    n_vis,
+    vis,
+    need,
+    base,
+    rate,
+    phit,
+    deny,
+    n_held,
+    held_features,
+    out,
+    done,
+):
+    """``plan_values``: each hike is valued once for all plan cards that allow it."""
+    occupied = fast_others_mask(obs)
+    goal = obs[OBS_GOAL]
+    goal_kind = -1
+    goal_param = 0
+    if goal >= 0:
+        goal_kind = tables.goal_kind[goal]
+        goal_param = tables.goal_param[goal]
+    start = obs[OBS_POS + obs[OBS_ME]]
+    limit = 0
+    for i in range(n_options):
+        limit = max(limit, tables.plan_paint[options[i, 0]])
+    sizes = stack_empty(N_HIKE_SIZES, np.float64)
+    valued = 0  # bitmask over hike keys
+    for i in range(n_options):
+        plan = options[i, 0]
+        directions = tables.plan_directions[plan]
+        max_steps = tables.plan_hike[plan]
+        paint = tables.plan_paint[plan]
+        best = -BIG
+        n_hikes = 0
+        if not (occupied >> start) & 1:  # the stay: key 0
+            if not valued & 1:
+                fast_hike_sizes(
+                    obs, tables, occupied, -1, 0, limit, weights, n_vis, vis, need, base,
+                    rate, phit, target, deny, goal_kind, goal_param, n_held, held_features,
+                    sizes, 0, done,
+                )  # fmt: skip
+                valued |= 1
+            best = max(best, fast_best_of_sizes(sizes, 0, paint))
+            n_hikes += 1
+        for direction in range(N_DIRECTIONS):
+            if not (directions >> direction) & 1:
+                continue
+            cell = start
+            for steps in range(1, max_steps + 1):
+                cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
+                if cell < 0 or obs[OBS_GRID + cell] < 0:  # R-HIKE-3, R-HIKE-4
+                    break
+                if (occupied >> cell) & 1:  # R-HIKE-5
+                    continue
+                key = 1 + direction * (GRID_SIZE - 1) + steps - 1
+                if not (valued >> key) & 1:
+                    fast_hike_sizes(
+                        obs, tables, occupied, direction, steps, limit, weights, n_vis, vis,
+                        need, base, rate, phit, target, deny, goal_kind, goal_param, n_held,
+                        held_features, sizes, key * N_SIZES, done,
+                    )  # fmt: skip
+                    valued |= 1 << key
+                value = fast_best_of_sizes(sizes, key * N_SIZES, paint)
+                if value > best:
+                    best = value
+                n_hikes += 1
+        if n_hikes == 0:  # plan_hikes' fallback: the stay, even where it is not legal
+            fast_hike_sizes(
+                obs, tables, occupied, -1, 0, limit, weights, n_vis, vis, need, base, rate,
+                phit, target, deny, goal_kind, goal_param, n_held, held_features, sizes, 0, done,
+            )  # fmt: skip
+            valued |= 1
+            best = fast_best_of_sizes(sizes, 0, paint)
+        out[i] = best
+
+
+@jit(_nrt=False)
+def fast_hike_values(
+    obs,
+    tables,
+    options,
+    n_options,
+    weights,
+    target,
+    n_vis,
+    vis,
+    need,
+    base,
+    rate,
+    phit,
+    deny,
+    n_held,
+    held_features,
+    out,
+    done,
+):
+    """``hike_values``."""
+    occupied = fast_others_mask(obs)
+    goal = obs[OBS_GOAL]
+    goal_kind = -1
+    goal_param = 0
+    if goal >= 0:
+        goal_kind = tables.goal_kind[goal]
+        goal_param = tables.goal_param[goal]
+    paint = tables.plan_paint[obs[OBS_PLAN + obs[OBS_ME]]]
+    sizes = stack_empty(N_SIZES, np.float64)
+    for i in range(n_options):
+        fast_hike_sizes(
+            obs, tables, occupied, options[i, 0], options[i, 1], paint, weights, n_vis, vis,
+            need, base, rate, phit, target, deny, goal_kind, goal_param, n_held,
+            held_features, sizes, 0, done,
+        )  # fmt: skip
+        out[i] = fast_best_of_sizes(sizes, 0, paint)
+
+
+@jit(_nrt=False)
+def fast_paint_values(
+    obs,
+    tables,
+    options,
+    n_options,
+    weights,
+    target,
+    n_vis,
+    vis,
+    need,
+    base,
+    rate,
+    phit,
+    deny,
+    n_held,
+    held_features,
+    out,
+    done,
+):
+    """``paint_values``."""
+    goal = obs[OBS_GOAL]
+    goal_kind = -1
+    goal_param = 0
+    if goal >= 0:
+        goal_kind = tables.goal_kind[goal]
+        goal_param = tables.goal_param[goal]
+    full = (1 << tables.land_features.shape[1]) - 1
+    chosen = stack_empty(MAX_PATH, np.int64)
+    for i in range(n_options):
+        n = 0
+        icons = 0
+        ks = 0
+        for column in range(options.shape[1]):
+            cell = options[i, column]
+            if cell >= 0:
+                chosen[n] = cell
+                icons += tables.land_icons[obs[OBS_GRID + cell]]
+                ks |= fast_cell_ks(obs, tables, cell, n_vis, vis, need, phit, done)
+                n += 1
+        value = fast_set_value(
+            tables, chosen, n, icons, ks, weights, vis, need, base, rate, phit, target, deny
+        )
+        if goal_kind >= 0:
+            features = held_features
+            for j in range(n):
+                features |= fast_feature_mask(tables, obs[OBS_GRID + chosen[j]])
+            if set_goal_met(goal_kind, goal_param, n, n_held, features, full):
+                value += weights[W_GOAL]
+        out[i] = value

@@ -6,27 +6,31 @@ import numpy as np
 
 from strategies._style_tools import (
     BIG,
+    MAX_VALUES,
+    MAX_VISIBLE,
+    N_CELL_VIS,
     N_MASKS,
+    N_VIS_MASKS,
     N_WEIGHTS,
     RATE_MISSING,
+    W_DENY,
     W_GOAL,
     W_ICONS,
     W_OTHER,
     W_TARGET,
     argmax,
-    evaluation,
-    frame_mask,
-    goal_of,
-    hike_values,
-    matched,
-    paint_values,
-    plan_values,
-    sale_icons,
+    fast_frame_mask,
+    fast_hike_values,
+    fast_need,
+    fast_paint_values,
+    fast_plan_values,
+    fast_prepare,
 )
 from sunset_sim.engine.jit import jit
-from sunset_sim.enums import DECIDE_HIKE, DECIDE_PLAN, DECIDE_SALE
-from sunset_sim.observation import OBS_DAY, OBS_DAYS, OBS_ME
+from sunset_sim.enums import DECIDE_HIKE, DECIDE_PLAN, DECIDE_SALE, N_CELLS
+from sunset_sim.observation import OBS_DAY, OBS_DAYS, OBS_GOAL
 from sunset_sim.strategy import Parameter, StrategySpec
+from sunset_sim.strategy_tools import stack_empty
 
 # params vector layout
 TARGET = 0  # weight of progress toward the target commission
@@ -37,7 +41,7 @@ LATENESS = 4  # fame lost per 15 minutes of later wake-up
 GOAL = 5  # weight of meeting today's goal
 
 
-@jit
+@jit(_nrt=False)
 def pick_target(tables, n_vis, vis, base, rate):
     """The visible slot with the most fame per still-missing frame (``rate``; the preview's
     already scaled); ties to fewer missing frames, then more fame. -1 if none."""
@@ -62,28 +66,32 @@ def pick_target(tables, n_vis, vis, base, rate):
     return target
 
 
-@jit
-def choose_sale(obs, tables, options, n_options, params, n_vis, vis, hist, base, target, extra):
+@jit(_nrt=False)
+def choose_sale(tables, options, n_options, params, vis, hist, base, target):
     """Sell the target as soon as it can; otherwise the best sale worth more than its
     leftover fame that does not take a painting the target still needs."""
     target_commission = vis[target] if target >= 0 else -1
-    reduced = np.empty(N_MASKS, dtype=np.int64)
+    reduced = stack_empty(N_MASKS, np.int64)
+    reduced_need = stack_empty(N_MASKS, np.int64)
     best_index = 0
     best = 0.0
     for index in range(1, n_options):
         commission = options[index, 0]
-        value = tables.comm_fame[commission] - params[LEFTOVER] * 0.5 * sale_icons(
-            tables, options, index
-        )
+        icons = 0
+        for column in range(1, options.shape[1]):
+            if options[index, column] >= 0:
+                icons += tables.land_icons[options[index, column]]
+        value = tables.comm_fame[commission] - params[LEFTOVER] * 0.5 * icons
         if commission == target_commission:
             value += BIG
         elif target >= 0:  # paintings reserved for the target are not sold elsewhere
-            reduced[:] = hist[target]
+            for m in range(N_MASKS):
+                reduced[m] = hist[target * N_MASKS + m]
             for column in range(1, options.shape[1]):
                 if options[index, column] >= 0:
-                    reduced[frame_mask(tables, options[index, column], target_commission)] -= 1
+                    reduced[fast_frame_mask(tables, options[index, column], target_commission)] -= 1
             n_frames = tables.comm_n_frames[target_commission]
-            if matched(n_frames, reduced, extra, 0) < base[target]:
+            if n_frames - fast_need(n_frames, reduced, 0, reduced_need) < base[target]:
                 continue
         if value > best:
             best = value
@@ -95,31 +103,62 @@ def choose_sale(obs, tables, options, n_options, params, n_vis, vis, hist, base,
 def decide(kind, obs, options, n_options, params, rng, tables):
     # the preview joins the row at clean-up: a target for tomorrow, if there is one
     include_preview = obs[OBS_DAY] < obs[OBS_DAYS]
-    lookup = evaluation(
-        obs, tables, obs[OBS_ME], include_preview, RATE_MISSING, params[PREVIEW], False
+    vis = stack_empty(MAX_VISIBLE, np.int64)
+    hist = stack_empty(N_VIS_MASKS, np.int64)
+    need = stack_empty(N_VIS_MASKS, np.int64)
+    base = stack_empty(MAX_VISIBLE, np.int64)
+    rate = stack_empty(MAX_VISIBLE, np.float64)
+    phit = stack_empty(N_CELL_VIS, np.int64)
+    deny = stack_empty(N_CELLS, np.float64)
+    done = stack_empty(1, np.int64)
+    n_vis, _, n_held, held_features = fast_prepare(
+        obs,
+        tables,
+        include_preview,
+        RATE_MISSING,
+        params[PREVIEW],
+        False,
+        vis,
+        hist,
+        need,
+        base,
+        rate,
+        phit,
+        deny,
+        done,
     )
-    n_vis, _, vis, hist, base, rate, _, _, _, extra = lookup
     target = pick_target(tables, n_vis, vis, base, rate)
     if kind == DECIDE_SALE:
-        return choose_sale(
-            obs, tables, options, n_options, params, n_vis, vis, hist, base, target, extra
-        )
-    weights = np.zeros(N_WEIGHTS, dtype=np.float64)
+        return choose_sale(tables, options, n_options, params, vis, hist, base, target)
+    weights = stack_empty(N_WEIGHTS, np.float64)
     weights[W_ICONS] = 0.5 * params[LEFTOVER]
     weights[W_TARGET] = params[TARGET]
     weights[W_OTHER] = params[OTHER]
-    weights[W_GOAL] = goal_of(obs, tables, params[GOAL])[2]
-    values = np.empty(n_options, dtype=np.float64)
+    weights[W_DENY] = 0.0
+    goal = obs[OBS_GOAL]
+    weights[W_GOAL] = params[GOAL] * tables.goal_fame[goal] if goal >= 0 else 0.0
+    values = stack_empty(MAX_VALUES, np.float64)
+    if n_options > MAX_VALUES:
+        values = np.empty(n_options, dtype=np.float64)
     if kind == DECIDE_PLAN:
-        plan_values(obs, tables, options, n_options, weights, target, lookup, values)
+        fast_plan_values(
+            obs, tables, options, n_options, weights, target, n_vis, vis, need, base, rate,
+            phit, deny, n_held, held_features, values, done,
+        )  # fmt: skip
         earliest = tables.plan_wake.min()
         for index in range(n_options):
             late = (tables.plan_wake[options[index, 0]] - earliest) / 15.0
             values[index] -= params[LATENESS] * late
     elif kind == DECIDE_HIKE:
-        hike_values(obs, tables, options, n_options, weights, target, lookup, values)
+        fast_hike_values(
+            obs, tables, options, n_options, weights, target, n_vis, vis, need, base, rate,
+            phit, deny, n_held, held_features, values, done,
+        )  # fmt: skip
     else:
-        paint_values(obs, tables, options, n_options, weights, target, lookup, values)
+        fast_paint_values(
+            obs, tables, options, n_options, weights, target, n_vis, vis, need, base, rate,
+            phit, deny, n_held, held_features, values, done,
+        )  # fmt: skip
     return argmax(values, n_options)
 
 

@@ -1491,7 +1491,7 @@ def display_table(table: pd.DataFrame) -> pd.DataFrame:
         if f"{column}_lo" in table and f"{column}_hi" in table:
             rate = _is_rate(column)
             out[column] = [
-                _ci_text(v, lo, hi, rate)
+                _ci_text(v, lo, hi, rate, 3 if column == "balance" else 2)
                 for v, lo, hi in zip(
                     values, table[f"{column}_lo"], table[f"{column}_hi"], strict=True
                 )
@@ -1514,14 +1514,15 @@ def _number(value, rate: bool) -> str:
     return f"{100 * value:.1f}%" if rate else f"{value:.2f}"
 
 
-def _ci_text(value, lo, hi, rate: bool) -> str:
+def _ci_text(value, lo, hi, rate: bool, digits: int = 2) -> str:
+    """Balance is shown to 3 decimals: its gaps between seats are often under 0.01."""
     if not np.isfinite(value):
         return ""
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return _number(value, rate)
     if rate:
         return f"{100 * value:.1f}% ({100 * lo:.1f} to {100 * hi:.1f})"
-    return f"{value:.2f} ({lo:.2f} to {hi:.2f})"
+    return f"{value:.{digits}f} ({lo:.{digits}f} to {hi:.{digits}f})"
 
 
 def _p_text(value) -> str:
