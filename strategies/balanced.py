@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategies._style_tools import (
+from strategies._card_worth import (
     MAX_VALUES,
-    MAX_VISIBLE,
-    N_CELL_VIS,
-    N_VIS_MASKS,
+    N_FLOATS,
+    N_INTS,
+    context,
+    earliest_wake,
+    option_values,
+)
+from strategies._style_tools import (
     N_WEIGHTS,
     RATE_SHARE,
     W_DENY,
@@ -18,13 +22,9 @@ from strategies._style_tools import (
     W_OTHER,
     W_TARGET,
     argmax,
-    fast_hike_values,
-    fast_paint_values,
-    fast_plan_values,
-    fast_prepare,
 )
 from sunset_sim.engine.jit import jit
-from sunset_sim.enums import DECIDE_HIKE, DECIDE_PLAN, DECIDE_SALE, N_CELLS
+from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE
 from sunset_sim.observation import OBS_DAY, OBS_DAYS, OBS_GOAL
 from sunset_sim.strategy import Parameter, StrategySpec
 from sunset_sim.strategy_tools import stack_empty
@@ -38,7 +38,7 @@ LEFTOVER = 4  # weight of leftover fame (icons / 2)
 DENY = 5  # weight of taking cards that opponents need
 
 
-@jit
+@jit(inline="always")
 def decide(kind, obs, options, n_options, params, rng, tables):
     if kind == DECIDE_SALE:  # fame against the weighted leftover fame handed in
         best_index = 0
@@ -53,31 +53,6 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                 best = value
                 best_index = index
         return best_index
-    include_preview = obs[OBS_DAY] < obs[OBS_DAYS]  # the preview joins the row tomorrow
-    vis = stack_empty(MAX_VISIBLE, np.int64)
-    hist = stack_empty(N_VIS_MASKS, np.int64)
-    need = stack_empty(N_VIS_MASKS, np.int64)
-    base = stack_empty(MAX_VISIBLE, np.int64)
-    rate = stack_empty(MAX_VISIBLE, np.float64)
-    phit = stack_empty(N_CELL_VIS, np.int64)
-    deny = stack_empty(N_CELLS, np.float64)
-    done = stack_empty(1, np.int64)
-    n_vis, _, n_held, held_features = fast_prepare(
-        obs,
-        tables,
-        include_preview,
-        RATE_SHARE,
-        1.0,
-        params[DENY] != 0.0,
-        vis,
-        hist,
-        need,
-        base,
-        rate,
-        phit,
-        deny,
-        done,
-    )
     weights = stack_empty(N_WEIGHTS, np.float64)
     weights[W_ICONS] = 0.5 * params[LEFTOVER]
     weights[W_TARGET] = 0.0
@@ -85,41 +60,35 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     weights[W_DENY] = params[DENY]
     goal = obs[OBS_GOAL]
     weights[W_GOAL] = params[GOAL] * tables.goal_fame[goal] if goal >= 0 else 0.0
+    ints = stack_empty(N_INTS, np.int64)
+    floats = stack_empty(N_FLOATS, np.float64)
+    include_preview = obs[OBS_DAY] < obs[OBS_DAYS]  # the preview joins the row tomorrow
+    n_vis, n_held, held_features = context(
+        obs, tables, include_preview, RATE_SHARE, 1.0, params[DENY] != 0.0, weights, ints, floats
+    )
     values = stack_empty(MAX_VALUES, np.float64)
-    if n_options > MAX_VALUES:
-        values = np.empty(n_options, dtype=np.float64)
+    option_values(
+        kind, obs, options, n_options, tables, n_vis, ints, floats, -1, n_held, held_features,
+        values,
+    )  # fmt: skip
     if kind == DECIDE_PLAN:
-        fast_plan_values(
-            obs, tables, options, n_options, weights, -1, n_vis, vis, need, base, rate, phit,
-            deny, n_held, held_features, values, done,
-        )  # fmt: skip
-        earliest = tables.plan_wake.min()
+        earliest = earliest_wake(tables.plan_wake)
         for index in range(n_options):
             plan = options[index, 0]
             values[index] += params[PAINT] * tables.plan_paint[plan]
             values[index] -= params[EARLINESS] * (tables.plan_wake[plan] - earliest) / 15.0
-    elif kind == DECIDE_HIKE:
-        fast_hike_values(
-            obs, tables, options, n_options, weights, -1, n_vis, vis, need, base, rate, phit,
-            deny, n_held, held_features, values, done,
-        )  # fmt: skip
-    else:
-        fast_paint_values(
-            obs, tables, options, n_options, weights, -1, n_vis, vis, need, base, rate, phit,
-            deny, n_held, held_features, values, done,
-        )  # fmt: skip
     return argmax(values, n_options)
 
 
 STRATEGY = StrategySpec(
     name="balanced",
     description="Weighs everything in one tunable evaluation. A card is worth its leftover "
-    "points (icons / 2), the frames it fills toward the best visible commission (fame per "
-    "frame, given its unsold paintings) and, to deny them, what it is worth to an opponent "
-    "whose public unsold paintings it would help toward a commission. A plan card is worth "
-    "the best hike it allows now (plus today's goal if met), plus its paint power, less a "
-    "price for waking later; hike and paint take the best weighted cards; a sale is made when "
-    "its fame beats the weighted leftover points handed in.",
+    "points (icons / 2), the fame per frame of the best visible commission it adds a frame "
+    "to (given its unsold paintings) and, to deny it, the fame per frame of a visible "
+    "commission that an opponent collects for (their unsold paintings are public) whose "
+    "frame it fits. A hike is worth its best cards (plus today's goal if met); a plan card "
+    "the best hike it allows now, plus its paint power, less a price for waking later; a "
+    "sale is made when its fame beats the weighted leftover points handed in.",
     decide=decide,
     parameters=(
         Parameter("earliness", 0.3, 0.0, 2.0, "fame per 15 minutes of earlier wake-up"),

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import numpy as np
 
+from strategies._card_worth import (
+    BASE,
+    COUNTS,
+    MAX_VALUES,
+    N_FLOATS,
+    N_INTS,
+    N_MASKS,
+    RATE,
+    VIS,
+    context,
+    earliest_wake,
+    frames_filled,
+    option_values,
+)
 from strategies._style_tools import (
     BIG,
-    MAX_VALUES,
-    MAX_VISIBLE,
-    N_CELL_VIS,
-    N_MASKS,
-    N_VIS_MASKS,
     N_WEIGHTS,
     RATE_MISSING,
     W_DENY,
@@ -19,16 +28,14 @@ from strategies._style_tools import (
     W_OTHER,
     W_TARGET,
     argmax,
-    fast_frame_mask,
-    fast_hike_values,
-    fast_need,
-    fast_paint_values,
-    fast_plan_values,
-    fast_prepare,
 )
 from sunset_sim.engine.jit import jit
-from sunset_sim.enums import DECIDE_HIKE, DECIDE_PLAN, DECIDE_SALE, N_CELLS
-from sunset_sim.observation import OBS_DAY, OBS_DAYS, OBS_GOAL
+from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE
+from sunset_sim.observation import (
+    OBS_DAY,
+    OBS_DAYS,
+    OBS_GOAL,
+)
 from sunset_sim.strategy import Parameter, StrategySpec
 from sunset_sim.strategy_tools import stack_empty
 
@@ -41,24 +48,26 @@ LATENESS = 4  # fame lost per 15 minutes of later wake-up
 GOAL = 5  # weight of meeting today's goal
 
 
-@jit(_nrt=False)
-def pick_target(tables, n_vis, vis, base, rate):
-    """The visible slot with the most fame per still-missing frame (``rate``; the preview's
-    already scaled); ties to fewer missing frames, then more fame. -1 if none."""
+@jit(inline="always")
+def pick_target(comm_n_frames, comm_fame, n_vis, ints, floats):
+    """The visible slot with the most fame per still-missing frame (its rate; the
+    preview's already scaled); ties to fewer missing frames, then more fame. -1 if none."""
     target = -1
     for k in range(n_vis):
         if target < 0:
             target = k
             continue
-        missing = tables.comm_n_frames[vis[k]] - base[k]
-        best_missing = tables.comm_n_frames[vis[target]] - base[target]
-        if rate[k] > rate[target] or (
-            rate[k] == rate[target]
+        missing = comm_n_frames[ints[VIS + k]] - ints[BASE + k]
+        best_missing = comm_n_frames[ints[VIS + target]] - ints[BASE + target]
+        rate = floats[RATE + k]
+        best_rate = floats[RATE + target]
+        if rate > best_rate or (
+            rate == best_rate
             and (
                 missing < best_missing
                 or (
                     missing == best_missing
-                    and tables.comm_fame[vis[k]] > tables.comm_fame[vis[target]]
+                    and comm_fame[ints[VIS + k]] > comm_fame[ints[VIS + target]]
                 )
             )
         ):
@@ -66,13 +75,14 @@ def pick_target(tables, n_vis, vis, base, rate):
     return target
 
 
-@jit(_nrt=False)
-def choose_sale(tables, options, n_options, params, vis, hist, base, target):
+@jit(inline="always")
+def choose_sale(
+    options, n_options, leftover, land_icons, land_fit, comm_fame, comm_n_frames, ints, target
+):
     """Sell the target as soon as it can; otherwise the best sale worth more than its
     leftover fame that does not take a painting the target still needs."""
-    target_commission = vis[target] if target >= 0 else -1
-    reduced = stack_empty(N_MASKS, np.int64)
-    reduced_need = stack_empty(N_MASKS, np.int64)
+    target_commission = ints[VIS + target] if target >= 0 else -1
+    left = stack_empty(N_MASKS, np.int64)
     best_index = 0
     best = 0.0
     for index in range(1, n_options):
@@ -80,18 +90,17 @@ def choose_sale(tables, options, n_options, params, vis, hist, base, target):
         icons = 0
         for column in range(1, options.shape[1]):
             if options[index, column] >= 0:
-                icons += tables.land_icons[options[index, column]]
-        value = tables.comm_fame[commission] - params[LEFTOVER] * 0.5 * icons
+                icons += land_icons[options[index, column]]
+        value = comm_fame[commission] - leftover * 0.5 * icons
         if commission == target_commission:
             value += BIG
         elif target >= 0:  # paintings reserved for the target are not sold elsewhere
             for m in range(N_MASKS):
-                reduced[m] = hist[target * N_MASKS + m]
+                left[m] = ints[COUNTS + target * N_MASKS + m]
             for column in range(1, options.shape[1]):
                 if options[index, column] >= 0:
-                    reduced[fast_frame_mask(tables, options[index, column], target_commission)] -= 1
-            n_frames = tables.comm_n_frames[target_commission]
-            if n_frames - fast_need(n_frames, reduced, 0, reduced_need) < base[target]:
+                    left[land_fit[options[index, column], target_commission]] -= 1
+            if frames_filled(left, comm_n_frames[target_commission]) < ints[BASE + target]:
                 continue
         if value > best:
             best = value
@@ -99,37 +108,8 @@ def choose_sale(tables, options, n_options, params, vis, hist, base, target):
     return best_index
 
 
-@jit
+@jit(inline="always")
 def decide(kind, obs, options, n_options, params, rng, tables):
-    # the preview joins the row at clean-up: a target for tomorrow, if there is one
-    include_preview = obs[OBS_DAY] < obs[OBS_DAYS]
-    vis = stack_empty(MAX_VISIBLE, np.int64)
-    hist = stack_empty(N_VIS_MASKS, np.int64)
-    need = stack_empty(N_VIS_MASKS, np.int64)
-    base = stack_empty(MAX_VISIBLE, np.int64)
-    rate = stack_empty(MAX_VISIBLE, np.float64)
-    phit = stack_empty(N_CELL_VIS, np.int64)
-    deny = stack_empty(N_CELLS, np.float64)
-    done = stack_empty(1, np.int64)
-    n_vis, _, n_held, held_features = fast_prepare(
-        obs,
-        tables,
-        include_preview,
-        RATE_MISSING,
-        params[PREVIEW],
-        False,
-        vis,
-        hist,
-        need,
-        base,
-        rate,
-        phit,
-        deny,
-        done,
-    )
-    target = pick_target(tables, n_vis, vis, base, rate)
-    if kind == DECIDE_SALE:
-        return choose_sale(tables, options, n_options, params, vis, hist, base, target)
     weights = stack_empty(N_WEIGHTS, np.float64)
     weights[W_ICONS] = 0.5 * params[LEFTOVER]
     weights[W_TARGET] = params[TARGET]
@@ -137,28 +117,29 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     weights[W_DENY] = 0.0
     goal = obs[OBS_GOAL]
     weights[W_GOAL] = params[GOAL] * tables.goal_fame[goal] if goal >= 0 else 0.0
-    values = stack_empty(MAX_VALUES, np.float64)
-    if n_options > MAX_VALUES:
-        values = np.empty(n_options, dtype=np.float64)
-    if kind == DECIDE_PLAN:
-        fast_plan_values(
-            obs, tables, options, n_options, weights, target, n_vis, vis, need, base, rate,
-            phit, deny, n_held, held_features, values, done,
+    ints = stack_empty(N_INTS, np.int64)
+    floats = stack_empty(N_FLOATS, np.float64)
+    # the preview joins the row at clean-up: a target for tomorrow, if there is one
+    include_preview = obs[OBS_DAY] < obs[OBS_DAYS]
+    n_vis, n_held, held_features = context(
+        obs, tables, include_preview, RATE_MISSING, params[PREVIEW], False, weights, ints, floats
+    )
+    target = pick_target(tables.comm_n_frames, tables.comm_fame, n_vis, ints, floats)
+    if kind == DECIDE_SALE:
+        return choose_sale(
+            options, n_options, params[LEFTOVER], tables.land_icons, tables.land_fit,
+            tables.comm_fame, tables.comm_n_frames, ints, target,
         )  # fmt: skip
-        earliest = tables.plan_wake.min()
+    values = stack_empty(MAX_VALUES, np.float64)
+    option_values(
+        kind, obs, options, n_options, tables, n_vis, ints, floats, target, n_held,
+        held_features, values,
+    )  # fmt: skip
+    if kind == DECIDE_PLAN:
+        earliest = earliest_wake(tables.plan_wake)
         for index in range(n_options):
             late = (tables.plan_wake[options[index, 0]] - earliest) / 15.0
             values[index] -= params[LATENESS] * late
-    elif kind == DECIDE_HIKE:
-        fast_hike_values(
-            obs, tables, options, n_options, weights, target, n_vis, vis, need, base, rate,
-            phit, deny, n_held, held_features, values, done,
-        )  # fmt: skip
-    else:
-        fast_paint_values(
-            obs, tables, options, n_options, weights, target, n_vis, vis, need, base, rate,
-            phit, deny, n_held, held_features, values, done,
-        )  # fmt: skip
     return argmax(values, n_options)
 
 

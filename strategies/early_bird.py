@@ -8,35 +8,39 @@ from strategies import greedy
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import DECIDE_PLAN
 from sunset_sim.strategy import Parameter, StrategySpec
+from sunset_sim.strategy_tools import stack_empty
 
 # params vector layout
 COMMISSION = 0  # greedy's commission weight for hike, paint and sale
 GOAL = 1  # greedy's goal weight
+GREEDY_PARAMS = 3  # the length of greedy's params vector
 
 
-@jit
-def choose_plan(options, n_options, tables):
+@jit(_nrt=False)
+def choose_plan(options, n_options, plan_wake, plan_paint, plan_hike):
     """The earliest wake-up; among equal times the most paint, then the longest hike."""
     best_index = 0
     for index in range(1, n_options):
         plan = options[index, 0]
         best = options[best_index, 0]
-        if tables.plan_wake[plan] != tables.plan_wake[best]:
-            better = tables.plan_wake[plan] < tables.plan_wake[best]
-        elif tables.plan_paint[plan] != tables.plan_paint[best]:
-            better = tables.plan_paint[plan] > tables.plan_paint[best]
+        if plan_wake[plan] != plan_wake[best]:
+            better = plan_wake[plan] < plan_wake[best]
+        elif plan_paint[plan] != plan_paint[best]:
+            better = plan_paint[plan] > plan_paint[best]
         else:
-            better = tables.plan_hike[plan] > tables.plan_hike[best]
+            better = plan_hike[plan] > plan_hike[best]
         if better:
             best_index = index
     return best_index
 
 
-@jit
+@jit(inline="always")
 def decide(kind, obs, options, n_options, params, rng, tables):
     if kind == DECIDE_PLAN:
-        return choose_plan(options, n_options, tables)
-    greedy_params = np.empty(3, dtype=np.float64)  # greedy's layout: lateness, commission, goal
+        return choose_plan(
+            options, n_options, tables.plan_wake, tables.plan_paint, tables.plan_hike
+        )
+    greedy_params = stack_empty(GREEDY_PARAMS, np.float64)  # lateness, commission, goal
     greedy_params[0] = 0.0  # lateness: used only for plan decisions, which are not greedy's here
     greedy_params[1] = params[COMMISSION]
     greedy_params[2] = params[GOAL]

@@ -5,25 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from strategies import greedy
-from strategies._style_tools import (
-    MAX_HIKES,
-    MAX_PATH,
-    all_features,
-    end_cell,
-    feature_mask,
-    option_cells,
-    others_mask,
-    path_takeable,
-    plan_hikes,
-    popcount,
-    sale_icons,
-    seat_paintings,
-    subset_cells,
-)
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import (
     DECIDE_HIKE,
-    DECIDE_PAINT,
     DECIDE_PLAN,
     DECIDE_SALE,
     GOAL_ALL_FEATURES,
@@ -32,19 +16,34 @@ from sunset_sim.enums import (
     GOAL_SOLD,
     GRID_SIZE,
     MAX_FRAMES,
+    N_CELLS,
+    N_DIRECTIONS,
 )
 from sunset_sim.observation import (
+    MAX_PAINTINGS,
+    MAX_ROW,
+    MAX_SALE_OPTIONS,
+    OBS_COMM_PLACE,
     OBS_GOAL,
     OBS_GRID,
+    OBS_LAND_PLACE,
     OBS_ME,
     OBS_N_PLAYERS,
     OBS_PLAN,
+    OBS_POS,
     OBS_ROW,
     OBS_ROW_LEN,
     OPTION_WIDTH,
 )
 from sunset_sim.strategy import Parameter, StrategySpec
-from sunset_sim.strategy_tools import hike_goal_met
+from sunset_sim.strategy_tools import (
+    NEXT_CELL,
+    card_features,
+    hike_goal_met,
+    lowest_bit,
+    others_mask,
+    stack_empty,
+)
 
 # params vector layout: greedy's, passed on to greedy for everything but the goal
 LATENESS = 0
@@ -52,226 +51,711 @@ COMMISSION = 1
 GOAL = 2
 
 NEVER = 99  # no set of cards on the path meets the goal
+# The fewest-cards table of the hikes (d, s), at d * GRID_SIZE + s, also marks a cell
+# passed through but not a hike's end (R-HIKE-5) and where the hike cannot go on
+# (R-HIKE-3/4). A straight hike on the grid has at most GRID_SIZE - 1 steps.
+PASS = -1
+BLOCKED = -2
+MAX_REACH = GRID_SIZE - 1
+TABLE_SIZE = N_DIRECTIONS * GRID_SIZE
+MAX_PATH = GRID_SIZE  # the cells of a path: the start and at most 4 more
+N_SUBSETS = 1 << MAX_PATH
+N_FRAME_IDS = MAX_ROW * MAX_FRAMES  # frame s of the j-th commission counted: bit j * 3 + s
+MAX_WORD_FRAMES = 64  # card sets with up to 64 frames have one word of tables.land_frames
+# At most 1 + 8 x 4 hike options and 2^5 paint options: the kept ones fit a bitmask.
+MAX_KEPT = 64
+KEPT_SIZE = MAX_KEPT * OPTION_WIDTH
+SALE_SIZE = MAX_SALE_OPTIONS * OPTION_WIDTH
+FIRST_FRAMES = sum(1 << (j * MAX_FRAMES) for j in range(MAX_ROW))  # bits j * 3
+POPCOUNT = np.array([bin(m).count("1") for m in range(N_SUBSETS)], dtype=np.int64)
+
+# Paintings are bitmasks over positions: my unsold paintings (by card index; at most
+# MAX_PAINTINGS = 64, one int64 word) in one word, the cards a hike or paint option would
+# add (in path order) in another; the first-fit search of count_sales takes the held ones
+# first, as a list of them followed by the added ones would.
 
 
-@jit
-def fits(tables, card, commission, slot):
-    return tables.match[card, tables.comm_frames[commission, slot]] != 0
-
-
-@jit
-def assign(tables, commission, cards, n_cards, used):
-    """Fulfil the commission with unused cards if it can (the first assignment found);
-    marks the cards used. R-SELL-2: one distinct painting per frame."""
-    n_frames = tables.comm_n_frames[commission]
-    for a in range(n_cards):
-        if used[a] or not fits(tables, cards[a], commission, 0):
-            continue
-        if n_frames == 1:
-            used[a] = 1
-            return True
-        for b in range(n_cards):
-            if b == a or used[b] or not fits(tables, cards[b], commission, 1):
-                continue
-            if n_frames == 2:
-                used[a] = 1
-                used[b] = 1
-                return True
-            for c in range(n_cards):
-                if c == a or c == b or used[c] or not fits(tables, cards[c], commission, 2):
-                    continue
-                used[a] = 1
-                used[b] = 1
-                used[c] = 1
-                return True
-    return False
-
-
-@jit
-def count_sales(obs, tables, cards, n_cards, used):
-    """How many row commissions these paintings can fulfil one after another (a greedy
-    estimate: commissions with fewer frames first, each with the first fit found)."""
-    used[:n_cards] = 0
+@jit(inline="always")
+def bit_count(mask):
     count = 0
-    for n_frames in range(1, MAX_FRAMES + 1):
-        for slot in range(obs[OBS_ROW_LEN]):
-            commission = obs[OBS_ROW + slot]
-            if tables.comm_n_frames[commission] == n_frames and assign(
-                tables, commission, cards, n_cards, used
-            ):
-                count += 1
+    while mask:
+        mask &= mask - 1
+        count += 1
     return count
 
 
-@jit
-def fewest_cards(
-    obs, tables, goal_kind, goal_param, direction, steps, occupied, work, n_held, cells, chosen
+@jit(inline="always")
+def nth_bit(mask, n):
+    """Index of the n-th (from 0) set bit of a non-negative mask."""
+    for _ in range(n):
+        mask &= mask - 1
+    return lowest_bit(mask)
+
+
+@jit(inline="always")
+def held_count_features(obs, land_features, with_features):
+    """How many unsold paintings I hold (public: place == my seat), and their features."""
+    base = obs[OBS_LAND_PLACE]
+    me = obs[OBS_ME]
+    n_held = 0
+    features = 0
+    for card in range(obs[OBS_COMM_PLACE] - base):
+        if obs[base + card] == me:
+            n_held += 1
+            if with_features:
+                features |= card_features(land_features, card)
+    return n_held, features
+
+
+@jit(inline="always")
+def card_frames(match, land_frames, frame_ids, frame_k, n_comm, row_frames, card):
+    """Bit j * 3 + s: the card fits frame s of the j-th commission counted (R-SELL-3)."""
+    bits = 0
+    if land_frames.shape[1] == 1:  # up to 64 frames: one word per card
+        fits = land_frames[card, 0] & row_frames
+        while fits:
+            bits |= 1 << frame_k[lowest_bit(fits)]
+            fits &= fits - np.uint64(1)
+        return bits
+    for k in range(n_comm * MAX_FRAMES):
+        if frame_ids[k] >= 0 and match[card, frame_ids[k]] != 0:
+            bits |= 1 << k
+    return bits
+
+
+@jit(inline="always")
+def sales_setup(
+    obs,
+    match,
+    land_frames,
+    comm_frames,
+    comm_n_frames,
+    frame_ids,
+    frame_k,
+    n_frames,
+    held,
+    held_fits,
 ):
-    """The fewest cards taken on this hike's path (selling as planned) that meet the goal,
-    NEVER if none does (up to the 5 cells of a path). work[:n_held]: my paintings (see
-    held_cards); cells and chosen: room for a path's cells."""
-    n_cells = path_takeable(obs, occupied, direction, steps, cells)
-    if goal_kind == GOAL_PAINTED:
-        return goal_param if n_cells >= goal_param else NEVER
+    """The row's commissions in count_sales' order (fewer frames first, then row order):
+    n_frames[j], their frames' indices frame_ids[j * 3 + s] (-1 past the last) and, for
+    card sets of up to 64 frames, frame_k[frame] = j * 3 + s; my paintings (held[:n], by
+    card index) and held_fits[j * 3 + s], the bitmask of those that fit frame s of the
+    j-th. Returns (n_comm, n_held, the row's frames as a bitmask)."""
+    n_comm = 0
+    row_frames = np.uint64(0)
+    for frames in range(1, MAX_FRAMES + 1):
+        for slot in range(obs[OBS_ROW_LEN]):
+            commission = obs[OBS_ROW + slot]
+            if comm_n_frames[commission] == frames:
+                n_frames[n_comm] = frames
+                for s in range(MAX_FRAMES):
+                    k = n_comm * MAX_FRAMES + s
+                    frame = comm_frames[commission, s] if s < frames else -1
+                    frame_ids[k] = frame
+                    held_fits[k] = 0
+                    if frame >= 0 and land_frames.shape[1] == 1:
+                        row_frames |= np.uint64(1) << np.uint64(frame)
+                        frame_k[frame] = k
+                n_comm += 1
+    base = obs[OBS_LAND_PLACE]
+    me = obs[OBS_ME]
+    n_held = 0
+    for card in range(obs[OBS_COMM_PLACE] - base):
+        if obs[base + card] == me:
+            held[n_held] = card
+            bits = card_frames(match, land_frames, frame_ids, frame_k, n_comm, row_frames, card)
+            while bits:
+                held_fits[lowest_bit(bits)] |= np.int64(1) << n_held
+                bits &= bits - 1
+            n_held += 1
+    return n_comm, n_held, row_frames
+
+
+@jit(inline="always")
+def first(held, added):
+    """The first painting of (held, added), not both empty, as a one-bit pair."""
+    if held:
+        return np.int64(1) << lowest_bit(held), 0
+    return 0, np.int64(1) << lowest_bit(added)
+
+
+@jit(inline="always")
+def count_sales(n_comm, n_frames, held_fits, added_fits, free_held, free_added, enough):
+    """How many row commissions these paintings can fulfil one after another (a greedy
+    estimate: commissions with fewer frames first, each with the first fit found: the
+    lexicographically first distinct painting per frame, R-SELL-2); stops at enough."""
+    count = 0
+    for j in range(n_comm):
+        if count >= enough:
+            break
+        k = j * MAX_FRAMES
+        h0 = held_fits[k] & free_held
+        a0 = added_fits[k] & free_added
+        if n_frames[j] == 1:
+            if h0 or a0:
+                uh, ua = first(h0, a0)
+                free_held &= ~uh
+                free_added &= ~ua
+                count += 1
+            continue
+        h1 = held_fits[k + 1] & free_held
+        a1 = added_fits[k + 1] & free_added
+        h2 = held_fits[k + 2] & free_held
+        a2 = added_fits[k + 2] & free_added
+        while h0 or a0:
+            ah, aa = first(h0, a0)
+            h0 &= ~ah
+            a0 &= ~aa
+            bh_left = h1 & ~ah
+            ba_left = a1 & ~aa
+            found = False
+            while bh_left or ba_left:
+                bh, ba = first(bh_left, ba_left)
+                bh_left &= ~bh
+                ba_left &= ~ba
+                if n_frames[j] == 2:
+                    found = True
+                    free_held &= ~(ah | bh)
+                    free_added &= ~(aa | ba)
+                    break
+                ch_left = h2 & ~(ah | bh)
+                ca_left = a2 & ~(aa | ba)
+                if ch_left or ca_left:
+                    ch, ca = first(ch_left, ca_left)
+                    found = True
+                    free_held &= ~(ah | bh | ch)
+                    free_added &= ~(aa | ba | ca)
+                    break
+            if found:
+                count += 1
+                break
+    return count
+
+
+@jit(inline="always")
+def fitted(n_comm, valid, covered):
+    """How many of the commissions have each frame (valid: their bits j * 3 + s) fitted
+    by some painting (covered): an upper bound of count_sales."""
+    missing = valid & ~covered
+    return n_comm - bit_count((missing | (missing >> 1) | (missing >> 2)) & FIRST_FRAMES)
+
+
+# fewest_setup's results for fewest_ray, in a small int64 array
+N_HELD = 0
+N_COMM = 1
+ALL_HELD = 2  # bitmask of my paintings
+START_FITS = 3  # card_frames of the start cell's card if it can be painted
+N_START = 4  # 1 if the start cell can be painted (R-PAINT-1/2), else 0
+BASE = 5  # fewest over the subsets of the start cell
+FULL = 6  # every feature type
+VALID = 7  # the frames of the commissions counted (bits j * 3 + s)
+N_CONTEXT = 8
+
+
+@jit(inline="always")
+def fewest_setup(
+    obs,
+    goal_kind,
+    goal_param,
+    occupied,
+    limit,
+    land_features,
+    match,
+    land_frames,
+    comm_frames,
+    comm_n_frames,
+    subset_bits,
+    frame_ids,
+    frame_k,
+    n_frames,
+    held,
+    held_fits,
+    added_fits,
+    context,
+):
+    """What the hikes share for fewest_ray (in context and the arrays after comm_n_frames:
+    subset_bits[subset of the path's cells] holds, with my paintings, their features for
+    'all features' and the frames they fit for 'sold', for the subsets tried);
+    returns (the stay's fewest cards, the row's frames). fewest cards: taken on a hike's
+    path (selling as planned) to meet the goal, NEVER if no set does; counts above limit
+    read as NEVER (they are only compared with paint values up to limit)."""
+    start = obs[OBS_POS + obs[OBS_ME]]
+    start_card = obs[OBS_GRID + start]
+    n_start = 1 if start_card >= 0 and not (occupied >> start) & 1 else 0
+    full = (1 << land_features.shape[1]) - 1
+    n_held = 0
+    n_comm = 0
+    all_held = 0
+    start_fits = 0
+    row_frames = np.uint64(0)
+    base = NEVER
+    valid = 0
     if goal_kind == GOAL_HOLDS:
+        n_held, _ = held_count_features(obs, land_features, False)
+    elif goal_kind == GOAL_ALL_FEATURES:
+        _, subset_bits[0] = held_count_features(obs, land_features, True)
+        if subset_bits[0] == full:
+            base = 0
+        if n_start:
+            subset_bits[1] = subset_bits[0] | card_features(land_features, start_card)
+            if base > 1 and limit >= 1 and subset_bits[1] == full:
+                base = 1
+    elif goal_kind == GOAL_SOLD:
+        n_comm, n_held, row_frames = sales_setup(
+            obs, match, land_frames, comm_frames, comm_n_frames, frame_ids, frame_k, n_frames, held,
+            held_fits,
+        )  # fmt: skip
+        all_held = (1 << n_held) - 1 if n_held < MAX_PAINTINGS else -1
+        subset_bits[0] = 0
+        for k in range(n_comm * MAX_FRAMES):
+            added_fits[k] = 0
+            if frame_ids[k] >= 0:
+                valid |= 1 << k
+            if held_fits[k] != 0:
+                subset_bits[0] |= 1 << k
+        if count_sales(n_comm, n_frames, held_fits, added_fits, all_held, 0, goal_param) >= (
+            goal_param
+        ):
+            base = 0
+        if n_start:
+            start_fits = card_frames(
+                match, land_frames, frame_ids, frame_k, n_comm, row_frames, start_card
+            )
+            subset_bits[1] = subset_bits[0] | start_fits
+            bits = start_fits
+            while bits:
+                added_fits[lowest_bit(bits)] = 1
+                bits &= bits - 1
+            if base > 1 and limit >= 1 and fitted(n_comm, valid, subset_bits[1]) >= goal_param:
+                count = count_sales(
+                    n_comm, n_frames, held_fits, added_fits, all_held, 1, goal_param
+                )
+                if count >= goal_param:
+                    base = 1
+    if goal_kind == GOAL_PAINTED:
+        stay = goal_param if n_start >= goal_param else NEVER
+    elif goal_kind == GOAL_HOLDS:
         need = max(goal_param - n_held, 0)
-        return need if n_cells >= need else NEVER
-    if goal_kind == GOAL_ALL_FEATURES or goal_kind == GOAL_SOLD:
-        held_features = 0
-        for i in range(n_held):
-            held_features |= feature_mask(tables, work[i])
-        fewest = NEVER
-        for mask in range(1 << n_cells):
-            size = popcount(mask)
-            if size >= fewest:
-                continue
-            n = subset_cells(cells, mask, chosen)
-            if goal_kind == GOAL_ALL_FEATURES:
-                features = held_features
-                for i in range(n):
-                    features |= feature_mask(tables, obs[OBS_GRID + chosen[i]])
-                if features == all_features(tables):
-                    fewest = size
-            else:
-                for i in range(n):
-                    work[n_held + i] = obs[OBS_GRID + chosen[i]]
-                if count_sales(obs, tables, work, n_held + n, work[work.shape[0] // 2 :]) >= (
-                    goal_param
-                ):
-                    fewest = size
-        return fewest
-    # moved, edge, steps: the hike alone decides
-    end = end_cell(obs, direction, steps)
-    return 0 if hike_goal_met(goal_kind, goal_param, direction, steps, end, 0) else NEVER
+        stay = need if n_start >= need else NEVER
+    elif goal_kind == GOAL_ALL_FEATURES or goal_kind == GOAL_SOLD:
+        stay = base
+    else:  # moved, edge, steps: the hike alone decides
+        stay = 0 if hike_goal_met(goal_kind, goal_param, -1, 0, start, 0) else NEVER
+    context[N_HELD] = n_held
+    context[N_COMM] = n_comm
+    context[ALL_HELD] = all_held
+    context[START_FITS] = start_fits
+    context[N_START] = n_start
+    context[BASE] = base
+    context[FULL] = full
+    context[VALID] = valid
+    return stay, row_frames
 
 
-@jit
-def hike_key(direction, steps):
-    return 0 if steps == 0 else 1 + direction * (GRID_SIZE - 1) + steps - 1
+@jit(inline="always")
+def fewest_ray(
+    obs,
+    goal_kind,
+    goal_param,
+    occupied,
+    direction,
+    reach,
+    limit,
+    context,
+    row_frames,
+    land_features,
+    match,
+    land_frames,
+    subset_bits,
+    frame_ids,
+    frame_k,
+    n_frames,
+    held_fits,
+    added_fits,
+    table,
+):
+    """table[direction * GRID_SIZE + s]: the fewest cards of the hike (direction, s) for
+    s up to reach (PASS, BLOCKED: see above). A hike's path is the previous one's plus
+    its end, so only the subsets with the new cell are tried."""
+    n_held = context[N_HELD]
+    n_comm = context[N_COMM]
+    all_held = context[ALL_HELD]
+    full = context[FULL]
+    valid = context[VALID]
+    n_cells = context[N_START]
+    fewest = context[BASE]
+    by_cards = goal_kind == GOAL_ALL_FEATURES or goal_kind == GOAL_SOLD
+    if goal_kind == GOAL_SOLD:  # back to the start cell's
+        for k in range(n_comm * MAX_FRAMES):
+            added_fits[k] = 0
+        bits = context[START_FITS]
+        while bits:
+            added_fits[lowest_bit(bits)] = 1
+            bits &= bits - 1
+    cell = obs[OBS_POS + obs[OBS_ME]]
+    for steps in range(1, min(reach, MAX_REACH) + 1):
+        cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
+        key = direction * GRID_SIZE + steps
+        if cell < 0 or obs[OBS_GRID + cell] < 0:  # R-HIKE-3, R-HIKE-4
+            table[key] = BLOCKED
+            break
+        if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
+            table[key] = PASS
+            continue
+        card = obs[OBS_GRID + cell]
+        low = 1 << n_cells  # the new cell's bit among the path's cells
+        n_cells += 1
+        if by_cards and (fewest <= 1 or limit < 1):  # no set with the new cell does better
+            table[key] = fewest
+        elif goal_kind == GOAL_PAINTED:
+            table[key] = goal_param if n_cells >= goal_param else NEVER
+        elif goal_kind == GOAL_HOLDS:
+            need = max(goal_param - n_held, 0)
+            table[key] = need if n_cells >= need else NEVER
+        elif goal_kind == GOAL_ALL_FEATURES:
+            added = card_features(land_features, card)
+            for mask in range(low, 2 * low):
+                size = POPCOUNT[mask]
+                if size < fewest and size <= limit:  # (then so were those it extends)
+                    subset_bits[mask] = subset_bits[mask - low] | added
+                    if subset_bits[mask] == full:
+                        fewest = size
+            table[key] = fewest
+        elif goal_kind == GOAL_SOLD:
+            added = card_frames(match, land_frames, frame_ids, frame_k, n_comm, row_frames, card)
+            bits = added
+            while bits:
+                added_fits[lowest_bit(bits)] |= low
+                bits &= bits - 1
+            for mask in range(low, 2 * low):
+                size = POPCOUNT[mask]
+                if size < fewest and size <= limit:  # (then so were those it extends)
+                    subset_bits[mask] = subset_bits[mask - low] | added
+                    # a card that fits no frame adds nothing to the subset without it
+                    if (
+                        added != 0
+                        and fitted(n_comm, valid, subset_bits[mask]) >= goal_param
+                        and count_sales(
+                            n_comm, n_frames, held_fits, added_fits, all_held, mask, goal_param
+                        )
+                        >= goal_param
+                    ):
+                        fewest = size
+            table[key] = fewest
+        else:
+            met = hike_goal_met(goal_kind, goal_param, direction, steps, cell, 0)
+            table[key] = 0 if met else NEVER
 
 
-@jit
-def held_cards(obs, tables):
-    """(work, n): my n unsold paintings fill work[:n], with room after them for a path's
-    cards, and the second half of work holds count_sales' used flags."""
-    size = 2 * (obs.shape[0] + MAX_PATH)
-    work = np.empty(size, dtype=np.int64)
-    n_held = seat_paintings(obs, obs[OBS_ME], work)
-    return work, n_held
-
-
-@jit
-def run_greedy(kind, obs, options, n_options, params, rng, tables, keep, n_keep):
-    """greedy's choice among the option rows flagged in keep (all of them if none is)."""
-    greedy_params = np.empty(3, dtype=np.float64)
-    greedy_params[0] = params[LATENESS]
-    greedy_params[1] = params[COMMISSION]
-    greedy_params[2] = params[GOAL]
-    if n_keep == 0 or n_keep == n_options:
-        return greedy.decide(kind, obs, options, n_options, greedy_params, rng, tables)
-    if n_keep == 1:
-        for index in range(n_options):
-            if keep[index]:
-                return index
-    rows = np.empty((n_keep, OPTION_WIDTH), dtype=np.int32)
-    back = np.empty(n_keep, dtype=np.int64)
-    n = 0
-    for index in range(n_options):
-        if keep[index]:
-            rows[n, :] = options[index, :OPTION_WIDTH]
-            back[n] = index
-            n += 1
-    return back[greedy.decide(kind, obs, rows, n_keep, greedy_params, rng, tables)]
-
-
-@jit
-def choose_plan(obs, tables, options, n_options, goal_kind, goal_param, keep):
-    """Flags the cards that can meet the goal now; returns the latest-waking of them, -1 if
-    none can."""
+@jit(_nrt=False)
+def choose_plan(
+    obs,
+    options,
+    n_options,
+    goal_kind,
+    goal_param,
+    plan_directions,
+    plan_hike,
+    plan_paint,
+    plan_wake,
+    land_features,
+    match,
+    land_frames,
+    comm_frames,
+    comm_n_frames,
+):
+    """The latest-waking card that can meet the goal now (the fewest cards of one of its
+    hikes within its paint number), -1 if none can. The cards share each direction's
+    walk, made only while one of them may still meet the goal that way."""
     occupied = others_mask(obs)
-    work, n_held = held_cards(obs, tables)
-    fewest = np.full(MAX_HIKES, -1, dtype=np.int64)  # per hike, computed once for all cards
-    directions = np.empty(MAX_HIKES, dtype=np.int64)
-    steps = np.empty(MAX_HIKES, dtype=np.int64)
-    cells = np.empty(MAX_PATH, dtype=np.int64)
-    chosen = np.empty(MAX_PATH, dtype=np.int64)
+    start = obs[OBS_POS + obs[OBS_ME]]
+    limit = 0
+    for index in range(n_options):
+        limit = max(limit, plan_paint[options[index, 0]])
+    context = stack_empty(N_CONTEXT, np.int64)
+    subset_bits = stack_empty(N_SUBSETS, np.int64)
+    frame_ids = stack_empty(N_FRAME_IDS, np.int64)
+    frame_k = stack_empty(MAX_WORD_FRAMES, np.int64)
+    n_frames = stack_empty(MAX_ROW, np.int64)
+    held = stack_empty(MAX_PAINTINGS, np.int64)
+    held_fits = stack_empty(N_FRAME_IDS, np.int64)
+    added_fits = stack_empty(N_FRAME_IDS, np.int64)
+    table = stack_empty(TABLE_SIZE, np.int64)
+    stay, row_frames = fewest_setup(
+        obs, goal_kind, goal_param, occupied, min(limit, NEVER - 1), land_features, match,
+        land_frames, comm_frames, comm_n_frames, subset_bits, frame_ids, frame_k, n_frames, held,
+        held_fits, added_fits, context,
+    )  # fmt: skip
+    # bitmasks over the cards: kept, with a legal hike found, and those that cannot be
+    # kept ('painted', 'holds': a hike's fewest is at least floor, or NEVER)
+    kept = 0
+    legal = 0
+    done = 0
+    floor = 0
+    if goal_kind == GOAL_PAINTED:
+        floor = min(goal_param, NEVER)
+    elif goal_kind == GOAL_HOLDS:
+        floor = min(max(goal_param - context[N_HELD], 0), NEVER)
+    for index in range(n_options):
+        if plan_paint[options[index, 0]] < floor:
+            done |= 1 << index
+    if not (occupied >> start) & 1:  # the stay is legal (R-HIKE-5)
+        legal = (1 << n_options) - 1
+        for index in range(n_options):
+            if stay <= plan_paint[options[index, 0]]:
+                kept |= 1 << index
+    for direction in range(N_DIRECTIONS):
+        pending = 0
+        reach = 0
+        ray_limit = 0
+        for index in range(n_options):
+            plan = options[index, 0]
+            if not ((kept | done) >> index) & 1 and (plan_directions[plan] >> direction) & 1:
+                pending |= 1 << index
+                reach = max(reach, plan_hike[plan])
+                ray_limit = max(ray_limit, plan_paint[plan])
+        if pending == 0:
+            continue
+        fewest_ray(
+            obs, goal_kind, goal_param, occupied, direction, reach, min(ray_limit, NEVER - 1),
+            context, row_frames, land_features, match, land_frames, subset_bits, frame_ids, frame_k,
+            n_frames, held_fits, added_fits, table,
+        )  # fmt: skip
+        for index in range(n_options):
+            if not (pending >> index) & 1:
+                continue
+            plan = options[index, 0]
+            for steps in range(1, min(plan_hike[plan], MAX_REACH) + 1):
+                fewest = table[direction * GRID_SIZE + steps]
+                if fewest == BLOCKED:
+                    break
+                if fewest != PASS:
+                    legal |= 1 << index
+                    if fewest <= plan_paint[plan]:
+                        kept |= 1 << index
+                        break
     best_index = -1
     for index in range(n_options):
         plan = options[index, 0]
-        n_hikes = plan_hikes(
-            obs, occupied, tables.plan_directions[plan], tables.plan_hike[plan], directions, steps
-        )
-        keep[index] = False
-        for h in range(n_hikes):
-            key = hike_key(directions[h], steps[h])
-            if fewest[key] < 0:
-                fewest[key] = fewest_cards(
-                    obs,
-                    tables,
-                    goal_kind,
-                    goal_param,
-                    directions[h],
-                    steps[h],
-                    occupied,
-                    work,
-                    n_held,
-                    cells,
-                    chosen,
-                )
-            if fewest[key] <= tables.plan_paint[plan]:
-                keep[index] = True
-                break
-        if keep[index] and (
-            best_index < 0 or tables.plan_wake[plan] > tables.plan_wake[options[best_index, 0]]
+        if not (legal >> index) & 1 and stay <= plan_paint[plan]:  # the stay: its one hike
+            kept |= 1 << index
+        if (kept >> index) & 1 and (
+            best_index < 0 or plan_wake[plan] > plan_wake[options[best_index, 0]]
         ):
             best_index = index
     return best_index
 
 
-@jit
-def paint_meets(obs, tables, goal_kind, goal_param, cells, n, work, n_held):
-    if goal_kind == GOAL_PAINTED:
-        return n >= goal_param
-    if goal_kind == GOAL_HOLDS:
-        return n_held + n >= goal_param
-    if goal_kind == GOAL_ALL_FEATURES:
-        features = 0
-        for i in range(n_held):
-            features |= feature_mask(tables, work[i])
-        for i in range(n):
-            features |= feature_mask(tables, obs[OBS_GRID + cells[i]])
-        return features == all_features(tables)
+@jit(_nrt=False)
+def hike_keep(
+    obs,
+    options,
+    n_options,
+    goal_kind,
+    goal_param,
+    directions,
+    reach,
+    paint,
+    land_features,
+    match,
+    land_frames,
+    comm_frames,
+    comm_n_frames,
+):
+    """Bitmask of the hike options whose path has cards that meet the goal, at most
+    paint of them (the plan card's)."""
+    keep = 0
+    if not (
+        goal_kind == GOAL_PAINTED
+        or goal_kind == GOAL_HOLDS
+        or goal_kind == GOAL_ALL_FEATURES
+        or goal_kind == GOAL_SOLD
+    ):  # moved, edge, steps: the hike alone decides
+        start = obs[OBS_POS + obs[OBS_ME]]
+        for index in range(n_options):
+            direction = options[index, 0]
+            steps = options[index, 1]
+            cell = start
+            for _ in range(steps):
+                cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
+            met = hike_goal_met(goal_kind, goal_param, direction, steps, cell, 0)
+            if (0 if met else NEVER) <= paint:
+                keep |= 1 << index
+        return keep
+    occupied = others_mask(obs)
+    limit = min(paint, NEVER - 1)
+    context = stack_empty(N_CONTEXT, np.int64)
+    subset_bits = stack_empty(N_SUBSETS, np.int64)
+    frame_ids = stack_empty(N_FRAME_IDS, np.int64)
+    frame_k = stack_empty(MAX_WORD_FRAMES, np.int64)
+    n_frames = stack_empty(MAX_ROW, np.int64)
+    held = stack_empty(MAX_PAINTINGS, np.int64)
+    held_fits = stack_empty(N_FRAME_IDS, np.int64)
+    added_fits = stack_empty(N_FRAME_IDS, np.int64)
+    table = stack_empty(TABLE_SIZE, np.int64)
+    stay, row_frames = fewest_setup(
+        obs, goal_kind, goal_param, occupied, limit, land_features, match, land_frames, comm_frames,
+        comm_n_frames, subset_bits, frame_ids, frame_k, n_frames, held, held_fits, added_fits,
+        context,
+    )  # fmt: skip
+    for direction in range(N_DIRECTIONS):
+        if (directions >> direction) & 1:
+            fewest_ray(
+                obs, goal_kind, goal_param, occupied, direction, reach, limit, context, row_frames,
+                land_features, match, land_frames, subset_bits, frame_ids, frame_k, n_frames,
+                held_fits, added_fits, table,
+            )  # fmt: skip
+    for index in range(n_options):
+        direction = options[index, 0]
+        fewest = stay if direction < 0 else table[direction * GRID_SIZE + options[index, 1]]
+        if fewest <= paint:
+            keep |= 1 << index
+    return keep
+
+
+@jit(_nrt=False)
+def paint_keep(
+    obs,
+    options,
+    n_options,
+    goal_kind,
+    goal_param,
+    land_features,
+    match,
+    land_frames,
+    comm_frames,
+    comm_n_frames,
+):
+    """Bitmask of the paint options that meet the goal (the hike decided the goals of
+    other kinds)."""
+    everything = (1 << n_options) - 1
+    n_held = 0
+    held_features = 0
+    if goal_kind == GOAL_HOLDS or goal_kind == GOAL_ALL_FEATURES:
+        n_held, held_features = held_count_features(
+            obs, land_features, goal_kind == GOAL_ALL_FEATURES
+        )
+    elif goal_kind != GOAL_PAINTED and goal_kind != GOAL_SOLD:
+        return everything
+    full = (1 << land_features.shape[1]) - 1
+    frame_ids = stack_empty(N_FRAME_IDS, np.int64)
+    frame_k = stack_empty(MAX_WORD_FRAMES, np.int64)
+    n_frames = stack_empty(MAX_ROW, np.int64)
+    held = stack_empty(MAX_PAINTINGS, np.int64)
+    held_fits = stack_empty(N_FRAME_IDS, np.int64)
+    added_fits = stack_empty(N_FRAME_IDS, np.int64)
+    cell_fits = stack_empty(N_CELLS, np.int64)
+    n_comm = 0
+    all_held = 0
+    valid = 0
+    row_frames = np.uint64(0)
+    done = 0  # bitmask over the cells whose cell_fits are known
     if goal_kind == GOAL_SOLD:
-        for i in range(n):
-            work[n_held + i] = obs[OBS_GRID + cells[i]]
-        return count_sales(obs, tables, work, n_held + n, work[work.shape[0] // 2 :]) >= goal_param
-    return True  # decided by the hike
-
-
-@jit
-def without(work, n_held, options, index, out):
-    """out = my paintings less those handed in by sale option ``index``; their number."""
-    n = 0
-    for i in range(n_held):
-        handed = False
-        for column in range(1, options.shape[1]):
-            if options[index, column] == work[i]:
-                handed = True
-        if not handed:
-            out[n] = work[i]
+        n_comm, n_held, row_frames = sales_setup(
+            obs, match, land_frames, comm_frames, comm_n_frames, frame_ids, frame_k, n_frames, held,
+            held_fits,
+        )  # fmt: skip
+        all_held = (1 << n_held) - 1 if n_held < MAX_PAINTINGS else -1
+        for k in range(n_comm * MAX_FRAMES):
+            if frame_ids[k] >= 0:
+                valid |= 1 << k
+            if held_fits[k] != 0:
+                held_features |= 1 << k  # 'sold': the frames my paintings fit
+    keep = 0
+    for index in range(n_options):
+        n = 0
+        features = held_features
+        for column in range(options.shape[1]):
+            cell = options[index, column]
+            if cell < 0:
+                continue
+            if goal_kind == GOAL_ALL_FEATURES:
+                features |= card_features(land_features, obs[OBS_GRID + cell])
+            elif goal_kind == GOAL_SOLD:
+                if not (done >> cell) & 1:
+                    card = obs[OBS_GRID + cell]
+                    cell_fits[cell] = card_frames(
+                        match, land_frames, frame_ids, frame_k, n_comm, row_frames, card
+                    )
+                    done |= 1 << cell
+                features |= cell_fits[cell]
             n += 1
-    return n
+        if goal_kind == GOAL_PAINTED:
+            meets = n >= goal_param
+        elif goal_kind == GOAL_HOLDS:
+            meets = n_held + n >= goal_param
+        elif goal_kind == GOAL_ALL_FEATURES:
+            meets = features == full
+        else:
+            meets = fitted(n_comm, valid, features) >= goal_param
+            if meets:  # the cards in column order, after mine
+                for k in range(n_comm * MAX_FRAMES):
+                    added_fits[k] = 0
+                n = 0
+                for column in range(options.shape[1]):
+                    cell = options[index, column]
+                    if cell >= 0:
+                        bits = cell_fits[cell]
+                        while bits:
+                            added_fits[lowest_bit(bits)] |= 1 << n
+                            bits &= bits - 1
+                        n += 1
+                count = count_sales(
+                    n_comm, n_frames, held_fits, added_fits, all_held, (1 << n) - 1, goal_param
+                )
+                meets = count >= goal_param
+        if meets:
+            keep |= 1 << index
+    return keep
 
 
-@jit
-def choose_sale(obs, tables, options, n_options, params, rng, goal_kind, goal_param, keep):
-    work, n_held = held_cards(obs, tables)
-    rest = np.empty(max(n_held, 1), dtype=np.int64)
-    keep[0] = True  # "stop selling" is always allowed
-    n_keep = 1
+@jit(inline="always")
+def handed_mask(options, index, held, n_held):
+    """My paintings handed in by sale option ``index``: (bitmask, number)."""
+    handed = 0
+    n_handed = 0
+    for column in range(1, options.shape[1]):
+        card = options[index, column]
+        for i in range(n_held):
+            if held[i] == card:
+                handed |= np.int64(1) << i
+                n_handed += 1
+    return handed, n_handed
+
+
+@jit(_nrt=False)
+def choose_sale(
+    obs,
+    options,
+    n_options,
+    goal_kind,
+    goal_param,
+    threshold,
+    match,
+    land_frames,
+    comm_frames,
+    comm_n_frames,
+    comm_fame,
+    land_icons,
+    land_features,
+):
+    """A 'sold' goal: the sale that leaves the most sales possible (then the most fame
+    less leftover fame), while that is worth more than threshold (minus goal x the goal's
+    fame). 'holds' and 'all features': greedy's choice among the sales that keep the goal
+    met if it is. Otherwise greedy's."""
+    frame_ids = stack_empty(N_FRAME_IDS, np.int64)
+    frame_k = stack_empty(MAX_WORD_FRAMES, np.int64)
+    n_frames = stack_empty(MAX_ROW, np.int64)
+    held = stack_empty(MAX_PAINTINGS, np.int64)
+    held_fits = stack_empty(N_FRAME_IDS, np.int64)
     if goal_kind == GOAL_SOLD:
-        used = work[work.shape[0] // 2 :]
-        can = count_sales(obs, tables, work, n_held, used)
+        n_comm, n_held, _ = sales_setup(
+            obs, match, land_frames, comm_frames, comm_n_frames, frame_ids, frame_k, n_frames, held,
+            held_fits,
+        )  # fmt: skip
+        all_held = (1 << n_held) - 1 if n_held < MAX_PAINTINGS else -1
+        every = MAX_ROW + 1  # count them all
+        can = count_sales(n_comm, n_frames, held_fits, held_fits, all_held, 0, every)
         # R-GOAL-3 counts this turn's sales, which the observation does not show: go on
         # selling when the paintings allow the whole goal, or when a sale was made today
         pursue = can >= goal_param or (can >= 1 and obs[OBS_ROW_LEN] < obs[OBS_N_PLAYERS] + 1)
@@ -280,93 +764,156 @@ def choose_sale(obs, tables, options, n_options, params, rng, goal_kind, goal_pa
             best_left = -1
             best_value = -1e18
             for index in range(1, n_options):
-                n_rest = without(work, n_held, options, index, rest)
-                left = count_sales(obs, tables, rest, n_rest, used)
-                value = tables.comm_fame[options[index, 0]] - 0.5 * sale_icons(
-                    tables, options, index
-                )
+                handed, _ = handed_mask(options, index, held, n_held)
+                rest = all_held & ~handed
+                left = count_sales(n_comm, n_frames, held_fits, held_fits, rest, 0, every)
+                icons = 0
+                for column in range(1, options.shape[1]):
+                    if options[index, column] >= 0:
+                        icons += land_icons[options[index, column]]
+                value = comm_fame[options[index, 0]] - 0.5 * icons
                 if left > best_left or (left == best_left and value > best_value):
                     best_index = index
                     best_left = left
                     best_value = value
-            if best_value > -params[GOAL] * tables.goal_fame[obs[OBS_GOAL]]:
+            if best_value > threshold:
                 return best_index
-        for index in range(1, n_options):
-            keep[index] = True
-        n_keep = n_options
     elif goal_kind == GOAL_HOLDS or goal_kind == GOAL_ALL_FEATURES:
-        full = all_features(tables)
+        # held[] here: each painting's features
+        full = (1 << land_features.shape[1]) - 1
+        base = obs[OBS_LAND_PLACE]
+        me = obs[OBS_ME]
+        n_held = 0
         held_features = 0
-        for i in range(n_held):
-            held_features |= feature_mask(tables, work[i])
-        for index in range(1, n_options):
-            n_rest = without(work, n_held, options, index, rest)
-            if goal_kind == GOAL_HOLDS:
-                ok = n_rest >= goal_param or n_held < goal_param
-            else:
-                features = 0
-                for i in range(n_rest):
-                    features |= feature_mask(tables, rest[i])
-                ok = features == full or held_features != full
-            keep[index] = ok
-            if ok:
-                n_keep += 1
-    else:
-        for index in range(1, n_options):
-            keep[index] = True
-        n_keep = n_options
-    return run_greedy(DECIDE_SALE, obs, options, n_options, params, rng, tables, keep, n_keep)
+        cards = stack_empty(MAX_PAINTINGS, np.int64)
+        for card in range(obs[OBS_COMM_PLACE] - base):
+            if obs[base + card] == me:
+                cards[n_held] = card
+                held[n_held] = card_features(land_features, card)
+                held_features |= held[n_held]
+                n_held += 1
+        if (
+            goal_kind == GOAL_HOLDS
+            and n_held >= goal_param
+            or (goal_kind == GOAL_ALL_FEATURES and held_features == full)
+        ):
+            # greedy on the sales that keep it ("stop selling" always stays)
+            rows = stack_empty(SALE_SIZE, np.int32)
+            back = stack_empty(MAX_SALE_OPTIONS, np.int64)
+            for column in range(OPTION_WIDTH):
+                rows[column] = options[0, column]
+            back[0] = 0
+            n_keep = 1
+            for index in range(1, n_options):
+                handed, n_handed = handed_mask(options, index, cards, n_held)
+                if goal_kind == GOAL_HOLDS:
+                    ok = n_held - n_handed >= goal_param
+                else:
+                    features = 0
+                    for i in range(n_held):
+                        if not (handed >> i) & 1:
+                            features |= held[i]
+                    ok = features == full
+                if ok:
+                    for column in range(OPTION_WIDTH):
+                        rows[n_keep * OPTION_WIDTH + column] = options[index, column]
+                    back[n_keep] = index
+                    n_keep += 1
+            if n_keep < n_options:
+                kept = rows[: n_keep * OPTION_WIDTH].reshape((n_keep, OPTION_WIDTH))
+                return back[greedy.choose_sale(kept, n_keep, comm_fame, land_icons)]
+    return greedy.choose_sale(options, n_options, comm_fame, land_icons)
 
 
-@jit
+@jit(inline="always")
 def decide(kind, obs, options, n_options, params, rng, tables):
-    keep = np.zeros(n_options, dtype=np.bool_)
+    """greedy's choice, among the options that meet today's goal where some do (a plan
+    card: the latest-waking of them)."""
     goal = obs[OBS_GOAL]
-    if goal < 0:
-        return run_greedy(kind, obs, options, n_options, params, rng, tables, keep, 0)
-    goal_kind = tables.goal_kind[goal]
-    goal_param = tables.goal_param[goal]
-    if kind == DECIDE_PLAN:
-        index = choose_plan(obs, tables, options, n_options, goal_kind, goal_param, keep)
-        if index >= 0:
-            return index
-        return run_greedy(kind, obs, options, n_options, params, rng, tables, keep, 0)
-    if kind == DECIDE_HIKE:
-        occupied = others_mask(obs)
-        work, n_held = held_cards(obs, tables)
-        paint = tables.plan_paint[obs[OBS_PLAN + obs[OBS_ME]]]
-        cells = np.empty(MAX_PATH, dtype=np.int64)
-        chosen = np.empty(MAX_PATH, dtype=np.int64)
-        n_keep = 0
-        for index in range(n_options):
-            fewest = fewest_cards(
+    if goal >= 0:
+        goal_kind = tables.goal_kind[goal]
+        goal_param = tables.goal_param[goal]
+        if kind == DECIDE_SALE:
+            return choose_sale(
                 obs,
-                tables,
+                options,
+                n_options,
                 goal_kind,
                 goal_param,
-                options[index, 0],
-                options[index, 1],
-                occupied,
-                work,
-                n_held,
-                cells,
-                chosen,
+                -params[GOAL] * tables.goal_fame[goal],
+                tables.match,
+                tables.land_frames,
+                tables.comm_frames,
+                tables.comm_n_frames,
+                tables.comm_fame,
+                tables.land_icons,
+                tables.land_features,
             )
-            keep[index] = fewest <= paint
-            if keep[index]:
-                n_keep += 1
-        return run_greedy(kind, obs, options, n_options, params, rng, tables, keep, n_keep)
-    if kind == DECIDE_PAINT:
-        work, n_held = held_cards(obs, tables)
-        cells = np.empty(OPTION_WIDTH, dtype=np.int64)
-        n_keep = 0
-        for index in range(n_options):
-            n = option_cells(options, index, cells)
-            keep[index] = paint_meets(obs, tables, goal_kind, goal_param, cells, n, work, n_held)
-            if keep[index]:
-                n_keep += 1
-        return run_greedy(kind, obs, options, n_options, params, rng, tables, keep, n_keep)
-    return choose_sale(obs, tables, options, n_options, params, rng, goal_kind, goal_param, keep)
+        if kind == DECIDE_PLAN:
+            index = choose_plan(
+                obs,
+                options,
+                n_options,
+                goal_kind,
+                goal_param,
+                tables.plan_directions,
+                tables.plan_hike,
+                tables.plan_paint,
+                tables.plan_wake,
+                tables.land_features,
+                tables.match,
+                tables.land_frames,
+                tables.comm_frames,
+                tables.comm_n_frames,
+            )
+            if index >= 0:
+                return index
+        else:
+            if kind == DECIDE_HIKE:
+                plan = obs[OBS_PLAN + obs[OBS_ME]]
+                keep = hike_keep(
+                    obs,
+                    options,
+                    n_options,
+                    goal_kind,
+                    goal_param,
+                    tables.plan_directions[plan],
+                    tables.plan_hike[plan],
+                    tables.plan_paint[plan],
+                    tables.land_features,
+                    tables.match,
+                    tables.land_frames,
+                    tables.comm_frames,
+                    tables.comm_n_frames,
+                )
+            else:
+                keep = paint_keep(
+                    obs,
+                    options,
+                    n_options,
+                    goal_kind,
+                    goal_param,
+                    tables.land_features,
+                    tables.match,
+                    tables.land_frames,
+                    tables.comm_frames,
+                    tables.comm_n_frames,
+                )
+            n_keep = bit_count(keep)
+            if n_keep == 1:
+                return lowest_bit(keep)
+            if 1 < n_keep < n_options:  # greedy on the kept rows, in their order
+                rows = stack_empty(KEPT_SIZE, np.int32)
+                bits = keep
+                for n in range(n_keep):
+                    index = lowest_bit(bits)
+                    bits &= bits - 1
+                    for column in range(OPTION_WIDTH):
+                        rows[n * OPTION_WIDTH + column] = options[index, column]
+                kept = rows[: n_keep * OPTION_WIDTH].reshape((n_keep, OPTION_WIDTH))
+                choice = greedy.decide(kind, obs, kept, n_keep, params, rng, tables)
+                return nth_bit(keep, choice)
+    return greedy.decide(kind, obs, options, n_options, params, rng, tables)
 
 
 STRATEGY = StrategySpec(

@@ -20,7 +20,6 @@ from sunset_sim.observation import (
     OBS_GRID,
     OBS_HAND,
     OBS_ME,
-    OBS_N_PLAYERS,
     OBS_PLAN,
     OBS_POS,
     OBS_PREVIEW,
@@ -28,7 +27,17 @@ from sunset_sim.observation import (
     OBS_ROW_LEN,
 )
 from sunset_sim.strategy import Parameter, StrategySpec
-from sunset_sim.strategy_tools import NEXT_CELL, hike_goal_met, lowest_bit, stack_empty
+from sunset_sim.strategy_tools import (
+    NEXT_CELL,
+    PATH_PREFIX,
+    PATH_TOP,
+    hike_goal_met,
+    lowest_bit,
+    others_mask,
+    path_add,
+    path_start,
+    stack_empty,
+)
 
 # params vector layout
 LATENESS = 0  # fame-equivalents lost per 15 minutes of later wake-up
@@ -36,21 +45,7 @@ COMMISSION = 1  # weight of a card's best commission use (fame per frame)
 GOAL = 2  # weight of meeting today's goal
 
 MAX_STEPS = GRID_SIZE  # a straight hike on a 5x5 grid has at most 4 steps; index 0 = stay
-# sizes of the stack arrays (module constants, so that they are known at compile time)
-TOP = GRID_SIZE  # a straight path on a 5x5 grid has at most 5 cells
-PREFIX_SIZE = TOP + 1
-TABLE_SIZE = N_DIRECTIONS * MAX_STEPS
-
-
-@jit(inline="always")
-def others_mask(obs):
-    """Bitmask over cells holding another player's artist (R-HIKE-5, R-PAINT-2)."""
-    me = obs[OBS_ME]
-    mask = 0
-    for seat in range(obs[OBS_N_PLAYERS]):
-        if seat != me:
-            mask |= 1 << obs[OBS_POS + seat]
-    return mask
+TABLE_SIZE = N_DIRECTIONS * MAX_STEPS  # (a module constant: stack sizes are compile-time)
 
 
 @jit(inline="always")
@@ -100,33 +95,6 @@ def cell_value(obs, land_commissions, comm_share, land_icons, cell, occupied, vi
     if card < 0 or (occupied >> cell) & 1:
         return -1.0
     return card_value(obs, land_commissions, comm_share, land_icons, card, visible, weight)
-
-
-@jit(inline="always")
-def path_add(top, prefix, value):
-    """Add a cell value (>= 0) to the path: top[] holds the TOP largest values so far in
-    descending order, 0.0 where the path is shorter (a branch-free insertion), and
-    prefix[k] the sum of top[:k], so that prefix[k] is the worth of painting k cards."""
-    for k in range(TOP):
-        high = max(top[k], value)
-        value = min(top[k], value)
-        top[k] = high
-    for k in range(TOP):
-        prefix[k + 1] = prefix[k] + top[k]
-
-
-@jit(inline="always")
-def path_start(top, prefix, start_value):
-    """The path of a hike before its first step: the start cell alone (R-PAINT-1)."""
-    for k in range(TOP):
-        top[k] = 0.0
-    prefix[0] = 0.0
-    if start_value >= 0:
-        path_add(top, prefix, start_value)
-        return 1
-    for k in range(TOP):
-        prefix[k + 1] = 0.0
-    return 0
 
 
 @jit(inline="always")
@@ -218,8 +186,8 @@ def choose_plan(
     start_value = cell_value(
         obs, land_commissions, comm_share, land_icons, start, occupied, visible, weight
     )
-    top = stack_empty(TOP, np.float64)  # the best values on the path so far
-    prefix = stack_empty(PREFIX_SIZE, np.float64)
+    top = stack_empty(PATH_TOP, np.float64)  # the best values on the path so far
+    prefix = stack_empty(PATH_PREFIX, np.float64)
     # GOAL_PAINTED depends on the cards painted: met when min(paint, cells) >= its param
     painted_goal = goal_param if goal_kind == GOAL_PAINTED else N_CELLS + 1
     hike = stack_empty(PLAN_HAND, np.int64)
@@ -266,7 +234,7 @@ def choose_plan(
             for i in range(PLAN_HAND):
                 if steps <= hike[i] and (directions[i] >> direction) & 1:
                     taken = min(paint[i], n_top)
-                    total = prefix[min(paint[i], TOP)]
+                    total = prefix[min(paint[i], PATH_TOP)]
                     total += goal_bonus if taken >= painted_goal else bonus
                     card_best[i] = max(card_best[i], total)
     earliest = plan_wake[0]
@@ -306,8 +274,8 @@ def choose_hike(
     start_value = cell_value(
         obs, land_commissions, comm_share, land_icons, start, occupied, visible, weight
     )
-    top = stack_empty(TOP, np.float64)  # the best values on the path so far
-    prefix = stack_empty(PREFIX_SIZE, np.float64)
+    top = stack_empty(PATH_TOP, np.float64)  # the best values on the path so far
+    prefix = stack_empty(PATH_PREFIX, np.float64)
     painted_goal = goal_param if goal_kind == GOAL_PAINTED else N_CELLS + 1
     table = stack_empty(TABLE_SIZE, np.float64)
     stay = -1e9
@@ -333,7 +301,7 @@ def choose_hike(
             value = card_value(obs, land_commissions, comm_share, land_icons, card, visible, weight)
             path_add(top, prefix, value)
             n_top += 1
-            total = prefix[min(plan_paint, TOP)]
+            total = prefix[min(plan_paint, PATH_TOP)]
             if min(plan_paint, n_top) >= painted_goal or steps_goal_met(
                 goal_kind, goal_param, direction, steps, cell
             ):

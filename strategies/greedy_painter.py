@@ -4,23 +4,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategies._style_tools import (
+from strategies._card_worth import (
     MAX_VALUES,
-    MAX_VISIBLE,
-    N_CELL_VIS,
-    N_VIS_MASKS,
+    N_FLOATS,
+    N_INTS,
+    context,
+    earliest_wake,
+    option_values,
+)
+from strategies._style_tools import (
     N_WEIGHTS,
     RATE_SHARE,
     W_ICONS,
     W_OTHER,
     argmax,
-    fast_hike_values,
-    fast_paint_values,
-    fast_plan_values,
-    fast_prepare,
 )
 from sunset_sim.engine.jit import jit
-from sunset_sim.enums import DECIDE_HIKE, DECIDE_PLAN, DECIDE_SALE, N_CELLS
+from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE
 from sunset_sim.strategy import Parameter, StrategySpec
 from sunset_sim.strategy_tools import stack_empty
 
@@ -32,7 +32,7 @@ TIE_BREAK = 0.01  # per unit of commission share: only splits options with equal
 WAKE_TIE_BREAK = 1e-4  # per 15 minutes: among equal values, the earlier card
 
 
-@jit
+@jit(inline="always")
 def decide(kind, obs, options, n_options, params, rng, tables):
     if kind == DECIDE_SALE:
         best_index = 0
@@ -52,39 +52,21 @@ def decide(kind, obs, options, n_options, params, rng, tables):
         weights[w] = 0.0
     weights[W_ICONS] = 1.0
     weights[W_OTHER] = TIE_BREAK
-    vis = stack_empty(MAX_VISIBLE, np.int64)
-    hist = stack_empty(N_VIS_MASKS, np.int64)
-    need = stack_empty(N_VIS_MASKS, np.int64)
-    base = stack_empty(MAX_VISIBLE, np.int64)
-    rate = stack_empty(MAX_VISIBLE, np.float64)
-    phit = stack_empty(N_CELL_VIS, np.int64)
-    deny = stack_empty(N_CELLS, np.float64)
-    done = stack_empty(1, np.int64)
-    n_vis, _, n_held, held_features = fast_prepare(
-        obs, tables, True, RATE_SHARE, 1.0, False, vis, hist, need, base, rate, phit, deny, done
+    ints = stack_empty(N_INTS, np.int64)
+    floats = stack_empty(N_FLOATS, np.float64)
+    n_vis, n_held, held_features = context(
+        obs, tables, True, RATE_SHARE, 1.0, False, weights, ints, floats
     )
     values = stack_empty(MAX_VALUES, np.float64)
-    if n_options > MAX_VALUES:
-        values = np.empty(n_options, dtype=np.float64)
+    option_values(
+        kind, obs, options, n_options, tables, n_vis, ints, floats, -1, n_held, held_features,
+        values,
+    )  # fmt: skip
     if kind == DECIDE_PLAN:
-        fast_plan_values(
-            obs, tables, options, n_options, weights, -1, n_vis, vis, need, base, rate, phit,
-            deny, n_held, held_features, values, done,
-        )  # fmt: skip
-        earliest = tables.plan_wake.min()
+        earliest = earliest_wake(tables.plan_wake)
         for index in range(n_options):
             late = (tables.plan_wake[options[index, 0]] - earliest) / 15.0
             values[index] -= (params[LATENESS] + WAKE_TIE_BREAK) * late
-    elif kind == DECIDE_HIKE:
-        fast_hike_values(
-            obs, tables, options, n_options, weights, -1, n_vis, vis, need, base, rate, phit,
-            deny, n_held, held_features, values, done,
-        )  # fmt: skip
-    else:
-        fast_paint_values(
-            obs, tables, options, n_options, weights, -1, n_vis, vis, need, base, rate, phit,
-            deny, n_held, held_features, values, done,
-        )  # fmt: skip
     return argmax(values, n_options)
 
 

@@ -44,6 +44,8 @@ NEXT_CELL = np.array(
     dtype=np.int64,
 )
 DIRECTION_CLASS_ARRAY = np.array(DIRECTION_CLASS, dtype=np.int64)
+PATH_TOP = GRID_SIZE  # a straight path on a 5x5 grid has at most 5 cells
+PATH_PREFIX = PATH_TOP + 1
 
 __all__ = [
     "rng_below",
@@ -54,6 +56,12 @@ __all__ = [
     "lowest_bit",
     "stack_empty",
     "NEXT_CELL",
+    "PATH_TOP",
+    "PATH_PREFIX",
+    "others_mask",
+    "card_features",
+    "path_add",
+    "path_start",
 ]
 
 
@@ -171,3 +179,54 @@ else:
     def lowest_bit(mask):
         """Index of the lowest set bit of a non-zero uint64 ``mask``."""
         return np.int64(_count_trailing_zeros(np.uint64(mask)))
+
+
+# ---- paths: the best cards of a straight hike, one cell at a time --------------------------
+
+
+@jit(inline="always")
+def others_mask(obs):
+    """Bitmask over cells holding another player's artist (R-HIKE-5, R-PAINT-2)."""
+    me = obs[OBS_ME]
+    mask = 0
+    for seat in range(obs[OBS_N_PLAYERS]):
+        if seat != me:
+            mask |= 1 << obs[OBS_POS + seat]
+    return mask
+
+
+@jit(inline="always")
+def card_features(land_features, card):
+    """The feature types a landscape shows, as a bitmask (bit f: tables.land_features)."""
+    mask = 0
+    for feature in range(land_features.shape[1]):
+        if land_features[card, feature] > 0:
+            mask |= 1 << feature
+    return mask
+
+
+@jit(inline="always")
+def path_add(top, prefix, value):
+    """Add a cell value (>= 0) to the path: top[] holds the PATH_TOP largest values so far in
+    descending order, 0.0 where the path is shorter (a branch-free insertion), and
+    prefix[k] the sum of top[:k], so that prefix[k] is the worth of painting k cards."""
+    for k in range(PATH_TOP):
+        high = max(top[k], value)
+        value = min(top[k], value)
+        top[k] = high
+    for k in range(PATH_TOP):
+        prefix[k + 1] = prefix[k] + top[k]
+
+
+@jit(inline="always")
+def path_start(top, prefix, start_value):
+    """The path of a hike before its first step: the start cell alone (R-PAINT-1)."""
+    for k in range(PATH_TOP):
+        top[k] = 0.0
+    prefix[0] = 0.0
+    if start_value >= 0:
+        path_add(top, prefix, start_value)
+        return 1
+    for k in range(PATH_TOP):
+        prefix[k + 1] = 0.0
+    return 0

@@ -1,5 +1,5 @@
 """The play-style strategies: early-bird, late-riser, greedy-painter, commission-hunter,
-goal-chaser and balanced (strategies/*.py, helpers in strategies/_style_tools.py).
+goal-chaser and balanced (strategies/*.py; card values in strategies/_card_worth.py).
 
 Each plays complete games on the reference engine for 2-4 players; the behavioural
 checks read game records (or ask ``decide`` directly in a built position) to show the

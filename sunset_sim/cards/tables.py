@@ -33,6 +33,7 @@ class CardTables(NamedTuple):
     plan_paint: np.ndarray  # int32 [K]
     comm_share: np.ndarray  # float64 [C] fame per frame (fame / number of frames)
     land_frames: np.ndarray  # uint64 [L, ceil(total frames/64)] bit f: the card fits frame f
+    land_fit: np.ndarray  # uint8 [L, C] bit s: the card fits frame s of commission c
 
 
 def build_tables(cards: CardSet) -> CardTables:
@@ -65,6 +66,11 @@ def build_tables(cards: CardSet) -> CardTables:
     land_frames = np.zeros((len(cards.landscapes), max(1, (match.shape[1] + 63) // 64)), np.uint64)
     for card, frame in zip(*np.nonzero(match), strict=True):
         land_frames[card, frame // 64] |= np.uint64(1 << (int(frame) % 64))
+    land_fit = np.zeros((len(cards.landscapes), len(cards.commissions)), dtype=np.uint8)
+    for commission in range(len(cards.commissions)):
+        for slot in range(MAX_FRAMES):
+            if comm_frames[commission, slot] >= 0:
+                land_fit[:, commission] |= match[:, comm_frames[commission, slot]] << slot
     return CardTables(
         land_features=land_features,
         land_icons=land_features.sum(axis=1).astype(np.int32),
@@ -83,4 +89,5 @@ def build_tables(cards: CardSet) -> CardTables:
         plan_paint=np.array([p.paint for p in cards.plans], dtype=np.int32),
         comm_share=np.array([c.fame / len(c.frames) for c in cards.commissions], np.float64),
         land_frames=land_frames,
+        land_fit=land_fit,
     )

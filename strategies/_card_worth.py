@@ -1,0 +1,487 @@
+"""What each card is worth to me now, and the plan, hike and paint choices built on it:
+the evaluation of balanced, commission-hunter and greedy-painter. Not a strategy.
+
+A card is worth ``weights[W_ICONS]`` per icon, plus ``weights[W_TARGET]`` times the rate
+of the target commission if the card would fill one more of its frames given my unsold
+paintings, plus ``weights[W_OTHER]`` times the best such rate among the other visible
+commissions, plus ``weights[W_DENY]`` times the best fame per frame of a visible
+commission that an opponent collects for (one of their unsold paintings, which are
+public, fits one of its frames) and whose frame the card fits. A set of cards is worth
+the sum of its cards, so a hike is worth its ``paint`` best cards (plus today's goal),
+found in one pass per direction as greedy does. The sum is an approximation: two cards
+that both fill the same single missing frame both count. It keeps these strategies
+within 2x of greedy's cost (issue 4); the exact evaluation of a set by matching is in
+``_style_tools`` (lookahead's paint decisions use it).
+
+Whether one more card raises the number of frames my paintings fill at once is Hall's
+theorem on at most 3 frames: with d(S) = |S| - (paintings fitting some frame of S) for
+each frame subset S, the matching is frames - max(0, max d), and a card with frame mask
+m raises it exactly when every S of maximal positive deficiency meets m. ``HALL`` holds
+the answer for every holding (counts capped at 3), so a decision looks it up once per
+visible commission, and a card's worth is then a table lookup per visible commission
+(``tables.land_fit``: the frames of each commission each landscape fits).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from strategies._style_tools import (
+    MAX_VISIBLE,
+    N_WEIGHTS,
+    RATE_MISSING,
+    W_DENY,
+    W_GOAL,
+    W_ICONS,
+    W_OTHER,
+    W_TARGET,
+    set_goal_met,
+)
+from sunset_sim.engine.jit import jit
+from sunset_sim.enums import (
+    DECIDE_PAINT,
+    DECIDE_PLAN,
+    GOAL_ALL_FEATURES,
+    GOAL_HOLDS,
+    GOAL_PAINTED,
+    GOAL_SOLD,
+    MAX_FRAMES,
+    N_CELLS,
+    N_DIRECTIONS,
+    PLAN_HAND,
+)
+from sunset_sim.observation import (
+    OBS_COMM_PLACE,
+    OBS_GOAL,
+    OBS_GRID,
+    OBS_LAND_PLACE,
+    OBS_ME,
+    OBS_N_PAINTINGS,
+    OBS_N_PLAYERS,
+    OBS_PAINTINGS,
+    OBS_PLAN,
+    OBS_POS,
+    OBS_PREVIEW,
+    OBS_ROW,
+    OBS_ROW_LEN,
+)
+from sunset_sim.strategy_tools import (
+    NEXT_CELL,
+    PATH_PREFIX,
+    PATH_TOP,
+    card_features,
+    hike_goal_met,
+    lowest_bit,
+    others_mask,
+    path_add,
+    path_start,
+    stack_empty,
+)
+
+N_MASKS = 1 << MAX_FRAMES  # frame subsets of a commission
+MAX_VALUES = 64  # option rows on the stack: 3 plan cards, <= 33 hikes, <= 32 sets of cards
+INVERSE = np.array([0.0] + [1.0 / n for n in range(1, MAX_FRAMES + 1)])  # INVERSE[n] = 1 / n
+# HITS[m]: bit S set where the frame subsets m and S meet (m, S < N_MASKS)
+HITS = np.array(
+    [sum(1 << s for s in range(N_MASKS) if s & m) for m in range(N_MASKS)], dtype=np.int64
+)
+MAX_STEPS = 5  # index 0 = stay; a straight hike on a 5x5 grid has at most 4 steps
+HIKE_TABLE = N_DIRECTIONS * MAX_STEPS  # the stay at 0, then [direction, steps]
+
+
+def _hall_table() -> np.ndarray:
+    """HALL[FRAMES_OFFSET[n] + key]: for the paintings counted by ``key`` (2 bits per
+    frame mask m = 1..2^n - 1: how many fit exactly the frames m, capped at 3, which
+    changes nothing as no commission has more than 3 frames), the 8-bit mask over m of a
+    card that would raise the number of frames filled at once (bits 0-7), and that number
+    (bits 8+). By Hall: the matching is n - max(0, max_S d(S)) with
+    d(S) = |S| - (paintings fitting some frame of S), and one more card with frames m
+    raises it exactly when every S of maximal positive deficiency meets m."""
+    parts = []
+    for n_frames in range(MAX_FRAMES + 1):
+        n_masks = (1 << n_frames) - 1
+        keys = np.arange(1 << (2 * n_masks), dtype=np.int64)
+        counts = [(keys >> (2 * (m - 1))) & 3 for m in range(1, n_masks + 1)]
+        deficiency = []
+        for subset in range(1, n_masks + 1):
+            fitting = sum(counts[m - 1] for m in range(1, n_masks + 1) if m & subset)
+            deficiency.append(bin(subset).count("1") - fitting)
+        worst = np.zeros_like(keys)
+        for d in deficiency:
+            worst = np.maximum(worst, d)
+        adds = np.zeros_like(keys)
+        for m in range(1, n_masks + 1):
+            raises = worst > 0
+            for subset, d in enumerate(deficiency, start=1):
+                if not m & subset:
+                    raises &= d < worst
+            adds |= raises.astype(np.int64) << m
+        parts.append(adds | ((n_frames - worst) << 8))
+    return np.concatenate(parts)
+
+
+HALL = _hall_table()
+# where each number of frames starts in HALL
+FRAMES_OFFSET = np.cumsum([0] + [1 << (2 * ((1 << n) - 1)) for n in range(MAX_FRAMES)])
+
+
+@jit(inline="always")
+def hall_entry(counts, offset, n_frames):
+    """HALL's entry for the paintings counted in counts[offset + m] (how many fit exactly
+    the frames m of a commission with n_frames frames)."""
+    key = 0
+    for m in range(1, 1 << n_frames):
+        key += min(counts[offset + m], 3) << (2 * (m - 1))
+    return HALL[FRAMES_OFFSET[n_frames] + key]
+
+
+@jit(inline="always")
+def frames_filled(counts, n_frames):
+    """How many frames of a commission paintings fill at once; counts[m]: how many fit
+    exactly the frames m."""
+    return hall_entry(counts, 0, n_frames) >> 8
+
+
+@jit(inline="always")
+def earliest_wake(plan_wake):
+    """The earliest wake-up time of the card set's plan cards."""
+    earliest = plan_wake[0]
+    for plan in range(plan_wake.shape[0]):
+        earliest = min(earliest, plan_wake[plan])
+    return earliest
+
+
+# The per-decision context, in two stack arrays (a call passes each array as 7+ words, so
+# the workers take these two and the few card tables they read, never ``tables``):
+# ints[VIS + k] visible commission k, ints[ADDS + k] / ints[DENY + k] the frame masks m of
+# the cards that add a frame of it for me / that an opponent collects for (bit m),
+# ints[BASE + k] the frames of it my paintings fill, ints[COUNTS + 8k + m] how many of my
+# paintings fit exactly its frames m; floats[RATE + k] my worth of one
+# more frame of it, floats[SHARE + k] its fame per frame, floats[WEIGHTS + w] the weights.
+# Then, by the frame mask m a card fits (``fit_tables``): floats[TARGET_FIT + m] the rate
+# of the target commission if such a card adds a frame of it, floats[OTHER_FIT + 8k + m]
+# the same for the other visible commissions, floats[DENY_FIT + 8k + m] the fame per
+# frame of commission k if an opponent collects for it (0 where not).
+VIS = 0
+ADDS = MAX_VISIBLE
+DENY = 2 * MAX_VISIBLE
+BASE = 3 * MAX_VISIBLE
+COUNTS = 4 * MAX_VISIBLE
+N_INTS = COUNTS + MAX_VISIBLE * N_MASKS
+RATE = 0
+SHARE = MAX_VISIBLE
+WEIGHTS = 2 * MAX_VISIBLE
+TARGET_FIT = WEIGHTS + N_WEIGHTS
+OTHER_FIT = TARGET_FIT + N_MASKS
+DENY_FIT = OTHER_FIT + MAX_VISIBLE * N_MASKS
+N_FLOATS = DENY_FIT + MAX_VISIBLE * N_MASKS
+
+
+@jit(inline="always")
+def others_paintings(obs, block, me, n_seats):
+    """Bitmask over landscapes block .. block + 63: the other players' unsold paintings
+    (public places), found without a branch per card: most cards are on the grid, in
+    the deck or sold, so a branch would mispredict."""
+    first = obs[OBS_LAND_PLACE]
+    theirs = np.uint64(0)
+    for offset in range(min(64, obs[OBS_COMM_PLACE] - first - block)):
+        seat = obs[first + block + offset]
+        bit = np.uint64(1) << np.uint64(offset)
+        theirs |= bit if seat >= 0 and seat < n_seats and seat != me else np.uint64(0)
+    return theirs
+
+
+@jit(_nrt=False)
+def prepare(
+    obs, land_features, land_fit, land_commissions, comm_n_frames, comm_fame, comm_share,
+    include_preview, rate_mode, preview_factor, with_deny, ints, floats,
+):  # fmt: skip
+    """Once per decision: the context above for the visible commissions (the row, then the
+    preview if wanted). My rate of a frame is fame per frame (RATE_SHARE) or per frame still
+    missing (RATE_MISSING), times ``preview_factor`` for the preview. An opponent collects
+    for a commission when one of their unsold paintings (public) fits one of its frames;
+    then every card that fits a frame is worth denying. Returns (number visible, my unsold
+    paintings, their features as a bitmask)."""
+    me = obs[OBS_ME]
+    n_seats = obs[OBS_N_PLAYERS]
+    n_vis = 0
+    for slot in range(obs[OBS_ROW_LEN]):
+        ints[VIS + n_vis] = obs[OBS_ROW + slot]
+        n_vis += 1
+    preview_slot = -1
+    if include_preview and obs[OBS_PREVIEW] >= 0:
+        ints[VIS + n_vis] = obs[OBS_PREVIEW]
+        preview_slot = n_vis
+        n_vis += 1
+    started = stack_empty(MAX_VISIBLE, np.int64)  # 1 where an opponent collects for it
+    for k in range(n_vis):
+        started[k] = 0  # (set below when with_deny)
+        for m in range(N_MASKS):
+            ints[COUNTS + k * N_MASKS + m] = 0
+    one_word = land_commissions.shape[1] == 1
+    collected = np.uint64(0)  # commissions (< 64) some opponent's painting fits
+    n_held = obs[OBS_N_PAINTINGS]
+    held_features = 0
+    for i in range(n_held):  # my unsold paintings are listed in the observation
+        card = obs[OBS_PAINTINGS + i]
+        held_features |= card_features(land_features, card)
+        for k in range(n_vis):
+            ints[COUNTS + k * N_MASKS + land_fit[card, ints[VIS + k]]] += 1
+    first = obs[OBS_LAND_PLACE]
+    for block in range(0, (obs[OBS_COMM_PLACE] - first) if with_deny else 0, 64):
+        theirs = others_paintings(obs, block, me, n_seats)
+        while theirs:
+            card = block + lowest_bit(theirs)
+            theirs &= theirs - np.uint64(1)
+            if one_word:
+                collected |= land_commissions[card, 0]
+            else:
+                for k in range(n_vis):
+                    if land_fit[card, ints[VIS + k]]:
+                        started[k] = 1
+    for k in range(n_vis):
+        commission = ints[VIS + k]
+        n_frames = comm_n_frames[commission]
+        hall = hall_entry(ints, COUNTS + k * N_MASKS, n_frames)
+        ints[ADDS + k] = hall & 255
+        ints[BASE + k] = hall >> 8
+        floats[SHARE + k] = comm_share[commission]
+        if rate_mode == RATE_MISSING:  # (1 / frames missing from a table: no division)
+            floats[RATE + k] = comm_fame[commission] * INVERSE[max(n_frames - ints[BASE + k], 1)]
+        else:
+            floats[RATE + k] = comm_share[commission]
+        if k == preview_slot:
+            floats[RATE + k] *= preview_factor
+        if one_word and with_deny:
+            started[k] = (collected >> np.uint64(commission)) & np.uint64(1)
+        ints[DENY + k] = (1 << (1 << n_frames)) - 2 if started[k] else 0  # m = 1 .. 2^n - 1
+    return n_vis, n_held, held_features
+
+
+@jit(inline="always")
+def context(
+    obs, tables, include_preview, rate_mode, preview_factor, with_deny, weights, ints, floats
+):
+    """``prepare`` with the card tables it reads, then the weights (icons, target, other,
+    deny, goal: W_* order) into floats. Returns (number visible, my unsold paintings,
+    their features)."""
+    for w in range(N_WEIGHTS):
+        floats[WEIGHTS + w] = weights[w]
+    return prepare(
+        obs, tables.land_features, tables.land_fit, tables.land_commissions,
+        tables.comm_n_frames, tables.comm_fame, tables.comm_share, include_preview,
+        rate_mode, preview_factor, with_deny, ints, floats,
+    )  # fmt: skip
+
+
+@jit(inline="always")
+def fit_tables(n_vis, ints, floats, target):
+    """The per-frame-mask tables of the context, once the target (-1: none) is known."""
+    for m in range(N_MASKS):
+        floats[TARGET_FIT + m] = 0.0
+    for k in range(n_vis):
+        rate = floats[RATE + k]
+        share = floats[SHARE + k]
+        adds = ints[ADDS + k]
+        deny = ints[DENY + k]
+        for m in range(N_MASKS):
+            floats[OTHER_FIT + k * N_MASKS + m] = rate * ((adds >> m) & 1)
+        if floats[WEIGHTS + W_DENY] != 0.0:
+            for m in range(N_MASKS):
+                floats[DENY_FIT + k * N_MASKS + m] = share * ((deny >> m) & 1)
+    if target >= 0:
+        for m in range(N_MASKS):
+            floats[TARGET_FIT + m] = floats[OTHER_FIT + target * N_MASKS + m]
+            floats[OTHER_FIT + target * N_MASKS + m] = 0.0
+
+
+@jit(inline="always")
+def card_worth(card, land_icons, land_fit, n_vis, ints, floats, target, with_deny):
+    """The worth of one card (see the module docstring); >= 0 for weights >= 0."""
+    target_rate = 0.0
+    if target >= 0:
+        target_rate = floats[TARGET_FIT + land_fit[card, ints[VIS + target]]]
+    other_rate = 0.0
+    deny_share = 0.0
+    for k in range(n_vis):
+        m = land_fit[card, ints[VIS + k]]
+        other_rate = max(other_rate, floats[OTHER_FIT + k * N_MASKS + m])
+        if with_deny:
+            deny_share = max(deny_share, floats[DENY_FIT + k * N_MASKS + m])
+    value = floats[WEIGHTS + W_ICONS] * land_icons[card]
+    value += floats[WEIGHTS + W_TARGET] * target_rate + floats[WEIGHTS + W_OTHER] * other_rate
+    return value + floats[WEIGHTS + W_DENY] * deny_share
+
+
+@jit(inline="always")
+def hike_met(goal_kind, goal_param, direction, steps, cell, n_taken, n_held, features, full):
+    """Whether a hike taking n_taken cards meets today's goal. For "all features" the
+    features are those of every takeable cell of the path (optimistic when it paints
+    fewer cards than the path has)."""
+    if goal_kind < 0 or goal_kind == GOAL_SOLD:
+        return False
+    if goal_kind == GOAL_PAINTED or goal_kind == GOAL_HOLDS or goal_kind == GOAL_ALL_FEATURES:
+        return set_goal_met(goal_kind, goal_param, n_taken, n_held, features, full)
+    return hike_goal_met(goal_kind, goal_param, direction, steps, cell, n_taken)
+
+
+@jit(_nrt=False)
+def hike_scan(
+    obs, land_icons, land_fit, land_features, n_vis, ints, floats, target, goal_kind,
+    goal_param, n_held, held_features, directions, reach, plan_hike, plan_paint,
+    plan_directions, n_plans, best_only, out,
+):  # fmt: skip
+    """The worth of every hike from here now, for up to PLAN_HAND plan cards (reach
+    plan_hike[i], paint plan_paint[i], directions plan_directions[i]): a hike is worth its
+    plan_paint[i] best cards plus weights[W_GOAL] if today's goal is met. With
+    ``best_only``, out[i] is the best hike card i allows (-1e9 if none); otherwise
+    out[i * HIKE_TABLE + direction * MAX_STEPS + steps] is each hike's worth (index 0:
+    the stay, -1e9 where it is not legal; the hikes card i does not allow are left as
+    they were). One scan per direction serves every card (the same path, a different
+    reach, paint number and direction set)."""
+    occupied = others_mask(obs)
+    full = (1 << land_features.shape[1]) - 1
+    goal_bonus = floats[WEIGHTS + W_GOAL]
+    with_deny = floats[WEIGHTS + W_DENY] != 0.0
+    track = goal_kind == GOAL_ALL_FEATURES  # the features taken matter
+    start = obs[OBS_POS + obs[OBS_ME]]
+    start_card = obs[OBS_GRID + start]
+    start_value = -1.0
+    start_features = held_features
+    if start_card >= 0 and not (occupied >> start) & 1:
+        start_value = card_worth(
+            start_card, land_icons, land_fit, n_vis, ints, floats, target, with_deny
+        )
+        if track:
+            start_features |= card_features(land_features, start_card)
+    top = stack_empty(PATH_TOP, np.float64)
+    prefix = stack_empty(PATH_PREFIX, np.float64)
+    for i in range(n_plans):
+        stay = -1e9
+        if not (occupied >> start) & 1:  # staying is legal (R-HIKE-5)
+            n_own = 1 if start_value >= 0 and plan_paint[i] > 0 else 0
+            stay = start_value if n_own else 0.0
+            features = start_features if n_own else held_features
+            if hike_met(goal_kind, goal_param, -1, 0, start, n_own, n_held, features, full):
+                stay += goal_bonus
+        out[i if best_only else i * HIKE_TABLE] = stay
+    for direction in range(N_DIRECTIONS):
+        if not (directions >> direction) & 1:
+            continue
+        n_top = path_start(top, prefix, start_value)
+        features = start_features
+        cell = start
+        for steps in range(1, reach + 1):
+            cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
+            if cell < 0:  # R-HIKE-3
+                break
+            card = obs[OBS_GRID + cell]
+            if card < 0:  # R-HIKE-4
+                break
+            if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
+                continue  # (nor paint there, R-PAINT-2)
+            path_add(
+                top,
+                prefix,
+                card_worth(card, land_icons, land_fit, n_vis, ints, floats, target, with_deny),
+            )
+            n_top += 1
+            if track:
+                features |= card_features(land_features, card)
+            for i in range(n_plans):
+                if steps > plan_hike[i] or not (plan_directions[i] >> direction) & 1:
+                    continue
+                taken = min(plan_paint[i], n_top)
+                total = prefix[min(plan_paint[i], PATH_TOP)]
+                if hike_met(
+                    goal_kind, goal_param, direction, steps, cell, taken, n_held, features, full
+                ):
+                    total += goal_bonus
+                if best_only:
+                    out[i] = max(out[i], total)
+                else:
+                    out[i * HIKE_TABLE + direction * MAX_STEPS + steps] = total
+
+
+@jit(_nrt=False)
+def paint_values(
+    obs, options, n_options, land_icons, land_fit, land_features, n_vis, ints, floats,
+    target, goal_kind, goal_param, n_held, held_features, out,
+):  # fmt: skip
+    """out[i]: the worth of paint option i's cards, plus weights[W_GOAL] if they meet a
+    goal the cards decide (the hike is already made)."""
+    full = (1 << land_features.shape[1]) - 1
+    with_deny = floats[WEIGHTS + W_DENY] != 0.0
+    worth = stack_empty(N_CELLS, np.float64)
+    done = 0
+    for i in range(n_options):
+        value = 0.0
+        n = 0
+        features = held_features
+        for column in range(options.shape[1]):
+            cell = options[i, column]
+            if cell < 0:
+                continue
+            card = obs[OBS_GRID + cell]
+            if not (done >> cell) & 1:
+                worth[cell] = card_worth(
+                    card, land_icons, land_fit, n_vis, ints, floats, target, with_deny
+                )
+                done |= 1 << cell
+            value += worth[cell]
+            features |= card_features(land_features, card)
+            n += 1
+        if set_goal_met(goal_kind, goal_param, n, n_held, features, full):
+            value += floats[WEIGHTS + W_GOAL]
+        out[i] = value
+
+
+@jit(inline="always")
+def option_values(
+    kind, obs, options, n_options, tables, n_vis, ints, floats, target, n_held,
+    held_features, out,
+):  # fmt: skip
+    """out[i]: the worth of option i of a plan, hike or paint decision (``prepare`` has
+    filled ints and floats). A plan card is worth the best hike it allows now."""
+    goal = obs[OBS_GOAL]
+    goal_kind = tables.goal_kind[goal] if goal >= 0 else -1
+    goal_param = tables.goal_param[goal] if goal >= 0 else 0
+    fit_tables(n_vis, ints, floats, target)
+    if kind == DECIDE_PAINT:
+        paint_values(
+            obs, options, n_options, tables.land_icons, tables.land_fit, tables.land_features,
+            n_vis, ints, floats, target, goal_kind, goal_param, n_held, held_features, out,
+        )  # fmt: skip
+        return
+    hike = stack_empty(PLAN_HAND, np.int64)
+    paint = stack_empty(PLAN_HAND, np.int64)
+    directions = stack_empty(PLAN_HAND, np.int64)
+    n_plans = n_options if kind == DECIDE_PLAN else 1
+    for i in range(n_plans):
+        plan = options[i, 0] if kind == DECIDE_PLAN else obs[OBS_PLAN + obs[OBS_ME]]
+        hike[i] = tables.plan_hike[plan]
+        paint[i] = tables.plan_paint[plan]
+        directions[i] = tables.plan_directions[plan]
+    reach = 0
+    wanted = 0
+    for i in range(n_plans):
+        reach = max(reach, hike[i])
+        wanted |= directions[i]
+    if kind == DECIDE_PLAN:
+        hike_scan(
+            obs, tables.land_icons, tables.land_fit, tables.land_features, n_vis, ints,
+            floats, target, goal_kind, goal_param, n_held, held_features, wanted, reach, hike,
+            paint, directions, n_plans, True, out,
+        )  # fmt: skip
+        return
+    table = stack_empty(HIKE_TABLE, np.float64)
+    for entry in range(HIKE_TABLE):
+        table[entry] = -1e9
+    hike_scan(
+        obs, tables.land_icons, tables.land_fit, tables.land_features, n_vis, ints, floats,
+        target, goal_kind, goal_param, n_held, held_features, wanted, reach, hike, paint,
+        directions, 1, False, table,
+    )  # fmt: skip
+    for i in range(n_options):
+        direction = options[i, 0]
+        out[i] = table[0 if direction < 0 else direction * MAX_STEPS + options[i, 1]]

@@ -1,0 +1,92 @@
+"""The card evaluation of balanced, commission-hunter and greedy-painter
+(strategies/_card_worth.py): its Hall table against the matching it replaces, the frame
+fit table it reads (CardTables.land_fit), and a card's worth on a hand-made position."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from strategies import _card_worth, _style_tools
+from sunset_sim.cards.loader import load_cards
+from sunset_sim.cards.tables import build_tables
+from sunset_sim.enums import MAX_FRAMES
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return build_tables(load_cards())
+
+
+def hall(n_frames: int, counts: dict[int, int]) -> tuple[int, int]:
+    """(adds mask, frames filled) from HALL for paintings counted by frame mask."""
+    row = np.zeros(_card_worth.N_MASKS, dtype=np.int64)
+    for m, count in counts.items():
+        row[m] = count
+    entry = int(_card_worth.hall_entry(row, 0, n_frames))
+    return entry & 255, entry >> 8
+
+
+def matched(n_frames: int, counts: dict[int, int], extra: list[int]) -> int:
+    """The exact matching (_style_tools.matched, the deficiency form of Hall's theorem)."""
+    hist = np.zeros(_style_tools.N_MASKS, dtype=np.int64)
+    for m, count in counts.items():
+        hist[m] = count
+    extra_masks = np.array(extra + [0], dtype=np.int64)
+    return int(_style_tools.matched(n_frames, hist, extra_masks, len(extra)))
+
+
+@pytest.mark.parametrize("n_frames", range(1, MAX_FRAMES + 1))
+def test_hall_table_agrees_with_the_matching_for_every_holding(n_frames):
+    masks = range(1, 1 << n_frames)
+    checked = 0
+    for counts in itertools.product(range(5), repeat=len(masks)):  # 0..4: past the cap of 3
+        holding = dict(zip(masks, counts, strict=True))
+        adds, filled = hall(n_frames, holding)
+        before = matched(n_frames, holding, [])
+        assert filled == before, (n_frames, holding)
+        for m in masks:
+            raises = matched(n_frames, holding, [m]) > before
+            assert bool((adds >> m) & 1) == raises, (n_frames, holding, m)
+        assert adds & 1 == 0  # a card that fits no frame never adds one
+        checked += 1
+    assert checked == 5 ** len(masks)
+
+
+def test_land_fit_holds_the_frames_each_landscape_fits(tables):
+    n_lands, n_commissions = tables.land_fit.shape
+    assert (n_lands, n_commissions) == (len(tables.land_icons), len(tables.comm_fame))
+    for card in range(n_lands):
+        for commission in range(n_commissions):
+            expected = 0
+            for slot in range(tables.comm_n_frames[commission]):
+                if tables.match[card, tables.comm_frames[commission, slot]]:
+                    expected |= 1 << slot
+            assert tables.land_fit[card, commission] == expected
+
+
+def test_a_card_is_worth_its_icons_plus_the_best_frame_it_adds(tables):
+    """One visible commission, no paintings held: any card fitting a frame adds one."""
+    ints = np.zeros(_card_worth.N_INTS, dtype=np.int64)
+    floats = np.zeros(_card_worth.N_FLOATS, dtype=np.float64)
+    commission = 0
+    fitting = next(c for c in range(len(tables.land_icons)) if tables.land_fit[c, commission])
+    other = next(c for c in range(len(tables.land_icons)) if not tables.land_fit[c, commission])
+    n_frames = int(tables.comm_n_frames[commission])
+    ints[_card_worth.VIS] = commission
+    ints[_card_worth.ADDS] = hall(n_frames, {})[0]
+    floats[_card_worth.RATE] = 2.5
+    floats[_card_worth.WEIGHTS + _style_tools.W_ICONS] = 0.5
+    floats[_card_worth.WEIGHTS + _style_tools.W_OTHER] = 2.0
+    _card_worth.fit_tables.py_func(1, ints, floats, -1)
+    worth = _card_worth.card_worth.py_func
+    args = (tables.land_icons, tables.land_fit, 1, ints, floats, -1, False)
+    assert worth(fitting, *args) == pytest.approx(0.5 * tables.land_icons[fitting] + 2.0 * 2.5)
+    assert worth(other, *args) == pytest.approx(0.5 * tables.land_icons[other])
+    # as the target (weight 0 for others), the same frame counts through W_TARGET
+    floats[_card_worth.WEIGHTS + _style_tools.W_TARGET] = 3.0
+    _card_worth.fit_tables.py_func(1, ints, floats, 0)
+    args = (tables.land_icons, tables.land_fit, 1, ints, floats, 0, False)
+    assert worth(fitting, *args) == pytest.approx(0.5 * tables.land_icons[fitting] + 3.0 * 2.5)
