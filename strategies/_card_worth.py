@@ -81,10 +81,6 @@ from sunset_sim.strategy_tools import (
 N_MASKS = 1 << MAX_FRAMES  # frame subsets of a commission
 MAX_VALUES = 64  # option rows on the stack: 3 plan cards, <= 33 hikes, <= 32 sets of cards
 INVERSE = np.array([0.0] + [1.0 / n for n in range(1, MAX_FRAMES + 1)])  # INVERSE[n] = 1 / n
-# HITS[m]: bit S set where the frame subsets m and S meet (m, S < N_MASKS)
-HITS = np.array(
-    [sum(1 << s for s in range(N_MASKS) if s & m) for m in range(N_MASKS)], dtype=np.int64
-)
 MAX_STEPS = 5  # index 0 = stay; a straight hike on a 5x5 grid has at most 4 steps
 HIKE_TABLE = N_DIRECTIONS * MAX_STEPS  # the stay at 0, then [direction, steps]
 
@@ -156,8 +152,8 @@ def earliest_wake(plan_wake):
 # ints[VIS + k] visible commission k, ints[ADDS + k] / ints[DENY + k] the frame masks m of
 # the cards that add a frame of it for me / that an opponent collects for (bit m),
 # ints[BASE + k] the frames of it my paintings fill, ints[COUNTS + 8k + m] how many of my
-# paintings fit exactly its frames m; floats[RATE + k] my worth of one
-# more frame of it, floats[SHARE + k] its fame per frame, floats[WEIGHTS + w] the weights.
+# paintings fit exactly its frames m; floats[RATE + k] my worth of one more frame of it,
+# floats[SHARE + k] its fame per frame, floats[WEIGHTS + w] the weights.
 # Then, by the frame mask m a card fits (``fit_tables``): floats[TARGET_FIT + m] the rate
 # of the target commission if such a card adds a frame of it, floats[OTHER_FIT + 8k + m]
 # the same for the other visible commissions, floats[DENY_FIT + 8k + m] the fame per
