@@ -46,7 +46,7 @@ def choose_plan(options, n_options, plan_wake, plan_paint, plan_hike, plan_direc
     return best_index
 
 
-@jit(inline="always")
+@jit(_nrt=False)  # not inlined: small, and kept out of every kernel's code
 def decide(kind, obs, options, n_options, params, rng, tables):
     if kind == DECIDE_PLAN:
         return choose_plan(
