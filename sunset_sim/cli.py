@@ -33,6 +33,7 @@ from sunset_sim.cli_common import (
     write_atomically,
 )
 from sunset_sim.cli_report import report_command
+from sunset_sim.cli_study import study_command, value_command
 from sunset_sim.cli_tune import tune_command
 from sunset_sim.cli_whatif import compare_command, sweep_command
 from sunset_sim.strategy import StrategyError
@@ -58,6 +59,8 @@ def main() -> None:
       sunset-sim play --players 3 --seed 7         one game, logged day by day
       sunset-sim cards                             the card set and its difficulty model
       sunset-sim strategies                        the strategies you can seat
+      sunset-sim study --strategy balanced ...     card values and verified rebalance
+                                                   suggestions (alias: value)
     """
 
 
@@ -447,6 +450,8 @@ main.add_command(tune_command)
 main.add_command(report_command)
 main.add_command(compare_command)
 main.add_command(sweep_command)
+main.add_command(study_command)
+main.add_command(value_command)
 
 if __name__ == "__main__":
     main()

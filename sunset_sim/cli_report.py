@@ -40,8 +40,9 @@ def _check_out(out_dir: Path, force: bool) -> None:
 def _clear_old_outputs(out_dir: Path) -> None:
     """With --force: remove what an earlier report wrote, so no stale plot survives."""
     from sunset_sim.analysis.plots import PLOTS
+    from sunset_sim.analysis.study import STUDY_FILES
 
-    for name in ["report.md", "report.html", *(f"{plot}.png" for plot in PLOTS)]:
+    for name in ["report.md", "report.html", *(f"{plot}.png" for plot in PLOTS), *STUDY_FILES]:
         (out_dir / name).unlink(missing_ok=True)
 
 
@@ -73,6 +74,15 @@ def _clear_old_outputs(out_dir: Path) -> None:
     show_default=True,
     help="Groups with fewer samples are marked 'too few samples' and never ranked.",
 )
+@click.option(
+    "--study-games",
+    type=int,
+    default=None,
+    help="Deals for the paired experiments (card values by restricted play, targets and "
+    "verified rebalance suggestions, as `sunset-sim study --edits none`, whose files it "
+    "writes beside the report): default 2000 with --games, none with a results file unless "
+    "given (then --strategy names the field to study); 0 for no study.",
+)
 @click.option("--title", default="Sunset over Water balance report", help="Report title.")
 @format_option
 @click.option("--quiet", is_flag=True, help="No progress messages.")
@@ -88,6 +98,7 @@ def report_command(
     out_dir,
     force,
     min_samples,
+    study_games,
     title,
     table_format,
     quiet,
@@ -174,12 +185,33 @@ def report_command(
                 f"the seats: {len(tables)} seatings of {players}, {per_table:,} games each, "
                 "every game a different deal)"
             )
+    if study_games is None:
+        study_games = 2000 if games is not None else 0
+    if study_games < 0:
+        raise CliError(f"--study-games: {study_games} is negative")
+    study = None
+    if study_games:
+        if results is not None and not strategy_texts:
+            raise CliError("--study-games: with a results file, name the field with --strategy")
+        study = _study(strategy_texts, players, study_games, seed, cards, rules, jobs, step)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        if force:
+            _clear_old_outputs(out_dir)
+        from sunset_sim.analysis.study import write_study
+
+        write_study(study, out_dir, cards)
     try:
         report = build_report(
-            frame, cards, min_samples=min_samples, title=title, source=source, on_step=step
+            frame,
+            cards,
+            min_samples=min_samples,
+            title=title,
+            source=source,
+            on_step=step,
+            study=study,
         )
         del frame
-        if force and out_dir.is_dir():
+        if force and out_dir.is_dir() and study is None:
             _clear_old_outputs(out_dir)
         written = write_report(report, out_dir, on_step=step)
     except ReportInputError as error:
@@ -193,6 +225,18 @@ def report_command(
             f"{report.meta['games']:,} games, {report.meta['players']} players; report written "
             f"to {written[0]} and {written[1]} ({len(written) - 2} plots); results between bots"
         )
+
+
+def _study(strategy_texts, players, games, seed, cards, rules, jobs, step):
+    """The designer study of the report's field (analysis.study), on its own deals."""
+    from sunset_sim.analysis.study import run_study
+
+    seats = make_seats(strategy_texts, max(len(strategy_texts), 1))
+    entrants = list({seat.name: seat for seat in seats}.values())
+    step(f"study: paired experiments on {games:,} deals (card values, suggestions)")
+    return run_study(
+        entrants, players, games, seed, cards, rules, edits=(), jobs=jobs or None, status=step
+    )
 
 
 def _read(path: Path):

@@ -219,9 +219,10 @@ def compare_command(
 
     \b
     Common random numbers: deal g uses seed (--seed, g) in both variants, and every
-    deal is played at every rotation of the table. A rule change keeps the deals
-    identical, so the paired differences are precise. A different card set shuffles
-    different cards: deal g is then a different deal and only the seeds are shared.
+    deal is played at every rotation of the table. A rule change, or card sets with the
+    same card ids in the same order (numbers edited, as a study's suggested-cards.toml),
+    keep the deals identical, so the paired differences are precise. A set with other
+    cards shuffles other cards: deal g is then another deal and only the seeds are shared.
     Differences are paired by deal; '*' marks p < --alpha (with many rows, expect a few
     marks by chance). Results are bot-versus-bot.
     """
@@ -284,11 +285,14 @@ def compare_command(
     click.echo(f"A: {attrs['a']}")
     click.echo(f"B: {attrs['b']}")
     if attrs["same_deals"]:
-        click.echo("Same card set: A and B are played on identical deals (paired by deal).")
+        click.echo(
+            "Same card ids in the same order: A and B are played on identical deals "
+            "(paired by deal)."
+        )
     else:
         click.echo(
-            "Note: the card sets differ, so deal g is a different deal in A and B (same "
-            "seeds only); differences are still paired by game index."
+            "Note: the card sets hold different cards, so deal g is a different deal in A "
+            "and B (same seeds only); differences are still paired by game index."
         )
     titles = {
         "strategy": "Per strategy: win share and mean fame",

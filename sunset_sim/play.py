@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.rng import new_stream
@@ -26,11 +28,24 @@ from sunset_sim.strategy import Player
 
 
 class StrategyDecider:
-    """Choices from each seat's strategy, chance from the game's counter-based streams."""
+    """Choices from each seat's strategy, chance from the game's counter-based streams.
 
-    def __init__(self, players: list[Player], tables: CardTables, seed: int, game_index: int):
+    ``banned``: restricted play as the kernel plays it (engine/kernel.py): this game's
+    row ``banned[game_index % len(banned)]`` says per seat which plan cards, landscapes
+    and commissions the seat may not take; the strategy sees only the options left, in
+    their canonical order (a plan card only when another choice is left)."""
+
+    def __init__(
+        self,
+        players: list[Player],
+        tables: CardTables,
+        seed: int,
+        game_index: int,
+        banned: np.ndarray | None = None,
+    ):
         self.players = players
         self.tables = tables
+        self.bans = _seat_bans(banned, game_index, len(players), tables)
         self.setup = Stream(seed, game_index, STREAM_SETUP)
         self.chance = Stream(seed, game_index, STREAM_CHANCE)
         self.streams = [
@@ -56,7 +71,10 @@ class StrategyDecider:
         return shuffled_orders(cards, n_players, self.setup)
 
     def keep_plan(self, state: GameState, seat: int, hand: list[int]) -> int:
-        return hand[self._ask(DECIDE_PLAN, state, seat, [(card,) for card in hand], hand)]
+        plans = self.bans[seat][0]
+        allowed = [card for card in hand if card not in plans] or hand
+        shown = allowed + [card for card in hand if card not in allowed]
+        return allowed[self._ask(DECIDE_PLAN, state, seat, [(card,) for card in allowed], shown)]
 
     def turn_order(self, state: GameState) -> list[int]:
         """R-ORD-2: one random seat permutation a day unless ties go by seat."""
@@ -73,9 +91,15 @@ class StrategyDecider:
         return options[self._ask(DECIDE_HIKE, state, seat, rows)]
 
     def paint(self, state: GameState, seat: int, options: list[list[int]]) -> list[int]:
+        lands = self.bans[seat][1]
+        if lands:
+            options = [cells for cells in options if not any(state.grid[c] in lands for c in cells)]
         return options[self._ask(DECIDE_PAINT, state, seat, options)]
 
     def sale(self, state: GameState, seat: int, options: list[tuple[int, list[int]]]):
+        commissions = self.bans[seat][2]
+        if commissions:
+            options = [option for option in options if option[0] not in commissions]
         rows = [(-1,)] + [(commission, *paintings) for commission, paintings in options]
         index = self._ask(DECIDE_SALE, state, seat, rows)
         return None if index == 0 else options[index - 1]
@@ -83,6 +107,32 @@ class StrategyDecider:
     def reshuffle(self, state: GameState, discard: list[int]) -> list[int]:
         self.chance.shuffle(discard)
         return discard
+
+
+def _seat_bans(
+    banned: np.ndarray | None, game_index: int, n_players: int, tables: CardTables
+) -> list[tuple[set[int], set[int], set[int]]]:
+    """Per seat, the banned plan card, landscape and commission indices of this game."""
+    empty = [(set(), set(), set()) for _ in range(n_players)]
+    if banned is None:
+        return empty
+    row = np.asarray(banned)[game_index % len(banned)]
+    n_plan, n_land = tables.plan_wake.shape[0], tables.land_icons.shape[0]
+    n_comm = tables.comm_fame.shape[0]
+    bans = []
+    for seat in range(n_players):
+        if not row[seat, 0]:
+            bans.append(empty[seat])
+            continue
+        columns = row[seat]
+        bans.append(
+            (
+                {i for i in range(n_plan) if columns[1 + i]},
+                {i for i in range(n_land) if columns[1 + n_plan + i]},
+                {i for i in range(n_comm) if columns[1 + n_plan + n_land + i]},
+            )
+        )
+    return bans
 
 
 def play_reference(
@@ -93,11 +143,13 @@ def play_reference(
     rules: Rules | None = None,
     tables: CardTables | None = None,
     on_event=None,
+    banned: np.ndarray | None = None,
 ) -> GameResult:
-    """One game on the reference engine; ``players`` has one entry per seat."""
+    """One game on the reference engine; ``players`` has one entry per seat. ``banned``:
+    restricted play, as ``engine.batch.run_games`` takes it."""
     rules = rules or Rules()
     tables = tables if tables is not None else build_tables(cards)
-    decider = StrategyDecider(players, tables, seed, game_index)
+    decider = StrategyDecider(players, tables, seed, game_index, banned)
     meta = {"seed": seed, "game_index": game_index, "strategies": [p.name for p in players]}
     return play_game(cards, rules, len(players), decider, tables, meta, on_event)
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import nullcontext
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from sunset_sim.cards.loader import load_cards
@@ -57,11 +58,13 @@ def iter_batches(
     chunk_size: int = DEFAULT_CHUNK,
     first_game: int = 0,
     field: Sequence[str | Player] = (),
+    banned: np.ndarray | None = None,
 ) -> Iterator[tuple[BatchArrays, list[str]]]:
     """Yield (raw arrays, seat labels) chunk by chunk: memory stays flat for any ``games``.
 
     ``field`` lists every strategy of a study that plays several seatings, so that they
-    all run on one generated kernel (compiled once) rather than one per seating."""
+    all run on one generated kernel (compiled once) rather than one per seating.
+    ``banned``: restricted play (``engine.batch.run_games``)."""
     card_set, seats, rules = resolve(players, strategies, cards, rules)
     tables = build_tables(card_set)
     labels = [p.name for p in seats]
@@ -69,7 +72,10 @@ def iter_batches(
     with numba_threads(jobs):
         for start in range(first_game, first_game + games, chunk_size):
             count = min(chunk_size, first_game + games - start)
-            yield run_games(tables, seats, rules, seed, start, count, field=entrants), labels
+            batch = run_games(
+                tables, seats, rules, seed, start, count, field=entrants, banned=banned
+            )
+            yield batch, labels
 
 
 def simulate(

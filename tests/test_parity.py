@@ -286,11 +286,13 @@ def result_differences(result, out: BatchArrays, cards, n_players: int, days: in
     ]
 
 
-def check_game(cards, tables, lineup, n_players, rules, seed, game, cards_name="default"):
+def check_game(
+    cards, tables, lineup, n_players, rules, seed, game, cards_name="default", banned=None
+):
     """Both engines play one game; assert the traces and the results agree."""
     players = seat_players(list(lineup), n_players)
-    reference = play_reference(cards, players, seed, game, rules, tables)
-    trace, out = trace_game(tables, players, rules, seed, game, field=FIELD)
+    reference = play_reference(cards, players, seed, game, rules, tables, banned=banned)
+    trace, out = trace_game(tables, players, rules, seed, game, field=FIELD, banned=banned)
     fast = trace_to_record(trace, cards, n_players, rules.days)
     where = describe(seed, game, n_players, lineup, rules, cards_name)
     difference = first_difference(fast, comparable(reference.record))
@@ -580,3 +582,74 @@ def test_first_difference_names_day_turn_and_key():
     shorter = json.loads(json.dumps(record))
     shorter["days"].pop()
     assert first_difference(shorter, record).startswith("days: kernel has 5 entries")
+
+
+# ---- restricted play (analysis/experiments.py): both engines hide the same options ------
+
+
+def random_bans(rng, cards, n_players, masks=3):
+    """A ``banned`` array: in each mask some seats restricted from random plan cards,
+    landscapes and commissions (several at once, so that whole hands can be banned)."""
+    n_plan, n_land, n_comm = len(cards.plans), len(cards.landscapes), len(cards.commissions)
+    banned = np.zeros((masks, n_players, 1 + n_plan + n_land + n_comm), dtype=np.uint8)
+    for mask in range(masks):
+        for seat in range(n_players):
+            if rng.random() < 0.3:
+                continue
+            banned[mask, seat, kernel.BAN_ANY] = 1
+            banned[mask, seat, 1 + rng.choice(n_plan, rng.integers(1, 4), replace=False)] = 1
+            lands = rng.choice(n_land, rng.integers(0, 25), replace=False)
+            banned[mask, seat, 1 + n_plan + lands] = 1
+            comms = rng.choice(n_comm, rng.integers(0, 15), replace=False)
+            banned[mask, seat, 1 + n_plan + n_land + comms] = 1
+    return banned
+
+
+RESTRICTED_CONFIGS = [(n, lineup) for n in PLAYER_COUNTS for lineup in LINEUPS[-2:]]
+
+
+@pytest.mark.parametrize(("n_players", "lineup"), RESTRICTED_CONFIGS)
+def test_restricted_play_parity(n_players, lineup):
+    """With plan cards, landscapes and commissions banned per seat, the kernel and the
+    reference engine still play the same games (the strategy sees the same options)."""
+    rng = np.random.default_rng(7 + n_players)
+    banned = random_bans(rng, DEFAULT_CARDS, n_players)
+    for game in range(12):
+        check_game(
+            DEFAULT_CARDS, DEFAULT_TABLES, lineup, n_players, Rules(), 31, game, banned=banned
+        )
+
+
+def test_restricted_seat_never_takes_what_is_banned():
+    """The restricted seat never keeps the banned plan card (when it had another
+    choice), never paints a banned landscape and never sells to a banned commission,
+    while the other seats still do; an unrestricted mask plays the usual games."""
+    n_players, games = 3, 600
+    players = seat_players(["greedy"], n_players)
+    n_plan, n_land = len(DEFAULT_CARDS.plans), len(DEFAULT_CARDS.landscapes)
+    banned = np.zeros((n_players, n_players, 1 + n_plan + n_land + 30), dtype=np.uint8)
+    plan, lands, comms = 7, np.arange(0, n_land, 2), np.arange(0, 30, 3)
+    for seat in range(n_players):
+        banned[seat, seat, kernel.BAN_ANY] = 1
+        banned[seat, seat, 1 + plan] = 1
+        banned[seat, seat, 1 + n_plan + lands] = 1
+        banned[seat, seat, 1 + n_plan + n_land + comms] = 1
+    out = run_games(DEFAULT_TABLES, players, Rules(), 3, 0, games, field=FIELD, banned=banned)
+    rows = np.arange(games)
+    seat = rows % n_players
+    assert not (out.plan[rows, seat] == plan).any()
+    assert (out.plan == plan).sum() > games  # the others keep it
+    land_bits = np.zeros(out.painted.shape[2], dtype=np.uint64)
+    for land in lands:
+        land_bits[land // 64] |= np.uint64(1) << np.uint64(land % 64)
+    assert not (out.painted[rows, seat] & land_bits).any()
+    assert (out.painted & land_bits).any()
+    completer = out.commission[:, comms, kernel.C_SEAT]
+    assert not (completer == seat[:, None]).any()
+    assert (completer >= 0).any()
+    free = run_games(DEFAULT_TABLES, players, Rules(), 3, 0, games, field=FIELD)
+    unbanned = run_games(
+        DEFAULT_TABLES, players, Rules(), 3, 0, games, field=FIELD, banned=banned * 0
+    )
+    for name, array in free.arrays().items():
+        assert np.array_equal(array, unbanned.arrays()[name]), name

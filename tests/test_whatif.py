@@ -19,9 +19,10 @@ from sunset_sim.analysis.whatif import (
     resolve_rules,
     sweep,
 )
-from sunset_sim.cards.loader import default_cards_text
+from sunset_sim.cards.loader import default_cards_text, load_cards
 from sunset_sim.rules.options import RuleOptionError, Rules
 
+DEFAULT_CARDS = load_cards()
 FIELD = ["--strategy", "greedy", "--strategy", "random", "--players", "3", "--quiet"]
 
 
@@ -87,12 +88,23 @@ def test_compare_table_and_csv_formats():
     assert len(csv.splitlines()) == 1 + 17
 
 
-def test_compare_other_card_set_is_flagged_as_other_deals(tmp_path):
-    text = default_cards_text().replace("name = ", 'name = "variant"\n# was: ', 1)
-    path = tmp_path / "variant.toml"
-    path.write_text(text, encoding="utf-8")
+def test_compare_edited_card_set_keeps_the_deals_and_other_cards_do_not(tmp_path):
+    """Same card ids in the same order (numbers edited) are identical deals; a set with
+    two landscapes swapped deals other cards (CardSet.deal_key)."""
+    from sunset_sim.cards.edit import dump_cards, edit_card
+
+    edited = edit_card(DEFAULT_CARDS, DEFAULT_CARDS.plans[2].id, "paint", 1)
+    path = tmp_path / "edited.toml"
+    path.write_text(dump_cards(edited), encoding="utf-8")
     out = ok(cli("compare", *FIELD, "--games", 20, "--b-cards", path))
-    assert "deal g is a different deal" in out  # another card set deals other cards
+    assert "identical deals" in out and "different deal" not in out
+    text = default_cards_text()
+    first, second = 'id = "L01"', 'id = "L60"'
+    swapped = text.replace(first, "@@").replace(second, first).replace("@@", second)
+    other = tmp_path / "swapped.toml"
+    other.write_text(swapped.replace("name = ", 'name = "variant"\n# was: ', 1), "utf-8")
+    out = ok(cli("compare", *FIELD, "--games", 20, "--b-cards", other))
+    assert "deal g is a different deal" in out  # other cards in other places
     assert "B: cards " in out and "(variant)" in out
 
 

@@ -12,10 +12,13 @@ same deals and seat effects do not leak into strategy results. The unit of every
 interval is the deal: a strategy's value in deal g is its mean over all its seats in all
 rotations of deal g, so values from different deals are independent.
 
-Common random numbers: a deal depends only on (seed, g) and the card set. Rule options
-(``days``, ``tie_break``) keep the deals the same, so A and B differ only by the rule; a
-different card set shuffles different cards, so its deal g is another deal and only the
-seeds are shared (the pairing then gains little, but stays valid).
+Common random numbers: a deal depends only on (seed, g) and the card ids in their order
+(``CardSet.deal_key``: the engines shuffle card indices). Rule options (``days``,
+``tie_break``) and card edits that keep the ids and deck sizes (a fame, wake-up time,
+hike, paint or directions changed: ``cards.edit``) keep the deals identical, so A and B
+differ only by the change; a set with other cards shuffles other cards, so its deal g is
+another deal and only the seeds are shared (the pairing then gains little, but stays
+valid).
 """
 
 from __future__ import annotations
@@ -301,7 +304,8 @@ def compare(
     ``fame_goals``, ``fame_paintings``; per seat ``win_share`` and ``balance`` (1 - the
     largest gap between seats' win rates); ``tie_rate``, ``early_end_rate`` (ended by
     commission shortage), ``days_played``. ``frame.attrs`` holds ``a``, ``b`` (one-line
-    descriptions), ``same_deals`` (False when the card sets differ), ``games``, ``tables``.
+    descriptions), ``same_deals`` (True when both card sets have the same card ids in the
+    same order, so every deal is identical: ``CardSet.deal_key``), ``games``, ``tables``.
     """
     _check_sizes(players, games)
     base_cards = _cards(cards)
@@ -320,7 +324,7 @@ def compare(
     frame.attrs.update(
         a=describe_variant(set_a, variant_a),
         b=describe_variant(set_b, variant_b),
-        same_deals=set_a.content_hash == set_b.content_hash,
+        same_deals=set_a.deal_key == set_b.deal_key,
         games=games,
         tables=len(tables),
         players=players,

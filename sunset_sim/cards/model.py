@@ -6,6 +6,8 @@ never strings, so that both engines can turn them into integer tables directly.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 
 
@@ -85,3 +87,19 @@ class CardSet:
     content_hash: str
     source: str  # the TOML text it was loaded from, so a record can carry it inline
     path: str = "<default>"
+
+    @property
+    def deal_key(self) -> str:
+        """16 hex digits naming what a seeded deal depends on: the ordered card ids.
+
+        The engines shuffle card indices, so two sets with equal keys are dealt the same
+        cards in the same places for a seed, whatever the cards' numbers say.
+        """
+        ids = {
+            "landscape": [card.id for card in self.landscapes],
+            "commission": [card.id for card in self.commissions],
+            "goal": [card.id for card in self.goals],
+            "plan": [card.id for card in self.plans],
+        }
+        text = json.dumps(ids, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

@@ -82,6 +82,25 @@ def allocate(
     )
 
 
+def no_bans(n_players: int) -> np.ndarray:
+    """A ``banned`` array that restricts nobody (kernel.py, restricted play)."""
+    return np.zeros((1, n_players, 1), dtype=np.uint8)
+
+
+def check_bans(banned: np.ndarray | None, n_players: int, tables: CardTables) -> np.ndarray:
+    """``banned`` as the kernel takes it: uint8 ``[masks, players, columns]`` with room for
+    every card index (see ``kernel.ban_offsets``), or no restriction when None."""
+    if banned is None:
+        return no_bans(n_players)
+    banned = np.ascontiguousarray(banned, dtype=np.uint8)
+    width = 1 + tables.plan_wake.shape[0] + tables.land_icons.shape[0] + tables.comm_fame.shape[0]
+    if banned.ndim != 3 or banned.shape[0] < 1 or banned.shape[1] != n_players:
+        raise ValueError(f"banned: shape {banned.shape} is not (masks, {n_players}, columns)")
+    if banned[:, :, kernel.BAN_ANY].any() and banned.shape[2] != width:
+        raise ValueError(f"banned: {banned.shape[2]} columns where this card set needs {width}")
+    return banned
+
+
 def run_games(
     tables: CardTables,
     players: list[Player],
@@ -91,11 +110,14 @@ def run_games(
     n_games: int,
     check_invariants: bool = False,
     field: Sequence[Player] = (),
+    banned: np.ndarray | None = None,
 ) -> BatchArrays:
     """Play a contiguous range of games with the numba kernel (all numba threads).
 
     With ``check_invariants``, ``game[:, kernel.G_VIOLATIONS]`` holds each game's bitmask
-    of failed invariants (engine/invariants.py); it is 0 otherwise."""
+    of failed invariants (engine/invariants.py); it is 0 otherwise. ``banned``: restricted
+    play (kernel.py): game g uses ``banned[g % len(banned)]``, one row per seat."""
+    banned = check_bans(banned, len(players), tables)
     module, ids, params = kernel_arguments(players, field)
     out = allocate(n_games, len(players), rules.days, tables, first_game)
     module.play_games(
@@ -105,6 +127,7 @@ def run_games(
         np.int64(len(players)),
         ids,
         params,
+        banned,
         tables,
         np.int64(rules.tie_break_code),
         np.int64(rules.days),
@@ -130,8 +153,10 @@ def trace_game(
     seed: int,
     game_index: int,
     field: Sequence[Player] = (),
+    banned: np.ndarray | None = None,
 ) -> tuple[np.ndarray, BatchArrays]:
     """One game with its full trace (every decision and chance outcome), for parity checks."""
+    banned = check_bans(banned, len(players), tables)
     module, ids, params = kernel_arguments(players, field)
     out = allocate(1, len(players), rules.days, tables, game_index)
     trace = np.zeros(1 << 16, dtype=np.int32)
@@ -142,6 +167,7 @@ def trace_game(
         np.int64(len(players)),
         ids,
         params,
+        banned,
         tables,
         np.int64(rules.tie_break_code),
         np.int64(rules.days),

@@ -406,6 +406,77 @@ def show_private(obs, seat, hands, n_hand, turn_position):
         obs[OBS_PAINTINGS + i] = -1
 
 
+# ---- restricted play (analysis/experiments.py): options a seat may not take ----------
+# ``banned[mask, seat, column]`` (uint8) applies to games whose index is ``mask`` modulo
+# ``banned.shape[0]``. Column BAN_ANY says the seat has any restriction; then one column
+# per plan card, landscape and commission, from the offsets ``ban_offsets`` gives. The
+# options left are a subsequence of the full list in its canonical order, so a seat
+# without a restriction plays exactly as before (play.StrategyDecider mirrors this for the
+# reference engine).
+BAN_ANY = 0
+
+
+@jit(_nrt=False)
+def ban_offsets(n_plan, n_land):
+    """Columns of the first plan card, landscape and commission in a ``banned`` row."""
+    return 1, 1 + n_plan, 1 + n_plan + n_land
+
+
+@jit(_nrt=False)
+def allowed_plans(obs, options, drawn_row, banned, mask, seat, plan_column):
+    """The drawn plan cards the seat may keep, first and in drawn order, in ``options``
+    and ``OBS_HAND``; the banned ones follow in the hand. If every card is banned there
+    is no other choice, and all three are offered."""
+    n = 0
+    for k in range(PLAN_HAND):
+        if banned[mask, seat, plan_column + drawn_row[k]] == 0:
+            options[n, 0] = drawn_row[k]
+            obs[OBS_HAND + n] = drawn_row[k]
+            n += 1
+    if n == 0:
+        return N_PLAN_OPTIONS
+    rest = n
+    for k in range(PLAN_HAND):
+        if banned[mask, seat, plan_column + drawn_row[k]] != 0:
+            options[rest, 0] = drawn_row[k]
+            obs[OBS_HAND + rest] = drawn_row[k]
+            rest += 1
+    return np.int64(n)
+
+
+@jit(_nrt=False)
+def move_option_row(options, source, target):
+    for column in range(OPTION_WIDTH):
+        options[target, column] = options[source, column]
+
+
+@jit(_nrt=False)
+def allowed_paint_sets(obs, options, n_options, banned, mask, seat, land_column):
+    """The paint sets without a banned landscape (row 0, the empty set, always stays)."""
+    n = 0
+    for row in range(n_options):
+        allowed = True
+        for column in range(OPTION_WIDTH):
+            cell = options[row, column]
+            if cell >= 0 and banned[mask, seat, land_column + obs[OBS_GRID + cell]] != 0:
+                allowed = False
+        if allowed:
+            move_option_row(options, row, n)
+            n += 1
+    return n
+
+
+@jit(_nrt=False)
+def allowed_sales(options, n_options, banned, mask, seat, comm_column):
+    """The sales to commissions the seat may sell to (row 0, "stop", always stays)."""
+    n = 1
+    for row in range(1, n_options):
+        if banned[mask, seat, comm_column + options[row, 0]] == 0:
+            move_option_row(options, row, n)
+            n += 1
+    return n
+
+
 def _borrowable(value_type):
     if isinstance(value_type, types.Array):
         return True
@@ -462,6 +533,7 @@ def play_game(
     n_players,
     strategy_ids,
     params,
+    banned,
     tables,
     tie_break,
     days,
@@ -488,10 +560,13 @@ def play_game(
     work = borrowed(work)
     params = borrowed(params)
     strategy_ids = borrowed(strategy_ids)
+    banned = borrowed(banned)
     n_land = tables.land_icons.shape[0]
     n_comm = tables.comm_fame.shape[0]
     n_goal = tables.goal_kind.shape[0]
     n_plan = tables.plan_wake.shape[0]
+    ban_mask = game_index % banned.shape[0]
+    plan_column, land_column, comm_column = ban_offsets(n_plan, n_land)
     (
         obs,
         setup,
@@ -634,17 +709,22 @@ def play_game(
                 options[k, 0] = drawn[seat, k]
                 for column in range(1, OPTION_WIDTH):
                     options[k, column] = -1
+            n_options = N_PLAN_OPTIONS
+            if banned[ban_mask, seat, BAN_ANY]:
+                n_options = allowed_plans(
+                    obs, options, drawn[seat], banned, ban_mask, seat, plan_column
+                )
             choice = decide(
                 strategy_ids[seat],
                 KIND_PLAN,
                 obs,
                 options,
-                N_PLAN_OPTIONS,
+                n_options,
                 params[seat],
                 streams[seat],
                 tables,
             )
-            kept[seat] = drawn[seat, choice]
+            kept[seat] = options[choice, 0]
         for k in range(PLAN_HAND):
             obs[OBS_HAND + k] = -1
         for seat in range(n_players):  # the other two to the bottom, in drawn order
@@ -736,6 +816,10 @@ def play_game(
                 options,
                 scratch,
             )
+            if banned[ban_mask, seat, BAN_ANY]:
+                n_options = allowed_paint_sets(
+                    obs, options, n_options, banned, ban_mask, seat, land_column
+                )
             choice = decide(
                 strategy_ids[seat],
                 KIND_PAINT,
@@ -770,6 +854,10 @@ def play_game(
             while True:
                 show_private(obs, seat, hands, n_hand[seat], position)
                 n_options = sale_options(obs, tables, hands, seat, n_hand[seat], options)
+                if banned[ban_mask, seat, BAN_ANY]:
+                    n_options = allowed_sales(
+                        options, n_options, banned, ban_mask, seat, comm_column
+                    )
                 choice = decide(
                     strategy_ids[seat],
                     KIND_SALE,
@@ -1003,6 +1091,7 @@ def play_games(
     n_players,
     strategy_ids,
     params,
+    banned,
     tables,
     tie_break,
     days,
@@ -1032,6 +1121,7 @@ def play_games(
                 n_players,
                 strategy_ids,
                 params,
+                banned,
                 tables,
                 tie_break,
                 days,

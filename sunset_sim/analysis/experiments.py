@@ -1,0 +1,400 @@
+"""Paired experiments: what a card is worth, and what a card edit does, on the same deals.
+
+Associations ("win share when chosen vs not chosen") cannot value a card every strategy
+always takes, and rest on small self-selected groups. An experiment changes one thing
+and plays the same deals again (common random numbers), so the paired difference
+measures what the change did:
+
+- **restricted play** (Jaffe et al., "Evaluating competitive game balance with
+  restricted play"): one seat may never keep plan card X when it has another choice,
+  never paint landscape X or a landscape showing feature type F, never sell to
+  commission X. The *value* of X is what losing access costs that seat: its win share
+  (in points, 1 point = 0.01) and mean fame unrestricted minus restricted. The ban is
+  data given to the kernel (``engine/kernel.py``: a per-seat mask), so no experiment
+  recompiles anything. In deal g the restricted seat is ``g % players``, and every
+  rotation of the table plays deal g, so every strategy is restricted in every seat.
+- **card edits**: commission or goal fame, plan wake-up/hike/paint/directions moved by
+  a step (``cards.edit``). Card ids and deck sizes stay, so the deal stays identical
+  (it depends only on the seed and the card order).
+
+The unit of every interval is the deal: a deal's value is its mean over the rotations
+of the table, so values from different deals are independent; ``n`` is the number of
+deals and ``games`` the number of games behind each arm.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from sunset_sim.analysis.stats import Z95
+from sunset_sim.analysis.tournament import seatings
+from sunset_sim.cards.loader import load_cards
+from sunset_sim.cards.model import CardSet
+from sunset_sim.engine import kernel
+from sunset_sim.rules.options import Rules
+from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
+from sunset_sim.strategy import Player, make_player
+
+__all__ = [
+    "FAMILIES",
+    "FieldRun",
+    "Restriction",
+    "ban_array",
+    "paired_value",
+    "play_field",
+    "restricted_play",
+    "restrictions_for",
+]
+
+FAMILIES = ("plan", "commission", "feature", "landscape")
+POINTS = 100.0  # win share in points: 1 point = 0.01
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """What one seat may not take: a plan card, commission or landscape id, or a
+    feature type name (family ``feature``: no landscape showing it)."""
+
+    family: str
+    card: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.family} {self.card}"
+
+
+def restrictions_for(cards: CardSet, families: Sequence[str] = FAMILIES) -> list[Restriction]:
+    """One restriction per card (or feature type) of each family, in card-file order."""
+    ids = {
+        "plan": [p.id for p in cards.plans],
+        "commission": [c.id for c in cards.commissions],
+        "feature": list(cards.features),
+        "landscape": [land.id for land in cards.landscapes],
+    }
+    unknown = [f for f in families if f not in ids]
+    if unknown:
+        raise ValueError(f"family: {unknown[0]!r} is not one of {', '.join(FAMILIES)}")
+    return [Restriction(family, card) for family in families for card in ids[family]]
+
+
+def ban_columns(cards: CardSet, restriction: Restriction) -> list[int]:
+    """The columns of a kernel ``banned`` row (kernel.ban_offsets) this restriction sets."""
+    n_plan, n_land = len(cards.plans), len(cards.landscapes)
+    plan_column, land_column, comm_column = 1, 1 + n_plan, 1 + n_plan + n_land
+    family, card = restriction.family, restriction.card
+    if family == "plan":
+        indices = [i for i, p in enumerate(cards.plans) if p.id == card]
+        columns = [plan_column + i for i in indices]
+    elif family == "commission":
+        indices = [i for i, c in enumerate(cards.commissions) if c.id == card]
+        columns = [comm_column + i for i in indices]
+    elif family == "landscape":
+        indices = [i for i, land in enumerate(cards.landscapes) if land.id == card]
+        columns = [land_column + i for i in indices]
+    elif family == "feature":
+        if card not in cards.features:
+            raise ValueError(f"feature: {card!r} is not a feature type of {cards.name}")
+        f = cards.features.index(card)
+        columns = [land_column + i for i, land in enumerate(cards.landscapes) if land.features[f]]
+    else:
+        raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
+    if not columns:
+        raise ValueError(f"{family}: no card {card!r} in {cards.name}")
+    return columns
+
+
+def ban_array(cards: CardSet, players: int, restriction: Restriction | None) -> np.ndarray | None:
+    """The kernel's ``banned`` array for one restriction: in game g, seat ``g % players``
+    is restricted (one mask per seat, the kernel picks ``g % players``)."""
+    if restriction is None:
+        return None
+    width = 1 + len(cards.plans) + len(cards.landscapes) + len(cards.commissions)
+    banned = np.zeros((players, players, width), dtype=np.uint8)
+    columns = ban_columns(cards, restriction)
+    for seat in range(players):
+        banned[seat, seat, kernel.BAN_ANY] = 1
+        banned[seat, seat, columns] = 1
+    return banned
+
+
+# --- playing a field ------------------------------------------------------------------
+
+# The raw arrays a baseline keeps to count card use (FieldRun.raw).
+KEPT = ("plan", "commission", "painted", "position", "goal_flags", "goal")
+
+
+@dataclass
+class FieldRun:
+    """Every seat's win share and fame in deals first_game .. first_game + games - 1 at
+    every rotation of the table, and (``keep``) the raw arrays to count card use."""
+
+    first_game: int
+    players: int
+    labels: list[list[str]]  # per table, the strategy label of each seat
+    share: np.ndarray  # float64 (tables, games, players)
+    fame: np.ndarray  # float64 (tables, games, players)
+    raw: list[dict] = field(default_factory=list)  # per table: the KEPT arrays
+
+    @property
+    def games(self) -> int:
+        return self.share.shape[1]
+
+    def restricted_seat(self) -> np.ndarray:
+        """Per deal, the seat restricted in it (ban_array)."""
+        return (self.first_game + np.arange(self.games)) % self.players
+
+    def seat_values(self, values: np.ndarray) -> np.ndarray:
+        """(tables, games) values of each deal's restricted seat."""
+        return values[:, np.arange(self.games), self.restricted_seat()]
+
+    def strategy_mask(self, label: str) -> np.ndarray:
+        """(tables, games): the restricted seat plays ``label`` there."""
+        seats = self.restricted_seat()
+        return np.array([[table[s] == label for s in seats] for table in self.labels])
+
+
+def play_field(
+    tables: Sequence[Sequence[Player]],
+    games: int,
+    seed: int,
+    cards: CardSet,
+    rules: Rules,
+    first_game: int = 0,
+    banned: np.ndarray | None = None,
+    jobs: int | None = None,
+    keep: bool = False,
+    progress: Progress | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+) -> FieldRun:
+    """Play deals first_game .. first_game + games - 1 at every table (rotation)."""
+    players = len(tables[0])
+    entrants = [player for table in tables for player in table]
+    share = np.zeros((len(tables), games, players))
+    fame = np.zeros((len(tables), games, players))
+    raw: list[dict] = []
+    labels = []
+    for t, table in enumerate(tables):
+        kept: dict[str, list[np.ndarray]] = {name: [] for name in KEPT}
+        for batch, _ in iter_batches(
+            games,
+            players,
+            list(table),
+            seed,
+            cards,
+            rules,
+            jobs,
+            chunk_size,
+            first_game,
+            field=entrants,
+            banned=banned,
+        ):
+            rows = slice(
+                batch.first_game - first_game, batch.first_game - first_game + len(batch.game)
+            )
+            seat = batch.seat
+            share[t, rows] = seat[:, :, kernel.R_WON] / seat[:, :, kernel.R_WINNERS]
+            fame[t, rows] = seat[:, :, kernel.R_FAME]
+            if keep:
+                kept["plan"].append(batch.plan)
+                kept["commission"].append(batch.commission[:, :, kernel.C_SEAT])
+                kept["painted"].append(batch.painted)
+                kept["position"].append(batch.position)
+                kept["goal_flags"].append(batch.day[:, :, :, kernel.D_GOAL])
+                kept["goal"].append(batch.goal)
+            if progress is not None:
+                progress(len(batch.game))
+        labels.append([player.name for player in table])
+        if keep:
+            raw.append({name: np.concatenate(parts) for name, parts in kept.items()})
+    return FieldRun(first_game, players, labels, share, fame, raw)
+
+
+# --- paired values --------------------------------------------------------------------
+
+
+def _mean_ci(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    values = values[np.isfinite(values)]
+    n = values.size
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = float(values.mean())
+    if n < 2:
+        return mean, math.nan, math.nan
+    half = z * float(values.std(ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def _per_deal(values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """(tables, games) -> per-deal mean over the tables selected by ``mask``."""
+    if mask is None:
+        return values.mean(axis=0)
+    counts = mask.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, (values * mask).sum(axis=0) / counts, np.nan)
+
+
+def paired_value(
+    base: FieldRun, restricted: FieldRun, label: str | None = None
+) -> dict[str, float]:
+    """What the restriction cost its seat, base minus restricted, per deal: win share in
+    points and fame, each with its 95% CI; ``label`` limits it to one strategy's seats."""
+    mask = None if label is None else base.strategy_mask(label)
+    share = _per_deal(base.seat_values(base.share) - restricted.seat_values(restricted.share), mask)
+    fame = _per_deal(base.seat_values(base.fame) - restricted.seat_values(restricted.fame), mask)
+    value, lo, hi = _mean_ci(share * POINTS)
+    fame_cost, fame_lo, fame_hi = _mean_ci(fame)
+    n = int(np.isfinite(share).sum())
+    games = int(base.share.shape[0] * base.games if mask is None else mask.sum())
+    return {
+        "value": value,
+        "value_ci_low": lo,
+        "value_ci_high": hi,
+        "fame_cost": fame_cost,
+        "fame_cost_ci_low": fame_lo,
+        "fame_cost_ci_high": fame_hi,
+        "n": n,
+        "games": games,
+    }
+
+
+def use_rate(cards: CardSet, base: FieldRun, restriction: Restriction) -> float:
+    """How often the restricted seat used the card in the unrestricted games: kept the
+    plan card on some day, completed the commission, painted the landscape (or one with
+    the feature type)."""
+    if not base.raw:
+        return math.nan
+    seats = base.restricted_seat()
+    rows = np.arange(base.games)
+    used = []
+    for raw in base.raw:
+        if restriction.family == "plan":
+            index = [p.id for p in cards.plans].index(restriction.card)
+            used.append((raw["plan"][rows, seats] == index).any(axis=1))
+        elif restriction.family == "commission":
+            index = [c.id for c in cards.commissions].index(restriction.card)
+            used.append(raw["commission"][rows, index] == seats)
+        else:
+            n_plan = len(cards.plans)
+            columns = [c - 1 - n_plan for c in ban_columns(cards, restriction)]
+            painted = raw["painted"][rows, seats]  # (games, words) uint64
+            hit = np.zeros(base.games, dtype=bool)
+            for land in columns:
+                hit |= (painted[:, land // 64] >> np.uint64(land % 64)) & np.uint64(1) > 0
+            used.append(hit)
+    return float(np.mean(used))
+
+
+# --- restricted play ------------------------------------------------------------------
+
+
+def _cards(cards: CardSet | str | os.PathLike | None) -> CardSet:
+    return cards if isinstance(cards, CardSet) else load_cards(cards)
+
+
+def _players(strategies: Sequence[str | Player]) -> list[Player]:
+    entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
+    if not entrants:
+        raise ValueError("strategies: give at least one strategy")
+    return entrants
+
+
+def card_fame(cards: CardSet, restriction: Restriction) -> float:
+    if restriction.family == "commission":
+        return float(next(c.fame for c in cards.commissions if c.id == restriction.card))
+    return math.nan
+
+
+def value_rows(
+    cards: CardSet,
+    base: FieldRun,
+    restricted: FieldRun,
+    restriction: Restriction,
+    by_strategy: bool = True,
+) -> list[dict]:
+    """Rows of ``restricted_play``'s frame for one restriction: all seats, then per strategy."""
+    common = {
+        "family": restriction.family,
+        "card": restriction.card,
+        "fame": card_fame(cards, restriction),
+        "use_rate": use_rate(cards, base, restriction),
+    }
+    rows = [{**common, "strategy": "all", **paired_value(base, restricted)}]
+    if by_strategy:
+        labels = sorted({label for table in base.labels for label in table})
+        if len(labels) > 1:
+            for label in labels:
+                rows.append({**common, "strategy": label, **paired_value(base, restricted, label)})
+    for row in rows:
+        fame = row["fame"]
+        for key in ("value", "value_ci_low", "value_ci_high"):
+            row[f"{key.replace('value', 'value_per_fame')}"] = (
+                row[key] / fame if fame and fame > 0 else math.nan
+            )
+    return rows
+
+
+VALUE_COLUMNS = [
+    "family",
+    "card",
+    "strategy",
+    "fame",
+    "value",
+    "value_ci_low",
+    "value_ci_high",
+    "value_per_fame",
+    "value_per_fame_ci_low",
+    "value_per_fame_ci_high",
+    "fame_cost",
+    "fame_cost_ci_low",
+    "fame_cost_ci_high",
+    "use_rate",
+    "n",
+    "games",
+]
+
+
+def restricted_play(
+    strategies: Sequence[str | Player] = ("greedy",),
+    players: int = 4,
+    games: int = 5000,
+    seed: int = 0,
+    cards: CardSet | str | os.PathLike | None = None,
+    rules: Rules | None = None,
+    families: Sequence[str] = ("plan", "commission", "feature"),
+    restrictions: Sequence[Restriction] | None = None,
+    jobs: int | None = None,
+    first_game: int = 0,
+    progress: Progress | None = None,
+) -> pd.DataFrame:
+    """The value of every card of ``families`` (or of the ``restrictions`` given): what a
+    seat loses when it may not take it, paired on the same deals.
+
+    One row per restriction and strategy ("all" = every seat); ``value`` is the win-share
+    cost in points with its 95% CI, ``value_per_fame`` the same per fame point
+    (commissions), ``fame_cost`` the mean fame lost, ``use_rate`` how often the seat used
+    the card when allowed, ``n`` the deals and ``games`` the games per arm."""
+    card_set = _cards(cards)
+    rules = rules or Rules()
+    tables = seatings(_players(strategies), players)
+    chosen = (
+        list(restrictions) if restrictions is not None else restrictions_for(card_set, families)
+    )
+    base = play_field(tables, games, seed, card_set, rules, first_game, None, jobs, True, progress)
+    rows = []
+    for restriction in chosen:
+        banned = ban_array(card_set, players, restriction)
+        run = play_field(
+            tables, games, seed, card_set, rules, first_game, banned, jobs, False, progress
+        )
+        rows.extend(value_rows(card_set, base, run, restriction))
+    frame = pd.DataFrame(rows, columns=VALUE_COLUMNS)
+    frame.attrs.update(games=games, players=players, seed=seed, tables=len(tables))
+    return frame

@@ -1,0 +1,839 @@
+"""A designer study: every card's value from paired experiments, targets, and rebalance
+suggestions that are verified by playing before they are suggested.
+
+1. **Values** (``experiments.restricted_play``): the restricted-play value of every plan
+   card, commission and feature type (and landscapes on request).
+2. **Edits** (``card_edits``): commission fame +-1 (and, on request, goal fame +-1 and
+   every plan card field one step either way) on the same deals: how each edit moves
+   the card's own value and every strategy's win share.
+3. **Targets** (``Targets``): each card's metric against a band computed from the
+   *other* cards of its family; a card is outside only when its whole 95% CI is.
+   Commissions: value per fame point within a factor of the others' median (every
+   fame point about as easy to earn as any other: an over-priced card is worth far
+   more per point, an under-priced one nothing); plan cards: value within a robust
+   band of the others' (no card far more or less worth keeping); goals: the share of
+   the days a goal was kept by the last player to move.
+4. **Suggestions**: for every commission or plan card outside its band, the smallest
+   edit (fewest steps; among plan-card fields of equal size, the one that lands
+   nearest the band's centre) whose measured metric on the study's deals is inside.
+   Each is then VERIFIED by playing the whole field on the set with that edit on fresh
+   deals (game indices after the study's), before (original set) and after (edited
+   set) with CIs. If the after-value is not inside, the next larger edit is searched and
+   verified (four tries); nothing unverified is suggested. Last, all verified edits
+   together (``suggested-cards.toml``) are played on the fresh deals once more, and
+   each card's value there is reported beside its own (``after_all_edits``,
+   ``inside_with_all_edits``): edits interact, and the designer should see how.
+   Goals have no suggestion: no card field changes who moves last (the study says so).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from sunset_sim.analysis.experiments import (
+    POINTS,
+    VALUE_COLUMNS,
+    FieldRun,
+    Restriction,
+    _mean_ci,
+    _per_deal,
+    ban_array,
+    play_field,
+    restrictions_for,
+    value_rows,
+)
+from sunset_sim.analysis.stats import Z95
+from sunset_sim.analysis.tournament import seatings
+from sunset_sim.cards.edit import CardEditError, card_value, dump_cards, edit_card
+from sunset_sim.cards.loader import load_cards
+from sunset_sim.cards.model import CardSet
+from sunset_sim.enums import GOAL_FLAG_KEPT
+from sunset_sim.rules.options import Rules
+from sunset_sim.strategy import Player, make_player
+
+__all__ = [
+    "EDIT_FAMILIES",
+    "Study",
+    "Targets",
+    "card_edits",
+    "run_study",
+    "write_study",
+]
+
+EDIT_FAMILIES = ("commission-fame", "goal-fame", "plan")
+STUDY_FILES = (
+    "values.csv",
+    "edits.csv",
+    "targets.csv",
+    "suggestions.csv",
+    "original-cards.toml",
+    "suggested-cards.toml",
+    "study.md",
+)
+PLAN_FIELDS = ("wake", "hike", "paint", "directions")
+# A stronger plan card wakes earlier (wake -1) or does more (+1); a weaker one the reverse.
+STRONGER = {"wake": -1, "hike": 1, "paint": 1, "directions": 1}
+
+Status = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What a balanced card set looks like, per family (see the module docstring).
+
+    Commissions: value per fame point within a factor ``ratio`` of the other
+    commissions' median (so a card worth nothing is as far out as one worth three times
+    the others). Plan cards: value within median +- max(``width`` robust SDs, ``relative``
+    x |median|, ``floor_plan`` points) of the other plan cards, and no more than
+    ``later_margin`` points above the value of any card that wakes later: restricted
+    play values a card by what replaces it, so an early card given a late card's power
+    is worth about as much as that late card, not more, and only the wake-up order shows
+    it up. Goals: kept by the last player to move on at most ``last_mover`` of the days
+    a goal was kept."""
+
+    ratio: float = 3.0
+    width: float = 3.0
+    relative: float = 0.5
+    floor_plan: float = 3.0
+    floor_commission: float = 0.25  # points per fame, when the others' median is not positive
+    later_margin: float = 2.0  # points a plan card may be worth above a later-waking card
+    last_mover: float = 0.6
+
+    def describe(self) -> list[str]:
+        return [
+            "commission: restricted-play value per fame point within a factor "
+            f"{self.ratio:g} of the other commissions' median (median / {self.ratio:g} to "
+            f"median x {self.ratio:g})",
+            "plan: restricted-play value within median +- "
+            f"max({self.width:g} robust SD, {self.relative:g} x |median|, "
+            f"{self.floor_plan:g} points) of the other plan cards, and at most "
+            f"{self.later_margin:g} points above any card that wakes later (a card worth "
+            "more than a later one is too strong for its wake-up time)",
+            f"goal: kept by the last player to move on at most {self.last_mover:.0%} of the "
+            "days it was kept",
+        ]
+
+    def band(self, others: np.ndarray, family: str) -> tuple[float, float]:
+        others = others[np.isfinite(others)]
+        if others.size == 0:
+            return -math.inf, math.inf
+        median = float(np.median(others))
+        if family == "commission" and median > 0:
+            return median / self.ratio, median * self.ratio
+        spread = 1.4826 * float(np.median(np.abs(others - median)))
+        floor = self.floor_plan if family == "plan" else self.floor_commission
+        half = max(self.width * spread, self.relative * abs(median), floor)
+        return median - half, median + half
+
+
+METRIC = {"plan": "value", "commission": "value_per_fame"}
+METRIC_TEXT = {
+    "plan": "restricted-play value (win-share points)",
+    "commission": "restricted-play value per fame point (win-share points)",
+}
+
+
+@dataclass
+class Study:
+    """Everything a study found; ``write_study`` puts it in a folder."""
+
+    values: pd.DataFrame
+    edits: pd.DataFrame
+    targets: pd.DataFrame
+    suggestions: pd.DataFrame
+    suggested_cards: CardSet | None
+    settings: dict
+    compare_command: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+# --- playing ------------------------------------------------------------------------
+
+
+@dataclass
+class _Lab:
+    """One field on one card set's deals: plays baseline and restricted arms, cached."""
+
+    tables: list[list[Player]]
+    games: int
+    seed: int
+    rules: Rules
+    first_game: int
+    jobs: int | None
+    progress: Callable[[int], None] | None
+    _runs: dict = field(default_factory=dict)
+
+    def base(self, cards: CardSet) -> FieldRun:
+        key = (cards.content_hash, None)
+        if key not in self._runs:
+            self._runs[key] = play_field(
+                self.tables, self.games, self.seed, cards, self.rules, self.first_game,
+                None, self.jobs, True, self.progress,
+            )  # fmt: skip
+        return self._runs[key]
+
+    def restricted(self, cards: CardSet, restriction: Restriction) -> FieldRun:
+        key = (cards.content_hash, restriction)
+        if key not in self._runs:
+            banned = ban_array(cards, len(self.tables[0]), restriction)
+            self._runs[key] = play_field(
+                self.tables, self.games, self.seed, cards, self.rules, self.first_game,
+                banned, self.jobs, False, self.progress,
+            )  # fmt: skip
+        return self._runs[key]
+
+    def value(self, cards: CardSet, restriction: Restriction) -> dict:
+        """The all-seats row of restricted_play for this card on these deals."""
+        base = self.base(cards)
+        return value_rows(cards, base, self.restricted(cards, restriction), restriction, False)[0]
+
+    def cost(self, cards: CardSet, restriction: Restriction) -> np.ndarray:
+        """Per-deal win-share cost in points (for paired differences between sets)."""
+        base, run = self.base(cards), self.restricted(cards, restriction)
+        return _per_deal(base.seat_values(base.share) - run.seat_values(run.share)) * POINTS
+
+    def forget(self, cards: CardSet) -> None:
+        """Drop the runs of an edited set once measured (memory stays flat)."""
+        for key in [k for k in self._runs if k[0] == cards.content_hash]:
+            del self._runs[key]
+
+
+def _fame(cards: CardSet, card: str) -> int:
+    return next(c.fame for c in cards.commissions if c.id == card)
+
+
+def _metric(family: str, row: dict) -> tuple[float, float, float]:
+    name = METRIC[family]
+    return row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
+
+
+# --- card edits -----------------------------------------------------------------------
+
+
+def _edit_list(cards: CardSet, families: Sequence[str]) -> list[tuple[str, str, int]]:
+    unknown = [f for f in families if f not in EDIT_FAMILIES]
+    if unknown:
+        raise ValueError(f"edits: {unknown[0]!r} is not one of {', '.join(EDIT_FAMILIES)}")
+    edits = []
+    for family in families:
+        if family == "commission-fame":
+            edits += [(c.id, "fame", s) for c in cards.commissions for s in (1, -1)]
+        elif family == "goal-fame":
+            edits += [(g.id, "fame", s) for g in cards.goals for s in (1, -1)]
+        else:
+            edits += [(p.id, f, s) for p in cards.plans for f in PLAN_FIELDS for s in (1, -1)]
+    return edits
+
+
+def _share_by_strategy(run: FieldRun) -> dict[str, np.ndarray]:
+    """Per strategy, per deal: its mean win share over every seat it holds."""
+    out = {}
+    for label in sorted({label for table in run.labels for label in table}):
+        mask = np.array([[seat == label for seat in table] for table in run.labels])  # (T, P)
+        total = (run.share * mask[:, None, :]).sum(axis=(0, 2))
+        out[label] = total / mask.sum()
+    return out
+
+
+EDIT_COLUMNS = [
+    "card",
+    "field",
+    "current",
+    "edited",
+    "measure",
+    "item",
+    "before",
+    "after",
+    "diff",
+    "diff_ci_low",
+    "diff_ci_high",
+    "n",
+]
+
+
+def _edit_rows(lab: _Lab, cards: CardSet, card: str, field_: str, steps: int) -> list[dict]:
+    try:
+        edited = edit_card(cards, card, field_, steps)
+    except CardEditError:
+        return []  # out of the card's range: no such edit
+    common = {
+        "card": card,
+        "field": field_,
+        "current": card_value(cards, card, field_),
+        "edited": card_value(edited, card, field_),
+    }
+    rows = []
+    family = "commission" if any(c.id == card for c in cards.commissions) else None
+    if family is None and any(p.id == card for p in cards.plans):
+        family = "plan"
+    if family is not None:
+        restriction = Restriction(family, card)
+        before, after = lab.cost(cards, restriction), lab.cost(edited, restriction)
+        diff, lo, hi = _mean_ci(after - before)
+        rows.append(
+            {
+                **common,
+                "measure": "value",
+                "item": card,
+                "before": float(np.mean(before)),
+                "after": float(np.mean(after)),
+                "diff": diff,
+                "diff_ci_low": lo,
+                "diff_ci_high": hi,
+                "n": lab.games,
+            }  # fmt: skip
+        )
+    base_shares = _share_by_strategy(lab.base(cards))
+    for label, shares in _share_by_strategy(lab.base(edited)).items():
+        before = base_shares[label] * POINTS
+        diff, lo, hi = _mean_ci(shares * POINTS - before)
+        rows.append(
+            {
+                **common,
+                "measure": "win_share",
+                "item": label,
+                "before": float(before.mean()),
+                "after": float(shares.mean() * POINTS),
+                "diff": diff,
+                "diff_ci_low": lo,
+                "diff_ci_high": hi,
+                "n": lab.games,
+            }  # fmt: skip
+        )
+    lab.forget(edited)
+    return rows
+
+
+def card_edits(
+    strategies: Sequence[str | Player] = ("greedy",),
+    players: int = 4,
+    games: int = 5000,
+    seed: int = 0,
+    cards: CardSet | str | os.PathLike | None = None,
+    rules: Rules | None = None,
+    families: Sequence[str] = ("commission-fame",),
+    edits: Sequence[tuple[str, str, int]] | None = None,
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> pd.DataFrame:
+    """Every edit of ``families`` (or the ``edits`` given as (card, field, steps)) played on
+    the same deals as the unedited set. Rows per edit: ``measure`` "value" (the card's
+    restricted-play value in points, commissions and plan cards) and "win_share" per
+    strategy (points); ``diff`` = after - before with its paired 95% CI; win shares and
+    values in points."""
+    card_set = cards if isinstance(cards, CardSet) else load_cards(cards)
+    entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
+    lab = _Lab(seatings(entrants, players), games, seed, rules or Rules(), 0, jobs, progress)
+    chosen = list(edits) if edits is not None else _edit_list(card_set, families)
+    rows = [row for edit in chosen for row in _edit_rows(lab, card_set, *edit)]
+    return pd.DataFrame(rows, columns=EDIT_COLUMNS)
+
+
+# --- targets ----------------------------------------------------------------------------
+
+
+TARGET_COLUMNS = [
+    "family",
+    "card",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "target_low",
+    "target_high",
+    "status",
+    "n",
+]
+
+
+def _targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.DataFrame:
+    rows = []
+    overall = values[values["strategy"] == "all"]
+    wake = {plan.id: plan.wake for plan in cards.plans}
+    for family, name in METRIC.items():
+        part = overall[overall["family"] == family].reset_index(drop=True)
+        metric = part[name].to_numpy(dtype=float)
+        for i, row in part.iterrows():
+            low, high = targets.band(np.delete(metric, i), family)
+            if family == "plan":
+                later = [
+                    value
+                    for card, value in zip(part["card"], metric, strict=True)
+                    if wake[card] > wake[row["card"]] and np.isfinite(value)
+                ]
+                if later:
+                    high = min(high, min(later) + targets.later_margin)
+            value, lo, hi = row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
+            if not np.isfinite(value):
+                status = "no value"
+            elif lo > high:
+                status = "above"
+            elif hi < low:
+                status = "below"
+            else:
+                status = "inside"
+            rows.append(
+                [
+                    family,
+                    row["card"],
+                    METRIC_TEXT[family],
+                    value,
+                    lo,
+                    hi,
+                    low,
+                    high,
+                    status,
+                    int(row["n"]),
+                ]  # fmt: skip
+            )
+    return pd.DataFrame(rows, columns=TARGET_COLUMNS)
+
+
+def _goal_targets(cards: CardSet, base: FieldRun, targets: Targets) -> pd.DataFrame:
+    """Per goal card: the share of the days it was kept that the keeper moved last."""
+    kept = np.zeros(len(cards.goals))
+    last = np.zeros(len(cards.goals))
+    players = base.players
+    for raw in base.raw:
+        flags = raw["goal_flags"]  # (games, P, days)
+        positions = raw["position"]
+        goals = raw["goal"]  # (games, days)
+        keeper = (flags & GOAL_FLAG_KEPT) > 0
+        moved_last = keeper & (positions == players - 1)
+        for day in range(goals.shape[1]):
+            card = goals[:, day]
+            shown = card >= 0
+            np.add.at(kept, card[shown], keeper[shown, :, day].sum(axis=1))
+            np.add.at(last, card[shown], moved_last[shown, :, day].sum(axis=1))
+    rows = []
+    for index, goal in enumerate(cards.goals):
+        n = int(kept[index])
+        share = last[index] / n if n else math.nan
+        half = _proportion_half(share, n)
+        status = (
+            "no value" if not n else ("above" if share - half > targets.last_mover else "inside")
+        )
+        rows.append(
+            [
+                "goal",
+                goal.id,
+                "share of keeps by the last to move",
+                share,
+                share - half,
+                share + half,
+                0.0,
+                targets.last_mover,
+                status,
+                n,
+            ]  # fmt: skip
+        )
+    return pd.DataFrame(rows, columns=TARGET_COLUMNS)
+
+
+def _proportion_half(p: float, n: int) -> float:
+    """Half-width of the normal 95% interval of a proportion (0 with no data)."""
+    return Z95 * math.sqrt(p * (1 - p) / n) if n else 0.0
+
+
+# --- suggestions ------------------------------------------------------------------------
+
+
+def _candidates(cards: CardSet, family: str, card: str, status: str, size: int) -> list:
+    """The edits of ``size`` steps that move the card's metric toward its band."""
+    toward_down = status == "above"
+    if family == "commission":
+        fields = [("fame", -size if toward_down else size)]
+    else:
+        sign = -1 if toward_down else 1
+        fields = [(f, sign * STRONGER[f] * size) for f in PLAN_FIELDS]
+    found = []
+    for field_, steps in fields:
+        try:
+            found.append((field_, steps, edit_card(cards, card, field_, steps)))
+        except CardEditError:
+            continue
+    return found
+
+
+def _measured_metric(lab: _Lab, cards: CardSet, family: str, card: str) -> tuple:
+    row = lab.value(cards, Restriction(family, card))
+    if family == "commission":
+        fame = _fame(cards, card)
+        scale = 1.0 / fame if fame > 0 else math.nan
+        return row["value"] * scale, row["value_ci_low"] * scale, row["value_ci_high"] * scale
+    return row["value"], row["value_ci_low"], row["value_ci_high"]
+
+
+def _search(
+    lab: _Lab, cards: CardSet, target: pd.Series, sizes: range, status: Status
+) -> tuple | None:
+    """The smallest edit (size in ``sizes``) whose metric on the study's deals lands
+    inside the band: ``(field, steps, value, size)``, or None."""
+    family, card = target["family"], target["card"]
+    low, high = target["target_low"], target["target_high"]
+    centre = (low + high) / 2 if np.isfinite(low + high) else (high if np.isfinite(high) else low)
+    for size in sizes:
+        inside = []
+        candidates = _candidates(cards, family, card, target["status"], size)
+        if not candidates:
+            return None
+        for field_, steps, edited in candidates:
+            value = _measured_metric(lab, edited, family, card)[0]
+            lab.forget(edited)
+            status(f"  {card} {field_} {steps:+d}: {value:.2f} (target {low:.2f} to {high:.2f})")
+            if low <= value <= high:
+                inside.append((abs(value - centre), field_, steps, value))
+        if inside:
+            _, field_, steps, value = min(inside)
+            return field_, steps, value, size
+    return None
+
+
+SUGGESTION_COLUMNS = [
+    "card",
+    "field",
+    "current",
+    "suggested",
+    "metric",
+    "before",
+    "after",
+    "ci_low",
+    "ci_high",
+    "n",
+    "before_ci_low",
+    "before_ci_high",
+    "target_low",
+    "target_high",
+    "games",
+    "after_all_edits",
+    "inside_with_all_edits",
+]
+
+
+def _apply(cards: CardSet, edits: Sequence[tuple[str, str, int]]) -> CardSet:
+    for card, field_, steps in edits:
+        cards = edit_card(cards, card, field_, steps)
+    return cards
+
+
+def _verified_row(
+    lab: _Lab, cards: CardSet, target: pd.Series, field_: str, steps: int, status: Status
+) -> dict | None:
+    """Play the set with this one edit on the fresh deals: its row if the after-value is
+    inside the target, else None."""
+    family, card = target["family"], target["card"]
+    edited = edit_card(cards, card, field_, steps)
+    before = _measured_metric(lab, cards, family, card)
+    after = _measured_metric(lab, edited, family, card)
+    lab.forget(edited)
+    inside = target["target_low"] <= after[0] <= target["target_high"]
+    status(
+        f"  verify {card} {field_} {steps:+d} on {lab.games} fresh deals: before {before[0]:.2f}, "
+        f"after {after[0]:.2f} ({'inside' if inside else 'outside'} {target['target_low']:.2f} "
+        f"to {target['target_high']:.2f})"
+    )
+    if not inside:
+        return None
+    return {
+        "card": card,
+        "field": field_,
+        "current": card_value(cards, card, field_),
+        "suggested": card_value(edited, card, field_),
+        "metric": METRIC_TEXT[family],
+        "before": before[0],
+        "after": after[0],
+        "ci_low": after[1],
+        "ci_high": after[2],
+        "n": lab.games,
+        "before_ci_low": before[1],
+        "before_ci_high": before[2],
+        "target_low": target["target_low"],
+        "target_high": target["target_high"],
+        "games": lab.games * len(lab.tables),
+        "steps": steps,  # not a column: for applying the edit
+    }
+
+
+def _suggest(
+    study_lab: _Lab,
+    verify_lab: _Lab,
+    cards: CardSet,
+    targets: pd.DataFrame,
+    max_steps: int,
+    status: Status,
+    attempts: int = 4,
+) -> tuple[pd.DataFrame, CardSet | None, list[str]]:
+    """Search and verify an edit per card outside its target (module docstring)."""
+    notes = []
+    outside = targets[targets["status"].isin(["above", "below"]) & targets["family"].isin(METRIC)]
+    rows: list[dict] = []
+    edits: list[tuple[str, str, int]] = []
+    for _, target in outside.iterrows():
+        card = target["card"]
+        status(f"searching an edit for {target['family']} {card} ({target['status']})")
+        first, row = 1, None
+        for _ in range(attempts):
+            found = _search(study_lab, cards, target, range(first, max_steps + 1), status)
+            if found is None:
+                break
+            field_, steps, _value, size = found
+            row = _verified_row(verify_lab, cards, target, field_, steps, status)
+            if row is not None:
+                break
+            notes.append(
+                f"{card}: {field_} {steps:+d} was inside its target on the study's deals but "
+                "not on the fresh deals; a larger edit was tried"
+            )
+            first = size + 1
+        if row is None:
+            notes.append(
+                f"{card}: no edit of up to {max_steps} steps was verified inside its target; "
+                "nothing suggested for it"
+            )
+            continue
+        rows.append(row)
+        edits.append((card, row["field"], row["steps"]))
+    frame = pd.DataFrame(rows, columns=SUGGESTION_COLUMNS)
+    if not rows:
+        return frame, None, notes
+    suggested = _apply(cards, edits)
+    status(f"checking all {len(rows)} edit(s) together on the fresh deals")
+    together, inside = [], []
+    plans = {p.id for p in cards.plans}
+    for _, row in frame.iterrows():
+        family = "plan" if row["card"] in plans else "commission"
+        value = _measured_metric(verify_lab, suggested, family, row["card"])[0]
+        together.append(value)
+        inside.append(bool(row["target_low"] <= value <= row["target_high"]))
+    frame["after_all_edits"] = together
+    frame["inside_with_all_edits"] = inside
+    return frame, suggested, notes
+
+
+# --- the study --------------------------------------------------------------------------
+
+
+def run_study(
+    strategies: Sequence[str | Player],
+    players: int = 4,
+    games: int = 5000,
+    seed: int = 0,
+    cards: CardSet | str | os.PathLike | None = None,
+    rules: Rules | None = None,
+    families: Sequence[str] = ("plan", "commission", "feature"),
+    edits: Sequence[str] = ("commission-fame",),
+    targets: Targets | None = None,
+    suggest: bool = True,
+    verify_games: int | None = None,
+    max_steps: int = 6,
+    check_field: Sequence[str | Player] | None = None,
+    check_games: int | None = None,
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    status: Status | None = None,
+) -> Study:
+    """The whole study (module docstring): values, edits, targets, verified suggestions.
+
+    ``games`` deals are played at every rotation of the table for each arm;
+    ``verify_games`` fresh deals (default ``games``) verify the suggestions;
+    ``check_field`` replays the values with a second field (``check_games`` deals) and
+    marks in ``targets.holds_in_check_field`` each finding that holds with it too."""
+    card_set = cards if isinstance(cards, CardSet) else load_cards(cards)
+    rules = rules or Rules()
+    targets = targets or Targets()
+    say = status or (lambda text: None)
+    entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
+    tables = seatings(entrants, players)
+    lab = _Lab(tables, games, seed, rules, 0, jobs, progress)
+    say(f"values: {len(families)} famil(ies) on {games} deals x {len(tables)} table(s)")
+    base = lab.base(card_set)
+    rows = []
+    for restriction in restrictions_for(card_set, families):
+        run = lab.restricted(card_set, restriction)
+        rows.extend(value_rows(card_set, base, run, restriction))
+    values = pd.DataFrame(rows, columns=VALUE_COLUMNS)
+    edit_rows = []
+    if edits:
+        say(f"edits: {', '.join(edits)}")
+        for edit in _edit_list(card_set, edits):
+            edit_rows.extend(_edit_rows(lab, card_set, *edit))
+    edit_frame = pd.DataFrame(edit_rows, columns=EDIT_COLUMNS)
+    target_frame = _targets(values, targets, card_set)
+    target_frame = pd.concat(
+        [target_frame, _goal_targets(card_set, base, targets)],
+        ignore_index=True,
+    )
+    notes = [
+        f"{row['card']}: kept by the last player to move on {row['value']:.0%} of its days; "
+        "no card field changes who moves last, so nothing is suggested for it"
+        for _, row in target_frame.iterrows()
+        if row["family"] == "goal" and row["status"] == "above"
+    ]
+    if check_field:
+        target_frame["holds_in_check_field"] = _check(
+            check_field, players, check_games or games, seed, card_set, rules, families,
+            targets, target_frame, jobs, progress, say,
+        )  # fmt: skip
+    suggestions = pd.DataFrame(columns=SUGGESTION_COLUMNS)
+    suggested = None
+    if suggest:
+        lab.progress = None  # the search and the verification play an unknown number of arms
+        verify_lab = _Lab(tables, verify_games or games, seed, rules, games, jobs, None)
+        suggestions, suggested, more = _suggest(
+            lab, verify_lab, card_set, target_frame, max_steps, say
+        )
+        notes += more
+    settings = {
+        "strategies": [p.name for p in entrants],
+        "players": players,
+        "games": games,
+        "verify_games": verify_games or games,
+        "seed": seed,
+        "cards": card_set.path,
+        "cards_name": card_set.name,
+        "rules": rules.to_dict(),
+        "families": list(families),
+        "edits": list(edits),
+        "tables": len(tables),
+    }
+    return Study(values, edit_frame, target_frame, suggestions, suggested, settings, notes=notes)
+
+
+def _check(
+    check_field, players, games, seed, cards, rules, families, targets, study_targets,
+    jobs, progress, say,
+) -> list:  # fmt: skip
+    """Per target row: True/False whether the second field finds the same status."""
+    entrants = [s if isinstance(s, Player) else make_player(s) for s in check_field]
+    lab = _Lab(seatings(entrants, players), games, seed, rules, 0, jobs, progress)
+    say(f"check field {', '.join(p.name for p in entrants)}: {games} deals")
+    base = lab.base(cards)
+    rows = []
+    for restriction in restrictions_for(cards, [f for f in families if f in METRIC]):
+        rows.extend(value_rows(cards, base, lab.restricted(cards, restriction), restriction, False))
+    values = pd.DataFrame(rows, columns=VALUE_COLUMNS)
+    checked = pd.concat(
+        [_targets(values, targets, cards), _goal_targets(cards, base, targets)], ignore_index=True
+    )
+    status_of = {(r["family"], r["card"]): r["status"] for _, r in checked.iterrows()}
+    return [
+        status_of.get((row["family"], row["card"])) == row["status"]
+        for _, row in study_targets.iterrows()
+    ]
+
+
+def compare_command(study: Study, cards_file: str, suggested_file: str) -> str:
+    """The ``sunset-sim compare`` line that plays the original against the suggested set."""
+    parts = ["sunset-sim", "compare"]
+    for name in study.settings["strategies"]:
+        parts += ["--strategy", name]
+    parts += ["--players", str(study.settings["players"])]
+    parts += ["--games", str(study.settings["verify_games"])]
+    parts += ["--a-cards", cards_file, "--b-cards", suggested_file]
+    for key, value in study.settings["rules"].items():
+        parts += ["--rule", f"{key}={value}"]
+    return shlex.join(parts)
+
+
+def write_study(study: Study, out: str | os.PathLike, cards: CardSet) -> list[str]:
+    """values.csv, edits.csv, targets.csv, suggestions.csv, suggested-cards.toml (when
+    anything is suggested) and study.md in ``out``; returns the files written."""
+    from pathlib import Path
+
+    from sunset_sim.files import write_atomically as atomic_write_text
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, frame in (
+        ("values.csv", study.values),
+        ("edits.csv", study.edits),
+        ("targets.csv", study.targets),
+        ("suggestions.csv", study.suggestions),
+    ):
+        atomic_write_text(folder / name, frame.to_csv(index=False))
+        written.append(name)
+    cards_file = "original-cards.toml"
+    atomic_write_text(folder / cards_file, cards.source)
+    written.append(cards_file)
+    if study.suggested_cards is not None:
+        header = (
+            f"# {cards.name} with the verified suggestions of a sunset-sim study applied\n"
+            "# (suggestions.csv beside this file lists them).\n"
+        )
+        atomic_write_text(
+            folder / "suggested-cards.toml", header + dump_cards(study.suggested_cards)
+        )
+        written.append("suggested-cards.toml")
+        study.compare_command = compare_command(
+            study, str(folder / cards_file), str(folder / "suggested-cards.toml")
+        )
+    atomic_write_text(folder / "study.md", study_markdown(study))
+    written.append("study.md")
+    return written
+
+
+def study_markdown(study: Study) -> str:
+    """A short, readable summary of the study (the report embeds the same tables)."""
+    s = study.settings
+    lines = [
+        "# Designer study",
+        "",
+        f"{s['games']} deals x {s['tables']} table rotation(s) per arm, {s['players']} players, "
+        f"field: {', '.join(s['strategies'])}; cards {s['cards']} ({s['cards_name']}); seed "
+        f"{s['seed']}. Values are paired differences on the same deals with 95% CIs (points "
+        "of win share: 1 point = 0.01). Results are between bots.",
+        "",
+        "## Targets",
+        "",
+        *[f"- {line}" for line in Targets().describe()],
+        "",
+        "## Outside their targets",
+        "",
+    ]
+    outside = study.targets[study.targets["status"].isin(["above", "below"])]
+    if outside.empty:
+        lines.append("Every card is inside its target.")
+    for _, row in outside.iterrows():
+        lines.append(
+            f"- {row['family']} {row['card']}: {row['metric']} {row['value']:.2f} "
+            f"({row['ci_low']:.2f} to {row['ci_high']:.2f}), {row['status']} its target "
+            f"{row['target_low']:.2f} to {row['target_high']:.2f}"
+        )
+    lines += ["", "## Verified suggestions", ""]
+    if study.suggestions.empty:
+        lines.append("None.")
+    for _, row in study.suggestions.iterrows():
+        lines.append(
+            f"- {row['card']} {row['field']}: {row['current']} -> {row['suggested']}; "
+            f"{row['metric']} {row['before']:.2f} -> {row['after']:.2f} "
+            f"(after: {row['ci_low']:.2f} to {row['ci_high']:.2f}, n = {row['n']} fresh deals)"
+        )
+    if study.compare_command:
+        lines += [
+            "",
+            "Check the suggested set on your own deals:",
+            "",
+            f"    {study.compare_command}",
+        ]
+    if study.notes:
+        lines += ["", "## Notes", "", *[f"- {note}" for note in study.notes]]
+    lines += ["", "## Values (restricted play, all seats)", ""]
+    overall = study.values[study.values["strategy"] == "all"]
+    lines.append("| family | card | value (points) | 95% CI | per fame | use rate | n |")
+    lines.append("|---|---|---|---|---|---|---|")
+    for _, row in overall.iterrows():
+        per_fame = f"{row['value_per_fame']:.2f}" if np.isfinite(row["value_per_fame"]) else ""
+        lines.append(
+            f"| {row['family']} | {row['card']} | {row['value']:.2f} | "
+            f"{row['value_ci_low']:.2f} to {row['value_ci_high']:.2f} | {per_fame} | "
+            f"{row['use_rate']:.2f} | {row['n']} |"
+        )
+    return "\n".join(lines) + "\n"

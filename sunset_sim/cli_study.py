@@ -1,0 +1,224 @@
+"""``sunset-sim study`` (also ``sunset-sim value``): card values from paired experiments,
+targets and verified rebalance suggestions (sunset_sim.analysis.study). Registered on
+the ``main`` group in cli.py.
+
+Every bad input ends with exit code 2 and one line naming the option and the problem.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from sunset_sim.cli_common import (
+    CliError,
+    games_progress,
+    parse_number,
+    parse_rules,
+    print_table,
+    progress_output,
+    text_option,
+)
+from sunset_sim.cli_whatif import _common, _entrants, _playable, _settings, _tail
+
+FAMILY_CHOICES = ("plan", "commission", "feature", "landscape")
+EDIT_CHOICES = ("commission-fame", "goal-fame", "plan", "none")
+
+
+def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    for item in items:
+        if item not in choices:
+            raise CliError(f"{option}: {item!r} is not one of {', '.join(choices)}")
+    return [item for item in items if item != "none"]
+
+
+@click.command("study")
+@_common
+@text_option(
+    "--families",
+    "families_text",
+    "plan,commission,feature",
+    "Restricted-play families to value, comma-separated: plan, commission, feature, landscape.",
+    metavar="LIST",
+)
+@text_option(
+    "--edits",
+    "edits_text",
+    "commission-fame",
+    "Card edits to play, comma-separated: commission-fame (each commission's fame +-1), "
+    "goal-fame (each goal's fame +-1), plan (each plan card's wake, hike, paint and "
+    "directions one step either way), or none.",
+    metavar="LIST",
+)
+@text_option(
+    "--verify-games",
+    "verify_text",
+    "",
+    "Fresh deals that verify the suggestions (default: --games).",
+)
+@text_option(
+    "--check-field",
+    "check_text",
+    "",
+    "A second field, comma-separated strategies (e.g. lookahead,balanced): the values "
+    "are measured again with it and each finding is marked if it holds in both.",
+    metavar="LIST",
+)
+@text_option(
+    "--check-games",
+    "check_games_text",
+    "",
+    "Deals for --check-field (default: --games).",
+)
+@click.option("--no-suggest", is_flag=True, help="Values and targets only; no suggestions.")
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("study"),
+    show_default=True,
+    help="Folder for values.csv, edits.csv, targets.csv, suggestions.csv, "
+    "suggested-cards.toml, original-cards.toml and study.md.",
+)
+@click.option("--force", is_flag=True, help="Write into an existing --out folder.")
+@_tail
+def study_command(
+    strategy_texts,
+    games_text,
+    players_text,
+    seed_text,
+    jobs_text,
+    cards_path,
+    rule_texts,
+    families_text,
+    edits_text,
+    verify_text,
+    check_text,
+    check_games_text,
+    no_suggest,
+    out_path,
+    force,
+    format_text,
+    quiet,
+):
+    """A designer study: what every card is worth, which cards are outside their targets,
+    and the smallest card edits that bring them back, verified before they are suggested.
+
+    \b
+    1. Values by restricted play: the field (--strategy, every strategy rotated through
+       every seat) plays --games deals unchanged, then once per card with one seat that
+       may never keep that plan card, sell to that commission or paint that feature type
+       (or landscape). A card's value is what losing it costs that seat: win share in
+       points (1 point = 0.01) and fame, paired on the same deals, with 95% CIs.
+    2. Edits (--edits): each commission's fame +-1 (and more on request) on the same
+       deals: how the card's value and each strategy's win share move.
+    3. Targets: commissions' value per fame point and plan cards' value within a band of
+       the other cards of the family; goals not kept mostly by the last player to move.
+    4. Suggestions: for each card outside its target, the smallest edit that brings it
+       in on the study's deals, then all of them VERIFIED together on fresh deals
+       (before/after with CIs); nothing unverified is suggested.
+
+    \b
+    Then read DIR/study.md and DIR/suggestions.csv, and check the suggested set:
+      sunset-sim study --strategy balanced --strategy greedy --out study
+      sunset-sim compare --strategy balanced --strategy greedy \\
+          --a-cards study/original-cards.toml --b-cards study/suggested-cards.toml
+    Results are bot-versus-bot: they describe these strategies, not human play.
+    """
+    from sunset_sim.analysis.experiments import restrictions_for
+    from sunset_sim.analysis.study import EDIT_FAMILIES, _edit_list, run_study, write_study
+    from sunset_sim.analysis.tournament import seatings
+
+    games, players, seed, jobs, table_format = _settings(
+        games_text, players_text, seed_text, jobs_text, format_text
+    )
+    families = _list("--families", families_text, FAMILY_CHOICES)
+    edits = _list("--edits", edits_text, EDIT_CHOICES)
+    if not families:
+        raise CliError("--families: give at least one family")
+    verify_games = parse_number("--verify-games", verify_text) if verify_text else games
+    check_games = parse_number("--check-games", check_games_text) if check_games_text else games
+    for option, value in (("--verify-games", verify_games), ("--check-games", check_games)):
+        if value < 1:
+            raise CliError(f"{option}: {value} is not a positive number of games")
+    rules = parse_rules(rule_texts)
+    cards = _playable("--cards", cards_path, players, rules)
+    entrants = _entrants(strategy_texts)
+    check_field = None
+    if check_text:
+        check_field = _entrants(tuple(t.strip() for t in check_text.split(",") if t.strip()))
+    if out_path.exists() and not force:
+        raise CliError(f"{out_path}: already exists (use --force to write into it)")
+    if out_path.exists() and not out_path.is_dir():
+        raise CliError(f"--out {out_path}: exists and is not a folder")
+    parent = out_path
+    while not parent.exists():
+        parent = parent.parent
+    if not os.access(parent, os.W_OK):
+        raise CliError(f"--out {out_path}: folder {parent} is not writable")
+    assert set(EDIT_CHOICES) - {"none"} == set(EDIT_FAMILIES)
+    tables = len(seatings(entrants, players))
+    arms = 1 + len(restrictions_for(cards, families)) + 2 * len(_edit_list(cards, edits))
+    stream = progress_output(quiet)
+    say = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))
+    say(f"study: {arms} arms x {games} deals x {tables} table(s); compiling the field if new")
+    with games_progress(arms * games * tables, stream) as bar:
+        study = run_study(
+            entrants,
+            players,
+            games,
+            seed,
+            cards,
+            rules,
+            families=families,
+            edits=edits,
+            suggest=not no_suggest,
+            verify_games=verify_games,
+            check_field=check_field,
+            check_games=check_games,
+            jobs=jobs or None,
+            progress=bar.update,
+            status=say,
+        )
+    out_path.mkdir(parents=True, exist_ok=True)
+    written = write_study(study, out_path, cards)
+    outside = study.targets[study.targets["status"].isin(["above", "below"])]
+    if table_format != "table":
+        print_table(study.suggestions if not study.suggestions.empty else outside, table_format)
+    else:
+        click.echo(f"Outside their targets ({len(outside)}):")
+        if outside.empty:
+            click.echo("  none")
+        for _, row in outside.iterrows():
+            click.echo(
+                f"  {row['family']} {row['card']}: {row['value']:.2f} ({row['ci_low']:.2f} to "
+                f"{row['ci_high']:.2f}), {row['status']} {row['target_low']:.2f} to "
+                f"{row['target_high']:.2f}  [{row['metric']}]"
+            )
+        click.echo(f"Verified suggestions ({len(study.suggestions)}):")
+        for _, row in study.suggestions.iterrows():
+            click.echo(
+                f"  {row['card']} {row['field']}: {row['current']} -> {row['suggested']}; "
+                f"{row['before']:.2f} -> {row['after']:.2f} ({row['ci_low']:.2f} to "
+                f"{row['ci_high']:.2f}) on {row['n']} fresh deals"
+            )
+        for note in study.notes:
+            click.echo(f"  note: {note}")
+        if study.compare_command:
+            click.echo("Check the suggested set:")
+            click.echo(f"  {study.compare_command}")
+    click.echo(f"wrote {', '.join(written)} in {out_path}", err=True)
+    sys.stdout.flush()
+
+
+value_command = click.Command(
+    "value",
+    params=study_command.params,
+    callback=study_command.callback,
+    help=study_command.help,
+    short_help="The same as study (card values and verified suggestions).",
+)

@@ -1,0 +1,277 @@
+"""Paired experiments and the designer study (analysis/experiments.py, analysis/study.py).
+
+The field is ``greedy`` in every seat at 3 players (one kernel, shared with the other
+tests), so each arm is a few thousand fast games. Every game depends only on its seed
+and index, so these figures are the same on every run: the checks are exact, not
+statistical retries.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import cli, fails, ok
+
+from sunset_sim.analysis.experiments import (
+    Restriction,
+    ban_array,
+    ban_columns,
+    restricted_play,
+    restrictions_for,
+)
+from sunset_sim.analysis.study import (
+    SUGGESTION_COLUMNS,
+    Targets,
+    card_edits,
+    run_study,
+    write_study,
+)
+from sunset_sim.cards.edit import dump_cards, edit_card
+from sunset_sim.cards.loader import load_cards, parse_cards
+from sunset_sim.engine import kernel
+
+DEFAULT = load_cards()
+FIELD = ["greedy"]
+PLAYERS = 3
+
+
+def mistaken_cards():
+    """Three deliberate design mistakes: C01 over-priced (fame 1 -> 6), C29 under-priced
+    (fame 8 -> 2), P3 early and powerful (5:30 with all directions, hike 4, paint 3)."""
+    cards = edit_card(DEFAULT, "C01", "fame", 5)
+    cards = edit_card(cards, "C29", "fame", -6)
+    cards = edit_card(cards, "P3", "directions", 1)
+    cards = edit_card(cards, "P3", "hike", 2)
+    return edit_card(cards, "P3", "paint", 2)
+
+
+@pytest.fixture(scope="module")
+def mistaken_study():
+    cards = mistaken_cards()
+    study = run_study(FIELD, PLAYERS, 3000, 0, cards, families=("plan", "commission"), edits=())
+    return cards, study
+
+
+def test_ban_columns_cover_the_family():
+    n_plan, n_land = len(DEFAULT.plans), len(DEFAULT.landscapes)
+    assert ban_columns(DEFAULT, Restriction("plan", "P8")) == [1 + 7]
+    assert ban_columns(DEFAULT, Restriction("commission", "C01")) == [1 + n_plan + n_land]
+    mountain = ban_columns(DEFAULT, Restriction("feature", "mountain"))
+    with_mountain = [i for i, land in enumerate(DEFAULT.landscapes) if land.features[0]]
+    assert mountain == [1 + n_plan + i for i in with_mountain]
+    banned = ban_array(DEFAULT, 3, Restriction("landscape", "L05"))
+    assert banned.shape == (3, 3, 1 + n_plan + n_land + len(DEFAULT.commissions))
+    for seat in range(3):  # game g restricts seat g % 3, and nobody else
+        assert banned[seat, seat, kernel.BAN_ANY] == 1
+        assert banned[seat, :, kernel.BAN_ANY].sum() == 1
+    with pytest.raises(ValueError, match="no card 'C99'"):
+        ban_columns(DEFAULT, Restriction("commission", "C99"))
+    with pytest.raises(ValueError, match="family"):
+        restrictions_for(DEFAULT, ["goal"])
+
+
+def test_restricted_play_values_plan_cards():
+    """P8 (6:45, all directions, hike 4, paint 3) costs its seat far more to lose than P1
+    (5:00, horizontal, 1, 1); the frame has the documented columns and n."""
+    frame = restricted_play(FIELD, PLAYERS, 1500, families=["plan"])
+    assert list(frame["card"]) == [p.id for p in DEFAULT.plans]
+    assert set(frame["strategy"]) == {"all"}
+    assert (frame["n"] == 1500).all() and (frame["games"] == 1500).all()
+    p1, p8 = frame.iloc[0], frame.iloc[7]
+    assert p8["value_ci_low"] > p1["value_ci_high"] + 5
+    assert p8["fame_cost_ci_low"] > 0
+    assert p8["use_rate"] > 0.9
+    assert (frame["value_ci_low"] <= frame["value"]).all()
+    assert (frame["value"] <= frame["value_ci_high"]).all()
+
+
+def test_restricted_play_per_strategy_rows():
+    frame = restricted_play(
+        ["greedy", "early-bird"], 2, 300, restrictions=[Restriction("plan", "P8")]
+    )
+    assert list(frame["strategy"]) == ["all", "early-bird", "greedy"]
+    assert list(frame["games"]) == [600, 300, 300]
+
+
+def test_card_edit_moves_the_cards_value_on_the_same_deals():
+    """C05 (one frame, 'tree') at 7 fame instead of 3 is worth more to keep."""
+    frame = card_edits(FIELD, PLAYERS, 1500, edits=[("C05", "fame", 4)])
+    value = frame[frame["measure"] == "value"].iloc[0]
+    assert (value["current"], value["edited"]) == ("3", "7")
+    assert value["diff_ci_low"] > 0 and value["after"] > value["before"]
+    shares = frame[frame["measure"] == "win_share"]
+    assert list(shares["item"]) == ["greedy"]
+    # one strategy in every seat: its mean win share is 1/3 of the games in both sets
+    assert math.isclose(shares.iloc[0]["before"], 100 / 3, abs_tol=1e-9)
+    assert abs(shares.iloc[0]["diff"]) < 1e-9
+
+
+def test_targets_band():
+    targets = Targets()
+    low, high = targets.band(np.array([0.1, 0.2, 0.3]), "commission")
+    assert (low, high) == pytest.approx((0.2 / 3, 0.6))
+    low, high = targets.band(np.array([10.0, 11.0, 12.0]), "plan")
+    assert (low, high) == pytest.approx((11.0 - 5.5, 11.0 + 5.5))  # 0.5 x |median|
+
+
+def test_study_names_each_mistake_with_an_edit_in_the_right_direction(mistaken_study):
+    cards, study = mistaken_study
+    outside = study.targets.set_index("card")["status"]
+    assert outside["C01"] == "above" and outside["C29"] == "below" and outside["P3"] == "above"
+    found = study.suggestions.set_index("card")
+    assert list(study.suggestions.columns) == SUGGESTION_COLUMNS
+    assert found.loc["C01", "field"] == "fame"
+    assert int(found.loc["C01", "suggested"]) < 6
+    assert found.loc["C29", "field"] == "fame"
+    assert int(found.loc["C29", "suggested"]) > 2
+    p3 = found.loc["P3"]
+    weaker = {
+        "wake": lambda a, b: b > a,  # "5:30" < "5:45" as text too, same width
+        "hike": lambda a, b: int(b) < int(a),
+        "paint": lambda a, b: int(b) < int(a),
+        "directions": lambda a, b: (a, b) in {("all", "orthogonal"), ("orthogonal", "horizontal")},
+    }
+    assert weaker[p3["field"]](p3["current"], p3["suggested"])
+    for card in ("C01", "C29", "P3"):  # verified back inside, on fresh deals
+        row = found.loc[card]
+        assert row["target_low"] <= row["after"] <= row["target_high"]
+        assert not row["target_low"] <= row["before"] <= row["target_high"]
+        assert row["n"] == 3000
+    # the suggested set is the original with exactly the suggested values, same deals
+    suggested = study.suggested_cards
+    assert suggested.deal_key == cards.deal_key
+    by_id = {c.id: c for c in suggested.commissions}
+    assert by_id["C01"].fame == int(found.loc["C01", "suggested"])
+    assert by_id["C29"].fame == int(found.loc["C29", "suggested"])
+
+
+def test_study_notes_goals_kept_by_the_last_mover(mistaken_study):
+    _, study = mistaken_study
+    goals = study.targets[study.targets["family"] == "goal"]
+    assert len(goals) == len(DEFAULT.goals)
+    above = goals[goals["status"] == "above"]
+    assert not above.empty and (above["ci_low"] > Targets().last_mover).all()
+    assert any("moves last" in note for note in study.notes)
+    assert set(study.suggestions["card"]).isdisjoint(goals["card"])
+
+
+def test_write_study_files(mistaken_study, tmp_path):
+    cards, study = mistaken_study
+    written = write_study(study, tmp_path, cards)
+    for name in (
+        "values.csv",
+        "targets.csv",
+        "suggestions.csv",
+        "suggested-cards.toml",
+        "study.md",
+    ):
+        assert name in written and (tmp_path / name).is_file()
+    with open(tmp_path / "suggestions.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert {"card", "field", "current", "suggested", "metric", "before", "after"} <= set(rows[0])
+    assert {"ci_low", "ci_high", "n"} <= set(rows[0])
+    reloaded = parse_cards((tmp_path / "suggested-cards.toml").read_text(), "suggested")
+    assert reloaded.commissions == study.suggested_cards.commissions
+    assert reloaded.plans == study.suggested_cards.plans
+    original = parse_cards((tmp_path / "original-cards.toml").read_text(), "original")
+    assert original.content_hash == cards.content_hash
+    text = (tmp_path / "study.md").read_text()
+    assert "sunset-sim compare" in text and "suggested-cards.toml" in text
+    assert "C01" in text and "Verified suggestions" in text
+
+
+def test_study_cli_and_compare_of_the_suggested_set(tmp_path):
+    cards_file = tmp_path / "mistaken.toml"
+    cards_file.write_text(dump_cards(mistaken_cards()), encoding="utf-8")
+    out = tmp_path / "study"
+    stdout = ok(
+        cli(
+            "study",
+            "--strategy",
+            "greedy",
+            "--players",
+            "3",
+            "--games",
+            "1000",
+            "--families",
+            "plan",
+            "--edits",
+            "none",
+            "--cards",
+            cards_file,
+            "--out",
+            out,
+            "--quiet",
+        )  # fmt: skip
+    )
+    assert "P3" in stdout and "Verified suggestions" in stdout
+    frame = pd.read_csv(out / "suggestions.csv")
+    assert "P3" in set(frame["card"])
+    again = ok(
+        cli(
+            "compare",
+            "--strategy",
+            "greedy",
+            "--players",
+            "3",
+            "--games",
+            "200",
+            "--quiet",
+            "--a-cards",
+            out / "original-cards.toml",
+            "--b-cards",
+            out / "suggested-cards.toml",
+        )  # fmt: skip
+    )
+    assert "identical deals" in again
+    fails(cli("study", "--families", "goal", "--out", tmp_path / "x"), "--families", "goal")
+    fails(cli("study", "--edits", "plans", "--out", tmp_path / "x"), "--edits", "plans")
+    fails(cli("study", "--games", "0", "--out", tmp_path / "x"), "--games")
+    fails(cli("study", "--families", "plan", "--out", out), "already exists")
+
+
+def test_study_on_the_packaged_cards_by_default():
+    study = run_study(FIELD, PLAYERS, 200, families=("plan",), edits=(), suggest=False)
+    assert study.settings["cards"] == "<default>"
+    assert list(study.values["card"]) == [p.id for p in DEFAULT.plans]
+    assert study.suggestions.empty and study.suggested_cards is None
+
+
+def test_check_field_marks_findings(tmp_path):
+    study = run_study(
+        FIELD, PLAYERS, 400, 0, mistaken_cards(), families=("plan",), edits=(),
+        suggest=False, check_field=["greedy"], check_games=400,
+    )  # fmt: skip
+    column = study.targets["holds_in_check_field"]
+    assert column.dtype == bool or set(column) <= {True, False}
+    assert column.all()  # the same field on the same deals finds the same
+
+
+def test_report_with_a_study(tmp_path):
+    out = tmp_path / "report"
+    ok(
+        cli(
+            "report",
+            "--games",
+            "300",
+            "--players",
+            "3",
+            "--strategy",
+            "greedy",
+            "--study-games",
+            "300",
+            "--out",
+            out,
+            "--quiet",
+        )  # fmt: skip
+    )
+    text = (out / "report.md").read_text()
+    assert "## Card values and rebalance suggestions" in text
+    assert "restricted-play value" in text
+    assert (out / "suggestions.csv").is_file() and (out / "values.csv").is_file()
+    html = (out / "report.html").read_text()
+    assert 'id="card-values"' in html
