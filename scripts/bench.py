@@ -121,6 +121,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=2.0,
         help="target length of each timed run of the per-strategy section",
     )
+    parser.add_argument(
+        "--strategies",
+        default="",
+        help="comma list of the strategies the per-strategy section times (default: every "
+        "registered one; greedy is always included, for the ratios)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     args.skip = {s.strip() for s in args.skip.split(",") if s.strip()}
@@ -342,6 +348,12 @@ def strategy_speeds(args: argparse.Namespace, runs: dict) -> tuple[dict, dict]:
     tables = build_tables(load_cards())
     rules = Rules()
     names = list(registry())
+    if args.strategies:
+        wanted = {"greedy", *(n.strip() for n in args.strategies.split(",") if n.strip())}
+        unknown = sorted(wanted - set(names))
+        if unknown:
+            raise SystemExit(f"bench.py: --strategies: unknown strategy {unknown[0]!r}")
+        names = [name for name in names if name in wanted]
     sized: dict[str, int] = {}
     speeds: dict[str, list[float]] = {name: [] for name in names}
     with numba_threads(1):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 from pathlib import Path
 
 import click
@@ -48,7 +49,31 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class OneLineErrors(click.Group):
+    """click's usage errors (an unknown option, a number that is not one, a bad choice)
+    print three lines; here they are one, ``error: COMMAND: problem``, exit code 2, like
+    every other bad input."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            value = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as error:
+            where = error.ctx.command_path if error.ctx is not None else "sunset-sim"
+            message = " ".join(error.format_message().split())
+            click.echo(f"error: {where}: {message}", err=True)
+            sys.exit(2)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(value if isinstance(value, int) else 0)
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sunset-sim")
 def main() -> None:
     """Monte Carlo strategy analysis for the board game Sunset over Water.
@@ -93,7 +118,7 @@ def strategies_command() -> None:
 
 @main.command("play")
 @players_option
-@click.option("--seed", type=int, default=0, show_default=True, help="Root seed.")
+@click.option("--seed", type=cli_common.SEED, default=0, show_default=True, help="Root seed.")
 @click.option(
     "--game",
     "game_index",
@@ -141,13 +166,19 @@ def play_command(
 
 
 @main.command("simulate")
-@click.option("--games", type=int, default=10_000, show_default=True, help="Number of games.")
+@click.option(
+    "--games", type=cli_common.GAMES, default=10_000, show_default=True, help="Number of games."
+)
 @click.option(
     "--players", type=int, default=4, show_default=True, help="Players per game (2 to 4)."
 )
 @strategy_option
 @click.option(
-    "--seed", type=int, default=0, show_default=True, help="Root seed; game g uses (seed, g)."
+    "--seed",
+    type=cli_common.SEED,
+    default=0,
+    show_default=True,
+    help="Root seed; game g uses (seed, g).",
 )
 @click.option(
     "--jobs",
@@ -333,18 +364,22 @@ def report_invariants(summary) -> None:
 )
 @click.option(
     "--games",
-    type=int,
+    type=cli_common.GAMES,
     default=10_000,
     show_default=True,
     help="Deals; each is played at every seating.",
 )
 @click.option(
-    "--seed", type=int, default=0, show_default=True, help="Root seed; deal g uses (seed, g)."
+    "--seed",
+    type=cli_common.SEED,
+    default=0,
+    show_default=True,
+    help="Root seed; deal g uses (seed, g).",
 )
 @click.option("--jobs", type=int, default=0, help="Worker threads (default: all cores).")
 @click.option(
     "--rating-games",
-    type=int,
+    type=cli_common.RangedInt("--rating-games"),
     default=20_000,
     show_default=True,
     help="Deals per seating used for the openskill ratings.",

@@ -22,7 +22,12 @@ from sunset_sim.rules.options import RuleOptionError, Rules
 from sunset_sim.strategy import StrategyError
 
 __all__ = [
+    "GAMES",
+    "MAX_GAMES",
+    "MAX_SEED",
+    "SEED",
     "CliError",
+    "check_range",
     "cards_option",
     "check_output",
     "check_players",
@@ -132,17 +137,64 @@ def load_card_set(path: Path | None, players: int | None = None, days: int = 6) 
     return cards
 
 
+MAX_SEED = 2**64 - 1  # seeds are 64-bit: a larger one would wrap onto a smaller seed's games
+MAX_GAMES = 10**10  # more than anyone plays (46 hours at 60,000 games/s), and the plan fits
+
+
+def check_range(option: str, value: int) -> int:
+    """The stated range of a seed or a number of games, in one line if outside it."""
+    if option == "--seed" and value < 0:
+        raise CliError(f"--seed: must not be negative, got {_short(value)}")
+    if option == "--seed" and value > MAX_SEED:
+        raise CliError(f"--seed: {_short(value)} is outside 0 to 2**64 - 1")
+    if option.endswith("games") and value > MAX_GAMES:
+        raise CliError(f"{option}: {_short(value)} is more than the limit of {MAX_GAMES:,}")
+    return value
+
+
+def _short(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 24 else f"{text[:8]}... ({len(text)} digits)"
+
+
+class RangedInt(click.ParamType):
+    """A whole-number option with a stated range (``check_range``), for click options."""
+
+    name = "integer"
+
+    def __init__(self, option: str) -> None:
+        self.option = option
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip())
+            except ValueError:
+                self.fail(f"{str(value)[:40]!r} is not a whole number", param, ctx)
+        try:
+            return check_range(self.option, number)
+        except CliError as error:
+            self.fail(error.format_message().partition(": ")[2], param, ctx)
+
+
+SEED = RangedInt("--seed")
+GAMES = RangedInt("--games")
+
+
 def parse_number(option: str, text: str, whole: bool = True) -> int | float:
     """An option given as text (so that "--games abc" is one line, not click's usage
-    error): a whole number, or with ``whole=False`` a finite number."""
+    error): a whole number, or with ``whole=False`` a finite number. Seeds and numbers of
+    games are held to their stated ranges (``check_range``)."""
     try:
         value = int(text) if whole else float(text)
     except ValueError:
         kind = "a whole number" if whole else "a number"
-        raise CliError(f"{option}: {text!r} is not {kind}") from None
+        raise CliError(f"{option}: {text[:40]!r} is not {kind}") from None
     if not whole and not math.isfinite(value):
         raise CliError(f"{option}: {text!r} is not a finite number")
-    return value
+    return check_range(option, value) if whole else value
 
 
 def parse_rules(texts: tuple[str, ...]) -> Rules:

@@ -10,6 +10,8 @@ from pathlib import Path
 import click
 
 from sunset_sim.cli_common import (
+    GAMES,
+    SEED,
     CliError,
     cards_option,
     check_players,
@@ -39,7 +41,7 @@ def _check_out(out_dir: Path, force: bool) -> None:
 
 def _clear_old_outputs(out_dir: Path) -> None:
     """With --force: remove what an earlier report wrote, so no stale plot survives."""
-    from sunset_sim.analysis.plots import PLOTS
+    from sunset_sim.analysis.report import PLOTS
     from sunset_sim.analysis.study import STUDY_FILES
 
     for name in ["report.md", "report.html", *(f"{plot}.png" for plot in PLOTS), *STUDY_FILES]:
@@ -49,13 +51,13 @@ def _clear_old_outputs(out_dir: Path) -> None:
 @click.command("report")
 @click.argument("results", required=False, metavar="[RESULTS.parquet|DATASET_DIR/]")
 @click.option(
-    "--games", type=int, default=None, help="Play this many games now instead of reading results."
+    "--games", type=GAMES, default=None, help="Play this many games now instead of reading results."
 )
 @click.option(
     "--players", type=int, default=4, show_default=True, help="Players per game with --games."
 )
 @strategy_option
-@click.option("--seed", type=int, default=0, show_default=True, help="Root seed with --games.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Root seed with --games.")
 @click.option("--jobs", type=int, default=0, help="Worker threads with --games (default: all).")
 @cards_option
 @rule_option

@@ -130,7 +130,14 @@ def study_command(
     Results are bot-versus-bot: they describe these strategies, not human play.
     """
     from sunset_sim.analysis.experiments import restrictions_for
-    from sunset_sim.analysis.study import EDIT_FAMILIES, _edit_list, run_study, write_study
+    from sunset_sim.analysis.study import (
+        EDIT_FAMILIES,
+        _edit_list,
+        outside_text,
+        run_study,
+        suggestion_text,
+        write_study,
+    )
     from sunset_sim.analysis.tournament import seatings
 
     games, players, seed, jobs, table_format = _settings(
@@ -186,7 +193,7 @@ def study_command(
         )
     out_path.mkdir(parents=True, exist_ok=True)
     written = write_study(study, out_path, cards)
-    outside = study.targets[study.targets["status"].isin(["above", "below"])]
+    outside = study.outside()
     if table_format != "table":
         print_table(study.suggestions if not study.suggestions.empty else outside, table_format)
     else:
@@ -194,18 +201,10 @@ def study_command(
         if outside.empty:
             click.echo("  none")
         for _, row in outside.iterrows():
-            click.echo(
-                f"  {row['family']} {row['card']}: {row['value']:.2f} ({row['ci_low']:.2f} to "
-                f"{row['ci_high']:.2f}), {row['status']} {row['target_low']:.2f} to "
-                f"{row['target_high']:.2f}  [{row['metric']}]"
-            )
+            click.echo(f"  {outside_text(row)}")
         click.echo(f"Verified suggestions ({len(study.suggestions)}):")
         for _, row in study.suggestions.iterrows():
-            click.echo(
-                f"  {row['card']} {row['field']}: {row['current']} -> {row['suggested']}; "
-                f"{row['before']:.2f} -> {row['after']:.2f} ({row['ci_low']:.2f} to "
-                f"{row['ci_high']:.2f}) on {row['n']} fresh deals"
-            )
+            click.echo(f"  {suggestion_text(row)}")
         for note in study.notes:
             click.echo(f"  note: {note}")
         if study.compare_command:

@@ -22,7 +22,7 @@ from sunset_sim.cards.tables import build_tables
 from sunset_sim.engine.batch import BatchArrays, run_games
 from sunset_sim.results import Summary, to_frame
 from sunset_sim.rules.options import Rules
-from sunset_sim.run import chunk_ranges
+from sunset_sim.run import RunError, chunk_ranges
 from sunset_sim.run.backends import DaskBackend, LocalBackend, numba_threads, open_backend
 from sunset_sim.run.dataset import DatasetStore, run_identity
 from sunset_sim.strategy import Player, make_player, seat_players
@@ -227,16 +227,44 @@ def simulate_to_dataset(
 
 
 class _TableWriter:
-    """Parquet (pyarrow, one row group per chunk) or CSV, to a temporary file renamed at the end."""
+    """Parquet (pyarrow, one row group per chunk) or CSV, to a temporary file renamed at the
+    end. A lock file beside the output (``.NAME.lock``, held for the run) stops a second run
+    writing the same file at once: it fails at the start, in one line, instead of two runs
+    overwriting each other's rows. The temporary name is this run's own."""
 
     def __init__(self, path: Path) -> None:
+        import fcntl
+        import secrets
+
         self.path = path
-        self.temporary = path.with_name(f".{path.name}.partial")
+        self.lock_path = path.with_name(f".{path.name}.lock")
+        try:
+            self.lock = open(self.lock_path, "a+b")  # noqa: SIM115 - held until close/abort
+        except OSError as error:
+            raise RunError(f"{path}: cannot write beside it: {error.strerror or error}") from None
+        try:
+            fcntl.flock(self.lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.lock.close()
+            raise RunError(
+                f"{path}: another sunset-sim run is writing this file now; wait for it or "
+                "choose another --out"
+            ) from None
+        self.temporary = path.with_name(
+            f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.partial"
+        )
         self.parquet = path.suffix.lower() != ".csv"
         self.writer = None
         self.stream = None
 
     def write(self, frame: pd.DataFrame) -> None:
+        try:
+            self._write(frame)
+        except OSError as error:  # a full disk, a removed folder: one line, nothing left
+            self.abort()
+            raise RunError(f"{self.path}: cannot write: {error.strerror or error}") from None
+
+    def _write(self, frame: pd.DataFrame) -> None:
         if self.parquet:
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -253,10 +281,15 @@ class _TableWriter:
                 frame.to_csv(self.stream, index=False, header=False)
 
     def close(self) -> None:
-        for handle in (self.writer, self.stream):
-            if handle is not None:
-                handle.close()
-        os.replace(self.temporary, self.path)
+        try:
+            for handle in (self.writer, self.stream):
+                if handle is not None:
+                    handle.close()
+            os.replace(self.temporary, self.path)
+        except OSError as error:
+            self.abort()
+            raise RunError(f"{self.path}: cannot write: {error.strerror or error}") from None
+        self._unlock()
 
     def abort(self) -> None:
         for handle in (self.writer, self.stream):
@@ -265,4 +298,11 @@ class _TableWriter:
                     handle.close()
             except Exception:  # noqa: BLE001 - cleaning up after another error
                 pass
+        self.writer = self.stream = None
         self.temporary.unlink(missing_ok=True)
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if not self.lock.closed:
+            self.lock_path.unlink(missing_ok=True)
+            self.lock.close()

@@ -151,8 +151,15 @@ def load_params_file(spec: StrategySpec, path: str | os.PathLike) -> dict[str, f
     ``name``, if present, must be the strategy's; other top-level keys (a tuner's notes)
     are ignored. Any problem is a StrategyError of one line naming the file."""
     where = f"strategy {spec.name}: params file {os.fspath(path)}"
+    file = Path(path)
+    if file.exists() and not file.is_dir() and not file.is_file():
+        raise StrategyError(f"{where}: not a regular file (a device, pipe or socket)")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(file, "rb") as stream:  # at most 1 MiB: never an endless read
+            raw = stream.read(PARAMS_FILE_BYTES + 1)
+        if len(raw) > PARAMS_FILE_BYTES:
+            raise StrategyError(f"{where}: larger than {PARAMS_FILE_BYTES // 1024} KiB")
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise StrategyError(f"{where}: cannot be read ({reason})") from None
@@ -162,6 +169,10 @@ def load_params_file(spec: StrategySpec, path: str | os.PathLike) -> dict[str, f
         raise StrategyError(
             f"{where}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
         ) from None
+    except RecursionError:
+        raise StrategyError(f"{where}: nested too deeply to be a params file") from None
+    except ValueError as error:  # an integer of more than 4,300 digits
+        raise StrategyError(f"{where}: {str(error).splitlines()[0]}") from None
     if not isinstance(data, dict):
         raise StrategyError(f'{where}: must hold a JSON object {{"name": ..., "params": {{...}}}}')
     if "name" in data and data["name"] != spec.name:
@@ -173,9 +184,13 @@ def load_params_file(spec: StrategySpec, path: str | os.PathLike) -> dict[str, f
         raise StrategyError(f'{where}: "params" must be an object of name: number')
     values: dict[str, float] = {}
     for key, value in params.items():
+        shown = f"{str(key)[:40]}={_brief(value)}"
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise StrategyError(f"{where}: {key}={json.dumps(value)} is not a number")
-        values[key] = float(value)
+            raise StrategyError(f"{where}: {shown} is not a number")
+        try:
+            values[key] = float(value)
+        except OverflowError:
+            raise StrategyError(f"{where}: {shown} is too large a number") from None
     try:
         spec.param_vector(values)  # unknown names and values out of range
     except StrategyError as error:
@@ -183,6 +198,19 @@ def load_params_file(spec: StrategySpec, path: str | os.PathLike) -> dict[str, f
             f"{where}: {str(error).removeprefix(f'strategy {spec.name}: ')}"
         ) from None
     return values
+
+
+PARAMS_FILE_BYTES = 1 << 20
+
+
+def _brief(value) -> str:
+    """A JSON value named in one short line (never recursing into deep nesting)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**24:
+        return f"{str(value)[:8]}... ({len(str(value))} digits)"
+    if isinstance(value, list | dict):
+        return "an array" if isinstance(value, list) else "an object"
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def seat_players(names: list[str] | tuple[str, ...], n_players: int) -> list[Player]:

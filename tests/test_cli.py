@@ -28,12 +28,17 @@ SEAT_COLUMNS += [f"plan_day{d}" for d in range(1, 7)] + [f"turn_day{d}" for d in
 SEAT_COLUMNS += ["painted_0"]
 
 
+# Generous: a subprocess may compile kernels on a cold cache on a loaded machine (minutes);
+# the timeout is only there so that a hang still ends.
+COMPILE_TIMEOUT = 1800
+
+
 def run_process(*args, cwd=None) -> subprocess.CompletedProcess:
     return subprocess.run(
         console_script() + [str(a) for a in args],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=COMPILE_TIMEOUT,
         cwd=cwd,
     )
 

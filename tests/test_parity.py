@@ -509,7 +509,7 @@ def pure_python_run():
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=1800,  # generous: a loaded machine is slow, and a hang still ends
     )
     assert done.returncode == 0, f"pure-Python kernel run failed:\n{done.stderr[-4000:]}"
     return cases, json.loads(done.stdout)

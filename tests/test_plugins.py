@@ -158,7 +158,7 @@ def test_entry_point_plugin_runs_in_simulate(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
     command = [sys.executable, "-m", "sunset_sim.cli", "simulate", "--games", "100"]
     command += ["--players", "3", "--strategy", PLUGIN_NAME, "--strategy", "greedy", "--quiet"]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr[-3000:]
     assert PLUGIN_NAME in done.stdout and "100 games, 3 players" in done.stdout
 

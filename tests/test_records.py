@@ -187,8 +187,8 @@ def test_round_trip_with_a_custom_card_set(toml):
             inline["cards"] = card_set_json(cards, inline=True)
             again = replay(inline)  # the set carried inline, nothing given
             assert again.fame == result.fame and again.winners == result.winners
-            with pytest.raises(RecordError, match=r"^cards: cannot load"):
-                replay(via_json(result.record))  # neither inline nor given
+            with pytest.raises(RecordError, match=r"^cards: the record names the card-set file"):
+                replay(via_json(result.record))  # neither inline nor given: never opened
             with pytest.raises(RecordError, match=r"^cards: the record was played with"):
                 replay(via_json(result.record), CARDS)  # the wrong set given
     if toml != CUSTOM_TOML:

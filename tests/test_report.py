@@ -467,7 +467,7 @@ def test_module_entry_points_load():
 
     for module in ("sunset_sim", "sunset_sim.cli"):
         done = subprocess.run(
-            [sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=120
+            [sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=600
         )
         assert done.returncode == 0, done.stderr
         assert "report" in done.stdout and "tournament" in done.stdout

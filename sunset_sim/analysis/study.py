@@ -153,6 +153,10 @@ class Study:
     compare_command: str = ""
     notes: list[str] = field(default_factory=list)
 
+    def outside(self) -> pd.DataFrame:
+        """The target rows of the cards outside their targets."""
+        return self.targets[self.targets["status"].isin(["above", "below"])]
+
 
 # --- playing ------------------------------------------------------------------------
 
@@ -780,6 +784,24 @@ def write_study(study: Study, out: str | os.PathLike, cards: CardSet) -> list[st
     return written
 
 
+def outside_text(row: pd.Series) -> str:
+    """One card outside its target, in a line (study.md and the CLI)."""
+    return (
+        f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} "
+        f"({row['ci_low']:.2f} to {row['ci_high']:.2f}), {row['status']} its target "
+        f"{row['target_low']:.2f} to {row['target_high']:.2f}"
+    )
+
+
+def suggestion_text(row: pd.Series) -> str:
+    """One verified suggestion, in a line (study.md and the CLI)."""
+    return (
+        f"{row['card']} {row['field']}: {row['current']} -> {row['suggested']}; "
+        f"{row['metric']} {row['before']:.2f} -> {row['after']:.2f} "
+        f"(after: {row['ci_low']:.2f} to {row['ci_high']:.2f}, n = {row['n']} fresh deals)"
+    )
+
+
 def study_markdown(study: Study) -> str:
     """A short, readable summary of the study (the report embeds the same tables)."""
     s = study.settings
@@ -798,24 +820,14 @@ def study_markdown(study: Study) -> str:
         "## Outside their targets",
         "",
     ]
-    outside = study.targets[study.targets["status"].isin(["above", "below"])]
+    outside = study.outside()
     if outside.empty:
         lines.append("Every card is inside its target.")
-    for _, row in outside.iterrows():
-        lines.append(
-            f"- {row['family']} {row['card']}: {row['metric']} {row['value']:.2f} "
-            f"({row['ci_low']:.2f} to {row['ci_high']:.2f}), {row['status']} its target "
-            f"{row['target_low']:.2f} to {row['target_high']:.2f}"
-        )
+    lines += [f"- {outside_text(row)}" for _, row in outside.iterrows()]
     lines += ["", "## Verified suggestions", ""]
     if study.suggestions.empty:
         lines.append("None.")
-    for _, row in study.suggestions.iterrows():
-        lines.append(
-            f"- {row['card']} {row['field']}: {row['current']} -> {row['suggested']}; "
-            f"{row['metric']} {row['before']:.2f} -> {row['after']:.2f} "
-            f"(after: {row['ci_low']:.2f} to {row['ci_high']:.2f}, n = {row['n']} fresh deals)"
-        )
+    lines += [f"- {suggestion_text(row)}" for _, row in study.suggestions.iterrows()]
     if study.compare_command:
         lines += [
             "",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
-from sunset_sim.cards.loader import MAX_HIKE, format_frame, parse_cards
+from sunset_sim.cards.loader import MAX_FAME, MAX_HIKE, MAX_PAINT, format_frame, parse_cards
 from sunset_sim.cards.model import CardSet, Commission, Goal, Landscape, PlanCard
 from sunset_sim.enums import (
     DIRCLASS_NAMES,
@@ -48,12 +48,11 @@ FIELD_KINDS: dict[str, tuple[str, ...]] = {
 
 WAKE_STEP = 15  # minutes per step of "wake"
 
-# Accepted (low, high) per numeric field. Lows are the loader's; highs where the loader
-# has none are a sensible cap (fame 20, paint 5), so a runaway edit is caught early.
+# Accepted (low, high) per numeric field: the loader's own stated ranges.
 RANGES: dict[str, tuple[int, int]] = {
-    "fame": (0, 20),  # loader: fame >= 0
-    "hike": (1, MAX_HIKE),  # loader: 1 to MAX_HIKE (4)
-    "paint": (1, 5),  # loader: paint >= 1
+    "fame": (0, MAX_FAME),
+    "hike": (1, MAX_HIKE),
+    "paint": (1, MAX_PAINT),
     "wake": (0, 23 * 60 + 59),  # loader: "H:MM" with H < 24, MM < 60
 }
 

@@ -34,6 +34,15 @@ DEFAULT_PATH_LABEL = "<default>"
 
 MAX_LANDSCAPE_ICONS = 3  # R-COMP-1: 1 to 3 icons per landscape
 MAX_HIKE = 4  # CARDS.md: hike maximum 1 to 4
+# Stated ranges for the other numbers (CARDS.md gives paint 1 to 3 for the printed cards;
+# a custom set may go up to a whole row of the grid). Every sum the engines keep stays far
+# inside int32 with these: 100 commissions x 99 fame is under 10,000.
+MAX_FAME = 99  # commission and goal fame: 0 to 99
+MAX_PAINT = 5  # plan paint: 1 to 5 (a straight hike path covers at most 5 cells)
+MAX_GOAL_COUNT = 99  # a goal's n: 1 to 99
+MAX_CARDS = 1000  # cards per section
+MAX_FILE_BYTES = 1 << 20  # a card-set file: 1 MiB (the packaged one is about 10 KiB)
+MAX_NESTING = 32  # arrays, inline tables and dotted-key parts, at most this deep
 WILD_TOKEN = "?"
 OPEN_TOKEN = "?..."
 MIN_LANDSCAPES = 25  # R-SET-1: the 5x5 wilderness is dealt at setup
@@ -132,14 +141,17 @@ class _Checker:
         if isinstance(value, bool) or not isinstance(value, int):
             self.add(where, key, f"must be an integer, got {_show(value)}")
             return None
-        if low is not None and high is not None and not low <= value <= high:
-            self.add(where, key, f"must be {low} to {high}, got {value}")
-            return None
+        shown = value if abs(value) < 10**12 else f"{str(value)[:6]}... ({len(str(value))} digits)"
         if low is not None and value < low:
             if low == 0:
-                self.add(where, key, f"must not be negative, got {value}")
+                self.add(where, key, f"must not be negative, got {shown}")
+            elif high is not None:
+                self.add(where, key, f"must be at least {low} (range {low} to {high}), got {shown}")
             else:
-                self.add(where, key, f"must be at least {low}, got {value}")
+                self.add(where, key, f"must be at least {low}, got {shown}")
+            return None
+        if high is not None and value > high:
+            self.add(where, key, f"must be {low} to {high}, got {shown}")
             return None
         return value
 
@@ -274,7 +286,7 @@ def _parse_commission(
     """A commission, plus its parsed frames (index, text, frame) for the match check."""
     chk.unknown_keys(where, table, SECTION_KEYS["commission"])
     card_id = _card_id(chk, table, where)
-    fame = chk.integer(where, table, "fame", 0, None)
+    fame = chk.integer(where, table, "fame", 0, MAX_FAME)
     if "frames" not in table:
         chk.add(where, "frames", "missing")
         return None, []
@@ -311,7 +323,7 @@ def _parse_commission(
 def _parse_goal(chk: _Checker, table: dict[str, Any], where: str) -> Goal | None:
     chk.unknown_keys(where, table, SECTION_KEYS["goal"])
     card_id = _card_id(chk, table, where)
-    fame = chk.integer(where, table, "fame", 0, None)
+    fame = chk.integer(where, table, "fame", 0, MAX_FAME)
     kind_name = chk.string(where, table, "kind")
     if kind_name is None:
         return None
@@ -341,7 +353,7 @@ def _parse_goal(chk: _Checker, table: dict[str, Any], where: str) -> Goal | None
         if "direction" in table:
             chk.add(where, "direction", f"only used by kind 'moved', not {kind_name!r}")
         if kind in GOAL_KINDS_WITH_COUNT:
-            param = chk.integer(where, table, "n", 1, None)
+            param = chk.integer(where, table, "n", 1, MAX_GOAL_COUNT)
         elif "n" in table:
             chk.add(where, "n", f"kind {kind_name!r} takes no parameter")
     if card_id is None or fame is None or param is None:
@@ -383,7 +395,7 @@ def _parse_plan(chk: _Checker, table: dict[str, Any], where: str) -> PlanCard | 
         )
         directions = None
     hike = chk.integer(where, table, "hike", 1, MAX_HIKE)
-    paint = chk.integer(where, table, "paint", 1, None)
+    paint = chk.integer(where, table, "paint", 1, MAX_PAINT)
     if None in (card_id, wake, directions, hike, paint):
         return None
     assert card_id is not None and wake is not None and directions is not None
@@ -405,10 +417,15 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
     lines and is stored as ``CardSet.path``.
     """
     chk = _Checker(str(path))
+    problem = _shape_problem(text)
+    if problem is not None:
+        raise CardSetError([f"{path}: file: {problem}"])
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise CardSetError([f"{path}: file: toml: {exc}"]) from None
+    except (RecursionError, ValueError) as exc:  # deep nesting, or an over-long integer
+        raise CardSetError([f"{path}: file: toml: {_first_line(exc)}"]) from None
 
     for key, value in data.items():
         if key not in SECTION_KEYS:
@@ -439,6 +456,13 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
         else:
             seen[where] = f"{section}[{index}]"
         return where
+
+    for section in CARD_SECTIONS:
+        count = len(data.get(section, [])) if isinstance(data.get(section), list) else 0
+        if count > MAX_CARDS:
+            raise CardSetError(
+                [f"{path}: {section}: [[{section}]]: {count} cards, at most {MAX_CARDS}"]
+            )
 
     landscapes: list[Landscape] = []
     landscape_tables = _card_tables(chk, data, "landscape")
@@ -498,6 +522,57 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
     )
 
 
+def _shape_problem(text: str) -> str | None:
+    """A size or nesting problem that would make the TOML parser slow or crash, checked
+    before parsing: more than MAX_FILE_BYTES, arrays or inline tables nested deeper than
+    MAX_NESTING, or a key of more than MAX_NESTING dotted parts (the parse is quadratic
+    in them). Strings are skipped, so their contents never count."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        return f"larger than {MAX_FILE_BYTES // 1024} KiB (a card set is a few KiB)"
+    depth = 0
+    dots = 0
+    i, n = 0, len(text)
+    while i < n:
+        char = text[i]
+        if char in "\"'":
+            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else char
+            end = i + len(quote)
+            while end < n:
+                if quote[0] == '"' and text[end] == "\\":
+                    end += 2
+                    continue
+                if text.startswith(quote, end):
+                    break
+                if len(quote) == 1 and text[end] == "\n":
+                    break
+                end += 1
+            i = end + len(quote)
+            continue
+        if char == "#":
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        if char in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return f"nested more than {MAX_NESTING} levels deep"
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+        elif char == ".":
+            dots += 1
+            if dots > MAX_NESTING:
+                return f"a key of more than {MAX_NESTING} dotted parts"
+        elif char in "=\n,":
+            dots = 0
+        i += 1
+    return None
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
 def default_cards_text() -> str:
     """The packaged reconstructed default card set, as TOML text."""
     return resources.files("sunset_sim.cards").joinpath(DEFAULT_FILE).read_text(encoding="utf-8")
@@ -511,7 +586,12 @@ def load_cards(path: str | os.PathLike[str] | None = None) -> CardSet:
     label = os.fspath(path)
     file = Path(label)
     try:
-        raw = file.read_bytes()
+        if file.exists() and not file.is_dir() and not file.is_file():
+            raise CardSetError([f"{label}: not a regular file (a device, pipe or socket)"])
+        with open(file, "rb") as stream:  # at most the limit: never an endless read
+            raw = stream.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise CardSetError([f"{label}: file: larger than {MAX_FILE_BYTES // 1024} KiB"])
     except FileNotFoundError:
         raise CardSetError([f"{label}: file not found"]) from None
     except IsADirectoryError:

@@ -13,7 +13,9 @@ class GameLog:
 
     def __init__(self, names: list[str] | None = None) -> None:
         self.lines: list[str] = []
-        self.names = names or []
+        # names can come from a record file: never pass its control characters (terminal
+        # escape sequences) through to the terminal
+        self.names = [printable(name) for name in names or []]
 
     def seat(self, seat: int) -> str:
         name = self.names[seat] if seat < len(self.names) else ""
@@ -126,3 +128,10 @@ def grid_lines(state: GameState) -> list[str]:
             cells.append(f"{text:<{CELL_WIDTH}}")
         lines.append(f"  {row}  " + "".join(cells))
     return lines
+
+
+def printable(value) -> str:
+    """Text safe to print: control characters shown as escapes, at most 80 characters."""
+    text = value if isinstance(value, str) else repr(value)
+    shown = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+    return shown if len(shown) <= 80 else shown[:77] + "..."

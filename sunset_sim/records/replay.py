@@ -39,6 +39,10 @@ def load_record(path: str | Path) -> dict:
         raise RecordError(
             f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
         ) from None
+    except RecursionError:
+        raise RecordError("not a game record: nested too deeply") from None
+    except ValueError as error:  # e.g. an integer of more than 4,300 digits
+        raise RecordError(f"not a game record: {str(error).splitlines()[0]}") from None
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError("format: not a sunset-sim game record")
     if type(record.get("version")) is not int or record["version"] != RECORD_VERSION:
@@ -55,6 +59,8 @@ def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
     if not isinstance(named, dict):
         raise RecordError("cards: expected an object with name, hash and path (or inline)")
     if "inline" in named:
+        if not isinstance(named["inline"], str):
+            raise RecordError("cards: inline: expected the card set's TOML text (a string)")
         try:
             cards = parse_cards(named["inline"], "<inline card set>")
         except CardSetError as error:
@@ -62,13 +68,16 @@ def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
                 f"cards: the inline card set is invalid: {error.problems[0]}"
             ) from None
     elif cards is None:
+        # A record never makes the tool open a file: only the packaged set, an inline set
+        # or the --cards FILE the user names (docs/record-format.md).
         path = named.get("path", DEFAULT_CARDS_PATH)
-        try:
-            cards = load_cards(None if path == DEFAULT_CARDS_PATH else path)
-        except CardSetError as error:
+        if path != DEFAULT_CARDS_PATH:
+            shown = ascii(path)[:80] if isinstance(path, str) else "a non-string path"
             raise RecordError(
-                f"cards: cannot load the record's card set ({error.problems[0]}); pass --cards FILE"
-            ) from None
+                f"cards: the record names the card-set file {shown}; a record never makes "
+                "sunset-sim open a file, so pass it with --cards FILE"
+            )
+        cards = load_cards(None)
     if named.get("hash") not in (None, cards.content_hash):
         raise RecordError(
             f"cards: the record was played with card set {named.get('name')!r} hash "

@@ -52,5 +52,7 @@ class Rules:
             key = key.strip().replace("-", "_")
             if not sep:
                 raise RuleOptionError(f"{text!r} is not of the form key=value")
-            values[key] = int(value) if key == "days" and value.strip().isdigit() else value.strip()
+            digits = value.strip()
+            whole = digits.isascii() and digits.isdigit() and len(digits) < 10
+            values[key] = int(digits) if key == "days" and whole else digits
         return cls.from_dict(values)

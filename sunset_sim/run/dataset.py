@@ -16,7 +16,9 @@ renamed; only then is it added to the manifest, which is itself written to a tem
 file and renamed after each chunk. So at any moment the manifest lists only whole files,
 and the manifest says ``"complete": true`` only when every chunk is there. A file that is
 not listed (killed between the rename and the manifest update) is stray: ``--resume``
-deletes it and plays that chunk again, so no chunk is lost or counted twice.
+deletes it and plays that chunk again, so no chunk is lost or counted twice. A listed
+file whose size or SHA-256 differs from its manifest entry (damaged on disk) is played
+again too.
 
 Each chunk's entry carries its ``Summary`` sums (whole numbers), so the final summary of
 a resumed run is added up from the manifest without reading rows, and equals the summary
@@ -227,6 +229,7 @@ class DatasetStore:
             "games": count,
             "rows": len(frame),
             "bytes": (self.folder / name).stat().st_size,
+            "sha256": file_digest(self.folder / name),
             "summary": summary.to_dict(),
         }
         self._write_manifest()
@@ -311,7 +314,16 @@ def read_dataset(folder: str | os.PathLike, allow_incomplete: bool = False) -> p
     manifest = read_manifest(folder)
     if not manifest.get("complete") and not allow_incomplete:
         raise RunError(f"{folder}: the run is not complete (continue it with --resume)")
-    entries = sorted(manifest["chunks"], key=lambda entry: entry["first_game"])
+    try:
+        entries = sorted(manifest["chunks"], key=lambda entry: int(entry["first_game"]))
+    except (TypeError, KeyError, ValueError):
+        raise RunError(f"{Path(folder) / MANIFEST}: damaged chunk list") from None
+    for entry in entries:  # only the folder's own part files: never a path out of it
+        if entry.get("file") != part_name(int(entry["first_game"])):
+            raise RunError(
+                f"{Path(folder) / MANIFEST}: chunk file {ascii(entry.get('file'))[:60]} is not "
+                "this folder's part file for its first game"
+            )
     files = [str(Path(folder) / entry["file"]) for entry in entries]
     if not files:
         return pd.DataFrame()
@@ -338,9 +350,24 @@ def _kept_chunks(folder: Path, identity: dict) -> dict[int, dict]:
         if plan.get(first) != count or name != part_name(first) or first in kept:
             raise RunError(f"{folder / MANIFEST}: chunk {name} is not in this run's chunk plan")
         path = folder / name
-        if path.is_file() and path.stat().st_size == entry.get("bytes"):
-            kept[first] = entry  # a missing or resized file is played again
+        if (
+            path.is_file()
+            and path.stat().st_size == entry.get("bytes")
+            and entry.get("sha256") == file_digest(path)
+        ):
+            kept[first] = entry  # a missing, resized or damaged file is played again
     return kept
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a part file: a chunk damaged without a change of size is not kept."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _flush(path: Path) -> None:

@@ -1,0 +1,276 @@
+"""The result rows reshaped once for every section (``_Data``), the column checks, and the
+vectorised helpers the sections share: group and bit-matrix sums, within-strategy
+effects, CI columns and "too few samples" marks."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sunset_sim.analysis import stats
+from sunset_sim.analysis.report.model import MIN_SAMPLES, TOO_FEW, ReportInputError
+from sunset_sim.cards.model import CardSet
+
+BASE_COLUMNS = ("game", "seat", "strategy", "fame", "win_share", "n_winners")
+OPTIONAL_COLUMNS = (
+    "fame_commissions",
+    "fame_goals",
+    "fame_paintings",
+    "end_reason",
+    "days_played",
+)
+DAY_PATTERNS = (
+    r"plan_day\d+",
+    r"turn_day\d+",
+    r"fame_day\d+",
+    r"painted_day\d+",
+    r"goal_day\d+",
+    r"goal_card_day\d+",
+    r"commissions_day\d+_\d+",
+    r"painted_\d+",
+    r"available_\d+",
+    r"commissions_shown_\d+",
+)
+_WANTED = re.compile("|".join(f"(?:{p})" for p in DAY_PATTERNS))
+_CHUNK_ROWS = 1 << 16
+
+
+def wanted_columns(available: Sequence[str]) -> list[str]:
+    """The columns of a result file that the report reads (others are never loaded)."""
+    keep = set(BASE_COLUMNS) | set(OPTIONAL_COLUMNS)
+    return [c for c in available if c in keep or _WANTED.fullmatch(c)]
+
+
+def check_columns(available: Sequence[str], source: str = "results") -> None:
+    """ReportInputError naming the first missing required column."""
+    missing = [c for c in BASE_COLUMNS if c not in set(available)]
+    if missing:
+        raise ReportInputError(
+            f"{source}: missing column {missing[0]!r}"
+            + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")
+            + ": not a sunset-sim results table"
+        )
+
+
+def _match(pattern: str, column: str) -> bool:
+    regex = re.escape(pattern).replace(r"\*", r"\d+")
+    return re.fullmatch(regex, column) is not None
+
+
+# ---------------------------------------------------------------------------------------
+# helpers
+
+
+def _ci_columns(prefix: str, mean, lo, hi) -> dict:
+    return {prefix: mean, f"{prefix}_lo": lo, f"{prefix}_hi": hi}
+
+
+def _mark(table: pd.DataFrame, n_column: str | Sequence[str], min_samples: int, by: str | None):
+    """Add ``note`` (too few samples) and ``rank`` (by ``by`` descending, big groups only)."""
+    columns = [n_column] if isinstance(n_column, str) else list(n_column)
+    small = np.zeros(len(table), dtype=bool)
+    for column in columns:
+        small |= table[column].to_numpy() < min_samples
+    table["note"] = np.where(small, TOO_FEW, "")
+    if by is not None:
+        values = table[by].where(~small)
+        table["rank"] = values.rank(ascending=False, method="min").astype("Int64")
+    return table
+
+
+def bit_sums(
+    words: np.ndarray,
+    values: np.ndarray,
+    n_bits: int,
+    groups: np.ndarray | None = None,
+    n_groups: int = 1,
+) -> np.ndarray:
+    """``out[i, j]`` = sum of ``values[r, j]`` over rows r whose bit i is set.
+
+    ``words[r, w]`` are uint64 bitmask words (bit i of word w is item 64*w + i). Done in
+    chunks as a 0/1 matrix times the value columns, so memory stays small. With
+    ``groups`` (a code 0..n_groups-1 per row), the sums are split by group:
+    ``out[i, g * m + j]`` sums ``values[r, j]`` over group g's rows (m value columns)."""
+    words = np.ascontiguousarray(words, dtype=np.uint64)
+    if words.ndim == 1:
+        words = words[:, None]
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim == 1:
+        values = values[:, None]
+    m = values.shape[1]
+    k = n_groups if groups is not None else 1
+    out = np.zeros((words.shape[1] * 64, k * m))
+    values32 = values.astype(np.float32)
+    for start in range(0, len(words), _CHUNK_ROWS):
+        chunk = words[start : start + _CHUNK_ROWS]
+        bits = np.unpackbits(chunk.view(np.uint8), axis=1, bitorder="little")
+        part_values = values32[start : start + _CHUNK_ROWS]
+        if groups is not None:
+            codes = groups[start : start + _CHUNK_ROWS]
+            onehot = (codes[:, None] == np.arange(k)).astype(np.float32)
+            part_values = (onehot[:, :, None] * part_values[:, None, :]).reshape(-1, k * m)
+        # float32 products (exact for 0/1 and counts; ~1e-7 relative for win shares),
+        # added up across chunks in float64
+        part = bits.T.astype(np.float32) @ part_values
+        out += part.astype(np.float64)
+    return out[:n_bits]
+
+
+def _pool(sums: np.ndarray, m: int) -> np.ndarray:
+    """Group-split sums (..., k * m) from ``bit_sums(..., groups=)`` summed over groups."""
+    return sums.reshape(*sums.shape[:-1], -1, m).sum(axis=-2)
+
+
+def _moments(values: np.ndarray) -> np.ndarray:
+    """Value columns [1, v, v^2] for ``bit_sums``."""
+    values = np.asarray(values, dtype=np.float64)
+    return np.column_stack([np.ones_like(values), values, values * values])
+
+
+def _group_sums(codes: np.ndarray, values: np.ndarray, n_groups: int) -> tuple:
+    """(n, sum, sum of squares) of ``values`` per group code 0..n_groups-1 (codes < 0 dropped)."""
+    keep = codes >= 0
+    codes = codes[keep]
+    values = np.asarray(values, dtype=np.float64)[keep]
+    n = np.bincount(codes, minlength=n_groups)[:n_groups].astype(np.float64)
+    total = np.bincount(codes, weights=values, minlength=n_groups)[:n_groups]
+    squares = np.bincount(codes, weights=values * values, minlength=n_groups)[:n_groups]
+    return n, total, squares
+
+
+def _word_columns(frame: pd.DataFrame, prefix: str) -> list[str]:
+    pattern = re.compile(rf"{re.escape(prefix)}(\d+)")
+    found = sorted(
+        (int(m.group(1)), c) for c in frame.columns if (m := pattern.fullmatch(c)) is not None
+    )
+    return [c for _, c in found]
+
+
+def _words(frame: pd.DataFrame, prefix: str) -> np.ndarray | None:
+    columns = _word_columns(frame, prefix)
+    if not columns:
+        return None
+    return np.column_stack([frame[c].to_numpy().astype(np.uint64) for c in columns])
+
+
+def _mask_words(indices: Sequence[int], n_words: int) -> np.ndarray:
+    mask = np.zeros(n_words, dtype=np.uint64)
+    for i in indices:
+        mask[i // 64] |= np.uint64(1) << np.uint64(i % 64)
+    return mask
+
+
+def _days(frame: pd.DataFrame, prefix: str) -> list[int]:
+    pattern = re.compile(rf"{re.escape(prefix)}(\d+)")
+    return sorted(int(m.group(1)) for c in frame.columns if (m := pattern.fullmatch(c)))
+
+
+def _bonferroni_z(m: int, alpha: float = 0.05) -> float:
+    """The two-sided z threshold for family-wise level ``alpha`` over ``m`` tests."""
+    target = alpha / m
+    lo, hi = 0.0, 40.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if math.erfc(mid / math.sqrt(2)) > target:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+# ---------------------------------------------------------------------------------------
+# the data, reshaped per game
+
+
+@dataclass
+class _Data:
+    frame: pd.DataFrame
+    cards: CardSet
+    games: int
+    players: int
+    days: list[int]
+    win: np.ndarray  # (rows,)
+    fame: np.ndarray
+    days_played: np.ndarray  # (rows,)
+    strategy: np.ndarray  # (rows,) strategy code 0..k-1 (the strata of the within-strategy effects)
+    strategies: list[str]  # the strategy of each code
+
+    def per_game(self, values) -> np.ndarray:
+        return np.asarray(values).reshape(self.games, self.players)
+
+    @property
+    def k(self) -> int:
+        return len(self.strategies)
+
+    def strategy_sums(self, values: np.ndarray) -> np.ndarray:
+        """(k, 3): n, sum and sum of squares of ``values`` per strategy."""
+        return np.column_stack(_group_sums(self.strategy, values, self.k))
+
+
+def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
+    check_columns(list(frame.columns))
+    if len(frame) == 0:
+        raise ReportInputError("results: no rows")
+    seat = frame["seat"].to_numpy()
+    players = int(seat.max()) + 1
+    expected = np.tile(np.arange(players), len(frame) // players)
+    game = frame["game"].to_numpy()
+    ordered = (
+        len(frame) % players == 0
+        and np.array_equal(seat, expected)
+        and bool((game[::players] == game[players - 1 :: players]).all())
+    )
+    if not ordered:
+        frame = frame.sort_values(["game", "seat"], kind="stable", ignore_index=True)
+        seat = frame["seat"].to_numpy()
+        counts = frame.groupby("game", sort=False, observed=True).size()
+        if counts.nunique() != 1 or len(frame) % players:
+            raise ReportInputError(
+                "column 'seat': games have different numbers of seats (one results table "
+                "per player count)"
+            )
+    days = _days(frame, "plan_day") or _days(frame, "turn_day") or _days(frame, "fame_day")
+    if "days_played" in frame:
+        days_played = frame["days_played"].to_numpy().astype(np.int16)
+    else:
+        days_played = np.full(len(frame), max(days, default=0), dtype=np.int16)
+    codes, labels = pd.factorize(frame["strategy"].astype(str), sort=False)
+    return _Data(
+        frame=frame,
+        cards=cards,
+        games=len(frame) // players,
+        players=players,
+        days=days,
+        win=frame["win_share"].to_numpy().astype(np.float64),
+        fame=frame["fame"].to_numpy().astype(np.float64),
+        days_played=days_played,
+        strategy=codes.astype(np.int64),
+        strategies=[str(label) for label in labels],
+    )
+
+
+def _effect_columns(prefix: str, result) -> dict:
+    """The stratified (within-strategy) effect columns from ``stats.stratified_diff_sums``."""
+    diff, lo, hi, p, _, _ = result
+    return {**_ci_columns(prefix, diff, lo, hi), f"{prefix}_p": p}
+
+
+def _within(a: np.ndarray, b: np.ndarray, m: int = 3, columns=(0, 1, 2), min_n: int = MIN_SAMPLES):
+    """Within-strategy difference a - b, pooled over strategies (stratified_diff_sums).
+
+    ``a``/``b`` are (..., k * m) sums split by strategy as ``bit_sums(..., groups=)`` gives
+    them; ``columns`` name the count, sum and sum-of-squares columns among the m. A
+    strategy with fewer than ``min_n`` observations on either side is left out."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    a = a.reshape(*a.shape[:-1], -1, m)
+    b = b.reshape(*b.shape[:-1], -1, m)
+    n, t, q = columns
+    return stats.stratified_diff_sums(
+        a[..., n], a[..., t], a[..., q], b[..., n], b[..., t], b[..., q], min_n=min_n
+    )

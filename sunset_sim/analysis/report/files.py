@@ -1,0 +1,107 @@
+"""Reading result files (only the columns the report needs) and writing the report's
+files (Markdown, PNG plots, HTML with the plots embedded)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sunset_sim.analysis.report.data import _word_columns, check_columns, wanted_columns
+from sunset_sim.analysis.report.model import Report, ReportInputError
+from sunset_sim.analysis.report.render import render_all, render_html, render_markdown
+from sunset_sim.files import write_atomically
+
+
+def write_report(
+    report: Report, out_dir: str | Path, on_step: Callable[[str], None] | None = None
+) -> list[Path]:
+    """Write ``report.md``, the PNG plots and ``report.html`` (images embedded) into
+    ``out_dir`` (created if needed); returns the paths written."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    images: dict[str, str] = {}
+    payloads: dict[str, bytes] = {}
+    for name, png in render_all(report, on_step=on_step).items():
+        path = out / f"{name}.png"
+        write_atomically(path, png)
+        written.append(path)
+        images[name] = path.name
+        payloads[name] = png
+    markdown = out / "report.md"
+    write_atomically(markdown, render_markdown(report, images).encode("utf-8"))
+    page = out / "report.html"
+    write_atomically(page, render_html(report, payloads).encode("utf-8"))
+    return [markdown, page, *written]
+
+
+def read_results(path: str | Path) -> tuple[pd.DataFrame, dict | None]:
+    """Only the report's columns of a result file (Parquet or CSV) or dataset folder.
+
+    Returns ``(frame, run)``: ``run`` is a dataset folder's recorded run identity (cards
+    name and hash, strategies, ...) or None. ReportInputError for anything unreadable."""
+    path = Path(path)
+    if not path.exists():
+        raise ReportInputError(f"{path}: no such file or folder")
+    if path.is_dir():
+        from sunset_sim.run import RunError
+        from sunset_sim.run.dataset import read_manifest
+
+        try:
+            manifest = read_manifest(path)
+        except RunError as error:
+            raise ReportInputError(str(error)) from None
+        if not manifest.get("complete"):
+            raise ReportInputError(f"{path}: the run is not complete (continue it with --resume)")
+        entries = sorted(manifest["chunks"], key=lambda entry: entry["first_game"])
+        files = [str(path / entry["file"]) for entry in entries]
+        if not files:
+            raise ReportInputError(f"{path}: the dataset has no chunks")
+        missing = [f for f in files if not Path(f).is_file()]
+        if missing:
+            raise ReportInputError(f"{missing[0]}: listed in the manifest but missing")
+        import pyarrow.dataset as ds
+
+        try:
+            dataset = ds.dataset(files, format="parquet")
+            names = dataset.schema.names
+            check_columns(names, str(path))
+            frame = dataset.to_table(columns=wanted_columns(names)).to_pandas()
+        except ReportInputError:
+            raise
+        except Exception as error:  # noqa: BLE001 - any pyarrow failure is a bad input
+            raise ReportInputError(f"{path}: unreadable dataset ({_first_line(error)})") from None
+        return frame, manifest.get("run")
+    if path.suffix.lower() == ".csv":
+        try:
+            names = list(pd.read_csv(path, nrows=0).columns)
+        except Exception as error:  # noqa: BLE001
+            raise ReportInputError(f"{path}: unreadable CSV ({_first_line(error)})") from None
+        check_columns(names, str(path))
+        frame = pd.read_csv(path, usecols=wanted_columns(names))
+        for column in _word_columns(frame, "painted_") + _word_columns(frame, "available_"):
+            frame[column] = frame[column].astype(np.uint64)
+        return frame, None
+    import pyarrow.parquet as pq
+
+    try:
+        handle = pq.ParquetFile(path)
+        names = handle.schema_arrow.names
+    except Exception as error:  # noqa: BLE001
+        raise ReportInputError(
+            f"{path}: not a Parquet results file ({_first_line(error)})"
+        ) from None
+    check_columns(names, str(path))
+    try:
+        frame = handle.read(columns=wanted_columns(names)).to_pandas()
+    except Exception as error:  # noqa: BLE001
+        raise ReportInputError(f"{path}: unreadable ({_first_line(error)})") from None
+    return frame, None
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__

@@ -1,0 +1,200 @@
+"""Rendering: the plots of every section as PNG bytes, the tables as display strings
+(value and 95% CI, percentages), and the report as Markdown and as self-contained HTML."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from sunset_sim.analysis.report.model import RESULTS_NOTE, TOO_FEW, PlotFunction, Report
+from sunset_sim.analysis.report.sections import SECTIONS
+
+# every section's plots, in report order: name -> (tables needed, function)
+PLOTS: dict[str, tuple[tuple[str, ...], PlotFunction]] = {
+    name: plot for spec in SECTIONS for name, plot in spec.plots.items()
+}
+
+
+def render_all(report, on_step: Callable[[str], None] | None = None) -> dict[str, bytes]:
+    """PNG bytes of every plot whose tables the report has, by name."""
+    images = {}
+    for name, (needs, function) in PLOTS.items():
+        if all(table in report.tables for table in needs):
+            if on_step is not None:
+                on_step(f"plot {name}")
+            images[name] = function(report.tables)
+    return images
+
+
+# ---------------------------------------------------------------------------------------
+# tables
+
+
+_RATE_WORDS = ("win", "rate", "share", "vs_field", "sole_leader", "lead_change", "leader_wins")
+
+
+def _is_rate(column: str) -> bool:
+    """Whether a column holds a proportion or win share (shown in percent)."""
+    if column == "n" or column.startswith("n_") or column.endswith(("_z", "_p")):
+        return False
+    return any(word in column for word in _RATE_WORDS) or column.endswith("residual")
+
+
+def display_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Strings for a report: ``x (lo to hi)`` for every column with ``_lo``/``_hi``
+    partners; rates and win shares in percent; p-values in short scientific form."""
+    out = {}
+    columns = list(table.columns)
+    skip = {c for c in columns if c.endswith(("_lo", "_hi"))}
+    for column in columns:
+        if column in skip or column == "wake_minutes":
+            continue
+        values = table[column]
+        if f"{column}_lo" in table and f"{column}_hi" in table:
+            rate = _is_rate(column)
+            out[column] = [
+                _ci_text(v, lo, hi, rate, 3 if column == "balance" else 2)
+                for v, lo, hi in zip(
+                    values, table[f"{column}_lo"], table[f"{column}_hi"], strict=True
+                )
+            ]
+        elif column.endswith("_p"):
+            out[column] = [_p_text(v) for v in values]
+        elif values.dtype.kind == "f":
+            rate = _is_rate(column) or column == "share_of_fame"
+            out[column] = [_number(v, rate) for v in values]
+        elif values.dtype.kind in "iu" or str(values.dtype) == "Int64":
+            out[column] = ["" if pd.isna(v) else f"{int(v):,}" for v in values]
+        else:
+            out[column] = ["" if pd.isna(v) else str(v) for v in values]
+    return pd.DataFrame(out)
+
+
+def _number(value, rate: bool) -> str:
+    if value is None or not np.isfinite(value):
+        return ""
+    return f"{100 * value:.1f}%" if rate else f"{value:.2f}"
+
+
+def _ci_text(value, lo, hi, rate: bool, digits: int = 2) -> str:
+    """Balance is shown to 3 decimals: its gaps between seats are often under 0.01."""
+    if not np.isfinite(value):
+        return ""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return _number(value, rate)
+    if rate:
+        return f"{100 * value:.1f}% ({100 * lo:.1f} to {100 * hi:.1f})"
+    return f"{value:.{digits}f} ({lo:.{digits}f} to {hi:.{digits}f})"
+
+
+def _p_text(value) -> str:
+    if value is None or not np.isfinite(value):
+        return ""
+    return "<1e-300" if value < 1e-300 else f"{value:.2g}"
+
+
+def _markdown_table(table: pd.DataFrame) -> str:
+    shown = display_table(table)
+    header = "| " + " | ".join(shown.columns) + " |"
+    rule = "|" + "|".join("---" for _ in shown.columns) + "|"
+    lines = [header, rule]
+    for row in shown.itertuples(index=False):
+        lines.append("| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |")
+    return "\n".join(lines)
+
+
+def _html_table(table: pd.DataFrame) -> str:
+    shown = display_table(table)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in shown.columns)
+    body = []
+    for row in shown.itertuples(index=False):
+        cells = "".join(f"<td>{html.escape(str(v))}</td>" for v in row)
+        marked = ' class="few"' if TOO_FEW in row else ""
+        body.append(f"<tr{marked}>{cells}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+# ---------------------------------------------------------------------------------------
+# pages
+
+
+def _header_lines(report: Report) -> list[str]:
+    meta = report.meta
+    lines = [
+        f"{meta['games']:,} games, {meta['players']} players ({meta['rows']:,} seat rows); "
+        f"strategies: {', '.join(meta['strategies'])}; cards: {meta['cards']}"
+        + (f"; source: {meta['source']}" if meta["source"] else ""),
+        "Every estimate is shown as value (95% CI); n is the sample size. " + RESULTS_NOTE,
+    ]
+    return lines
+
+
+def render_markdown(report: Report, images: dict[str, str]) -> str:
+    lines = [f"# {report.meta['title']}", ""]
+    lines += [line + "\n" for line in _header_lines(report)]
+    for section in report.sections:
+        lines += [f"## {section.title}", ""]
+        if section.skipped:
+            lines += [f"_Skipped: {section.skipped}._", ""]
+        for block in section.blocks:
+            if block[0] == "text":
+                lines += [block[1], ""]
+            elif block[0] == "list":
+                lines += [f"- {item}" for item in block[1]] + [""]
+            elif block[0] == "table" and block[1] in report.tables:
+                lines += [_markdown_table(report.tables[block[1]]), ""]
+            elif block[0] == "plot" and block[1] in images:
+                lines += [f"![{block[2]}]({images[block[1]]})", ""]
+    if report.notes:
+        lines += ["## Notes", ""] + [f"- {note}" for note in report.notes] + [""]
+    return "\n".join(lines)
+
+
+_CSS = """
+body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:0.85em}
+th,td{border:1px solid #ccc;padding:3px 6px;text-align:right}
+th{background:#eee}td:first-child{text-align:left}
+tr.few{color:#999}
+img{max-width:100%}
+"""
+
+
+def render_html(report: Report, images: dict[str, bytes]) -> str:
+    import base64
+
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(report.meta['title'])}</title>",
+        f"<style>{_CSS}</style></head><body>",
+        f"<h1>{html.escape(report.meta['title'])}</h1>",
+    ]
+    parts += [f"<p>{html.escape(line)}</p>" for line in _header_lines(report)]
+    for section in report.sections:
+        parts.append(f'<h2 id="{section.key}">{html.escape(section.title)}</h2>')
+        if section.skipped:
+            parts.append(f"<p><em>Skipped: {html.escape(section.skipped)}.</em></p>")
+        for block in section.blocks:
+            if block[0] == "text":
+                parts.append(f"<p>{html.escape(block[1])}</p>")
+            elif block[0] == "list":
+                items = "".join(f"<li>{html.escape(item)}</li>" for item in block[1])
+                parts.append(f"<ul>{items}</ul>")
+            elif block[0] == "table" and block[1] in report.tables:
+                parts.append(_html_table(report.tables[block[1]]))
+            elif block[0] == "plot" and block[1] in images:
+                data = base64.b64encode(images[block[1]]).decode("ascii")
+                parts.append(
+                    f'<figure><img alt="{html.escape(block[2])}" '
+                    f'src="data:image/png;base64,{data}"></figure>'
+                )
+    if report.notes:
+        parts.append("<h2>Notes</h2><ul>")
+        parts += [f"<li>{html.escape(note)}</li>" for note in report.notes]
+        parts.append("</ul>")
+    parts.append("</body></html>")
+    return "\n".join(parts)

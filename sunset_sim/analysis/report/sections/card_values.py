@@ -1,0 +1,125 @@
+"""Card values and rebalance suggestions: the designer study's restricted-play values,
+targets and verified suggestions (``analysis.study``), shown when a study was run.
+
+Not in the section registry: its tables come from the study, not from the result rows,
+and ``build_report`` places it right after the findings."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from sunset_sim.analysis.report.model import Section
+
+
+def study_tables(study) -> dict[str, pd.DataFrame]:
+    """The study's frames with the report's ``x``/``x_lo``/``x_hi`` column names."""
+    values = study.values[study.values["strategy"] == "all"]
+    tables = {}
+    for family in ("plan", "commission", "feature", "landscape"):
+        part = values[values["family"] == family]
+        if part.empty:
+            continue
+        table = {"card": part["card"].to_numpy()}
+        if family == "commission":
+            table["fame"] = part["fame"].astype(int).to_numpy()
+        table |= {
+            "value": part["value"].to_numpy(),
+            "value_lo": part["value_ci_low"].to_numpy(),
+            "value_hi": part["value_ci_high"].to_numpy(),
+        }
+        if family == "commission":
+            table |= {
+                "value_per_fame": part["value_per_fame"].to_numpy(),
+                "value_per_fame_lo": part["value_per_fame_ci_low"].to_numpy(),
+                "value_per_fame_hi": part["value_per_fame_ci_high"].to_numpy(),
+            }
+        table |= {
+            "fame_cost": part["fame_cost"].to_numpy(),
+            "fame_cost_lo": part["fame_cost_ci_low"].to_numpy(),
+            "fame_cost_hi": part["fame_cost_ci_high"].to_numpy(),
+            "use_rate": part["use_rate"].to_numpy(),
+            "n": part["n"].to_numpy(),
+        }
+        tables[f"study_{family}"] = pd.DataFrame(table)
+    outside = study.targets[study.targets["status"].isin(["above", "below"])]
+    tables["study_outside"] = pd.DataFrame(
+        {
+            "family": outside["family"].to_numpy(),
+            "card": outside["card"].to_numpy(),
+            "measured": outside["value"].to_numpy(),
+            "measured_lo": outside["ci_low"].to_numpy(),
+            "measured_hi": outside["ci_high"].to_numpy(),
+            "target_low": outside["target_low"].to_numpy(),
+            "target_high": outside["target_high"].to_numpy(),
+            "status": outside["status"].to_numpy(),
+            "metric": outside["metric"].to_numpy(),
+        }
+    )
+    found = study.suggestions
+    tables["study_suggestions"] = pd.DataFrame(
+        {
+            "card": found["card"].to_numpy(),
+            "field": found["field"].to_numpy(),
+            "current": found["current"].to_numpy(),
+            "suggested": found["suggested"].to_numpy(),
+            "before": found["before"].to_numpy(dtype=float),
+            "before_lo": found["before_ci_low"].to_numpy(dtype=float),
+            "before_hi": found["before_ci_high"].to_numpy(dtype=float),
+            "after": found["after"].to_numpy(dtype=float),
+            "after_lo": found["ci_low"].to_numpy(dtype=float),
+            "after_hi": found["ci_high"].to_numpy(dtype=float),
+            "target_low": found["target_low"].to_numpy(dtype=float),
+            "target_high": found["target_high"].to_numpy(dtype=float),
+            "n": found["n"].to_numpy(dtype=int),
+        }
+    )
+    return tables
+
+
+def study_section(study) -> Section:
+    """Card values from paired experiments and the verified suggestions (analysis.study)."""
+    from sunset_sim.analysis.study import Targets
+
+    settings = study.settings
+    tables = study_tables(study)
+    s = Section("card-values", "Card values and rebalance suggestions")
+    s.blocks.append(
+        (
+            "text",
+            f"Paired experiments on {settings['games']:,} deals x {settings['tables']} "
+            f"rotation(s) of the field {', '.join(settings['strategies'])} "
+            f"({settings['players']} players): each card's value is what a seat loses when "
+            "it may never keep that plan card (when it has another choice), sell to that "
+            "commission or paint that feature type, on the same deals (win share in points, "
+            "1 point = 0.01; fame), with 95% CIs and n deals. Targets:",
+        )
+    )
+    s.blocks.append(("list", Targets().describe()))
+    if study.suggestions.empty:
+        s.blocks.append(("text", "Verified suggestions: none."))
+    else:
+        s.blocks.append(
+            (
+                "text",
+                "Verified suggestions (suggestions.csv; the edited set is "
+                "suggested-cards.toml): the smallest edit that brings each card inside its "
+                "target, verified by playing the edited set on fresh deals (before and after "
+                "on the same fresh deals).",
+            )
+        )
+        s.blocks.append(("table", "study_suggestions"))
+        if study.compare_command:
+            s.blocks.append(("text", f"Check it on your own deals: {study.compare_command}"))
+    if study.notes:
+        s.blocks.append(("list", list(study.notes)))
+    if len(tables["study_outside"]):
+        s.blocks += [("text", "Cards outside their targets:"), ("table", "study_outside")]
+    for family, title in (
+        ("plan", "Plan cards"),
+        ("commission", "Commissions"),
+        ("feature", "Feature types"),
+        ("landscape", "Landscapes"),
+    ):
+        if f"study_{family}" in tables:
+            s.blocks += [("text", f"{title}: restricted-play value"), ("table", f"study_{family}")]
+    return s

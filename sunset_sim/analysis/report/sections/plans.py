@@ -1,0 +1,259 @@
+"""Early rise vs paint power: per plan card its pick rate, the turn position, paintings
+and fame it gave that day, and the win share of the seats that chose it against those
+that did not (within each strategy and raw)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sunset_sim.analysis import stats
+from sunset_sim.analysis.report.data import (
+    _ci_columns,
+    _Data,
+    _days,
+    _effect_columns,
+    _group_sums,
+    _mark,
+    _moments,
+    _pool,
+    _within,
+    bit_sums,
+)
+from sunset_sim.analysis.report.model import (
+    WITHIN,
+    WITHIN_NOTE,
+    Candidate,
+    Report,
+    ReportInputError,
+    Section,
+    SectionSpec,
+    Tables,
+    effect_candidates,
+)
+from sunset_sim.analysis.report.plotting import _colours, _figure, _labelled_points, _png
+from sunset_sim.cards.model import CardSet
+
+
+def _plan_codes(column: pd.Series, cards: CardSet, name: str) -> np.ndarray:
+    """Plan card index per row (-1 where none): from card ids, indices or strings."""
+    ids = [p.id for p in cards.plans]
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        categories = [str(c) for c in column.cat.categories]
+        unknown = [c for c in categories if c not in ids]
+        if unknown:
+            raise ReportInputError(
+                f"column {name!r}: plan card {unknown[0]!r} is not in the card set "
+                f"{cards.name!r} (pass the card set the games were played with: --cards FILE)"
+            )
+        lookup = np.array([ids.index(c) for c in categories] + [-1], dtype=np.int16)
+        codes = column.cat.codes.to_numpy().astype(np.int64)
+        return lookup[np.where(codes < 0, len(categories), codes)]
+    if column.dtype.kind in "iu":
+        codes = column.to_numpy().astype(np.int16)
+        if codes.max(initial=-1) >= len(ids):
+            raise ReportInputError(
+                f"column {name!r}: plan index {int(codes.max())} but the card set has "
+                f"{len(ids)} plan cards"
+            )
+        return np.where(codes < 0, -1, codes).astype(np.int16)
+    text = column.astype("string").fillna("")
+    lookup = {card_id: i for i, card_id in enumerate(ids)}
+    values = text.map(lambda v: lookup.get(v, -2 if v else -1)).to_numpy().astype(np.int16)
+    if (values == -2).any():
+        bad = text[values == -2].iloc[0]
+        raise ReportInputError(f"column {name!r}: plan card {bad!r} is not in the card set")
+    return values
+
+
+def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
+    frame, cards = data.frame, data.cards
+    plan_days = _days(frame, "plan_day")
+    n_plans = len(cards.plans)
+    rows_n = len(frame)
+    chosen_words = np.zeros(rows_n, dtype=np.uint64)
+    picks = np.zeros(n_plans)
+    sums = {key: np.zeros((3, n_plans)) for key in ("turn", "painted", "gained")}
+    seen = dict.fromkeys(sums, False)
+    previous_fame = np.zeros(rows_n, dtype=np.float64)
+    for day in plan_days:  # accumulated day by day: memory stays at a few columns
+        codes = _plan_codes(frame[f"plan_day{day}"], cards, f"plan_day{day}")
+        played = (codes >= 0) & (data.days_played >= day)
+        codes = np.where(played, codes, -1)
+        chosen_words |= np.where(
+            played, np.left_shift(np.uint64(1), codes.clip(0).astype(np.uint64)), np.uint64(0)
+        )
+        picks += np.bincount(codes[codes >= 0], minlength=n_plans)[:n_plans]
+        columns = {"turn": f"turn_day{day}", "painted": f"painted_day{day}"}
+        values = {k: frame[c].to_numpy() for k, c in columns.items() if c in frame}
+        fame_column = f"fame_day{day}"
+        if fame_column in frame:
+            now = frame[fame_column].to_numpy().astype(np.float64)
+            values["gained"] = now - previous_fame
+            previous_fame = np.where(now >= 0, now, previous_fame)
+        for key, value in values.items():
+            seen[key] = True
+            sums[key] += np.array(_group_sums(codes, value, n_plans))
+    seat_days = int(picks.sum())
+    turn_n, turn_s, turn_q = sums["turn"] if seen["turn"] else np.full((3, n_plans), np.nan)
+    paint_n, paint_s, paint_q = (
+        sums["painted"] if seen["painted"] else np.full((3, n_plans), np.nan)
+    )
+    gain_n, gain_s, gain_q = sums["gained"] if seen["gained"] else np.full((3, n_plans), np.nan)
+    # win share of seat-games that chose the card (at most once a game) vs those that did
+    # not: raw, and within each strategy (pooled over strategies)
+    split = bit_sums(chosen_words, _moments(data.win), n_plans, data.strategy, data.k)
+    not_split = data.strategy_sums(data.win).ravel()[None, :] - split
+    sums = _pool(split, 3)
+    total = np.array([rows_n, data.win.sum(), (data.win**2).sum()])
+    effect = _within(split, not_split, min_n=min_samples)
+    rows = []
+    for i, card in enumerate(cards.plans):
+        pick = stats.proportion_ci(picks[i], seat_days)
+        win = stats.mean_ci_sums(*sums[i])
+        other = total - sums[i]
+        diff = stats.diff_ci_sums(*sums[i], *other)
+        rows.append(
+            {
+                "plan": card.id,
+                "wake": card.wake_label,
+                "wake_minutes": card.wake,
+                "directions": card.directions,
+                "hike": card.hike,
+                "paint": card.paint,
+                "n": int(picks[i]),
+                **_ci_columns("pick_rate", *pick),
+                **_ci_columns(
+                    "turn_position", *stats.mean_ci_sums(turn_n[i], turn_s[i], turn_q[i])
+                ),
+                **_ci_columns(
+                    "cards_painted", *stats.mean_ci_sums(paint_n[i], paint_s[i], paint_q[i])
+                ),
+                **_ci_columns("fame_gained", *stats.mean_ci_sums(gain_n[i], gain_s[i], gain_q[i])),
+                **_ci_columns("win_when_chosen", *win),
+                **_effect_columns("win_effect", [v[i] for v in effect]),
+                "n_effect": int(effect[4][i]),
+                **_ci_columns("win_diff", *diff[:3]),
+                "win_diff_p": diff[3],
+                "n_not_chosen": int(other[0]),
+            }
+        )
+    table = pd.DataFrame(rows)
+    if np.all(np.isnan(table["cards_painted"])):
+        table = table.drop(columns=[c for c in table if c.startswith("cards_painted")])
+    if np.all(np.isnan(table["fame_gained"])):
+        table = table.drop(columns=[c for c in table if c.startswith("fame_gained")])
+    return {"plan_cards": _mark(table, ["n", "n_not_chosen"], min_samples, "win_effect")}
+
+
+def column_notes(tables: Tables) -> list[str]:
+    """The plan card columns that older results cannot fill."""
+    notes = []
+    for name in ("plan_cards",):
+        if name in tables:
+            for column in ("cards_painted", "fame_gained"):
+                if column not in tables[name]:
+                    source_column = "painted_day*" if column == "cards_painted" else "fame_day*"
+                    notes.append(
+                        f"plan cards: {column.replace('_', ' ')} not shown, the results have "
+                        f"no {source_column} column"
+                    )
+    return notes
+
+
+def fill(s: Section, report: Report) -> None:
+    t = report.tables
+    if "plan_cards" in t:
+        s.blocks.append(
+            (
+                "text",
+                "Per plan card: pick rate among all plan choices (seat-days), the turn "
+                "position it gave (0 = first), cards painted and fame gained that day, win "
+                "share of the seats that chose it in the game, and the difference from those "
+                "that did not: win_effect within each strategy (the effect), win_diff raw. "
+                + WITHIN_NOTE,
+            )
+        )
+        s.blocks += [("table", "plan_cards"), ("plot", "plan_tradeoff", "The trade-off")]
+        strategies = t["strategies"]
+        extremes = strategies[
+            strategies["strategy"].str.split(":").str[0].isin(["early-bird", "late-riser"])
+        ]
+        if len(extremes):
+            t["plan_extremes"] = extremes[
+                ["strategy", "n", "win_share", "win_share_lo", "win_share_hi"]
+                + ["vs_field", "vs_field_lo", "vs_field_hi", "vs_field_p", "note"]
+            ].reset_index(drop=True)
+            s.blocks += [
+                (
+                    "text",
+                    '"Always earliest" (early-bird) and "always most powerful" (late-riser) '
+                    "against the field:",
+                ),
+                ("table", "plan_extremes"),
+            ]
+        else:
+            s.blocks.append(
+                (
+                    "text",
+                    "Neither early-bird (always earliest) nor late-riser (always most "
+                    "powerful) played in these games; add them with --strategy to compare.",
+                )
+            )
+    else:
+        s.skipped = "no plan columns"
+
+
+def finding_candidates(tables: Tables, confounded: bool, min_samples: int) -> list[Candidate]:
+    return effect_candidates(
+        tables,
+        "plan_cards",
+        lambda r: f"plan card {r.plan} ({r.wake})",
+        "win_effect",
+        f"points of win share when chosen vs not chosen, {WITHIN}",
+        "n_effect",
+        "win_diff",
+        min_samples=min_samples,
+    )
+
+
+def plan_tradeoff(tables) -> bytes:
+    table = tables["plan_cards"]
+    panels = [
+        c
+        for c in ("turn_position", "cards_painted", "fame_gained", "win_when_chosen", "win_effect")
+        if c in table and np.isfinite(table[c].to_numpy(dtype=float)).any()
+    ]
+    labels = {
+        "turn_position": "turn position that day (0 = first)",
+        "cards_painted": "cards painted that day",
+        "fame_gained": "fame gained that day",
+        "win_when_chosen": "win share when chosen",
+        "win_effect": "win share: chosen - not, within strategy",
+    }
+    figure, axes = _figure(3.2 * len(panels), 4, ncols=len(panels))
+    x = table["wake_minutes"].to_numpy(dtype=float)
+    ticks = table["wake"].tolist()
+    colours = _colours(table)
+    for axis, column in zip(axes, panels, strict=True):
+        _labelled_points(axis, table, column, "plan", x, colours, capsize=3, fontsize=7, offset=3)
+        axis.set_xticks(x, ticks, rotation=60, fontsize=7)
+        axis.set_xlabel("wake-up time")
+        axis.set_title(labels[column], fontsize=9)
+    n = int(table["n"].sum())
+    figure.suptitle(f"Early rise vs paint power (95% CIs; n = {n:,} plan choices)", fontsize=10)
+    return _png(figure)
+
+
+SECTION = SectionSpec(
+    name="plan cards",
+    needs=("plan_day*",),
+    heading=("plan-cards", "Early rise vs paint power"),
+    compute=plan_tables,
+    fill=fill,
+    plots={"plan_tradeoff": (("plan_cards",), plan_tradeoff)},
+    kinds={"plan_cards": "plan card"},
+    candidates=finding_candidates,
+    notes=column_notes,
+    see_also=("card-value", "plan_cards", "Plan cards: see Early rise vs paint power above."),
+)

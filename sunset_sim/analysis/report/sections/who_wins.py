@@ -1,0 +1,175 @@
+"""Who wins: win share and mean fame per strategy against the field, the score
+distribution per strategy, and where the fame comes from (commissions, goals, paintings)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from sunset_sim.analysis import stats
+from sunset_sim.analysis.report.data import _ci_columns, _Data, _group_sums, _mark
+from sunset_sim.analysis.report.model import (
+    Candidate,
+    Report,
+    Section,
+    SectionSpec,
+    Tables,
+    effect_candidates,
+)
+from sunset_sim.analysis.report.plotting import _errors, _figure, _png
+
+
+def strategy_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
+    frame = data.frame
+    codes, labels = pd.factorize(frame["strategy"].astype(str), sort=False)
+    k = len(labels)
+    n, sw, qw = _group_sums(codes, data.win, k)
+    _, sf, qf = _group_sums(codes, data.fame, k)
+    rows = []
+    total_n, total_w, total_q = len(data.win), data.win.sum(), (data.win**2).sum()
+    for i, label in enumerate(labels):
+        win = stats.mean_ci_sums(n[i], sw[i], qw[i])
+        fame = stats.mean_ci_sums(n[i], sf[i], qf[i])
+        diff = stats.diff_ci_sums(
+            n[i], sw[i], qw[i], total_n - n[i], total_w - sw[i], total_q - qw[i]
+        )
+        rows.append(
+            {
+                "strategy": label,
+                "n": int(n[i]),
+                **_ci_columns("win_share", *win),
+                **_ci_columns("fame", *fame),
+                **_ci_columns("vs_field", *diff[:3]),
+                "vs_field_p": diff[3],
+            }
+        )
+    table = pd.DataFrame(rows)
+    table = _mark(table, "n", min_samples, "win_share").sort_values(
+        ["rank", "win_share"], ascending=[True, False], na_position="last", ignore_index=True
+    )
+    tables = {"strategies": table}
+    parts = [c for c in ("fame_commissions", "fame_goals", "fame_paintings") if c in frame]
+    if parts:
+        rows = []
+        for column in parts:
+            values = frame[column].to_numpy().astype(np.float64)
+            gn, gs, gq = _group_sums(codes, values, k)
+            for i, label in enumerate(labels):
+                mean = stats.mean_ci_sums(gn[i], gs[i], gq[i])
+                share = gs[i] / sf[i] if sf[i] else math.nan
+                rows.append(
+                    {
+                        "strategy": label,
+                        "source": column.removeprefix("fame_"),
+                        "n": int(gn[i]),
+                        **_ci_columns("fame", *mean),
+                        "share_of_fame": share,
+                    }
+                )
+        tables["fame_sources"] = _mark(pd.DataFrame(rows), "n", min_samples, None)
+    fame_int = data.fame.astype(np.int64)
+    low = int(fame_int.min())
+    counts = []
+    for i, label in enumerate(labels):
+        bins = np.bincount(fame_int[codes == i] - low)
+        nz = np.nonzero(bins)[0]
+        counts.append(
+            pd.DataFrame(
+                {
+                    "strategy": label,
+                    "fame": nz + low,
+                    "count": bins[nz],
+                    "share": bins[nz] / max(bins.sum(), 1),
+                }
+            )
+        )
+    tables["fame_distribution"] = pd.concat(counts, ignore_index=True)
+    return tables
+
+
+def fill(s: Section, report: Report) -> None:
+    t = report.tables
+    s.blocks.append(
+        (
+            "text",
+            "Win share counts a k-way tie as 1/k of a win; vs_field is the strategy's win share "
+            "minus that of every other seat in the same games. A strategy in several seats "
+            "counts once per seat.",
+        )
+    )
+    s.blocks += [("table", "strategies"), ("plot", "fame_distribution", "Score distributions")]
+    if "fame_sources" in t:
+        s.blocks += [
+            ("text", "Where fame comes from (mean fame per seat and share of all fame):"),
+            ("table", "fame_sources"),
+            ("plot", "fame_sources", "Where fame comes from"),
+        ]
+
+
+def finding_candidates(tables: Tables, confounded: bool, min_samples: int) -> list[Candidate]:
+    return effect_candidates(
+        tables,
+        "strategies",
+        lambda r: f"strategy {r.strategy}",
+        "vs_field",
+        "points of win share against the rest of the field",
+        min_samples=min_samples,
+    )
+
+
+def fame_distribution(tables) -> bytes:
+    counts = tables["fame_distribution"]
+    figure, (axis,) = _figure()
+    for i, (label, group) in enumerate(counts.groupby("strategy", sort=False, observed=True)):
+        n = int(group["count"].sum())
+        axis.step(
+            group["fame"], group["share"], where="mid", color=f"C{i}", label=f"{label} (n = {n:,})"
+        )
+    axis.set_xlabel("final fame")
+    axis.set_ylabel("share of seats")
+    axis.set_title("Score distribution per strategy")
+    axis.legend(fontsize="small")
+    return _png(figure)
+
+
+def fame_sources(tables) -> bytes:
+    table = tables["fame_sources"]
+    strategies = list(dict.fromkeys(table["strategy"]))
+    figure, (axis,) = _figure()
+    bottom = np.zeros(len(strategies))
+    for i, (source, group) in enumerate(table.groupby("source", sort=False)):
+        group = group.set_index("strategy").loc[strategies].reset_index()
+        values = group["fame"].to_numpy(dtype=float)
+        axis.bar(
+            strategies,
+            values,
+            bottom=bottom,
+            color=f"C{i}",
+            label=source,
+            yerr=_errors(group, "fame"),
+            capsize=3,
+        )
+        bottom += values
+    n = int(table.groupby("strategy")["n"].first().min())
+    axis.set_ylabel("mean fame per seat (95% CI)")
+    axis.set_title(f"Where fame comes from (n >= {n:,} seats per strategy)")
+    axis.legend(fontsize="small")
+    axis.tick_params(axis="x", labelrotation=20)
+    return _png(figure)
+
+
+SECTION = SectionSpec(
+    name="who wins",
+    needs=(),
+    heading=("who-wins", "Who wins"),
+    compute=strategy_tables,
+    fill=fill,
+    plots={
+        "fame_distribution": (("fame_distribution",), fame_distribution),
+        "fame_sources": (("fame_sources",), fame_sources),
+    },
+    kinds={"strategies": "strategy"},
+    candidates=finding_candidates,
+)

@@ -1,0 +1,363 @@
+"""Hostile input (issue "Hostile input and hard faults"): every case ends in one line and
+exit code 2 (or the right answer), never a traceback, a hang, a wrong figure or a file
+opened that the user did not name."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from conftest import cli, fails, ok
+
+from sunset_sim.cards.loader import (
+    MAX_FAME,
+    MAX_FILE_BYTES,
+    MAX_NESTING,
+    CardSetError,
+    default_cards_text,
+    parse_cards,
+)
+from sunset_sim.play import play_reference
+from sunset_sim.records.replay import RecordError, load_record, replay
+from sunset_sim.strategy import seat_players
+
+TEXT = default_cards_text()
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(CardSetError) as info:
+        parse_cards(text, "mine.toml")
+    return info.value.problems
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "needle"),
+    [
+        ('id = "C01"\nfame = 1', 'id = "C01"\nfame = 2147483647', "fame: must be 0 to 99"),
+        ('id = "C01"\nfame = 1', 'id = "C01"\nfame = 2147483648', "fame: must be 0 to 99"),
+        ('id = "G1"\nfame = 2', 'id = "G1"\nfame = 100', "fame: must be 0 to 99"),
+        ("n = 3", "n = 4294967296", "n: must be 1 to 99"),
+        ('id = "P8"\nwake = "6:45"', 'id = "P8"\nwake = "6:45"\n# ', None),  # control: valid
+    ],
+)
+def test_every_number_has_a_stated_range(old, new, needle):
+    """int32 overflow is impossible: fame, goal counts and paint are range-checked."""
+    assert old in TEXT
+    text = TEXT.replace(old, new, 1)
+    if needle is None:
+        parse_cards(text)
+        return
+    found = problems(text)
+    assert any(needle in line for line in found), found
+    assert all(line.startswith("mine.toml: ") for line in found)
+
+
+def test_paint_range():
+    text = TEXT.replace("paint = 3", "paint = 6", 1)
+    assert any("paint: must be 1 to 5" in line for line in problems(text))
+    assert MAX_FAME == 99
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("a" + ".b" * 50_000 + " = 1\n", "dotted parts"),
+        ("x = " + "[" * 100_000 + "]" * 100_000 + "\n", f"nested more than {MAX_NESTING}"),
+        ("x = " + "{a = " * 5_000 + "1" + "}" * 5_000 + "\n", f"nested more than {MAX_NESTING}"),
+        ("# " + "x" * (MAX_FILE_BYTES + 10) + "\n", "larger than"),
+        ("x = " + "7" * 5_000 + "\n", "toml"),
+    ],
+    ids=["dotted-key", "deep-arrays", "deep-tables", "huge-file", "huge-integer"],
+)
+def test_pathological_toml_is_refused_quickly(text, needle):
+    started = time.perf_counter()
+    found = problems(text)
+    assert len(found) == 1 and needle in found[0], found
+    assert time.perf_counter() - started < 5  # linear pre-check, not the quadratic parse
+
+
+def test_strings_with_brackets_and_dots_are_not_counted():
+    text = TEXT.replace(
+        'name = "sunset-default-reconstructed"',
+        'name = "' + "[{." * 100 + '"  # ' + "[[[[...." * 50,
+    )
+    assert parse_cards(text).name.startswith("[{.")
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/stdin"])
+def test_card_file_that_is_a_device_is_refused_at_once(device):
+    started = time.perf_counter()
+    line = fails(cli("simulate", "--games", "5", "--cards", device), device)
+    assert "not a regular file" in line or "larger than" in line
+    assert time.perf_counter() - started < 5
+
+
+def test_overflowing_card_set_is_refused_by_simulate(tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text(TEXT.replace('id = "C01"\nfame = 1', 'id = "C01"\nfame = 2147483647'))
+    fails(cli("simulate", "--games", "10", "--cards", path, "--quiet"), "fame", "0 to 99")
+
+
+# ---- records: a record never names a file for the tool to open -----------------------
+
+
+def record_of_default_game() -> dict:
+    from sunset_sim.cards.loader import load_cards
+
+    result = play_reference(load_cards(), seat_players(["greedy"], 2), seed=3)
+    return json.loads(json.dumps(result.record))
+
+
+@pytest.mark.parametrize(
+    "path", ["/etc/shadow", "/proc/self/environ", "pyproject.toml", "/dev/zero", "-"]
+)
+def test_record_card_path_is_never_opened(path, tmp_path, monkeypatch):
+    import builtins
+
+    record = record_of_default_game()
+    record["cards"] = {"name": "x", "hash": "0" * 16, "path": path}
+    opened = []
+    real_open = builtins.open
+
+    def spy(file, *args, **kwargs):
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", spy)
+    with pytest.raises(RecordError, match="pass it with --cards FILE") as info:
+        replay(record)
+    assert path not in opened
+    assert "\n" not in str(info.value)
+
+
+def test_record_path_message_has_no_terminal_escapes(tmp_path):
+    record = record_of_default_game()
+    record["cards"] = {"path": "evil\x1b[2J\x07.toml"}
+    file = tmp_path / "r.json"
+    file.write_text(json.dumps(record))
+    line = fails(cli("replay", file))
+    assert "\x1b" not in line and "\x07" not in line
+
+
+@pytest.mark.parametrize(
+    "cards", [{"inline": 5}, {"inline": ["x"]}, {"path": 7}, {"path": {"a": 1}}]
+)
+def test_record_cards_of_the_wrong_type(cards):
+    record = record_of_default_game()
+    record["cards"] = cards
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[" * 200_000 + "]" * 200_000, '{"format": ' + "9" * 5_000 + "}"],
+    ids=["deep", "huge-integer"],
+)
+def test_pathological_record_json(tmp_path, text):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(RecordError) as info:
+        load_record(path)
+    assert "\n" not in str(info.value)
+    fails(cli("replay", path))
+
+
+def test_default_record_still_replays(tmp_path):
+    file = tmp_path / "ok.json"
+    file.write_text(json.dumps(record_of_default_game()))
+    assert "replay OK" in ok(cli("replay", file))
+
+
+# ---- single-file output: one writer at a time, nothing half-written -------------------
+
+
+def test_second_writer_of_the_same_file_is_refused(tmp_path):
+    from sunset_sim.runner import _TableWriter
+
+    out = tmp_path / "same.parquet"
+    first = _TableWriter(out)  # a run writing it now
+    try:
+        fails(cli("simulate", "--games", "20", "--quiet", "--out", out), "another sunset-sim run")
+        assert not out.exists()
+    finally:
+        first.abort()
+    ok(cli("simulate", "--games", "20", "--quiet", "--out", out))  # the lock is gone
+    assert out.is_file()
+    assert [p.name for p in tmp_path.iterdir()] == ["same.parquet"]
+
+
+def test_two_processes_writing_one_file(tmp_path):
+    """The reported case: two runs at once, one file. One succeeds with its own rows; the
+    other fails at once in one line; nobody reports another run's rows as its own."""
+    import subprocess
+
+    import pandas as pd
+    from conftest import console_script
+
+    out = tmp_path / "same.csv"
+    command = [*console_script(), "simulate", "--games", "30000", "--quiet", "--out", str(out)]
+    slow = subprocess.Popen(
+        [*command, "--seed", "5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    lock = tmp_path / ".same.csv.lock"
+    deadline = time.monotonic() + 1800  # a cold cache on a loaded machine compiles first
+    while slow.poll() is None and time.monotonic() < deadline:
+        if lock.exists() and any(p.name.endswith(".partial") for p in tmp_path.iterdir()):
+            break
+        time.sleep(0.05)
+    second = subprocess.run([*command, "--seed", "6"], capture_output=True, text=True, timeout=1800)
+    slow_out, slow_err = slow.communicate(timeout=1800)
+    assert slow.returncode == 0, slow_err
+    frame = pd.read_csv(out)
+    if second.returncode == 0:  # the first had already finished: the file is the second's
+        expected = 6
+    else:
+        assert second.returncode == 2
+        assert second.stderr.strip().count("\n") == 0
+        assert "another sunset-sim run" in second.stderr
+        expected = 5
+    again = tmp_path / "check.csv"
+    ok(cli("simulate", "--games", "30000", "--seed", expected, "--quiet", "--out", again))
+    assert frame.equals(pd.read_csv(again))
+
+
+def test_full_disk_is_one_line_and_leaves_nothing(tmp_path, monkeypatch):
+    from sunset_sim import runner
+
+    def full(self, frame):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(runner._TableWriter, "_write", full)
+    for name in ("out.parquet", "out.csv"):
+        out = tmp_path / name
+        line = fails(cli("simulate", "--games", "20", "--quiet", "--out", out), str(out))
+        assert "No space left on device" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---- odd values on the command line: one line, never a traceback ----------------------
+
+
+HUGE = "1" + "0" * 30
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("simulate", "--games", "abc"),
+        ("simulate", "--bogus"),
+        ("simulate", "--format", "xml"),
+        ("simulate", "--backend", "ray"),
+        ("tournament", "--games", "x1"),
+        ("play", "--players", "three"),
+        ("report", "--games", "2.5", "--out", "r"),
+        ("nosuchcommand",),
+        ("simulate", "--rule", "days=²"),
+        ("simulate", "--rule", "days=" + "9" * 400),
+        ("simulate", "--seed", str(2**64), "--games", "3"),
+        ("play", "--seed", str(2**64)),
+        ("tournament", "--seed", str(2**64)),
+        ("report", "--games", "5", "--seed", str(2**64), "--out", "r"),
+        ("compare", "--seed", str(2**64), "--b-rule", "days=4"),
+        ("sweep", "--seed", str(2**64), "--rule-values", "days=4,5"),
+        ("simulate", "--games", HUGE, "--out", "ds/"),
+        ("compare", "--games", HUGE, "--b-rule", "days=4"),
+        ("tune", "balanced", "--games", HUGE),
+        ("study", "--games", HUGE),
+    ],
+)
+def test_odd_command_line_values_are_one_line(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    started = time.perf_counter()
+    fails(cli(*args))
+    assert time.perf_counter() - started < 30
+    assert list(tmp_path.iterdir()) == []  # nothing created
+
+
+def test_seed_at_the_top_of_its_range_plays(tmp_path):
+    ok(cli("play", "--players", "2", "--seed", str(2**64 - 1), "--quiet"))
+
+
+# ---- dataset folders: damaged chunks and manifests that point elsewhere ---------------
+
+DATASET = ["simulate", "--games", "60", "--players", "2", "--chunk-size", "20", "--quiet"]
+
+
+def test_resume_replays_a_chunk_damaged_without_a_size_change(tmp_path):
+    import pandas as pd
+
+    from sunset_sim.run.dataset import read_dataset, read_manifest
+
+    folder = tmp_path / "ds"
+    ok(cli(*DATASET, "--out", f"{folder}/"))
+    whole = read_dataset(folder)
+    entry = read_manifest(folder)["chunks"][1]
+    part = folder / entry["file"]
+    data = bytearray(part.read_bytes())
+    middle = len(data) // 2
+    data[middle] ^= 0xFF  # one flipped byte: same size
+    part.write_bytes(bytes(data))
+    assert part.stat().st_size == entry["bytes"]
+    ok(cli(*DATASET, "--out", folder, "--resume"))
+    assert part.read_bytes() != bytes(data)  # played again
+    pd.testing.assert_frame_equal(read_dataset(folder), whole)
+
+
+@pytest.mark.parametrize("name", ["../../../../etc/passwd", "/etc/passwd", "part-x.parquet"])
+def test_manifest_file_entries_never_leave_the_folder(tmp_path, name):
+    from sunset_sim.run import RunError
+    from sunset_sim.run.dataset import MANIFEST, read_dataset
+
+    folder = tmp_path / "ds"
+    ok(cli(*DATASET, "--out", f"{folder}/"))
+    manifest = json.loads((folder / MANIFEST).read_text())
+    manifest["chunks"][0]["file"] = name
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(RunError, match="not this folder's part file"):
+        read_dataset(folder)
+    fails(cli("report", f"{folder}/", "--out", tmp_path / "report", "--quiet"))
+
+
+def test_replay_prints_no_terminal_escapes_from_a_record(tmp_path):
+    record = record_of_default_game()
+    record["strategies"] = ["evil\x1b]0;owned\x07\x1b[2J", "greedy"]
+    file = tmp_path / "r.json"
+    file.write_text(json.dumps(record))
+    result = cli("replay", file)
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "replay OK" in result.stdout
+
+
+# ---- params files: odd numbers and nesting --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"params": {"lateness": 1' + "0" * 400 + "}}",
+        '{"params": {"lateness": 1' + "0" * 5000 + "}}",
+        '{"params": ' + "[" * 200_000 + "]" * 200_000 + "}",
+        '{"params": {"lateness": ' + "[" * 50 + "]" * 50 + "}}",
+    ],
+    ids=["400-digits", "5000-digits", "deep", "array"],
+)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("simulate", "--games", "5", "--quiet"),
+        ("play", "--players", "2", "--quiet"),
+        ("tournament", "--games", "5", "--quiet", "--strategy", "random"),
+        ("compare", "--games", "5", "--quiet", "--b-rule", "days=4"),
+        ("sweep", "--games", "5", "--quiet", "--rule-values", "days=4,5"),
+        ("study", "--games", "5", "--quiet"),
+    ],
+    ids=lambda c: c[0],
+)
+def test_bad_params_files_are_one_line(tmp_path, monkeypatch, text, command):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "p.json"
+    path.write_text(text)
+    fails(cli(*command, "--strategy", f"greedy:params={path}"), "params file")
