@@ -46,6 +46,8 @@ def _clear_old_outputs(out_dir: Path) -> None:
 
     for name in ["report.md", "report.html", *(f"{plot}.png" for plot in PLOTS), *STUDY_FILES]:
         (out_dir / name).unlink(missing_ok=True)
+    for table in (out_dir / "tables").glob("*.csv"):
+        table.unlink()
 
 
 @click.command("report")
@@ -54,7 +56,13 @@ def _clear_old_outputs(out_dir: Path) -> None:
     "--games", type=GAMES, default=None, help="Play this many games now instead of reading results."
 )
 @click.option(
-    "--players", type=int, default=4, show_default=True, help="Players per game with --games."
+    "--players",
+    "players_text",
+    default="4",
+    show_default=True,
+    metavar="N[,N...]",
+    help="Players per game with --games; several counts (2,3,4) play each and put the key "
+    "tables side by side in one report.",
 )
 @strategy_option
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Root seed with --games.")
@@ -65,8 +73,8 @@ def _clear_old_outputs(out_dir: Path) -> None:
     "--out",
     "out_dir",
     required=True,
-    type=click.Path(path_type=Path),
-    help="Folder for report.md, report.html and the PNG plots (created if needed).",
+    type=click.Path(),
+    help="Folder for report.md, report.html, the PNG plots and tables/*.csv (created if needed).",
 )
 @click.option("--force", is_flag=True, help="Overwrite a folder that is not empty.")
 @click.option(
@@ -82,8 +90,10 @@ def _clear_old_outputs(out_dir: Path) -> None:
     default=None,
     help="Deals for the paired experiments (card values by restricted play, targets and "
     "verified rebalance suggestions, as `sunset-sim study --edits none`, whose files it "
-    "writes beside the report): default 2000 with --games, none with a results file unless "
-    "given (then --strategy names the field to study); 0 for no study.",
+    "writes beside the report), each played at every table of the field: default with "
+    "--games 2000 for up to four tables, fewer for a bigger field (8000 / tables, at least "
+    "200); none with a results file unless given (then --strategy names the field); 0 for "
+    "no study.",
 )
 @click.option("--title", default="Sunset over Water balance report", help="Report title.")
 @format_option
@@ -91,7 +101,7 @@ def _clear_old_outputs(out_dir: Path) -> None:
 def report_command(
     results,
     games,
-    players,
+    players_text,
     strategy_texts,
     seed,
     jobs,
@@ -134,8 +144,9 @@ def report_command(
         raise CliError("give a results file (.parquet/.csv) or dataset folder, or --games N")
     if min_samples < 1:
         raise CliError(f"--min-samples: {min_samples} is not positive")
-    if not str(out_dir).strip():
+    if not str(out_dir).strip():  # checked as given: Path("") would be the current folder
         raise CliError("--out: empty path")
+    out_dir = Path(out_dir)
     _check_out(out_dir, force)
     rules = parse_rules(rule_texts)
     stream = progress_output(quiet)
@@ -144,6 +155,13 @@ def report_command(
     def step(message: str) -> None:
         click.echo(f"[{time.perf_counter() - started:6.1f}s] {message}", file=stream)
 
+    counts = _player_counts(players_text)
+    if results is not None and len(counts) > 1:
+        raise CliError("--players: several counts only with --games (a results file has one)")
+    if study_games is not None and study_games < 0:
+        raise CliError(f"--study-games: {study_games} is negative")
+    if results is not None and study_games and not strategy_texts:
+        raise CliError("--study-games: with a results file, name the field with --strategy")
     if results is not None:
         cards = load_card_set(cards_path)
         step(f"reading {results}")
@@ -159,62 +177,55 @@ def report_command(
                     f"{recorded[:12]}), not {cards.name!r} (hash {cards.content_hash[:12]}); "
                     "pass that card set with --cards FILE"
                 )
-        source = str(results)
+        played = {counts[0]: (frame, str(results))}
     else:
-        check_players(players)
         if games < 1:
             raise CliError(f"--games: {games} is not a positive number of games")
         if seed < 0 or jobs < 0:
             raise CliError("--seed and --jobs must not be negative")
-        cards = load_card_set(cards_path, players, rules.days)
-        tables = _lineups(strategy_texts, players)
-        per_table = -(-games // len(tables))  # every seating plays equally often
-        if per_table * len(tables) != games:
-            step(
-                f"--games {games:,}: playing {per_table * len(tables):,} games, {per_table:,} "
-                f"at each of {len(tables)} seatings, so every strategy sits in every seat "
-                "equally often"
+        for players in counts:  # playable at every count
+            cards = load_card_set(cards_path, players, rules.days)
+        played = {}
+        for players in counts:
+            if len(counts) > 1:
+                step(f"{players} players")
+            played[players] = _play_count(
+                games, players, strategy_texts, seed, cards, rules, jobs, stream, step
             )
-        frame = _play(per_table, players, tables, seed, cards, rules, jobs or None, stream)
-        total = per_table * len(tables)
-        if len(tables) == 1:
-            names = ", ".join(seat.name for seat in tables[0])
-            source = f"{total:,} games played now (seed {seed}; seats: {names})"
-        else:
-            names = ", ".join(dict.fromkeys(seat.name for table in tables for seat in table))
-            source = (
-                f"{total:,} games played now (seed {seed}; strategies {names} rotated through "
-                f"the seats: {len(tables)} seatings of {players}, {per_table:,} games each, "
-                "every game a different deal)"
-            )
-    if study_games is None:
-        study_games = 2000 if games is not None else 0
-    if study_games < 0:
-        raise CliError(f"--study-games: {study_games} is negative")
-    study = None
-    if study_games:
-        if results is not None and not strategy_texts:
-            raise CliError("--study-games: with a results file, name the field with --strategy")
-        study = _study(strategy_texts, players, study_games, seed, cards, rules, jobs, step)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        if force:
-            _clear_old_outputs(out_dir)
-        from sunset_sim.analysis.study import write_study
-
-        write_study(study, out_dir, cards)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if force:
+        _clear_old_outputs(out_dir)
+    reports = {}
     try:
-        report = build_report(
-            frame,
-            cards,
-            min_samples=min_samples,
-            title=title,
-            source=source,
-            on_step=step,
-            study=study,
-        )
+        for players, (frame, source) in played.items():
+            deals = study_games
+            if deals is None:
+                deals = _default_study_games(strategy_texts, players) if games is not None else 0
+            study = None
+            if deals:
+                study = _study(strategy_texts, players, deals, seed, cards, rules, jobs, step)
+                from sunset_sim.analysis.study import write_study
+
+                # the largest count's study beside the report, the others in players-N/
+                where = out_dir if players == max(played) else out_dir / f"players-{players}"
+                write_study(study, where, cards)
+            reports[players] = build_report(
+                frame,
+                cards,
+                min_samples=min_samples,
+                title=title,
+                source=source,
+                on_step=step,
+                study=study,
+            )
+        played.clear()
         del frame
-        if force and out_dir.is_dir() and study is None:
-            _clear_old_outputs(out_dir)
+        if len(reports) > 1:
+            from sunset_sim.analysis.report.sections.player_counts import combine
+
+            report = combine(reports)
+        else:
+            report = reports[next(iter(reports))]
         written = write_report(report, out_dir, on_step=step)
     except ReportInputError as error:
         raise CliError(str(error)) from None
@@ -225,16 +236,72 @@ def report_command(
             click.echo(f"note: {note}")
         click.echo(
             f"{report.meta['games']:,} games, {report.meta['players']} players; report written "
-            f"to {written[0]} and {written[1]} ({len(written) - 2} plots); results between bots"
+            f"to {written[0]} and {written[1]} ({sum(p.suffix == '.png' for p in written)} plots, "
+            f"every table in {out_dir / 'tables'}); results between bots"
         )
+
+
+DEFAULT_STUDY_GAMES = 2000  # deals per arm for a field of up to four tables
+
+
+def _player_counts(text: str) -> list[int]:
+    """``--players 4`` or ``--players 2,3,4``: each checked, in the order given."""
+    counts = []
+    for part in str(text).split(","):
+        part = part.strip()
+        if not (part.isascii() and part.isdigit()):
+            raise CliError(f"--players: {part[:20]!r} is not a whole number")
+        check_players(int(part))
+        if int(part) in counts:
+            raise CliError(f"--players: {part} is given twice")
+        counts.append(int(part))
+    return counts
+
+
+def _default_study_games(strategy_texts, players: int) -> int:
+    """2000 deals for a field of up to four tables; fewer for a bigger field (each deal is
+    played at every table), at least 200."""
+    count = len(_study_field(strategy_texts, players)[1])
+    return max(200, DEFAULT_STUDY_GAMES * 4 // max(count, 4))
+
+
+def _play_count(games, players, strategy_texts, seed, cards, rules, jobs, stream, step):
+    """Play ``games`` games at ``players`` (every seating equally often): (rows, source)."""
+    tables = _lineups(strategy_texts, players)
+    per_table = -(-games // len(tables))  # every seating plays equally often
+    if per_table * len(tables) != games:
+        step(
+            f"--games {games:,}: playing {per_table * len(tables):,} games, {per_table:,} "
+            f"at each of {len(tables)} seatings, so every strategy sits in every seat "
+            "equally often"
+        )
+    frame = _play(per_table, players, tables, seed, cards, rules, jobs or None, stream)
+    total = per_table * len(tables)
+    if len(tables) == 1:
+        names = ", ".join(seat.name for seat in tables[0])
+        return frame, f"{total:,} games played now (seed {seed}; seats: {names})"
+    names = ", ".join(dict.fromkeys(seat.name for table in tables for seat in table))
+    return frame, (
+        f"{total:,} games played now (seed {seed}; strategies {names} rotated through "
+        f"the seats: {len(tables)} seatings of {players}, {per_table:,} games each, "
+        "every game a different deal)"
+    )
+
+
+def _study_field(strategy_texts, players):
+    """The study's entrants (one per strategy) and the tables they are seated at."""
+    from sunset_sim.analysis.tournament import seatings
+
+    seats = make_seats(strategy_texts, max(len(strategy_texts), 1))
+    entrants = list({seat.name: seat for seat in seats}.values())
+    return entrants, seatings(entrants, players)
 
 
 def _study(strategy_texts, players, games, seed, cards, rules, jobs, step):
     """The designer study of the report's field (analysis.study), on its own deals."""
     from sunset_sim.analysis.study import run_study
 
-    seats = make_seats(strategy_texts, max(len(strategy_texts), 1))
-    entrants = list({seat.name: seat for seat in seats}.values())
+    entrants, _ = _study_field(strategy_texts, players)
     step(f"study: paired experiments on {games:,} deals (card values, suggestions)")
     return run_study(
         entrants, players, games, seed, cards, rules, edits=(), jobs=jobs or None, status=step

@@ -171,7 +171,8 @@ def test_write_report(report, tmp_path):
     page = (tmp_path / "out" / "report.html").read_text()
     pngs = [p for p in written if p.suffix == ".png"]
     assert page.count('src="data:image/png;base64,') == len(pngs)
-    assert not re.search(r'(href|src)="(?!data:)', page)  # self-contained: no links out
+    assert not re.search(r'(href|src)="(?!data:|#)', page)  # self-contained: no links out
+    assert "<nav><h2>Contents</h2>" in page and 'href="#findings"' in page  # in-page only
     assert "http://" not in page and "https://" not in page
 
 

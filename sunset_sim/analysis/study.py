@@ -796,8 +796,8 @@ def outside_text(row: pd.Series) -> str:
 def suggestion_text(row: pd.Series) -> str:
     """One verified suggestion, in a line (study.md and the CLI)."""
     return (
-        f"{row['card']} {row['field']}: {row['current']} -> {row['suggested']}; "
-        f"{row['metric']} {row['before']:.2f} -> {row['after']:.2f} "
+        f"{row['card']} {row['field']}: {row['current']} → {row['suggested']}; "
+        f"{row['metric']} {row['before']:.2f} → {row['after']:.2f} "
         f"(after: {row['ci_low']:.2f} to {row['ci_high']:.2f}, n = {row['n']} fresh deals)"
     )
 

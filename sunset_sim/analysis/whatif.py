@@ -578,13 +578,20 @@ def sweep_games(
 # --- plot ---------------------------------------------------------------------------
 
 
-def plot_sweep(frame: pd.DataFrame, path: str | os.PathLike) -> None:
-    """Plot a sweep's effect with 95% CI error bars (matplotlib, Agg backend): win share
-    and mean fame against the value per strategy, and seat Balance for a rule sweep."""
-    import matplotlib
+def plot_sweep(frame: pd.DataFrame, path: str | os.PathLike | None = None):
+    """Plot a sweep's effect with 95% CI error bars: win share and mean fame against the
+    value per strategy, and seat Balance for a rule sweep. Returns the matplotlib
+    ``Figure`` (shown inline in a notebook); with ``path`` it is also written there, whole
+    or not at all. The figure is made without pyplot, so the caller's backend and open
+    figures are left as they were."""
+    from sunset_sim.analysis.report.plotting import plain_text
 
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    with plain_text():
+        return _plot_sweep(frame, path)
+
+
+def _plot_sweep(frame: pd.DataFrame, path: str | os.PathLike | None):
+    from sunset_sim.analysis.report.plotting import _figure
 
     values = list(dict.fromkeys(frame["value"]))
     numeric = all(
@@ -595,7 +602,7 @@ def plot_sweep(frame: pd.DataFrame, path: str | os.PathLike) -> None:
     kind = frame.attrs.get("kind")
     rule_sweep = kind == "rule" if kind else ":" not in str(frame["swept"].iloc[0])
     panels = 3 if rule_sweep else 2
-    figure, axes = plt.subplots(1, panels, figsize=(4.6 * panels, 3.8), constrained_layout=True)
+    figure, axes = _figure(4.6 * panels, 3.8, ncols=panels, layout="constrained")
     # a parameter sweep is one series (its strategy label names the value)
     strategies = list(dict.fromkeys(frame["strategy"])) if rule_sweep else [None]
     spread = 0.0 if numeric or len(strategies) == 1 else 0.08
@@ -636,5 +643,13 @@ def plot_sweep(frame: pd.DataFrame, path: str | os.PathLike) -> None:
     if len(strategies) > 1:
         axes[0].legend(fontsize="small")
     figure.suptitle(f"sweep of {swept}: {frame['n'].iloc[0]} deals per value, same seeds")
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    if path is not None:
+        import io
+
+        from sunset_sim.files import write_atomically
+
+        buffer = io.BytesIO()
+        suffix = os.path.splitext(os.fspath(path))[1].lstrip(".").lower() or "png"
+        figure.savefig(buffer, format=suffix, dpi=110)
+        write_atomically(path, buffer.getvalue())
+    return figure

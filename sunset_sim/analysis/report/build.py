@@ -10,9 +10,13 @@ import pandas as pd
 
 from sunset_sim.analysis.report.data import _match, _prepare
 from sunset_sim.analysis.report.findings import _findings, findings_section
-from sunset_sim.analysis.report.model import MIN_SAMPLES, Report, Section
+from sunset_sim.analysis.report.model import MIN_GROUP, MIN_SAMPLES, Report, Section
 from sunset_sim.analysis.report.sections import SECTIONS
-from sunset_sim.analysis.report.sections.card_values import study_section, study_tables
+from sunset_sim.analysis.report.sections.card_values import (
+    study_findings,
+    study_section,
+    study_tables,
+)
 from sunset_sim.cards.model import CardSet
 
 
@@ -25,12 +29,16 @@ def build_report(
     source: str = "",
     on_step: Callable[[str], None] | None = None,
     study=None,
+    min_group: int = MIN_GROUP,
 ) -> Report:
     """Every table of the report from the result rows and the card set they used.
 
     Sections whose columns are missing are skipped with a note (``Report.notes``).
     ``study`` (``analysis.study.Study``): its card values, targets and verified
-    suggestions become the report's "Card values and rebalance suggestions" section."""
+    suggestions become the report's "Card values and rebalance suggestions" section, the
+    plan section's measured trade-off, and findings. ``min_group``: an effect whose smaller
+    group is smaller is shown in its table but never listed as a finding."""
+    frame, aliases = short_labels(frame)
     data = _prepare(frame, cards)
     tables: dict[str, pd.DataFrame] = {}
     notes: list[str] = []
@@ -61,7 +69,12 @@ def build_report(
             "seat advantage with strategy strength; rotate seats (`sunset-sim tournament`) "
             "or seat one strategy everywhere to measure seat fairness"
         )
-    findings = _findings(tables, max_findings, confounded=confounded, min_samples=min_samples)
+    findings = _findings(
+        tables, max_findings, confounded=confounded, min_samples=min_samples, min_group=min_group
+    )
+    if study is not None:
+        tables.update(study_tables(study))
+        findings = study_findings(study) + findings
     meta = {
         "title": title,
         "source": source,
@@ -71,15 +84,49 @@ def build_report(
         "strategies": list(dict.fromkeys(data.frame["strategy"].astype(str))),
         "cards": f"{cards.name} ({cards.content_hash[:12]})",
         "min_samples": min_samples,
+        "min_group": min_group,
+        "aliases": aliases,
         "seats_confounded": confounded,
         "mixed_field": len(data.strategies) > 1,
     }
     report = Report(tables, findings, [], meta, notes)
     report.sections = _sections(report)
     if study is not None:
-        report.tables.update(study_tables(study))
         report.sections.insert(1, study_section(study))
     return report
+
+
+LONG_LABEL = 20  # characters: a longer strategy label gets a short alias in the report
+
+
+def short_labels(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
+    """Long strategy labels (``balanced:params=strategies/params/balanced-tuned.json``)
+    replaced by short aliases (``balanced*``, ``balanced*2``) so that tables and plot
+    legends stay readable; the header lists each alias with its full label."""
+    column = frame["strategy"]
+    labels = (
+        list(column.cat.categories)
+        if isinstance(column.dtype, pd.CategoricalDtype)
+        else list(dict.fromkeys(column.astype(str)))
+    )
+    taken = {str(label) for label in labels if len(str(label)) <= LONG_LABEL}
+    aliases: dict[str, str] = {}
+    for label in map(str, labels):
+        if len(label) <= LONG_LABEL:
+            continue
+        base = label.split(":")[0][: LONG_LABEL - 3] + "*"
+        alias, number = base, 2
+        while alias in taken:
+            alias, number = f"{base}{number}", number + 1
+        taken.add(alias)
+        aliases[label] = alias
+    if not aliases:
+        return frame, {}
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        renamed = column.cat.rename_categories(lambda c: aliases.get(str(c), c))
+    else:
+        renamed = column.astype(str).map(lambda c: aliases.get(c, c))
+    return frame.assign(strategy=renamed), aliases
 
 
 def _sections(report: Report) -> list[Section]:

@@ -255,13 +255,20 @@ def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
 
 
 def _effect_columns(prefix: str, result) -> dict:
-    """The stratified (within-strategy) effect columns from ``stats.stratified_diff_sums``."""
-    diff, lo, hi, p, _, _ = result
-    return {**_ci_columns(prefix, diff, lo, hi), f"{prefix}_p": p}
+    """The stratified (within-strategy) effect columns from ``_within``, and ``n_smaller``:
+    the size of the smaller group the effect rests on (summed over the strategies that
+    carry weight), which a reader needs to judge it."""
+    diff, lo, hi, p = result[:4]
+    columns = {**_ci_columns(prefix, diff, lo, hi), f"{prefix}_p": p}
+    if len(result) > 6:
+        columns["n_smaller"] = int(result[6])
+    return columns
 
 
 def _within(a: np.ndarray, b: np.ndarray, m: int = 3, columns=(0, 1, 2), min_n: int = MIN_SAMPLES):
-    """Within-strategy difference a - b, pooled over strategies (stratified_diff_sums).
+    """Within-strategy difference a - b, pooled over strategies (stratified_diff_sums),
+    plus a 7th value: per group, the smaller side's observations summed over the strategies
+    that carry weight (``n_smaller``).
 
     ``a``/``b`` are (..., k * m) sums split by strategy as ``bit_sums(..., groups=)`` gives
     them; ``columns`` name the count, sum and sum-of-squares columns among the m. A
@@ -271,6 +278,10 @@ def _within(a: np.ndarray, b: np.ndarray, m: int = 3, columns=(0, 1, 2), min_n: 
     a = a.reshape(*a.shape[:-1], -1, m)
     b = b.reshape(*b.shape[:-1], -1, m)
     n, t, q = columns
-    return stats.stratified_diff_sums(
+    result = stats.stratified_diff_sums(
         a[..., n], a[..., t], a[..., q], b[..., n], b[..., t], b[..., q], min_n=min_n
     )
+    least = max(float(min_n), 2.0)
+    used = (a[..., n] >= least) & (b[..., n] >= least)
+    smaller = np.where(used, np.minimum(a[..., n], b[..., n]), 0.0).sum(axis=-1)
+    return (*result, smaller)

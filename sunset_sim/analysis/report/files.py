@@ -18,8 +18,9 @@ from sunset_sim.files import write_atomically
 def write_report(
     report: Report, out_dir: str | Path, on_step: Callable[[str], None] | None = None
 ) -> list[Path]:
-    """Write ``report.md``, the PNG plots and ``report.html`` (images embedded) into
-    ``out_dir`` (created if needed); returns the paths written."""
+    """Write ``report.md``, the PNG plots, ``report.html`` (images embedded) and every
+    table whole as ``tables/NAME.csv`` into ``out_dir`` (created if needed); returns the
+    paths written: report.md, report.html, then the plots and the tables."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -31,6 +32,12 @@ def write_report(
         written.append(path)
         images[name] = path.name
         payloads[name] = png
+    folder = out / "tables"  # every table whole, for spreadsheets and scripts
+    folder.mkdir(exist_ok=True)
+    for name, table in report.tables.items():
+        path = folder / f"{name}.csv"
+        write_atomically(path, table.to_csv(index=False).encode("utf-8"))
+        written.append(path)
     markdown = out / "report.md"
     write_atomically(markdown, render_markdown(report, images).encode("utf-8"))
     page = out / "report.html"

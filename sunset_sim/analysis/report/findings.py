@@ -10,6 +10,7 @@ import pandas as pd
 
 from sunset_sim.analysis.report.data import _bonferroni_z
 from sunset_sim.analysis.report.model import (
+    MIN_GROUP,
     MIN_SAMPLES,
     RESULTS_NOTE,
     TOO_FEW,
@@ -32,16 +33,20 @@ def _findings(
     per_kind_limit: int = 3,
     confounded: bool = False,
     min_samples: int = MIN_SAMPLES,
+    min_group: int = MIN_GROUP,
 ) -> list[Finding]:
     """The strongest effects: significant after a Bonferroni correction over every
-    candidate, groups with enough samples only. Effects that a strategy's choices could
-    confound are the within-strategy (stratified) ones. Every kind gets its strongest
-    effect listed before any kind gets a second, and no kind more than
-    ``per_kind_limit``; within a kind the larger effects come first."""
+    candidate, groups with enough samples only, and never an effect whose smaller group
+    (with vs without) has fewer than ``min_group`` observations: such an effect stays in
+    its table but is not listed. Effects that a strategy's choices could confound are the
+    within-strategy (stratified) ones. Every kind gets its strongest effect listed before
+    any kind gets a second, and no kind more than ``per_kind_limit``; within a kind the
+    larger effects come first."""
     candidates: list[Candidate] = []
     for spec in SECTIONS:
         if spec.candidates is not None:
             candidates += spec.candidates(tables, confounded, min_samples)
+    candidates = [c for c in candidates if c[8] is None or c[8] >= min_group]
     findings = []
     if candidates:
         threshold = _bonferroni_z(len(candidates))
@@ -60,10 +65,11 @@ def _findings(
                     chosen[kind].append(by_kind[kind][rank])
                     count += 1
         for kind in order:
-            for label, name, effect, lo, hi, n, p, unit in chosen[kind]:
+            for label, name, effect, lo, hi, n, p, unit, smaller in chosen[kind]:
                 text = (
                     f"{label}: {_points(effect)} {unit}, 95% CI {100 * lo:.1f} to "
                     f"{100 * hi:.1f}, n = {n:,}"
+                    + (f", smaller group n = {smaller:,}" if smaller is not None else "")
                 )
                 findings.append(Finding(text, name, effect, lo, hi, n, p))
     for spec in SECTIONS:
@@ -86,9 +92,11 @@ def findings_section(report: Report) -> Section:
             f"Effects are listed when significant at the 5% level after a Bonferroni "
             f"correction over every candidate, the strongest of each kind first (at most "
             f"three per kind); groups with fewer than {meta['min_samples']} "
-            f'samples are marked "{TOO_FEW}" and never ranked or listed. '
-            + (WITHIN_NOTE + " " if meta.get("mixed_field") else "")
-            + RESULTS_NOTE,
+            f'samples are marked "{TOO_FEW}" and never ranked or listed, and an effect whose '
+            f"smaller group (with vs without) has fewer than {meta.get('min_group', MIN_GROUP):,} "
+            "observations is shown in its table (n_smaller) but never listed here. Effects that "
+            "follow from a card's fame (completing a commission, keeping a goal) are given per "
+            "fame point. " + (WITHIN_NOTE + " " if meta.get("mixed_field") else "") + RESULTS_NOTE,
         )
     )
     return s

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from sunset_sim.analysis.report.data import _Data
 
 MIN_SAMPLES = 30
+MIN_GROUP = 1000  # an effect whose smaller group is smaller than this is never a finding
 TOO_FEW = "too few samples"
 RESULTS_NOTE = (
     "These are results between bots: they describe how these strategies play against "
@@ -75,7 +76,8 @@ class Report:
 
 
 # (label, table name, effect, lo, hi, n, p-value, unit text): one effect that may be listed
-Candidate = tuple[str, str, float, float, float, int, float, str]
+# label, table, effect, lo, hi, n, p-value, unit text, size of the smaller group (or None)
+Candidate = tuple[str, str, float, float, float, int, float, str, int | None]
 Tables = dict[str, pd.DataFrame]
 PlotFunction = Callable[[Tables], bytes]
 
@@ -117,10 +119,14 @@ def effect_candidates(
     raw: str | None = None,
     *,
     min_samples: int,
+    per: str | None = None,
 ) -> list[Candidate]:
     """The rows of ``tables[table_name]`` with enough samples and a finite ``effect`` (and
     its ``_lo``/``_hi``/``_p`` columns), as finding candidates; ``raw`` names the raw
-    difference quoted beside a within-strategy effect."""
+    difference quoted beside a within-strategy effect. ``per`` names a column the effect is
+    divided by (``fame``: an effect that follows from a card's fame is given per fame point,
+    so that an 8-fame card is not a finding merely for giving 8 fame). The last item of a
+    candidate is the size of the smaller group (``n_smaller``) where the table has it."""
     candidates: list[Candidate] = []
     table = tables.get(table_name)
     if table is None or effect not in table:
@@ -130,19 +136,28 @@ def effect_candidates(
             continue
         if int(row[n_column]) < min_samples:
             continue
+        scale = 1.0
+        if per is not None:
+            if not row[per] or not np.isfinite(row[per]) or row[per] <= 0:
+                continue
+            scale = 1.0 / float(row[per])
         unit = unit_text
         if raw is not None and np.isfinite(row[raw]):
-            unit += f" (raw difference {_points(row[raw])})"
+            unit += f" (raw difference {_points(row[raw] * scale)})"
+        smaller = (
+            int(row["n_smaller"]) if "n_smaller" in row and pd.notna(row["n_smaller"]) else None
+        )
         candidates.append(
             (
                 label_fn(row),
                 table_name,
-                float(row[effect]),
-                float(row[f"{effect}_lo"]),
-                float(row[f"{effect}_hi"]),
+                float(row[effect]) * scale,
+                float(row[f"{effect}_lo"]) * scale,
+                float(row[f"{effect}_hi"]) * scale,
                 int(row[n_column]),
                 float(row[f"{effect}_p"]),
                 unit,
+                smaller,
             )
         )
     return candidates

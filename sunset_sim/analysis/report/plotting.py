@@ -9,6 +9,7 @@ are drawn grey.
 from __future__ import annotations
 
 import io
+import os
 
 import numpy as np
 import pandas as pd
@@ -17,22 +18,50 @@ GREY = "#aaaaaa"
 DPI = 100
 
 
-def _figure(width: float = 8, height: float = 4.5, ncols: int = 1):
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
+def _figure(
+    width: float = 8, height: float = 4.5, ncols: int = 1, nrows: int = 1, layout: str | None = None
+):
+    """A figure of its own (no pyplot: the caller's matplotlib backend and open figures are
+    never touched, so a notebook keeps working) and its axes, flattened."""
+    _matplotlib_cache()
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(width, height), dpi=DPI)
-    axes = figure.subplots(1, ncols, squeeze=False)[0]
+    figure = Figure(figsize=(width, height), dpi=DPI, layout=layout)
+    axes = figure.subplots(nrows, ncols, squeeze=False).ravel()
     return figure, axes
+
+
+def plain_text():
+    """Labels drawn as given: a ``$`` in a card id or strategy label is a dollar sign, not
+    the start of matplotlib mathtext (which fails on text that is not a formula)."""
+    _matplotlib_cache()
+    import matplotlib
+
+    return matplotlib.rc_context({"text.parse_math": False})
 
 
 def _png(figure) -> bytes:
     buffer = io.BytesIO()
-    figure.tight_layout()
+    if figure.get_layout_engine() is None:
+        figure.tight_layout()
     figure.savefig(buffer, format="png")
     return buffer.getvalue()
+
+
+def _matplotlib_cache() -> None:
+    """matplotlib's font cache in the tool's own cache folder, not under $HOME, unless the
+    user chose one (MPLCONFIGDIR); only before matplotlib is first imported."""
+    import sys
+
+    if "matplotlib" in sys.modules or os.environ.get("MPLCONFIGDIR"):
+        return
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "sunset-sim", "matplotlib")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return  # matplotlib then picks a temporary folder itself
+    os.environ["MPLCONFIGDIR"] = folder
 
 
 def _errors(table: pd.DataFrame, column: str, scale: float = 1.0) -> np.ndarray:

@@ -20,12 +20,15 @@ PLOTS: dict[str, tuple[tuple[str, ...], PlotFunction]] = {
 
 def render_all(report, on_step: Callable[[str], None] | None = None) -> dict[str, bytes]:
     """PNG bytes of every plot whose tables the report has, by name."""
+    from sunset_sim.analysis.report.plotting import plain_text
+
     images = {}
-    for name, (needs, function) in PLOTS.items():
-        if all(table in report.tables for table in needs):
-            if on_step is not None:
-                on_step(f"plot {name}")
-            images[name] = function(report.tables)
+    with plain_text():
+        for name, (needs, function) in PLOTS.items():
+            if all(table in report.tables for table in needs):
+                if on_step is not None:
+                    on_step(f"plot {name}")
+                images[name] = function(report.tables)
     return images
 
 
@@ -96,25 +99,72 @@ def _p_text(value) -> str:
     return "<1e-300" if value < 1e-300 else f"{value:.2g}"
 
 
-def _markdown_table(table: pd.DataFrame) -> str:
+# The columns a page shows of the wide tables (identifiers, the effect and its sample
+# sizes); every column of every table is in tables/NAME.csv beside the report.
+KEY_COLUMNS = {
+    "plan_cards": (
+        "plan", "wake", "directions", "hike", "paint", "pick_rate", "turn_position",
+        "cards_painted", "fame_gained", "win_effect", "n_smaller", "note",
+    ),
+    "landscapes": ("card", "features", "n", "paint_rate", "win_effect", "n_smaller", "win_diff", "note"),
+    "features": (
+        "feature", "n", "icons_painted_per_seat", "win_effect", "n_smaller", "win_diff", "note",
+    ),
+    "commissions": (
+        "commission", "fame", "paintings", "n_shown", "completion_rate", "day_completed",
+        "completer_win_effect", "n_smaller", "price_flag", "note",
+    ),
+    "goals": (
+        "goal", "kind", "fame", "n", "claim_rate", "taken_rate", "last_mover_rate",
+        "keeper_win_effect", "n_smaller", "note",
+    ),
+    "seats": ("seat", "n", "win_share", "fame", "win_effect", "n_smaller", "note"),
+    "first_turn": ("day", "position", "n", "win_share", "win_effect", "n_smaller", "note"),
+    "strategies": ("strategy", "n", "win_share", "fame", "vs_field", "note", "rank"),
+}  # fmt: skip
+
+
+def shown_columns(name: str, table: pd.DataFrame) -> pd.DataFrame:
+    """The displayed (merged "x (lo to hi)") columns a page shows of table ``name``."""
     shown = display_table(table)
-    header = "| " + " | ".join(shown.columns) + " |"
+    keep = KEY_COLUMNS.get(name)
+    if keep is None:
+        return shown
+    return shown[[c for c in keep if c in shown.columns]]
+
+
+def md_escape(text: str) -> str:
+    """Text from the data (titles, set names, card ids, labels) safe in Markdown: no raw
+    HTML (``<script>``, ``<img onerror>``) reaches a Markdown viewer."""
+    return html.escape(str(text), quote=False)
+
+
+def _markdown_table(name: str, table: pd.DataFrame) -> str:
+    shown = shown_columns(name, table)
+    header = "| " + " | ".join(md_escape(c) for c in shown.columns) + " |"
     rule = "|" + "|".join("---" for _ in shown.columns) + "|"
     lines = [header, rule]
     for row in shown.itertuples(index=False):
-        lines.append("| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |")
+        lines.append("| " + " | ".join(md_escape(v).replace("|", "\\|") for v in row) + " |")
     return "\n".join(lines)
 
 
-def _html_table(table: pd.DataFrame) -> str:
-    shown = display_table(table)
+def _html_table(name: str, table: pd.DataFrame) -> str:
+    shown = shown_columns(name, table)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in shown.columns)
     body = []
     for row in shown.itertuples(index=False):
         cells = "".join(f"<td>{html.escape(str(v))}</td>" for v in row)
         marked = ' class="few"' if TOO_FEW in row else ""
         body.append(f"<tr{marked}>{cells}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    table_html = f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f'<div class="table-box">{table_html}</div>'
+
+
+def _csv_note(name: str, table: pd.DataFrame) -> str:
+    hidden = len(display_table(table).columns) - len(shown_columns(name, table).columns)
+    more = f"{hidden} more columns and " if hidden > 0 else ""
+    return f"({more}every figure unrounded: tables/{name}.csv)"
 
 
 # ---------------------------------------------------------------------------------------
@@ -129,37 +179,60 @@ def _header_lines(report: Report) -> list[str]:
         + (f"; source: {meta['source']}" if meta["source"] else ""),
         "Every estimate is shown as value (95% CI); n is the sample size. " + RESULTS_NOTE,
     ]
+    aliases = meta.get("aliases") or {}
+    if aliases:
+        lines.append(
+            "Short labels: " + "; ".join(f"{alias} = {full}" for full, alias in aliases.items())
+        )
     return lines
 
 
+def _contents(report: Report) -> list[tuple[str, str]]:
+    entries = [(section.key, section.title) for section in report.sections]
+    if report.notes:
+        entries.append(("notes", "Notes"))
+    return entries
+
+
 def render_markdown(report: Report, images: dict[str, str]) -> str:
-    lines = [f"# {report.meta['title']}", ""]
-    lines += [line + "\n" for line in _header_lines(report)]
+    lines = [f"# {md_escape(report.meta['title'])}", ""]
+    lines += [md_escape(line) + "\n" for line in _header_lines(report)]
+    lines += ["Contents:", ""]
+    lines += [
+        f"{i}. [{md_escape(title)}](#{key})" for i, (key, title) in enumerate(_contents(report), 1)
+    ]
+    lines.append("")
     for section in report.sections:
-        lines += [f"## {section.title}", ""]
+        lines += [f'<a id="{section.key}"></a>', "", f"## {md_escape(section.title)}", ""]
         if section.skipped:
-            lines += [f"_Skipped: {section.skipped}._", ""]
+            lines += [f"_Skipped: {md_escape(section.skipped)}._", ""]
         for block in section.blocks:
             if block[0] == "text":
-                lines += [block[1], ""]
+                lines += [md_escape(block[1]), ""]
             elif block[0] == "list":
-                lines += [f"- {item}" for item in block[1]] + [""]
+                lines += [f"- {md_escape(item)}" for item in block[1]] + [""]
             elif block[0] == "table" and block[1] in report.tables:
-                lines += [_markdown_table(report.tables[block[1]]), ""]
+                table = report.tables[block[1]]
+                lines += [_markdown_table(block[1], table), "", _csv_note(block[1], table), ""]
             elif block[0] == "plot" and block[1] in images:
-                lines += [f"![{block[2]}]({images[block[1]]})", ""]
+                lines += [f"![{md_escape(block[2])}]({images[block[1]]})", ""]
     if report.notes:
-        lines += ["## Notes", ""] + [f"- {note}" for note in report.notes] + [""]
+        lines += ['<a id="notes"></a>', "", "## Notes", ""]
+        lines += [f"- {md_escape(note)}" for note in report.notes] + [""]
     return "\n".join(lines)
 
 
 _CSS = """
-body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:1em 0;font-size:0.85em}
+body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
+.table-box{max-width:100%;overflow-x:auto;margin:1em 0}
+table{border-collapse:collapse;font-size:0.85em}
 th,td{border:1px solid #ccc;padding:3px 6px;text-align:right}
 th{background:#eee}td:first-child{text-align:left}
 tr.few{color:#999}
-img{max-width:100%}
+figure{margin:1em 0}
+img{max-width:100%;height:auto}
+nav ol{columns:2}
+p.csv{font-size:0.8em;color:#555;margin-top:-0.5em}
 """
 
 
@@ -174,6 +247,10 @@ def render_html(report: Report, images: dict[str, bytes]) -> str:
         f"<h1>{html.escape(report.meta['title'])}</h1>",
     ]
     parts += [f"<p>{html.escape(line)}</p>" for line in _header_lines(report)]
+    contents = "".join(
+        f'<li><a href="#{key}">{html.escape(title)}</a></li>' for key, title in _contents(report)
+    )
+    parts.append(f"<nav><h2>Contents</h2><ol>{contents}</ol></nav>")
     for section in report.sections:
         parts.append(f'<h2 id="{section.key}">{html.escape(section.title)}</h2>')
         if section.skipped:
@@ -185,7 +262,10 @@ def render_html(report: Report, images: dict[str, bytes]) -> str:
                 items = "".join(f"<li>{html.escape(item)}</li>" for item in block[1])
                 parts.append(f"<ul>{items}</ul>")
             elif block[0] == "table" and block[1] in report.tables:
-                parts.append(_html_table(report.tables[block[1]]))
+                table = report.tables[block[1]]
+                parts.append(_html_table(block[1], table))
+                note = html.escape(_csv_note(block[1], table))
+                parts.append(f'<p class="csv">{note}</p>')
             elif block[0] == "plot" and block[1] in images:
                 data = base64.b64encode(images[block[1]]).decode("ascii")
                 parts.append(
@@ -193,7 +273,7 @@ def render_html(report: Report, images: dict[str, bytes]) -> str:
                     f'src="data:image/png;base64,{data}"></figure>'
                 )
     if report.notes:
-        parts.append("<h2>Notes</h2><ul>")
+        parts.append('<h2 id="notes">Notes</h2><ul>')
         parts += [f"<li>{html.escape(note)}</li>" for note in report.notes]
         parts.append("</ul>")
     parts.append("</body></html>")

@@ -8,7 +8,38 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sunset_sim.analysis.report.model import Section
+from sunset_sim.analysis.report.model import Finding, Section
+
+
+def study_findings(study) -> list[Finding]:
+    """The cards outside their targets, as findings: measured by paired experiments on
+    the same deals (restricted play), so they lead the list; each names its suggestion."""
+    suggested = {row["card"]: row for _, row in study.suggestions.iterrows()}
+    findings = []
+    for _, row in study.outside().iterrows():
+        text = (
+            f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} (95% CI "
+            f"{row['ci_low']:.2f} to {row['ci_high']:.2f}, n = {int(row['n']):,}), "
+            f"{row['status']} its target {row['target_low']:.2f} to {row['target_high']:.2f}"
+        )
+        if row["card"] in suggested:
+            edit = suggested[row["card"]]
+            text += (
+                f"; verified suggestion: {edit['field']} {edit['current']} → "
+                f"{edit['suggested']} ({edit['after']:.2f} on fresh deals)"
+            )
+        findings.append(
+            Finding(
+                text,
+                "card value",
+                row["value"],
+                row["ci_low"],
+                row["ci_high"],
+                int(row["n"]),
+                float("nan"),
+            )  # fmt: skip
+        )
+    return findings
 
 
 def study_tables(study) -> dict[str, pd.DataFrame]:
@@ -41,7 +72,7 @@ def study_tables(study) -> dict[str, pd.DataFrame]:
             "n": part["n"].to_numpy(),
         }
         tables[f"study_{family}"] = pd.DataFrame(table)
-    outside = study.targets[study.targets["status"].isin(["above", "below"])]
+    outside = study.outside()
     tables["study_outside"] = pd.DataFrame(
         {
             "family": outside["family"].to_numpy(),

@@ -197,10 +197,12 @@ def finding_candidates(tables: Tables, confounded: bool, min_samples: int) -> li
         "commissions",
         lambda r: f"commission {r.commission} (fame {r.fame})",
         "completer_win_effect",
-        f"points of win share for the seat that completes it vs seats that did not, {WITHIN}",
+        "points of win share per fame point for the seat that completes it vs seats that "
+        f"did not, {WITHIN}",
         "n_effect",
         "completer_win_diff",
         min_samples=min_samples,
+        per="fame",
     )
 
 

@@ -17,6 +17,7 @@ from sunset_sim.analysis.report.data import (
     _within,
 )
 from sunset_sim.analysis.report.model import (
+    TOO_FEW,
     WITHIN,
     Candidate,
     Report,
@@ -70,8 +71,20 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 )
         tables["strategy_seats"] = _mark(pd.DataFrame(rows), "n", min_samples, None)
     value, lo, hi, games = stats.balance_ci(data.per_game(data.win))
+    per_seat = frame.groupby("seat", observed=True)["strategy"].nunique()
+    fixed = bool((per_seat == 1).all() and frame["strategy"].astype(str).nunique() > 1)
+    caveat = "each seat held one strategy: seat and strategy are mixed" if fixed else ""
     tables["balance"] = pd.DataFrame(
-        [{"measure": "balance", "n": games, "balance": value, "balance_lo": lo, "balance_hi": hi}]
+        [
+            {
+                "measure": "balance",
+                "n": games,
+                "balance": value,
+                "balance_lo": lo,
+                "balance_hi": hi,
+                "caveat": caveat,
+            }
+        ]
     )
     turn_days = _days(frame, "turn_day")
     if turn_days:
@@ -154,7 +167,16 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     fame_days = [d for d in _days(frame, "fame_day")]
     if fame_days:
         lead, changes = _lead_table(data, fame_days)
-        tables["lead_by_day"] = _mark(lead, ["n", "n_comparable"], min_samples, None)
+        # a lead change needs a sole leader the day before: none on the first day, which
+        # is not a small sample (the lead change is just undefined there)
+        lead = _mark(lead, ["n"], min_samples, None)
+        first = (lead["n_comparable"] == 0) & (lead["note"] == "")
+        lead.loc[first, "note"] = "no earlier leader"
+        final = (lead["n_ongoing"] == 0) & (lead["note"] == "")
+        lead.loc[final, "note"] = "last day: its leader is the winner"
+        small = (lead["n_comparable"] > 0) & (lead["n_comparable"] < min_samples)
+        lead.loc[small & (lead["note"] == ""), "note"] = f"lead change: {TOO_FEW}"
+        tables["lead_by_day"] = lead
         shape.append(
             {
                 "measure": "lead changes per game",
@@ -209,7 +231,10 @@ def _lead_table(data: _Data, fame_days: list[int]) -> tuple[pd.DataFrame, np.nda
         changed = alive & sole & (last >= 0) & (leader != last)
         comparable = alive & sole & (last >= 0)
         changes += changed
-        holds = alive & (leaders & won).any(axis=1)
+        # a game's leader on its last day is its winner by definition: leader_wins counts
+        # only the games that still had days to play
+        ongoing = alive & (played > day)
+        holds = ongoing & (leaders & won).any(axis=1)
         k = int(alive.sum())
         rows.append(
             {
@@ -220,7 +245,8 @@ def _lead_table(data: _Data, fame_days: list[int]) -> tuple[pd.DataFrame, np.nda
                     "lead_change", *stats.proportion_ci(changed.sum(), int(comparable.sum()))
                 ),
                 "n_comparable": int(comparable.sum()),
-                **_ci_columns("leader_wins", *stats.proportion_ci(holds.sum(), k)),
+                "n_ongoing": int(ongoing.sum()),
+                **_ci_columns("leader_wins", *stats.proportion_ci(holds.sum(), int(ongoing.sum()))),
             }
         )
         last = np.where(alive & sole, leader, last)
@@ -349,10 +375,14 @@ def seats(tables) -> bytes:
     )
     axes[0].axhline(100 / players, color="black", linewidth=0.8, linestyle="--")
     balance = tables["balance"].iloc[0]
+    measure = (
+        f"Balance {balance['balance']:.3f} (95% CI {balance['balance_lo']:.3f} to "
+        f"{balance['balance_hi']:.3f})"
+    )
+    if balance.get("caveat", ""):  # not a seat measure when each seat kept one strategy
+        measure = f"no seat Balance: {balance['caveat']}"
     axes[0].set_title(
-        f"Win share by seat (n = {int(table['n'].iloc[0]):,} games)\nBalance {balance['balance']:.3f} "
-        f"(95% CI {balance['balance_lo']:.3f} to {balance['balance_hi']:.3f})",
-        fontsize=9,
+        f"Win share by seat (n = {int(table['n'].iloc[0]):,} games)\n{measure}", fontsize=9
     )
     axes[0].set_xlabel("seat")
     axes[0].set_ylabel("win share, % (95% CI)")

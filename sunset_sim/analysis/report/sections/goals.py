@@ -1,5 +1,6 @@
-"""Daily goals: per goal card how often it was claimed, contested and taken, and the
-keeper's win share against the other seats on the days it was shown."""
+"""Daily goals: per goal card how often it was claimed and taken, how often its keeper was
+the last player to move, and the keeper's win share against the other seats on the days
+it was shown."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     n_goals = len(cards.goals)
     shown = np.zeros(n_goals)
     claimed = np.zeros(n_goals)
-    contested = np.zeros(n_goals)
+    kept_last = np.zeros(n_goals)  # days kept by the seat that moved last that day
     taken = np.zeros(n_goals)
     keeper = np.zeros((n_goals, data.k, 3))  # seats that kept it, per strategy: n, sum, sq
     seen = np.zeros((n_goals, data.k, 3))  # every seat of a game where it was shown
@@ -50,9 +51,12 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         shown += np.bincount(c, minlength=n_goals)[:n_goals]
         f = flags[valid]
         claimed += np.bincount(c, weights=((f & 4) != 0).any(axis=1), minlength=n_goals)[:n_goals]
-        contested += np.bincount(c, weights=((f & 1) != 0).sum(axis=1) >= 2, minlength=n_goals)[
-            :n_goals
-        ]
+        if f"turn_day{day}" in frame:  # R-GOAL-1: the last to meet it keeps it
+            turn = data.per_game(frame[f"turn_day{day}"].to_numpy().astype(np.int64))[valid]
+            last = ((f & 4) != 0) & (turn == data.players - 1)
+            kept_last += np.bincount(c, weights=last.any(axis=1), minlength=n_goals)[:n_goals]
+        else:
+            kept_last[:] = np.nan
         taken += np.bincount(c, weights=((f & 2) != 0).any(axis=1), minlength=n_goals)[:n_goals]
         keeps = ((f & 4) != 0).ravel()
         # one code per (goal card, strategy) for each seat of the games that showed it
@@ -80,8 +84,8 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 "fame": card.fame,
                 "n": int(shown[g]),
                 **_ci_columns("claim_rate", *stats.proportion_ci(claimed[g], shown[g])),
-                **_ci_columns("contested_rate", *stats.proportion_ci(contested[g], shown[g])),
                 **_ci_columns("taken_rate", *stats.proportion_ci(taken[g], shown[g])),
+                **_ci_columns("last_mover_rate", *_rate(kept_last[g], claimed[g])),
                 "n_kept": int(keeper_all[g, 0]),
                 **_ci_columns("keeper_win", *stats.mean_ci_sums(*keeper_all[g])),
                 **_effect_columns("keeper_win_effect", [v[g] for v in effect]),
@@ -91,6 +95,12 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
             }
         )
     return {"goals": _mark(pd.DataFrame(rows), "n", min_samples, None)}
+
+
+def _rate(k: float, n: float) -> tuple[float, float, float]:
+    if not np.isfinite(k) or n <= 0:
+        return np.nan, np.nan, np.nan
+    return stats.proportion_ci(k, n)
 
 
 def _goal_text(goal) -> str:
@@ -107,8 +117,10 @@ def fill(s: Section, report: Report) -> None:
         s.blocks += [
             (
                 "text",
-                "Daily goals, per day shown: claim rate (someone kept it), contested (two or "
-                "more met it), taken from another player, the keeper's win share and its "
+                "Daily goals, per day shown: claim rate (someone kept it), taken rate (the "
+                "keeper took it from an earlier holder; under R-GOAL-1 that is every day on "
+                "which two or more met it), last-mover rate (of the days it was kept, the share "
+                "kept by the player who moved last that day), the keeper's win share and its "
                 "difference from the other seats on those days (keeper_win_effect within each "
                 "strategy, keeper_win_diff raw; seat-days, so a goal shown on several days of "
                 "a game counts each day).",
@@ -123,10 +135,11 @@ def finding_candidates(tables: Tables, confounded: bool, min_samples: int) -> li
         "goals",
         lambda r: f"goal {r.goal} ({r.kind})",
         "keeper_win_effect",
-        f"points of win share for the seat that keeps it vs the other seats, {WITHIN}",
+        f"points of win share per fame point for the seat that keeps it vs the other seats, {WITHIN}",
         "n_effect",
         "keeper_win_diff",
         min_samples=min_samples,
+        per="fame",
     )
 
 

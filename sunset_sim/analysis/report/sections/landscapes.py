@@ -197,7 +197,11 @@ def landscape_value(tables) -> bytes:
         f"points of win share: painted minus available and passed over{within} (95% CI)"
     )
     n = int(table["n"].sum())
-    axis.set_title(f"Landscape value (n = {n:,} paintings; grey: too few samples)", fontsize=10)
+    # n counts (seat, card) pairs: a seat that painted a card (at least once in the game)
+    axis.set_title(
+        f"Landscape value (n = {n:,} seat-games that painted the card; grey: too few samples)",
+        fontsize=10,
+    )
     return _png(figure)
 
 

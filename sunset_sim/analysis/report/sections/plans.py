@@ -76,10 +76,12 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     sums = {key: np.zeros((3, n_plans)) for key in ("turn", "painted", "gained")}
     seen = dict.fromkeys(sums, False)
     previous_fame = np.zeros(rows_n, dtype=np.float64)
+    day_rows = []
     for day in plan_days:  # accumulated day by day: memory stays at a few columns
         codes = _plan_codes(frame[f"plan_day{day}"], cards, f"plan_day{day}")
         played = (codes >= 0) & (data.days_played >= day)
         codes = np.where(played, codes, -1)
+        day_rows += _day_rows(data, codes, day, cards, min_samples)
         chosen_words |= np.where(
             played, np.left_shift(np.uint64(1), codes.clip(0).astype(np.uint64)), np.uint64(0)
         )
@@ -143,7 +145,39 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         table = table.drop(columns=[c for c in table if c.startswith("cards_painted")])
     if np.all(np.isnan(table["fame_gained"])):
         table = table.drop(columns=[c for c in table if c.startswith("fame_gained")])
-    return {"plan_cards": _mark(table, ["n", "n_not_chosen"], min_samples, "win_effect")}
+    by_day = pd.DataFrame(day_rows)
+    tables = {"plan_cards": _mark(table, ["n", "n_not_chosen"], min_samples, "win_effect")}
+    if len(by_day):
+        tables["plan_by_day"] = _mark(by_day, ["n", "n_not_chosen"], min_samples, None)
+    return tables
+
+
+def _day_rows(data: _Data, codes: np.ndarray, day: int, cards: CardSet, min_samples: int) -> list:
+    """Per plan card on one day: pick rate, and the win share of the seats that kept it
+    that day against the seats that kept another card that day, within each strategy (so
+    neither the strategy nor the day confounds it: P1 is mostly a late leftover)."""
+    n_plans, k = len(cards.plans), data.k
+    played = codes >= 0
+    cell = np.where(played, codes * k + data.strategy, -1)
+    chosen = np.column_stack(_group_sums(cell, data.win, n_plans * k)).reshape(n_plans, k, 3)
+    everyone = np.column_stack(_group_sums(np.where(played, data.strategy, -1), data.win, k))
+    others = everyone[None, :, :] - chosen
+    effect = _within(chosen.reshape(n_plans, -1), others.reshape(n_plans, -1), min_n=min_samples)
+    total = int(played.sum())
+    rows = []
+    for i, card in enumerate(cards.plans):
+        n = int(chosen[i, :, 0].sum())
+        rows.append(
+            {
+                "day": day,
+                "plan": card.id,
+                "n": n,
+                **_ci_columns("pick_rate", *stats.proportion_ci(n, total)),
+                **_effect_columns("win_effect", [v[i] for v in effect]),
+                "n_not_chosen": total - n,
+            }
+        )
+    return rows
 
 
 def column_notes(tables: Tables) -> list[str]:
@@ -161,6 +195,72 @@ def column_notes(tables: Tables) -> list[str]:
     return notes
 
 
+def plan_value_table(tables: Tables) -> pd.DataFrame:
+    """The study's plan-card values beside each card's wake-up time and power."""
+    cards = tables["plan_cards"].set_index("plan")
+    values = tables["study_plan"].set_index("card")
+    rows = []
+    for plan in cards.index:
+        if plan not in values.index:
+            continue
+        card, value = cards.loc[plan], values.loc[plan]
+        rows.append(
+            {
+                "plan": plan,
+                "wake": card["wake"],
+                "wake_minutes": card["wake_minutes"],
+                "directions": card["directions"],
+                "hike": card["hike"],
+                "paint": card["paint"],
+                "value": value["value"],
+                "value_lo": value["value_lo"],
+                "value_hi": value["value_hi"],
+                "fame_cost": value["fame_cost"],
+                "fame_cost_lo": value["fame_cost_lo"],
+                "fame_cost_hi": value["fame_cost_hi"],
+                "n": int(value["n"]),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def tradeoff_conclusion(tables: Tables) -> str:
+    """One plain sentence on early rise vs paint power, computed from the figures: the
+    measured values (restricted play) of the earlier and the later half of the plan cards
+    when a study was run, else nothing (the associations alone do not settle it)."""
+    if "study_plan" not in tables or "plan_cards" not in tables:
+        return ""
+    table = plan_value_table(tables).sort_values("wake_minutes", kind="stable")
+    if len(table) < 2:
+        return ""
+    half = len(table) // 2
+    early, late = table.iloc[:half], table.iloc[len(table) - half :]
+    se = (table["value_hi"] - table["value_lo"]) / (2 * stats.Z95)
+
+    def mean_se(part: pd.DataFrame) -> tuple[float, float]:
+        return float(part["value"].mean()), float(np.sqrt((se[part.index] ** 2).sum()) / len(part))
+
+    early_mean, early_se = mean_se(early)
+    late_mean, late_se = mean_se(late)
+    diff = late_mean - early_mean
+    half_width = stats.Z95 * float(np.hypot(early_se, late_se))
+    names = lambda part: f"{part['plan'].iloc[0]}-{part['plan'].iloc[-1]}"  # noqa: E731
+    wakes = lambda part: f"{part['wake'].iloc[0]} to {part['wake'].iloc[-1]}"  # noqa: E731
+    detail = (
+        f"the {half} latest plan cards ({names(late)}, waking {wakes(late)}, paint "
+        f"{late['paint'].min()}-{late['paint'].max()}) are worth {late_mean:.1f} points of win "
+        f"share to keep on average, the {half} earliest ({names(early)}, {wakes(early)}, paint "
+        f"{early['paint'].min()}-{early['paint'].max()}) {early_mean:.1f} points: a difference "
+        f"of {diff:+.1f} points (95% CI {diff - half_width:+.1f} to {diff + half_width:+.1f}; "
+        "restricted play on the same deals, between bots)."
+    )
+    if diff - half_width > 0:
+        return f"Conclusion: paint power beats early rise by {diff:.1f} points: {detail}"
+    if diff + half_width < 0:
+        return f"Conclusion: early rise beats paint power by {-diff:.1f} points: {detail}"
+    return f"Conclusion: neither early rise nor paint power is worth more here: {detail}"
+
+
 def fill(s: Section, report: Report) -> None:
     t = report.tables
     if "plan_cards" in t:
@@ -174,7 +274,34 @@ def fill(s: Section, report: Report) -> None:
                 + WITHIN_NOTE,
             )
         )
+        conclusion = tradeoff_conclusion(t)
+        if conclusion:
+            s.blocks.insert(0, ("text", conclusion))
+        if "study_plan" in t:
+            t["plan_value"] = plan_value_table(t)
+            s.blocks += [
+                (
+                    "text",
+                    "What each plan card is worth, measured (restricted play: one seat may "
+                    "never keep the card when it has another choice, on the same deals): win "
+                    "share in points (1 point = 0.01) and fame the seat loses without it, with "
+                    "95% CIs and n deals, beside the card's wake-up time and power.",
+                ),
+                ("table", "plan_value"),
+                ("plot", "plan_value", "Wake-up time against power, with each card's value"),
+            ]
         s.blocks += [("table", "plan_cards"), ("plot", "plan_tradeoff", "The trade-off")]
+        if "plan_by_day" in t:
+            s.blocks += [
+                (
+                    "text",
+                    "Per plan card and day: pick rate among that day's choices, and win_effect: "
+                    "the seats that kept it that day against the seats that kept another card "
+                    "that day, within each strategy (so neither the strategy nor the day "
+                    "confounds it); n_smaller is the smaller group it rests on.",
+                ),
+                ("table", "plan_by_day"),
+            ]
         strategies = t["strategies"]
         extremes = strategies[
             strategies["strategy"].str.split(":").str[0].isin(["early-bird", "late-riser"])
@@ -219,9 +346,11 @@ def finding_candidates(tables: Tables, confounded: bool, min_samples: int) -> li
 
 def plan_tradeoff(tables) -> bytes:
     table = tables["plan_cards"]
+    # win_when_chosen is left out: in a mixed field it mostly says which strategy chose
+    # the card; win_effect is the within-strategy comparison
     panels = [
         c
-        for c in ("turn_position", "cards_painted", "fame_gained", "win_when_chosen", "win_effect")
+        for c in ("turn_position", "cards_painted", "fame_gained", "win_effect")
         if c in table and np.isfinite(table[c].to_numpy(dtype=float)).any()
     ]
     labels = {
@@ -231,11 +360,15 @@ def plan_tradeoff(tables) -> bytes:
         "win_when_chosen": "win share when chosen",
         "win_effect": "win share: chosen - not, within strategy",
     }
-    figure, axes = _figure(3.2 * len(panels), 4, ncols=len(panels))
+    ncols = 2 if len(panels) > 1 else 1
+    nrows = -(-len(panels) // ncols)
+    figure, axes = _figure(4.6 * ncols, 3.6 * nrows, nrows=nrows, ncols=ncols)
+    for unused in list(axes)[len(panels) :]:
+        unused.set_visible(False)
     x = table["wake_minutes"].to_numpy(dtype=float)
     ticks = table["wake"].tolist()
     colours = _colours(table)
-    for axis, column in zip(axes, panels, strict=True):
+    for axis, column in zip(axes, panels, strict=False):
         _labelled_points(axis, table, column, "plan", x, colours, capsize=3, fontsize=7, offset=3)
         axis.set_xticks(x, ticks, rotation=60, fontsize=7)
         axis.set_xlabel("wake-up time")
@@ -245,13 +378,45 @@ def plan_tradeoff(tables) -> bytes:
     return _png(figure)
 
 
+def plan_value(tables) -> bytes:
+    """Wake-up time (x) against paint and hike (two panels), each card's point coloured and
+    labelled by its measured value (restricted play)."""
+    table = tables["plan_value"]
+    figure, axes = _figure(9, 4, ncols=2, layout="constrained")
+    x = table["wake_minutes"].to_numpy(dtype=float)
+    value = table["value"].to_numpy(dtype=float)
+    for axis, column in zip(axes, ("paint", "hike"), strict=True):
+        points = axis.scatter(
+            x, table[column], c=value, cmap="viridis", s=90, edgecolors="black", zorder=3
+        )
+        for xi, yi, plan, v in zip(x, table[column], table["plan"], value, strict=True):
+            axis.annotate(
+                f"{plan} {v:.1f}", (xi, yi), textcoords="offset points", xytext=(0, 8),
+                ha="center", fontsize=7,
+            )  # fmt: skip
+        axis.set_xticks(x, table["wake"].tolist(), rotation=60, fontsize=7)
+        axis.set_xlabel("wake-up time")
+        axis.set_ylabel(f"{column} (cards)" if column == "paint" else "hike (steps)")
+        axis.set_ylim(table[column].min() - 0.6, table[column].max() + 0.9)
+    colour_bar = figure.colorbar(points, ax=list(axes), shrink=0.85)
+    colour_bar.set_label("value: win-share points lost without it", fontsize=8)
+    n = int(table["n"].max())
+    figure.suptitle(
+        f"Early rise vs power, with each plan card's measured value (n = {n:,} deals)", fontsize=10
+    )
+    return _png(figure)
+
+
 SECTION = SectionSpec(
     name="plan cards",
     needs=("plan_day*",),
     heading=("plan-cards", "Early rise vs paint power"),
     compute=plan_tables,
     fill=fill,
-    plots={"plan_tradeoff": (("plan_cards",), plan_tradeoff)},
+    plots={
+        "plan_tradeoff": (("plan_cards",), plan_tradeoff),
+        "plan_value": (("plan_value",), plan_value),
+    },
     kinds={"plan_cards": "plan card"},
     candidates=finding_candidates,
     notes=column_notes,

@@ -21,6 +21,15 @@ from sunset_sim.analysis.report.model import (
 from sunset_sim.analysis.report.plotting import _errors, _figure, _png
 
 
+def versus_field(data: _Data) -> np.ndarray:
+    """Per row: the seat's win share minus the mean win share of the other seats in the
+    same game (what vs_field's text says), so a strategy is compared with its own
+    opponents, not with every other seat of the whole run."""
+    shares = data.per_game(data.win)
+    others = (shares.sum(axis=1, keepdims=True) - shares) / max(data.players - 1, 1)
+    return (shares - others).ravel()
+
+
 def strategy_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     frame = data.frame
     codes, labels = pd.factorize(frame["strategy"].astype(str), sort=False)
@@ -28,21 +37,22 @@ def strategy_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     n, sw, qw = _group_sums(codes, data.win, k)
     _, sf, qf = _group_sums(codes, data.fame, k)
     rows = []
-    total_n, total_w, total_q = len(data.win), data.win.sum(), (data.win**2).sum()
+    vs_field = versus_field(data)
+    _, sd, qd = _group_sums(codes, vs_field, k)
     for i, label in enumerate(labels):
         win = stats.mean_ci_sums(n[i], sw[i], qw[i])
         fame = stats.mean_ci_sums(n[i], sf[i], qf[i])
-        diff = stats.diff_ci_sums(
-            n[i], sw[i], qw[i], total_n - n[i], total_w - sw[i], total_q - qw[i]
-        )
+        diff = stats.mean_ci_sums(n[i], sd[i], qd[i])
+        half = (diff[2] - diff[1]) / 2
+        se = half / stats.Z95 if np.isfinite(half) else math.nan
         rows.append(
             {
                 "strategy": label,
                 "n": int(n[i]),
                 **_ci_columns("win_share", *win),
                 **_ci_columns("fame", *fame),
-                **_ci_columns("vs_field", *diff[:3]),
-                "vs_field_p": diff[3],
+                **_ci_columns("vs_field", *diff),
+                "vs_field_p": float(stats.z_test_p(diff[0], se)),
             }
         )
     table = pd.DataFrame(rows)
@@ -94,8 +104,9 @@ def fill(s: Section, report: Report) -> None:
     s.blocks.append(
         (
             "text",
-            "Win share counts a k-way tie as 1/k of a win; vs_field is the strategy's win share "
-            "minus that of every other seat in the same games. A strategy in several seats "
+            "Win share counts a k-way tie as 1/k of a win; vs_field is a seat's win share "
+            "minus the mean win share of the other seats in the same game (its own "
+            "opponents), averaged over the strategy's seats. A strategy in several seats "
             "counts once per seat.",
         )
     )
@@ -121,7 +132,7 @@ def finding_candidates(tables: Tables, confounded: bool, min_samples: int) -> li
 
 def fame_distribution(tables) -> bytes:
     counts = tables["fame_distribution"]
-    figure, (axis,) = _figure()
+    figure, (axis,) = _figure(10, 4.5)
     for i, (label, group) in enumerate(counts.groupby("strategy", sort=False, observed=True)):
         n = int(group["count"].sum())
         axis.step(
@@ -130,7 +141,8 @@ def fame_distribution(tables) -> bytes:
     axis.set_xlabel("final fame")
     axis.set_ylabel("share of seats")
     axis.set_title("Score distribution per strategy")
-    axis.legend(fontsize="small")
+    # beside the axes, not over the peaks
+    axis.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return _png(figure)
 
 
@@ -155,7 +167,7 @@ def fame_sources(tables) -> bytes:
     n = int(table.groupby("strategy")["n"].first().min())
     axis.set_ylabel("mean fame per seat (95% CI)")
     axis.set_title(f"Where fame comes from (n >= {n:,} seats per strategy)")
-    axis.legend(fontsize="small")
+    axis.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     axis.tick_params(axis="x", labelrotation=20)
     return _png(figure)
 

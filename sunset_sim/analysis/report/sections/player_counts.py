@@ -1,0 +1,91 @@
+"""Several player counts in one report (``report --players 2,3,4``): the key tables of each
+count side by side. Not in the section registry: it reads whole reports, one per count,
+not result rows; the rest of the combined report is the largest count's."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from sunset_sim.analysis.report.model import Report, Section
+
+# (table, key column, measures): the columns put side by side, with their CIs
+SIDE_BY_SIDE = (
+    ("strategies", "strategy", ("win_share", "vs_field")),
+    ("plan_cards", "plan", ("pick_rate", "win_effect")),
+    ("study_plan", "card", ("value",)),
+    ("study_commission", "card", ("value_per_fame",)),
+)
+
+
+def side_by_side(reports: dict[int, Report]) -> dict[str, pd.DataFrame]:
+    """One table per key table: a row per item, ``MEASURE_Np`` (with ``_lo``/``_hi``) per
+    player count; and the seat Balance of every count."""
+    tables: dict[str, pd.DataFrame] = {}
+    for name, key, measures in SIDE_BY_SIDE:
+        parts = []
+        for players, report in reports.items():
+            table = report.tables.get(name)
+            if table is None or key not in table:
+                continue
+            columns = {}
+            for measure in measures:
+                for suffix in ("", "_lo", "_hi"):
+                    if f"{measure}{suffix}" in table:
+                        columns[f"{measure}{suffix}"] = f"{measure}_{players}p{suffix}"
+            parts.append(table.set_index(key)[list(columns)].rename(columns=columns))
+        if parts:
+            merged = pd.concat(parts, axis=1).reset_index()
+            tables[f"players_{name}"] = merged
+    rows = []
+    for players, report in reports.items():
+        balance = report.tables.get("balance")
+        if balance is not None:
+            row = balance.iloc[0]
+            rows.append(
+                {
+                    "players": players,
+                    "games": int(report.meta["games"]),
+                    "balance": row["balance"],
+                    "balance_lo": row["balance_lo"],
+                    "balance_hi": row["balance_hi"],
+                    "caveat": row.get("caveat", ""),
+                }
+            )
+    if rows:
+        tables["players_balance"] = pd.DataFrame(rows)
+    return tables
+
+
+def player_counts_section(reports: dict[int, Report], tables: dict[str, pd.DataFrame]) -> Section:
+    counts = ", ".join(str(p) for p in reports)
+    shown = max(reports)
+    s = Section("player-counts", f"Player counts side by side ({counts})")
+    s.blocks.append(
+        (
+            "text",
+            f"The same field at {counts} players, each count its own games (and study, where "
+            f"one was run); columns end in the player count. The other sections show the "
+            f"{shown}-player games.",
+        )
+    )
+    titles = {
+        "players_balance": "Seat Balance (1 - the largest gap between seats' win rates):",
+        "players_strategies": "Win share and vs_field per strategy:",
+        "players_plan_cards": "Plan cards: pick rate and win_effect (within strategy):",
+        "players_study_plan": "Plan cards: restricted-play value (points):",
+        "players_study_commission": "Commissions: restricted-play value per fame point:",
+    }
+    for name, title in titles.items():
+        if name in tables:
+            s.blocks += [("text", title), ("table", name)]
+    return s
+
+
+def combine(reports: dict[int, Report]) -> Report:
+    """The largest count's report with the side-by-side section after the findings."""
+    base = reports[max(reports)]
+    tables = side_by_side(reports)
+    base.tables.update(tables)
+    base.sections.insert(1, player_counts_section(reports, tables))
+    base.meta["player_counts"] = list(reports)
+    return base

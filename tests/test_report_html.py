@@ -1,0 +1,60 @@
+"""The report's HTML in a real browser (scripts/check_report_html.py, headless Chromium
+from Debian's packages): a table of contents, no table wider than its box, no plot wider
+than the page or shrunk below 75% of its drawn width. Skipped where no Chromium is
+installed (``apt-get install chromium``); the script is the same check by hand."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+import sunset_sim
+from sunset_sim.analysis.report import build_report, write_report
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "check_report_html.py"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("check_report_html", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["check_report_html"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+check = load_script()
+
+
+def test_problems_are_found_in_measurements():
+    """The judging part, without a browser: each kind of problem is reported."""
+    good = {"viewport": 1280, "scroll_width": 1280, "toc": 5, "tables": [], "images": []}
+    assert check.problems(good, 0.75) == []
+    wide = {
+        **good,
+        "scroll_width": 1500,
+        "toc": 0,
+        "tables": [{"index": 0, "box": 1100, "right": 1200, "table": 1400, "columns": 23}],
+        "images": [{"index": 0, "alt": "plot", "shown": 500, "right": 600, "natural": 1600}],
+    }
+    found = check.problems(wide, 0.75)
+    assert len(found) == 4
+    assert any("table of contents" in line for line in found)
+    assert any("1400 px wide" in line for line in found)
+    assert any("labels too small" in line for line in found)
+
+
+@pytest.mark.skipif(check.browser() is None, reason="no Chromium (apt-get install chromium)")
+def test_report_html_reads_well_in_chromium(tmp_path):
+    frame = sunset_sim.simulate(
+        games=400, players=4, strategies=["greedy", "random"], seed=5, jobs=1
+    )
+    frame["strategy"] = (
+        frame["strategy"].astype(str).replace({"greedy": "greedy:lateness=0.5,lookahead_bias=0"})
+    )
+    write_report(build_report(frame, sunset_sim.load_cards()), tmp_path)
+    figures = check.measure(tmp_path / "report.html", 1280)
+    assert check.problems(figures, 0.75) == []
+    assert figures["toc"] >= 5 and len(figures["tables"]) >= 10 and len(figures["images"]) >= 5
