@@ -29,6 +29,7 @@ __all__ = [
     "CliError",
     "check_range",
     "cards_option",
+    "check_out_folder",
     "check_output",
     "check_players",
     "format_option",
@@ -240,6 +241,19 @@ def check_output(path: Path, force: bool) -> None:
         raise CliError(f"{path}: folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
         raise CliError(f"{path}: folder {folder} is not writable")
+
+
+def check_out_folder(out_dir: Path, force: bool) -> None:
+    """An output folder: a folder (or nothing yet), empty unless --force, writable."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise CliError(f"--out {out_dir}: exists and is not a folder")
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not force:
+        raise CliError(f"--out {out_dir}: folder is not empty (use --force to overwrite)")
+    parent = out_dir
+    while not parent.exists():
+        parent = parent.parent
+    if not os.access(parent, os.W_OK):
+        raise CliError(f"--out {out_dir}: folder {parent} is not writable")
 
 
 def output_kind(text: str | None) -> tuple[Path | None, bool]:

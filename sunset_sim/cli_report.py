@@ -3,7 +3,6 @@ results file, a dataset folder, or a batch played on the spot."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from sunset_sim.cli_common import (
     SEED,
     CliError,
     cards_option,
+    check_out_folder,
     check_players,
     format_option,
     games_progress,
@@ -25,18 +25,6 @@ from sunset_sim.cli_common import (
     rule_option,
     strategy_option,
 )
-
-
-def _check_out(out_dir: Path, force: bool) -> None:
-    if out_dir.exists() and not out_dir.is_dir():
-        raise CliError(f"--out {out_dir}: exists and is not a folder")
-    if out_dir.is_dir() and any(out_dir.iterdir()) and not force:
-        raise CliError(f"--out {out_dir}: folder is not empty (use --force to overwrite)")
-    parent = out_dir
-    while not parent.exists():
-        parent = parent.parent
-    if not os.access(parent, os.W_OK):
-        raise CliError(f"--out {out_dir}: folder {parent} is not writable")
 
 
 def _clear_old_outputs(out_dir: Path) -> None:
@@ -147,7 +135,7 @@ def report_command(
     if not str(out_dir).strip():  # checked as given: Path("") would be the current folder
         raise CliError("--out: empty path")
     out_dir = Path(out_dir)
-    _check_out(out_dir, force)
+    check_out_folder(out_dir, force)
     rules = parse_rules(rule_texts)
     stream = progress_output(quiet)
     started = time.perf_counter()

@@ -7,7 +7,6 @@ Every bad input ends with exit code 2 and one line naming the option and the pro
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import click
 
 from sunset_sim.cli_common import (
     CliError,
+    check_out_folder,
     games_progress,
     parse_number,
     parse_rules,
@@ -84,7 +84,7 @@ def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
     help="Folder for values.csv, edits.csv, targets.csv, suggestions.csv, "
     "suggested-cards.toml, original-cards.toml and study.md.",
 )
-@click.option("--force", is_flag=True, help="Write into an existing --out folder.")
+@click.option("--force", is_flag=True, help="Write into an --out folder that is not empty.")
 @_tail
 def study_command(
     strategy_texts,
@@ -158,15 +158,7 @@ def study_command(
     check_field = None
     if check_text:
         check_field = _entrants(tuple(t.strip() for t in check_text.split(",") if t.strip()))
-    if out_path.exists() and not force:
-        raise CliError(f"{out_path}: already exists (use --force to write into it)")
-    if out_path.exists() and not out_path.is_dir():
-        raise CliError(f"--out {out_path}: exists and is not a folder")
-    parent = out_path
-    while not parent.exists():
-        parent = parent.parent
-    if not os.access(parent, os.W_OK):
-        raise CliError(f"--out {out_path}: folder {parent} is not writable")
+    check_out_folder(out_path, force)
     assert set(EDIT_CHOICES) - {"none"} == set(EDIT_FAMILIES)
     tables = len(seatings(entrants, players))
     arms = 1 + len(restrictions_for(cards, families)) + 2 * len(_edit_list(cards, edits))

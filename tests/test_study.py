@@ -231,7 +231,7 @@ def test_study_cli_and_compare_of_the_suggested_set(tmp_path):
     fails(cli("study", "--families", "goal", "--out", tmp_path / "x"), "--families", "goal")
     fails(cli("study", "--edits", "plans", "--out", tmp_path / "x"), "--edits", "plans")
     fails(cli("study", "--games", "0", "--out", tmp_path / "x"), "--games")
-    fails(cli("study", "--families", "plan", "--out", out), "already exists")
+    fails(cli("study", "--families", "plan", "--out", out), "not empty")
 
 
 def test_study_on_the_packaged_cards_by_default():
