@@ -119,8 +119,10 @@ def study_command(
     3. Targets: commissions' value per fame point and plan cards' value within a band of
        the other cards of the family; goals not kept mostly by the last player to move.
     4. Suggestions: for each card outside its target, the smallest edit that brings it
-       in on the study's deals, then all of them VERIFIED together on fresh deals
-       (before/after with CIs); nothing unverified is suggested.
+       in on the study's deals, then VERIFIED by playing the field on the edited set on
+       fresh deals (before/after with CIs; a miss tries the next larger edit); nothing
+       unverified is suggested. All verified edits are then played together once more
+       (after_all_edits in suggestions.csv).
 
     \b
     Then read DIR/study.md and DIR/suggestions.csv, and check the suggested set:
