@@ -6,6 +6,7 @@ Every bad input ends with exit code 2 and one line naming the problem, never a t
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -49,6 +50,11 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+# A write that fails for the disk or the folder (full, read-only, no permission, quota):
+# one line naming the file, exit 2; the writers leave nothing half-written.
+WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG}
+
+
 class OneLineErrors(click.Group):
     """click's usage errors (an unknown option, a number that is not one, a bad choice)
     print three lines; here they are one, ``error: COMMAND: problem``, exit code 2, like
@@ -70,6 +76,12 @@ class OneLineErrors(click.Group):
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
+        except OSError as error:
+            if error.errno not in WRITE_ERRORS:
+                raise
+            where = error.filename or "output"
+            click.echo(f"error: {where}: cannot write: {error.strerror}", err=True)
+            sys.exit(2)
         sys.exit(value if isinstance(value, int) else 0)
 
 

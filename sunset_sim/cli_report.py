@@ -217,6 +217,9 @@ def report_command(
         written = write_report(report, out_dir, on_step=step)
     except ReportInputError as error:
         raise CliError(str(error)) from None
+    except OSError:  # e.g. a full disk: no study files without their report either
+        _clear_old_outputs(out_dir)
+        raise
     step("done")
     print_table(report.headline(), table_format)
     if table_format == "table":

@@ -361,3 +361,57 @@ def test_bad_params_files_are_one_line(tmp_path, monkeypatch, text, command):
     path = tmp_path / "p.json"
     path.write_text(text)
     fails(cli(*command, "--strategy", f"greedy:params={path}"), "params file")
+
+
+# ---- a full disk on every write path: one line naming the file, nothing half-written ----
+
+
+def full_disk(monkeypatch):
+    from sunset_sim import files
+
+    def no_space(stream, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files, "_write_data", no_space)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("report", "--games", "40", "--players", "2", "--study-games", "0", "--out", "rep"),
+        ("report", "--games", "40", "--players", "2", "--study-games", "30", "--out", "rep"),
+        ("play", "--players", "2", "--record", "game.json", "--quiet"),
+        ("sweep", "--games", "6", "--quiet", "--rule-values", "days=4,5", "--plot", "s.png"),
+        ("study", "--games", "20", "--players", "2", "--families", "plan", "--edits", "none",
+         "--quiet", "--out", "st"),
+        ("tune", "balanced", "--games", "3", "--players", "2", "--generations", "1",
+         "--population", "4", "--validation-games", "4", "--opponent", "greedy", "--quiet",
+         "--out", "tuned.json"),
+    ],
+    ids=["report", "report-with-study", "play-record", "sweep-plot", "study", "tune-out"],
+)  # fmt: skip
+def test_full_disk_on_every_write_path(tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    full_disk(monkeypatch)
+    line = fails(cli(*args))
+    assert "cannot write" in line and "No space left on device" in line
+    left = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert left == [], left
+
+
+def test_full_disk_in_a_dataset_folder(tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    from sunset_sim.run.dataset import read_manifest
+
+    def no_space(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    folder = tmp_path / "ds"
+    monkeypatch.setattr(pq, "write_table", no_space)
+    line = fails(cli(*DATASET, "--out", f"{folder}/"))
+    assert "cannot write" in line and "No space left on device" in line
+    assert read_manifest(folder)["chunks"] == []  # nothing listed, nothing half there
+    assert not [p for p in folder.iterdir() if p.name.startswith("part-") or "partial" in p.name]
+    monkeypatch.undo()
+    ok(cli(*DATASET, "--out", folder, "--resume"))

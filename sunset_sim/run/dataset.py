@@ -220,6 +220,10 @@ class DatasetStore:
             pq.write_table(table, temporary, compression="zstd")
             _flush(temporary)
             os.replace(temporary, self.folder / name)
+        except OSError as error:  # a full disk: the chunk is not listed, --resume plays it
+            temporary.unlink(missing_ok=True)
+            reason = error.strerror or str(error).splitlines()[0]
+            raise RunError(f"{self.folder / name}: cannot write: {reason}") from None
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise

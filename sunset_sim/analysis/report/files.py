@@ -23,7 +23,16 @@ def write_report(
     paths written: report.md, report.html, then the plots and the tables."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    written = []
+    written: list[Path] = []
+    try:
+        return _write_all(report, out, written, on_step)
+    except OSError:  # a full disk: take back what this call wrote, so nothing is half there
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
+
+
+def _write_all(report: Report, out: Path, written: list[Path], on_step) -> list[Path]:
     images: dict[str, str] = {}
     payloads: dict[str, bytes] = {}
     for name, png in render_all(report, on_step=on_step).items():
@@ -40,9 +49,11 @@ def write_report(
         written.append(path)
     markdown = out / "report.md"
     write_atomically(markdown, render_markdown(report, images).encode("utf-8"))
+    written.append(markdown)
     page = out / "report.html"
     write_atomically(page, render_html(report, payloads).encode("utf-8"))
-    return [markdown, page, *written]
+    written.append(page)
+    return [markdown, page, *written[:-2]]
 
 
 def read_results(path: str | Path) -> tuple[pd.DataFrame, dict | None]:
