@@ -202,7 +202,10 @@ def test_replay_of_truncated_json(record_file, tmp_path):
     [
         (lambda r: r.update(version=2), "version: unknown record version 2"),
         (lambda r: r.update(format="other"), "format: not a sunset-sim game record"),
-        (lambda r: r["days"].pop(), "day 6: the record has no entry for this day"),
+        (
+            lambda r: r["days"].pop(),
+            "day 6: R-END-1: the record stops after day 5, but the game goes on",
+        ),
         (lambda r: r["setup"]["landscapes"].__setitem__(0, "L99"), "unknown landscape id"),
     ],
     ids=["version", "format", "missing-day", "unknown-card"],

@@ -415,3 +415,49 @@ def test_full_disk_in_a_dataset_folder(tmp_path, monkeypatch):
     assert not [p for p in folder.iterdir() if p.name.startswith("part-") or "partial" in p.name]
     monkeypatch.undo()
     ok(cli(*DATASET, "--out", folder, "--resume"))
+
+
+# ---- replay names the first wrong entry, when its day ends -----------------------------
+
+
+def first_day_with(record: dict, test) -> int:
+    return next(i for i, day in enumerate(record["days"]) if test(day)) + 1
+
+
+def test_replay_names_a_wrong_day_one_goal_holder_on_day_one():
+    record = record_of_default_game()
+    record["days"][0]["goal_holder"] = (record["days"][0]["goal_holder"] or 0) + 1
+    with pytest.raises(RecordError, match=r"^day 1: R-GOAL-2"):
+        replay(record)
+
+
+def test_replay_checks_each_days_fame_and_goal_and_the_end():
+    record = record_of_default_game()
+    record["days"][0]["fame"] = [f + 1 for f in record["days"][0]["fame"]]
+    with pytest.raises(RecordError, match=r"^day 1: R-END-2: fame after the day"):
+        replay(record)
+    record = record_of_default_game()
+    goals = [g for g in record["setup"]["goals"] if g != record["days"][0]["goal"]]
+    record["days"][0]["goal"] = goals[0]
+    with pytest.raises(RecordError, match=r"^day 1: R-SET-3"):
+        replay(record)
+    record = record_of_default_game()
+    record["end"] = {"reason": "commission-shortage", "day": 2}
+    with pytest.raises(RecordError, match=r"^R-END-1: the record says the game ended"):
+        replay(record)
+
+
+def test_replay_names_a_mis_noted_painting_on_its_own_day():
+    record = record_of_default_game()
+    day = first_day_with(record, lambda d: any(t["painted"] for t in d["turns"]))
+    turn = next(t for t in record["days"][day - 1]["turns"] if t["painted"])
+    held = {p["card"] for t in record["days"][day - 1]["turns"] for p in t["painted"]}
+    turn["painted"][0]["card"] = next(c.id for c in load_default().landscapes if c.id not in held)
+    with pytest.raises(RecordError, match=rf"^day {day}, player {turn['seat']}: R-PAINT-2"):
+        replay(record)
+
+
+def load_default():
+    from sunset_sim.cards.loader import load_cards
+
+    return load_cards()

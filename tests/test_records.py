@@ -438,8 +438,8 @@ def test_extra_day(base):
 def test_missing_day(base):
     record = edit(base)
     del record["days"][5:]
-    message = rejects(record, "the record has no entry for this day")
-    assert message == "day 6: the record has no entry for this day"
+    message = rejects(record, "R-END-1")  # a record that stops before the game's end
+    assert message == "day 6: R-END-1: the record stops after day 5, but the game goes on"
 
 
 # ---------------------------------------------------------------- plan

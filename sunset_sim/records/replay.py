@@ -15,6 +15,7 @@ from sunset_sim.cards.loader import CardSetError, load_cards, parse_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import DIRECTION_NAMES, GRID_SIZE
 from sunset_sim.records.format import DEFAULT_CARDS_PATH, RECORD_FORMAT, RECORD_VERSION
+from sunset_sim.records.log import printable
 from sunset_sim.rules.errors import RuleViolation
 from sunset_sim.rules.game import Decider, GameResult, play_game
 from sunset_sim.rules.options import RuleOptionError, Rules
@@ -120,8 +121,14 @@ class RecordDecider(Decider):
     def _day(self, state: GameState) -> dict:
         days = self.record.get("days")
         if not isinstance(days, list) or len(days) < state.day:
-            raise self._fail("the record has no entry for this day", state.day)
-        return days[state.day - 1]
+            raise RecordError(
+                f"day {state.day}: R-END-1: the record stops after day "
+                f"{len(days) if isinstance(days, list) else 0}, but the game goes on"
+            )
+        day = days[state.day - 1]
+        if not isinstance(day, dict):
+            raise self._fail("expected an object for the day", state.day)
+        return day
 
     def setup_orders(self, cards: CardSet, n_players: int) -> SetupOrders:
         setup = self.record.get("setup")
@@ -236,14 +243,71 @@ def replay(record: dict, cards: CardSet | None = None, on_event=None) -> GameRes
         raise RecordError(f"players: {players!r} is not a player count from 2 to 4")
     decider = RecordDecider(record, cards)
     meta = {k: record[k] for k in ("seed", "game_index", "strategies") if k in record}
+
+    def check_as_played(kind: str, state, data: dict) -> None:
+        """Each turn's and each day's recorded results are checked as soon as they are
+        known, so the first wrong entry is the one named (not a later rule it breaks)."""
+        days = record.get("days") or []
+        if kind == "turn" and state.day <= len(days):
+            turns = days[state.day - 1].get("turns") or []
+            position = len(state.turns_done) - 1
+            if position < len(turns) and isinstance(turns[position], dict):
+                _compare_turn(state.day, data, turns[position])
+        elif kind == "day_end" and state.day <= len(days):
+            _compare_day(state.day, data, days[state.day - 1])
+        if on_event is not None:
+            on_event(kind, state, data)
+
     try:
-        result = play_game(cards, rules, players, decider, record_meta=meta, on_event=on_event)
+        result = play_game(
+            cards, rules, players, decider, record_meta=meta, on_event=check_as_played
+        )
         compare_results(record, result.record)
     except RuleViolation as violation:
         raise RecordError(violation.line()) from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
         raise RecordError(f"malformed record ({type(error).__name__}: {error})") from None
     return result
+
+
+def _compare_turn(day: int, mine: dict, theirs: dict) -> None:
+    """A turn's painted card ids and goal flag, as recorded, against the rules'."""
+    for painted_mine, painted_theirs in zip(
+        mine["painted"], theirs.get("painted") or [], strict=False
+    ):
+        if (
+            isinstance(painted_theirs, dict)
+            and "card" in painted_theirs
+            and painted_theirs["card"] != painted_mine["card"]
+        ):
+            raise RecordError(
+                f"day {day}, player {mine['seat']}: R-PAINT-2: cell "
+                f"{painted_mine['cell']} held {painted_mine['card']}, not {printable(painted_theirs['card'])}"
+            )
+    if "goal" in theirs and theirs["goal"] != mine["goal"]:
+        claim = "took" if theirs["goal"] else "did not take"
+        raise RecordError(
+            f"day {day}, player {mine['seat']}: R-GOAL-1: the record says the player "
+            f"{claim} the goal, the rules say otherwise"
+        )
+
+
+def _compare_day(day: int, mine: dict, theirs: dict) -> None:
+    """A day's recorded goal card, keeper and fame, against the rules', at the day's end."""
+    if "goal" in theirs and theirs["goal"] != mine["goal"]:
+        raise RecordError(
+            f"day {day}: R-SET-3: the day's goal is {mine['goal']}, not {printable(theirs['goal'])}"
+        )
+    if "goal_holder" in theirs and theirs["goal_holder"] != mine["goal_holder"]:
+        raise RecordError(
+            f"day {day}: R-GOAL-2: goal kept by {printable(theirs['goal_holder'])}, the rules give "
+            f"{mine['goal_holder']}"
+        )
+    if "fame" in theirs and theirs["fame"] != mine["fame"]:
+        raise RecordError(
+            f"day {day}: R-END-2: fame after the day recorded as {printable(theirs['fame'])}, the "
+            f"rules give {mine['fame']}"
+        )
 
 
 def compare_results(recorded: dict, derived: dict) -> None:
@@ -280,6 +344,11 @@ def compare_results(recorded: dict, derived: dict) -> None:
     if len(recorded.get("days") or []) != len(derived["days"]):
         raise RecordError(
             f"R-END-1: the record has {len(recorded.get('days') or [])} days, the game lasts {len(derived['days'])}"
+        )
+    if "end" in recorded and recorded["end"] != derived["end"]:
+        raise RecordError(
+            f"R-END-1: the record says the game ended {printable(recorded['end'])}, the rules give "
+            f"{derived['end']}"
         )
     for key, rule in (("fame", "R-END-2"), ("fame_parts", "R-END-2"), ("winners", "R-END-3")):
         if key in recorded and not isinstance(recorded[key], list):
