@@ -30,7 +30,7 @@ from sunset_sim.cli_common import (
 def _clear_old_outputs(out_dir: Path) -> None:
     """With --force: remove what an earlier report wrote, so no stale plot survives."""
     from sunset_sim.analysis.report import PLOTS
-    from sunset_sim.analysis.study import STUDY_FILES
+    from sunset_sim.analysis.study_files import STUDY_FILES
 
     for name in ["report.md", "report.html", *(f"{plot}.png" for plot in PLOTS), *STUDY_FILES]:
         (out_dir / name).unlink(missing_ok=True)
@@ -192,7 +192,7 @@ def report_command(
             study = None
             if deals:
                 study = _study(strategy_texts, players, deals, seed, cards, rules, jobs, step)
-                from sunset_sim.analysis.study import write_study
+                from sunset_sim.analysis.study_files import write_study
 
                 # the largest count's study beside the report, the others in players-N/
                 where = out_dir if players == max(played) else out_dir / f"players-{players}"

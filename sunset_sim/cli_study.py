@@ -132,14 +132,8 @@ def study_command(
     Results are bot-versus-bot: they describe these strategies, not human play.
     """
     from sunset_sim.analysis.experiments import restrictions_for
-    from sunset_sim.analysis.study import (
-        EDIT_FAMILIES,
-        _edit_list,
-        outside_text,
-        run_study,
-        suggestion_text,
-        write_study,
-    )
+    from sunset_sim.analysis.study import EDIT_FAMILIES, _edit_list, run_study
+    from sunset_sim.analysis.study_files import outside_text, suggestion_text, write_study
     from sunset_sim.analysis.tournament import seatings
 
     games, players, seed, jobs, table_format = _settings(

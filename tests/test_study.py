@@ -28,8 +28,8 @@ from sunset_sim.analysis.study import (
     Targets,
     card_edits,
     run_study,
-    write_study,
 )
+from sunset_sim.analysis.study_files import write_study
 from sunset_sim.cards.edit import dump_cards, edit_card
 from sunset_sim.cards.loader import load_cards, parse_cards
 from sunset_sim.engine import kernel

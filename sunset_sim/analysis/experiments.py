@@ -44,12 +44,14 @@ from sunset_sim.strategy import Player, make_player
 __all__ = [
     "FAMILIES",
     "FieldRun",
+    "Lab",
     "Restriction",
     "ban_array",
     "paired_value",
     "play_field",
     "restricted_play",
     "restrictions_for",
+    "values_frame",
 ]
 
 FAMILIES = ("plan", "commission", "feature", "landscape")
@@ -387,14 +389,70 @@ def restricted_play(
     chosen = (
         list(restrictions) if restrictions is not None else restrictions_for(card_set, families)
     )
-    base = play_field(tables, games, seed, card_set, rules, first_game, None, jobs, True, progress)
-    rows = []
-    for restriction in chosen:
-        banned = ban_array(card_set, players, restriction)
-        run = play_field(
-            tables, games, seed, card_set, rules, first_game, banned, jobs, False, progress
-        )
-        rows.extend(value_rows(card_set, base, run, restriction))
-    frame = pd.DataFrame(rows, columns=VALUE_COLUMNS)
+    lab = Lab(tables, games, seed, rules, first_game, jobs, progress)
+    frame = values_frame(lab, card_set, chosen)
     frame.attrs.update(games=games, players=players, seed=seed, tables=len(tables))
     return frame
+
+
+@dataclass
+class Lab:
+    """One field on the deals first_game .. first_game + games - 1: plays the baseline and
+    the restricted arms of any card set with the same deal, each once (cached by the
+    set's content hash), so that a study, its search and its verification share runs."""
+
+    tables: list[list[Player]]
+    games: int
+    seed: int
+    rules: Rules
+    first_game: int
+    jobs: int | None
+    progress: Callable[[int], None] | None
+    _runs: dict = field(default_factory=dict)
+
+    def base(self, cards: CardSet) -> FieldRun:
+        key = (cards.content_hash, None)
+        if key not in self._runs:
+            self._runs[key] = play_field(
+                self.tables, self.games, self.seed, cards, self.rules, self.first_game,
+                None, self.jobs, True, self.progress,
+            )  # fmt: skip
+        return self._runs[key]
+
+    def restricted(self, cards: CardSet, restriction: Restriction) -> FieldRun:
+        key = (cards.content_hash, restriction)
+        if key not in self._runs:
+            banned = ban_array(cards, len(self.tables[0]), restriction)
+            self._runs[key] = play_field(
+                self.tables, self.games, self.seed, cards, self.rules, self.first_game,
+                banned, self.jobs, False, self.progress,
+            )  # fmt: skip
+        return self._runs[key]
+
+    def value(self, cards: CardSet, restriction: Restriction) -> dict:
+        """The all-seats row of restricted_play for this card on these deals."""
+        base = self.base(cards)
+        return value_rows(cards, base, self.restricted(cards, restriction), restriction, False)[0]
+
+    def cost(self, cards: CardSet, restriction: Restriction) -> np.ndarray:
+        """Per-deal win-share cost in points (for paired differences between sets)."""
+        base, run = self.base(cards), self.restricted(cards, restriction)
+        return _per_deal(base.seat_values(base.share) - run.seat_values(run.share)) * POINTS
+
+    def forget(self, cards: CardSet) -> None:
+        """Drop the runs of an edited set once measured (memory stays flat)."""
+        for key in [k for k in self._runs if k[0] == cards.content_hash]:
+            del self._runs[key]
+
+
+def values_frame(
+    lab: Lab, cards: CardSet, restrictions: Sequence[Restriction], by_strategy: bool = True
+) -> pd.DataFrame:
+    """``restricted_play``'s frame for these restrictions, from the lab's runs."""
+    base = lab.base(cards)
+    rows = []
+    for restriction in restrictions:
+        rows.extend(
+            value_rows(cards, base, lab.restricted(cards, restriction), restriction, by_strategy)
+        )
+    return pd.DataFrame(rows, columns=VALUE_COLUMNS)

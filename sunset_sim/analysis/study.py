@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 import os
-import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -39,19 +38,16 @@ import pandas as pd
 
 from sunset_sim.analysis.experiments import (
     POINTS,
-    VALUE_COLUMNS,
     FieldRun,
+    Lab,
     Restriction,
     _mean_ci,
-    _per_deal,
-    ban_array,
-    play_field,
     restrictions_for,
-    value_rows,
+    values_frame,
 )
 from sunset_sim.analysis.stats import Z95
 from sunset_sim.analysis.tournament import seatings
-from sunset_sim.cards.edit import CardEditError, card_value, dump_cards, edit_card
+from sunset_sim.cards.edit import CardEditError, card_value, edit_card
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import GOAL_FLAG_KEPT
@@ -64,19 +60,9 @@ __all__ = [
     "Targets",
     "card_edits",
     "run_study",
-    "write_study",
 ]
 
 EDIT_FAMILIES = ("commission-fame", "goal-fame", "plan")
-STUDY_FILES = (
-    "values.csv",
-    "edits.csv",
-    "targets.csv",
-    "suggestions.csv",
-    "original-cards.toml",
-    "suggested-cards.toml",
-    "study.md",
-)
 PLAN_FIELDS = ("wake", "hike", "paint", "directions")
 # A stronger plan card wakes earlier (wake -1) or does more (+1); a weaker one the reverse.
 STRONGER = {"wake": -1, "hike": 1, "paint": 1, "directions": 1}
@@ -142,7 +128,7 @@ METRIC_TEXT = {
 
 @dataclass
 class Study:
-    """Everything a study found; ``write_study`` puts it in a folder."""
+    """Everything a study found; ``study_files.write_study`` puts it in a folder."""
 
     values: pd.DataFrame
     edits: pd.DataFrame
@@ -159,63 +145,6 @@ class Study:
 
 
 # --- playing ------------------------------------------------------------------------
-
-
-@dataclass
-class _Lab:
-    """One field on one card set's deals: plays baseline and restricted arms, cached."""
-
-    tables: list[list[Player]]
-    games: int
-    seed: int
-    rules: Rules
-    first_game: int
-    jobs: int | None
-    progress: Callable[[int], None] | None
-    _runs: dict = field(default_factory=dict)
-
-    def base(self, cards: CardSet) -> FieldRun:
-        key = (cards.content_hash, None)
-        if key not in self._runs:
-            self._runs[key] = play_field(
-                self.tables, self.games, self.seed, cards, self.rules, self.first_game,
-                None, self.jobs, True, self.progress,
-            )  # fmt: skip
-        return self._runs[key]
-
-    def restricted(self, cards: CardSet, restriction: Restriction) -> FieldRun:
-        key = (cards.content_hash, restriction)
-        if key not in self._runs:
-            banned = ban_array(cards, len(self.tables[0]), restriction)
-            self._runs[key] = play_field(
-                self.tables, self.games, self.seed, cards, self.rules, self.first_game,
-                banned, self.jobs, False, self.progress,
-            )  # fmt: skip
-        return self._runs[key]
-
-    def value(self, cards: CardSet, restriction: Restriction) -> dict:
-        """The all-seats row of restricted_play for this card on these deals."""
-        base = self.base(cards)
-        return value_rows(cards, base, self.restricted(cards, restriction), restriction, False)[0]
-
-    def cost(self, cards: CardSet, restriction: Restriction) -> np.ndarray:
-        """Per-deal win-share cost in points (for paired differences between sets)."""
-        base, run = self.base(cards), self.restricted(cards, restriction)
-        return _per_deal(base.seat_values(base.share) - run.seat_values(run.share)) * POINTS
-
-    def forget(self, cards: CardSet) -> None:
-        """Drop the runs of an edited set once measured (memory stays flat)."""
-        for key in [k for k in self._runs if k[0] == cards.content_hash]:
-            del self._runs[key]
-
-
-def _fame(cards: CardSet, card: str) -> int:
-    return next(c.fame for c in cards.commissions if c.id == card)
-
-
-def _metric(family: str, row: dict) -> tuple[float, float, float]:
-    name = METRIC[family]
-    return row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
 
 
 # --- card edits -----------------------------------------------------------------------
@@ -262,7 +191,7 @@ EDIT_COLUMNS = [
 ]
 
 
-def _edit_rows(lab: _Lab, cards: CardSet, card: str, field_: str, steps: int) -> list[dict]:
+def _edit_rows(lab: Lab, cards: CardSet, card: str, field_: str, steps: int) -> list[dict]:
     try:
         edited = edit_card(cards, card, field_, steps)
     except CardEditError:
@@ -334,7 +263,7 @@ def card_edits(
     values in points."""
     card_set = cards if isinstance(cards, CardSet) else load_cards(cards)
     entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
-    lab = _Lab(seatings(entrants, players), games, seed, rules or Rules(), 0, jobs, progress)
+    lab = Lab(seatings(entrants, players), games, seed, rules or Rules(), 0, jobs, progress)
     chosen = list(edits) if edits is not None else _edit_list(card_set, families)
     rows = [row for edit in chosen for row in _edit_rows(lab, card_set, *edit)]
     return pd.DataFrame(rows, columns=EDIT_COLUMNS)
@@ -466,17 +395,15 @@ def _candidates(cards: CardSet, family: str, card: str, status: str, size: int) 
     return found
 
 
-def _measured_metric(lab: _Lab, cards: CardSet, family: str, card: str) -> tuple:
+def _measured_metric(lab: Lab, cards: CardSet, family: str, card: str) -> tuple:
+    """The family's target metric (value, or value per fame point) with its CI."""
     row = lab.value(cards, Restriction(family, card))
-    if family == "commission":
-        fame = _fame(cards, card)
-        scale = 1.0 / fame if fame > 0 else math.nan
-        return row["value"] * scale, row["value_ci_low"] * scale, row["value_ci_high"] * scale
-    return row["value"], row["value_ci_low"], row["value_ci_high"]
+    name = METRIC[family]
+    return row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
 
 
 def _search(
-    lab: _Lab, cards: CardSet, target: pd.Series, sizes: range, status: Status
+    lab: Lab, cards: CardSet, target: pd.Series, sizes: range, status: Status
 ) -> tuple | None:
     """The smallest edit (size in ``sizes``) whose metric on the study's deals lands
     inside the band: ``(field, steps, value, size)``, or None."""
@@ -528,7 +455,7 @@ def _apply(cards: CardSet, edits: Sequence[tuple[str, str, int]]) -> CardSet:
 
 
 def _verified_row(
-    lab: _Lab, cards: CardSet, target: pd.Series, field_: str, steps: int, status: Status
+    lab: Lab, cards: CardSet, target: pd.Series, field_: str, steps: int, status: Status
 ) -> dict | None:
     """Play the set with this one edit on the fresh deals: its row if the after-value is
     inside the target, else None."""
@@ -566,8 +493,8 @@ def _verified_row(
 
 
 def _suggest(
-    study_lab: _Lab,
-    verify_lab: _Lab,
+    study_lab: Lab,
+    verify_lab: Lab,
     cards: CardSet,
     targets: pd.DataFrame,
     max_steps: int,
@@ -655,14 +582,10 @@ def run_study(
     say = status or (lambda text: None)
     entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
     tables = seatings(entrants, players)
-    lab = _Lab(tables, games, seed, rules, 0, jobs, progress)
+    lab = Lab(tables, games, seed, rules, 0, jobs, progress)
     say(f"values: {len(families)} famil(ies) on {games} deals x {len(tables)} table(s)")
     base = lab.base(card_set)
-    rows = []
-    for restriction in restrictions_for(card_set, families):
-        run = lab.restricted(card_set, restriction)
-        rows.extend(value_rows(card_set, base, run, restriction))
-    values = pd.DataFrame(rows, columns=VALUE_COLUMNS)
+    values = values_frame(lab, card_set, restrictions_for(card_set, families))
     edit_rows = []
     if edits:
         say(f"edits: {', '.join(edits)}")
@@ -689,7 +612,7 @@ def run_study(
     suggested = None
     if suggest:
         lab.progress = None  # the search and the verification play an unknown number of arms
-        verify_lab = _Lab(tables, verify_games or games, seed, rules, games, jobs, None)
+        verify_lab = Lab(tables, verify_games or games, seed, rules, games, jobs, None)
         suggestions, suggested, more = _suggest(
             lab, verify_lab, card_set, target_frame, max_steps, say
         )
@@ -716,13 +639,11 @@ def _check(
 ) -> list:  # fmt: skip
     """Per target row: True/False whether the second field finds the same status."""
     entrants = [s if isinstance(s, Player) else make_player(s) for s in check_field]
-    lab = _Lab(seatings(entrants, players), games, seed, rules, 0, jobs, progress)
+    lab = Lab(seatings(entrants, players), games, seed, rules, 0, jobs, progress)
     say(f"check field {', '.join(p.name for p in entrants)}: {games} deals")
     base = lab.base(cards)
-    rows = []
-    for restriction in restrictions_for(cards, [f for f in families if f in METRIC]):
-        rows.extend(value_rows(cards, base, lab.restricted(cards, restriction), restriction, False))
-    values = pd.DataFrame(rows, columns=VALUE_COLUMNS)
+    wanted = restrictions_for(cards, [f for f in families if f in METRIC])
+    values = values_frame(lab, cards, wanted, by_strategy=False)
     checked = pd.concat(
         [_targets(values, targets, cards), _goal_targets(cards, base, targets)], ignore_index=True
     )
@@ -731,121 +652,3 @@ def _check(
         status_of.get((row["family"], row["card"])) == row["status"]
         for _, row in study_targets.iterrows()
     ]
-
-
-def compare_command(study: Study, cards_file: str, suggested_file: str) -> str:
-    """The ``sunset-sim compare`` line that plays the original against the suggested set."""
-    parts = ["sunset-sim", "compare"]
-    for name in study.settings["strategies"]:
-        parts += ["--strategy", name]
-    parts += ["--players", str(study.settings["players"])]
-    parts += ["--games", str(study.settings["verify_games"])]
-    parts += ["--a-cards", cards_file, "--b-cards", suggested_file]
-    for key, value in study.settings["rules"].items():
-        parts += ["--rule", f"{key}={value}"]
-    return shlex.join(parts)
-
-
-def write_study(study: Study, out: str | os.PathLike, cards: CardSet) -> list[str]:
-    """values.csv, edits.csv, targets.csv, suggestions.csv, suggested-cards.toml (when
-    anything is suggested) and study.md in ``out``; returns the files written."""
-    from pathlib import Path
-
-    from sunset_sim.files import write_atomically as atomic_write_text
-
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, frame in (
-        ("values.csv", study.values),
-        ("edits.csv", study.edits),
-        ("targets.csv", study.targets),
-        ("suggestions.csv", study.suggestions),
-    ):
-        atomic_write_text(folder / name, frame.to_csv(index=False))
-        written.append(name)
-    cards_file = "original-cards.toml"
-    atomic_write_text(folder / cards_file, cards.source)
-    written.append(cards_file)
-    if study.suggested_cards is not None:
-        header = (
-            f"# {cards.name} with the verified suggestions of a sunset-sim study applied\n"
-            "# (suggestions.csv beside this file lists them).\n"
-        )
-        atomic_write_text(
-            folder / "suggested-cards.toml", header + dump_cards(study.suggested_cards)
-        )
-        written.append("suggested-cards.toml")
-        study.compare_command = compare_command(
-            study, str(folder / cards_file), str(folder / "suggested-cards.toml")
-        )
-    atomic_write_text(folder / "study.md", study_markdown(study))
-    written.append("study.md")
-    return written
-
-
-def outside_text(row: pd.Series) -> str:
-    """One card outside its target, in a line (study.md and the CLI)."""
-    return (
-        f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} "
-        f"({row['ci_low']:.2f} to {row['ci_high']:.2f}), {row['status']} its target "
-        f"{row['target_low']:.2f} to {row['target_high']:.2f}"
-    )
-
-
-def suggestion_text(row: pd.Series) -> str:
-    """One verified suggestion, in a line (study.md and the CLI)."""
-    return (
-        f"{row['card']} {row['field']}: {row['current']} → {row['suggested']}; "
-        f"{row['metric']} {row['before']:.2f} → {row['after']:.2f} "
-        f"(after: {row['ci_low']:.2f} to {row['ci_high']:.2f}, n = {row['n']} fresh deals)"
-    )
-
-
-def study_markdown(study: Study) -> str:
-    """A short, readable summary of the study (the report embeds the same tables)."""
-    s = study.settings
-    lines = [
-        "# Designer study",
-        "",
-        f"{s['games']} deals x {s['tables']} table rotation(s) per arm, {s['players']} players, "
-        f"field: {', '.join(s['strategies'])}; cards {s['cards']} ({s['cards_name']}); seed "
-        f"{s['seed']}. Values are paired differences on the same deals with 95% CIs (points "
-        "of win share: 1 point = 0.01). Results are between bots.",
-        "",
-        "## Targets",
-        "",
-        *[f"- {line}" for line in Targets().describe()],
-        "",
-        "## Outside their targets",
-        "",
-    ]
-    outside = study.outside()
-    if outside.empty:
-        lines.append("Every card is inside its target.")
-    lines += [f"- {outside_text(row)}" for _, row in outside.iterrows()]
-    lines += ["", "## Verified suggestions", ""]
-    if study.suggestions.empty:
-        lines.append("None.")
-    lines += [f"- {suggestion_text(row)}" for _, row in study.suggestions.iterrows()]
-    if study.compare_command:
-        lines += [
-            "",
-            "Check the suggested set on your own deals:",
-            "",
-            f"    {study.compare_command}",
-        ]
-    if study.notes:
-        lines += ["", "## Notes", "", *[f"- {note}" for note in study.notes]]
-    lines += ["", "## Values (restricted play, all seats)", ""]
-    overall = study.values[study.values["strategy"] == "all"]
-    lines.append("| family | card | value (points) | 95% CI | per fame | use rate | n |")
-    lines.append("|---|---|---|---|---|---|---|")
-    for _, row in overall.iterrows():
-        per_fame = f"{row['value_per_fame']:.2f}" if np.isfinite(row["value_per_fame"]) else ""
-        lines.append(
-            f"| {row['family']} | {row['card']} | {row['value']:.2f} | "
-            f"{row['value_ci_low']:.2f} to {row['value_ci_high']:.2f} | {per_fame} | "
-            f"{row['use_rate']:.2f} | {row['n']} |"
-        )
-    return "\n".join(lines) + "\n"

@@ -1,0 +1,150 @@
+"""A study's files: the frames as CSV, the original and the suggested card sets, and
+``study.md`` with the targets, the cards outside them, the verified suggestions and the
+``sunset-sim compare`` line that checks them on the user's own deals."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sunset_sim.analysis.study import Study, Targets
+from sunset_sim.cards.edit import dump_cards
+from sunset_sim.cards.model import CardSet
+from sunset_sim.files import write_atomically
+
+__all__ = [
+    "STUDY_FILES",
+    "compare_command",
+    "outside_text",
+    "study_markdown",
+    "suggestion_text",
+    "write_study",
+]
+
+STUDY_FILES = (
+    "values.csv",
+    "edits.csv",
+    "targets.csv",
+    "suggestions.csv",
+    "original-cards.toml",
+    "suggested-cards.toml",
+    "study.md",
+)
+
+
+def compare_command(study: Study, cards_file: str, suggested_file: str) -> str:
+    """The ``sunset-sim compare`` line that plays the original against the suggested set."""
+    parts = ["sunset-sim", "compare"]
+    for name in study.settings["strategies"]:
+        parts += ["--strategy", name]
+    parts += ["--players", str(study.settings["players"])]
+    parts += ["--games", str(study.settings["verify_games"])]
+    parts += ["--a-cards", cards_file, "--b-cards", suggested_file]
+    for key, value in study.settings["rules"].items():
+        parts += ["--rule", f"{key}={value}"]
+    return shlex.join(parts)
+
+
+def write_study(study: Study, out: str | os.PathLike, cards: CardSet) -> list[str]:
+    """values.csv, edits.csv, targets.csv, suggestions.csv, suggested-cards.toml (when
+    anything is suggested) and study.md in ``out``; returns the files written."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, frame in (
+        ("values.csv", study.values),
+        ("edits.csv", study.edits),
+        ("targets.csv", study.targets),
+        ("suggestions.csv", study.suggestions),
+    ):
+        write_atomically(folder / name, frame.to_csv(index=False))
+        written.append(name)
+    cards_file = "original-cards.toml"
+    write_atomically(folder / cards_file, cards.source)
+    written.append(cards_file)
+    if study.suggested_cards is not None:
+        header = (
+            f"# {cards.name} with the verified suggestions of a sunset-sim study applied\n"
+            "# (suggestions.csv beside this file lists them).\n"
+        )
+        write_atomically(
+            folder / "suggested-cards.toml", header + dump_cards(study.suggested_cards)
+        )
+        written.append("suggested-cards.toml")
+        study.compare_command = compare_command(
+            study, str(folder / cards_file), str(folder / "suggested-cards.toml")
+        )
+    write_atomically(folder / "study.md", study_markdown(study))
+    written.append("study.md")
+    return written
+
+
+def outside_text(row: pd.Series) -> str:
+    """One card outside its target, in a line (study.md and the CLI)."""
+    return (
+        f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} "
+        f"({row['ci_low']:.2f} to {row['ci_high']:.2f}), {row['status']} its target "
+        f"{row['target_low']:.2f} to {row['target_high']:.2f}"
+    )
+
+
+def suggestion_text(row: pd.Series) -> str:
+    """One verified suggestion, in a line (study.md and the CLI)."""
+    return (
+        f"{row['card']} {row['field']}: {row['current']} → {row['suggested']}; "
+        f"{row['metric']} {row['before']:.2f} → {row['after']:.2f} "
+        f"(after: {row['ci_low']:.2f} to {row['ci_high']:.2f}, n = {row['n']} fresh deals)"
+    )
+
+
+def study_markdown(study: Study) -> str:
+    """A short, readable summary of the study (the report embeds the same tables)."""
+    s = study.settings
+    lines = [
+        "# Designer study",
+        "",
+        f"{s['games']} deals x {s['tables']} table rotation(s) per arm, {s['players']} players, "
+        f"field: {', '.join(s['strategies'])}; cards {s['cards']} ({s['cards_name']}); seed "
+        f"{s['seed']}. Values are paired differences on the same deals with 95% CIs (points "
+        "of win share: 1 point = 0.01). Results are between bots.",
+        "",
+        "## Targets",
+        "",
+        *[f"- {line}" for line in Targets().describe()],
+        "",
+        "## Outside their targets",
+        "",
+    ]
+    outside = study.outside()
+    if outside.empty:
+        lines.append("Every card is inside its target.")
+    lines += [f"- {outside_text(row)}" for _, row in outside.iterrows()]
+    lines += ["", "## Verified suggestions", ""]
+    if study.suggestions.empty:
+        lines.append("None.")
+    lines += [f"- {suggestion_text(row)}" for _, row in study.suggestions.iterrows()]
+    if study.compare_command:
+        lines += [
+            "",
+            "Check the suggested set on your own deals:",
+            "",
+            f"    {study.compare_command}",
+        ]
+    if study.notes:
+        lines += ["", "## Notes", "", *[f"- {note}" for note in study.notes]]
+    lines += ["", "## Values (restricted play, all seats)", ""]
+    overall = study.values[study.values["strategy"] == "all"]
+    lines.append("| family | card | value (points) | 95% CI | per fame | use rate | n |")
+    lines.append("|---|---|---|---|---|---|---|")
+    for _, row in overall.iterrows():
+        per_fame = f"{row['value_per_fame']:.2f}" if np.isfinite(row["value_per_fame"]) else ""
+        lines.append(
+            f"| {row['family']} | {row['card']} | {row['value']:.2f} | "
+            f"{row['value_ci_low']:.2f} to {row['value_ci_high']:.2f} | {per_fame} | "
+            f"{row['use_rate']:.2f} | {row['n']} |"
+        )
+    return "\n".join(lines) + "\n"
