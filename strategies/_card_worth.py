@@ -25,8 +25,7 @@ visible commission, and a card's worth is then a table lookup per visible commis
 from __future__ import annotations
 
 import numpy as np
-
-from strategies._style_tools import (
+from sunset_sim.strategies._style_tools import (
     MAX_VISIBLE,
     N_WEIGHTS,
     RATE_MISSING,
@@ -37,6 +36,7 @@ from strategies._style_tools import (
     W_TARGET,
     set_goal_met,
 )
+
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import (
     DECIDE_PAINT,

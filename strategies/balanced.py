@@ -4,8 +4,7 @@ goal, leftover points and denying opponents the cards they need."""
 from __future__ import annotations
 
 import numpy as np
-
-from strategies._card_worth import (
+from sunset_sim.strategies._card_worth import (
     MAX_VALUES,
     N_FLOATS,
     N_INTS,
@@ -13,7 +12,7 @@ from strategies._card_worth import (
     earliest_wake,
     option_values,
 )
-from strategies._style_tools import (
+from sunset_sim.strategies._style_tools import (
     N_WEIGHTS,
     RATE_SHARE,
     W_DENY,
@@ -23,6 +22,7 @@ from strategies._style_tools import (
     W_TARGET,
     argmax,
 )
+
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE
 from sunset_sim.observation import OBS_DAY, OBS_DAYS, OBS_GOAL

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-
-from strategies._card_worth import (
+from sunset_sim.strategies._card_worth import (
     BASE,
     COUNTS,
     MAX_VALUES,
@@ -18,7 +17,7 @@ from strategies._card_worth import (
     frames_filled,
     option_values,
 )
-from strategies._style_tools import (
+from sunset_sim.strategies._style_tools import (
     BIG,
     N_WEIGHTS,
     RATE_MISSING,
@@ -29,6 +28,7 @@ from strategies._style_tools import (
     W_TARGET,
     argmax,
 )
+
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE
 from sunset_sim.observation import (

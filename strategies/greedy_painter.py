@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-
-from strategies._card_worth import (
+from sunset_sim.strategies._card_worth import (
     MAX_VALUES,
     N_FLOATS,
     N_INTS,
@@ -12,13 +11,14 @@ from strategies._card_worth import (
     earliest_wake,
     option_values,
 )
-from strategies._style_tools import (
+from sunset_sim.strategies._style_tools import (
     N_WEIGHTS,
     RATE_SHARE,
     W_ICONS,
     W_OTHER,
     argmax,
 )
+
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE
 from sunset_sim.strategy import Parameter, StrategySpec

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
+from sunset_sim.strategies import greedy
 
-from strategies import greedy
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import DECIDE_PLAN
 from sunset_sim.strategy import Parameter, StrategySpec

@@ -35,8 +35,7 @@ option is not visible, so ties are always ordered at random.
 from __future__ import annotations
 
 import numpy as np
-
-from strategies._style_tools import (
+from sunset_sim.strategies._style_tools import (
     BIG,
     MAX_PATH,
     N_MASKS,
@@ -60,6 +59,7 @@ from strategies._style_tools import (
     set_value,
     subset_cells,
 )
+
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import (
     DECIDE_HIKE,

@@ -25,7 +25,37 @@ first use.
 
 from __future__ import annotations
 
+import sys as _sys
+from importlib.machinery import ModuleSpec as _ModuleSpec
+from importlib.util import spec_from_file_location as _spec_from_file_location
+from pathlib import Path as _Path
+
 __version__ = "0.1.0"
+
+
+class _SourceTreeStrategies:
+    """``sunset_sim.strategies`` in a source tree: the top-level ``strategies/`` folder
+    beside this package (the project's layout). A wheel installs that folder inside the
+    package, and an editable install maps it (pyproject.toml), so this finder is only
+    asked when neither did, e.g. with PYTHONPATH pointing at a checkout or its copy."""
+
+    name = __name__ + ".strategies"
+    folder = _Path(__file__).resolve().parent.parent / "strategies"
+
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None) -> _ModuleSpec | None:
+        if fullname != cls.name or (_Path(__file__).parent / "strategies").is_dir():
+            return None
+        init = cls.folder / "__init__.py"
+        if not init.is_file():
+            return None
+        return _spec_from_file_location(
+            fullname, init, submodule_search_locations=[str(cls.folder)]
+        )
+
+
+if not any(getattr(f, "name", None) == _SourceTreeStrategies.name for f in _sys.meta_path):
+    _sys.meta_path.insert(0, _SourceTreeStrategies)
 
 _EXPORTS = {
     "simulate": "sunset_sim.runner",

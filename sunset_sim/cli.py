@@ -34,6 +34,7 @@ from sunset_sim.cli_common import (
     strategy_option,
     write_atomically,
 )
+from sunset_sim.cli_engine import cache_group, warmup_command
 from sunset_sim.cli_report import report_command
 from sunset_sim.cli_study import study_command, value_command
 from sunset_sim.cli_tune import tune_command
@@ -87,7 +88,15 @@ class OneLineErrors(click.Group):
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sunset-sim")
-def main() -> None:
+@click.option(
+    "--strategy-path",
+    "strategy_paths",
+    multiple=True,
+    metavar="DIR",
+    help="A folder of your own strategy modules (each defines STRATEGY), repeatable; "
+    "also read from SUNSET_SIM_STRATEGY_PATH. Built-in names cannot be replaced.",
+)
+def main(strategy_paths: tuple[str, ...] = ()) -> None:
     """Monte Carlo strategy analysis for the board game Sunset over Water.
 
     \b
@@ -98,7 +107,18 @@ def main() -> None:
       sunset-sim strategies                        the strategies you can seat
       sunset-sim study --strategy balanced ...     card values and verified rebalance
                                                    suggestions (alias: value)
+      sunset-sim warmup                            compile ahead (a container build)
+
+    The first run compiles the engine and the strategies it seats (a minute or two,
+    said on stderr); later runs load them from the compile cache, see `sunset-sim cache`.
     """
+    from sunset_sim.strategy import StrategyError, add_strategy_path
+
+    for folder in strategy_paths:
+        try:
+            add_strategy_path(folder)
+        except StrategyError as error:
+            raise CliError(f"--strategy-path: {error}") from None
 
 
 @main.command("cards")
@@ -289,10 +309,10 @@ def simulate_command(
     rules = parse_rules(rule_texts)
     cards = load_card_set(cards_path, players, rules.days)
     seats = make_seats(strategy_texts, players)
-    from sunset_sim.engine.codegen import kernel_module
+    from sunset_sim.engine.compiling import prepare
 
-    try:  # any strategy runs here: a kernel is generated (and cached) per set of strategies
-        kernel_module(seat.spec for seat in seats)
+    try:  # compiled (or loaded from the cache) before the progress bar starts
+        prepare(seat.spec for seat in seats)
     except StrategyError as error:
         raise CliError(f"--strategy: {error}") from None
     out_path, dataset = output_kind(out_text)
@@ -494,6 +514,8 @@ def replay_command(record_path: Path, cards_path: Path | None, quiet: bool) -> N
 
 
 main.add_command(tune_command)
+main.add_command(warmup_command)
+main.add_command(cache_group)
 main.add_command(report_command)
 main.add_command(compare_command)
 main.add_command(sweep_command)

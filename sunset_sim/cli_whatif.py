@@ -99,7 +99,7 @@ def _settings(games_text, players_text, seed_text, jobs_text, format_text):
 
 
 def _entrants(texts: tuple[str, ...]):
-    from sunset_sim.engine.codegen import kernel_module
+    from sunset_sim.engine.compiling import prepare
     from sunset_sim.strategy import StrategyError, make_player
 
     players = []
@@ -108,8 +108,8 @@ def _entrants(texts: tuple[str, ...]):
             players.append(make_player(text))
         except StrategyError as error:
             raise CliError(f"--strategy: {error}") from None
-    try:  # any strategy runs here: a kernel is generated (and cached) per set of strategies
-        kernel_module(p.spec for p in players)
+    try:  # compiled (or loaded from the cache) before the progress bar starts
+        prepare(p.spec for p in players)
     except StrategyError as error:
         raise CliError(f"--strategy: {error}") from None
     return players

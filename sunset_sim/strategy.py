@@ -87,15 +87,32 @@ def register(spec: StrategySpec) -> StrategySpec:
     return spec
 
 
-def registry() -> dict[str, StrategySpec]:
-    """Every known strategy: the modules of ``strategies/`` and the entry-point plug-ins."""
-    if not _REGISTRY:
-        import strategies
+# Folders of plug-in strategies named by the user (``--strategy-path``), os.pathsep-separated;
+# an environment variable, so that worker processes find the same strategies.
+STRATEGY_PATH_VARIABLE = "SUNSET_SIM_STRATEGY_PATH"
 
-        for module in pkgutil.iter_modules(strategies.__path__):
-            spec = getattr(importlib.import_module(f"strategies.{module.name}"), "STRATEGY", None)
+
+def registry() -> dict[str, StrategySpec]:
+    """Every known strategy: the built-ins (``sunset_sim.strategies``, the top-level
+    ``strategies/`` folder of the source tree), the modules of the folders in
+    ``SUNSET_SIM_STRATEGY_PATH`` (``--strategy-path``) and the entry-point plug-ins.
+    A plug-in cannot replace a built-in: a reused name is skipped with a warning."""
+    if not _REGISTRY:
+        builtin = importlib.import_module("sunset_sim.strategies")
+        for module in pkgutil.iter_modules(builtin.__path__):
+            imported = importlib.import_module(f"sunset_sim.strategies.{module.name}")
+            spec = getattr(imported, "STRATEGY", None)
             if isinstance(spec, StrategySpec):
                 register(spec)
+        for folder in filter(None, os.environ.get(STRATEGY_PATH_VARIABLE, "").split(os.pathsep)):
+            for spec in _folder_strategies(folder):
+                if spec.name in _REGISTRY:
+                    warnings.warn(
+                        f"strategy {spec.name!r} in {folder} reuses a known name: skipped",
+                        stacklevel=2,
+                    )
+                else:
+                    register(spec)
         from importlib.metadata import entry_points
 
         for entry in entry_points(group="sunset_sim.strategies"):
@@ -117,6 +134,44 @@ def registry() -> dict[str, StrategySpec]:
             else:
                 register(spec)
     return dict(sorted(_REGISTRY.items()))
+
+
+def add_strategy_path(folder: str | os.PathLike) -> None:
+    """Make the strategies in ``folder`` (each module defining ``STRATEGY``) known, here
+    and in worker processes started later (it goes into ``SUNSET_SIM_STRATEGY_PATH``)."""
+    path = Path(folder).resolve()
+    if not path.is_dir():
+        raise StrategyError(f"strategy path {folder}: not a folder")
+    known = [p for p in os.environ.get(STRATEGY_PATH_VARIABLE, "").split(os.pathsep) if p]
+    if str(path) not in known:
+        os.environ[STRATEGY_PATH_VARIABLE] = os.pathsep.join([*known, str(path)])
+    _REGISTRY.clear()
+
+
+def _folder_strategies(folder: str) -> list[StrategySpec]:
+    """The ``STRATEGY`` of each module in ``folder``, imported under its own name with the
+    folder on ``sys.path`` (so its modules may import each other)."""
+    import sys
+
+    path = Path(folder)
+    if not path.is_dir():
+        warnings.warn(f"strategy path {folder}: not a folder", stacklevel=3)
+        return []
+    if str(path) not in sys.path:
+        sys.path.append(str(path))
+    found = []
+    for module in pkgutil.iter_modules([str(path)]):
+        if module.name.startswith("_"):
+            continue
+        try:
+            imported = importlib.import_module(module.name)
+        except Exception as error:  # noqa: BLE001 - a broken plug-in must not break the tool
+            warnings.warn(f"strategy module {path / module.name}: {error}", stacklevel=3)
+            continue
+        spec = getattr(imported, "STRATEGY", None)
+        if isinstance(spec, StrategySpec):
+            found.append(spec)
+    return found
 
 
 def make_player(text: str) -> Player:

@@ -8,8 +8,8 @@ import itertools
 
 import numpy as np
 import pytest
+from sunset_sim.strategies import _card_worth, _style_tools
 
-from strategies import _card_worth, _style_tools
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.enums import MAX_FRAMES

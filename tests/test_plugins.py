@@ -2,7 +2,7 @@
 the conformance check ``sunset_sim.testing.check_strategy``.
 
 The plug-in used here is written to a temporary folder, so it lives outside the
-repository like a real one. Its text is fixed, so its generated kernel (and numba's cache
+repository like a real one. Its text is fixed, so its compiled adapter (and numba's cache
 of it) is shared between test runs and between the in-process and the subprocess tests.
 """
 
@@ -25,9 +25,9 @@ from sunset_sim import strategy as strategy_module
 from sunset_sim.cards import load_cards
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.cli import main
-from sunset_sim.engine import codegen
-from sunset_sim.engine.batch import run_games, trace_game
-from sunset_sim.engine.jit import jit
+from sunset_sim.engine import compiling, decisions, kernel
+from sunset_sim.engine.batch import kernel_arguments, lineup, run_games, trace_game
+from sunset_sim.engine.jit import dependency_digest, dependency_files, jit
 from sunset_sim.engine.kernel import R_PAINTINGS_SOLD
 from sunset_sim.engine.trace import comparable, trace_to_record
 from sunset_sim.play import play_reference
@@ -129,8 +129,9 @@ def test_plugin_runs_in_fast_engine_with_trace_parity(plugin):
         assert np.array_equal(batch.seat[0], out.seat[0])
         sold += int(batch.seat[0, 0, R_PAINTINGS_SOLD])  # seat 0 holds the plug-in
     assert sold > 0, "the plug-in never sold: its params row did not reach the kernel"
-    module = codegen.kernel_module([plugin, registry()["greedy"]])
-    assert module.STRATEGY_NAMES == ("greedy", PLUGIN_NAME)
+    functions, ids, _ = kernel_arguments(seat_players([PLUGIN_NAME, "greedy"], 2))
+    assert ids.tolist() == [1, 0]  # ids follow the names' order: greedy, then the plug-in
+    assert functions[1] == decisions.address(decisions.adapter_for(plugin.decide))
 
 
 def test_plugin_runs_through_simulate_and_the_cli(plugin):
@@ -163,72 +164,78 @@ def test_entry_point_plugin_runs_in_simulate(tmp_path):
     assert PLUGIN_NAME in done.stdout and "100 games, 3 players" in done.stdout
 
 
-# ---- the generated kernels --------------------------------------------------------------------
+# ---- one engine, an adapter per strategy ------------------------------------------------------
 
 
-def test_generated_kernel_is_kernel_py_with_its_own_dispatch():
-    specs = [registry()["random"], registry()["greedy"]]
-    module = codegen.kernel_module(specs)
-    assert module is codegen.kernel_module(reversed(specs))  # one module per set of names
-    assert module.STRATEGY_NAMES == ("greedy", "random")
-    path = Path(module.__file__)
-    assert path.parent.parent == codegen.kernels_folder()
-    source = path.read_text(encoding="utf-8")
-    kernel_text = (ROOT / "sunset_sim" / "engine" / "kernel.py").read_text(encoding="utf-8")
-    assert codegen.DISPATCH_IMPORT not in source
-    body = [line for line in kernel_text.splitlines() if line.strip() != codegen.DISPATCH_IMPORT]
-    body = [line for line in body if line.strip() != codegen.FUTURE_IMPORT]
-    assert "\n".join(body) in source
-    assert "from strategies.greedy import decide as _strategy_0" in source
-    assert "from strategies.uniform_random import decide as _strategy_1" in source
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="every function is plain Python")
+def test_one_engine_for_every_line_up():
+    """The engine does not depend on the strategies: a line-up is an array of adapter
+    addresses, and two line-ups play through the same compiled ``play_games``."""
+    run_games(TABLES, seat_players(["greedy", "random"], 2), Rules(), 1, 0, 2)
+    compiled = dict(kernel.play_games.overloads)
+    run_games(TABLES, seat_players(["random", "early-bird"], 3), Rules(), 1, 0, 2)
+    assert dict(kernel.play_games.overloads) == compiled and len(compiled) == 1
+    engine_files = {Path(path).name for path in dependency_files(kernel.play_games)[0]}
+    assert "kernel.py" in engine_files and "decisions.py" in engine_files
+    assert not any(
+        Path(path).parent.name == "strategies" for path in dependency_files(kernel.play_games)[0]
+    )
 
 
-def test_kernel_hash_follows_the_plugin_source_not_its_folder(tmp_path):
+def test_an_adapter_depends_on_its_strategy_only():
+    greedy = dependency_files(decisions.adapter_dispatcher(registry()["greedy"].decide))[0]
+    names = {Path(path).name for path in greedy}
+    assert {"greedy.py", "decisions.py", "strategy_tools.py"} <= names
+    assert not names & {"goal_chaser.py", "balanced.py", "kernel.py", "uniform_random.py"}
+
+
+def test_digest_follows_the_plugin_source_not_its_folder(tmp_path):
     def digest(folder: Path, bonus: float) -> str:
         folder.mkdir(exist_ok=True)
         module = load_module(write_plugin(folder, bonus), "hash_probe")
-        table = codegen.lineup([module.STRATEGY])
-        body, _ = codegen.kernel_source(table)
-        return codegen.kernel_hash(table, body)
+        return dependency_digest(module.STRATEGY.decide)
 
     first = digest(tmp_path / "a", 0.0)
     assert digest(tmp_path / "b", 0.0) == first  # same text elsewhere: the cache is reused
-    assert digest(tmp_path / "c", 0.25) != first  # an edited plug-in: a new kernel
+    assert digest(tmp_path / "c", 0.25) != first  # an edited plug-in: a new compile
 
 
-def test_kernel_hash_covers_helpers_in_other_files(tmp_path):
+def test_digest_covers_helpers_in_other_files_and_constants(tmp_path):
     (tmp_path / "hash_helper_mod.py").write_text(
-        "from sunset_sim.engine.jit import jit\n\n@jit\ndef helper(n):\n    return n - 1\n"
+        "from sunset_sim.engine.jit import jit\n\nOFFSET = 1\n\n"
+        "@jit\ndef helper(n):\n    return n - OFFSET\n"
     )
     (tmp_path / "hash_main_mod.py").write_text(
-        "from hash_helper_mod import helper\nfrom sunset_sim.engine.jit import jit\n\n"
+        "import hash_helper_mod\nfrom hash_helper_mod import helper\n"
+        "from sunset_sim.engine.jit import jit\n\n"
         "@jit\ndef decide(kind, obs, options, n_options, params, rng, tables):\n"
-        "    return helper(n_options)\n"
+        "    return helper(n_options) + hash_helper_mod.OFFSET\n"
     )
     sys.path.insert(0, str(tmp_path))
     try:
         module = importlib.import_module("hash_main_mod")
-        files = dict(codegen.strategy_files([module.decide]))
+        files, constants = dependency_files(module.decide)
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("hash_main_mod", None)
         sys.modules.pop("hash_helper_mod", None)
-    assert files["hash_helper_mod"] == str(tmp_path / "hash_helper_mod.py")
-    assert files["hash_main_mod"] == str(tmp_path / "hash_main_mod.py")
+    assert str(tmp_path / "hash_helper_mod.py") in files
+    assert str(tmp_path / "hash_main_mod.py") in files
+    assert ("hash_helper_mod.OFFSET", b"1") in constants
 
 
 def test_two_strategies_with_one_name_are_refused():
     greedy = registry()["greedy"]
     impostor = StrategySpec("greedy", "another greedy", registry()["random"].decide)
     with pytest.raises(StrategyError, match="two different strategies are called 'greedy'"):
-        codegen.lineup([greedy, impostor])
+        lineup([greedy, impostor])
 
 
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="every function is plain Python")
 def test_a_python_decide_is_refused_in_one_line():
     spec = StrategySpec("plain-python", "not jitted", lambda *args: 0)
     with pytest.raises(StrategyError, match="decide is not a numba function"):
-        codegen.kernel_module([spec])
+        compiling.prepare([spec])
 
 
 # ---- --strategy NAME:params=FILE -------------------------------------------------------------

@@ -18,8 +18,8 @@ import numba
 import numpy as np
 import pytest
 from conftest import make_state, spread_out
+from sunset_sim.strategies import _style_tools
 
-from strategies import _style_tools
 from sunset_sim import testing
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.tables import build_tables

@@ -119,8 +119,8 @@ def test_params_file_loads_with_make_player(result, tmp_path):
 
 def test_paired_seats_and_no_recompile_per_candidate():
     """Every candidate sits in every seat on the same deals, and all candidates share the
-    one generated kernel: the parameters are data, not code."""
-    from sunset_sim.engine import codegen
+    one compiled engine and adapters: the parameters are data, not code."""
+    from sunset_sim.engine import decisions, kernel
     from sunset_sim.runner import resolve
 
     spec = registry()["balanced"]
@@ -136,13 +136,14 @@ def test_paired_seats_and_no_recompile_per_candidate():
     shares = evaluator.shares(vectors, 0, 4)
     assert shares.shape == (3, 4, 4)
     assert np.array_equal(shares[0], shares[2])  # same vector, same deals: same games
-    modules = len(codegen._MODULES)
-    module = codegen.kernel_module([spec, *(p.spec for p in field)])
-    signatures = len(module.play_games.signatures)
+    adapters = len(decisions._ADAPTERS)
+    signatures = len(kernel.play_games.signatures)
     candidates = np.vstack([default + 0.05 * k for k in range(4)])
     evaluator.shares(candidates, 4, 2)
-    assert len(codegen._MODULES) == modules
-    assert len(module.play_games.signatures) == signatures == 1
+    assert len(decisions._ADAPTERS) == adapters
+    assert len(kernel.play_games.signatures) == signatures == 1
+    adapter = decisions.adapter_for(spec.decide)
+    assert len(adapter.signatures) == 1
 
 
 @pytest.mark.parametrize(

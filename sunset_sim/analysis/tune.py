@@ -21,9 +21,9 @@ After the last generation the tuned vector and the strategy's defaults are valid
 separate block of deals (game indices from ``VALIDATION_FIRST_GAME``, never used in the
 search), with 95% confidence intervals over deals and the paired difference.
 
-A candidate is only a different float parameter vector: the generated kernel for the
-table's set of strategies (``engine.codegen``) is compiled, or loaded from the cache, once
-and reused for every candidate.
+A candidate is only a different float parameter vector: the engine and the strategies'
+adapters (``engine/compiling.py``) are compiled, or loaded from the cache, once and reused
+for every candidate.
 """
 
 from __future__ import annotations
@@ -364,10 +364,10 @@ def tune(
         card_set, field_players, rules = resolve(players - 1, opponents, cards, rules)
     except StrategyError as error:
         raise TuneError(f"opponent: {error}") from None
-    from sunset_sim.engine.codegen import kernel_module
+    from sunset_sim.engine.compiling import prepare
 
-    try:  # the table's kernel (compiled once, or loaded from the cache), before any game
-        kernel_module([spec, *(p.spec for p in field_players)])
+    try:  # the engine and adapters (compiled once, or loaded from the cache), before any game
+        prepare([spec, *(p.spec for p in field_players)])
     except StrategyError as error:
         raise TuneError(str(error)) from None
 

@@ -6,17 +6,16 @@ into chunks or jobs gives the same games.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
-from types import ModuleType
 
 import numba
 import numpy as np
 
 from sunset_sim.cards.tables import CardTables
-from sunset_sim.engine import codegen, kernel  # kernel: layout constants; games: codegen
+from sunset_sim.engine import compiling, decisions, kernel
 from sunset_sim.rules.options import Rules
-from sunset_sim.strategy import Player
+from sunset_sim.strategy import Player, StrategyError, StrategySpec
 
 
 @dataclass
@@ -46,21 +45,48 @@ class BatchArrays:
         )
 
 
+def lineup(specs: Iterable[StrategySpec]) -> tuple[StrategySpec, ...]:
+    """The distinct strategies of a table, sorted by name: a strategy's id in the engine
+    is its position here. Two different strategies under one name are an error."""
+    by_name: dict[str, StrategySpec] = {}
+    for spec in specs:
+        known = by_name.setdefault(spec.name, spec)
+        if known is not spec and known.decide is not spec.decide:
+            raise StrategyError(
+                f"two different strategies are called {spec.name!r}; give one another name"
+            )
+    return tuple(by_name[name] for name in sorted(by_name))
+
+
 def kernel_arguments(
     players: list[Player], field: Sequence[Player] = ()
-) -> tuple[ModuleType, np.ndarray, np.ndarray]:
-    """The kernel module generated for this table's set of strategies (codegen.py), the
-    seats' strategy ids in it and a [P, width] float parameter matrix.
+) -> tuple[np.ndarray | list, np.ndarray, np.ndarray]:
+    """The engine's ``strategy_functions`` (decisions.py), the seats' ids in it and a
+    [P, width] float parameter matrix.
 
-    ``field``: every strategy of a tournament, so that all its seatings share one kernel
-    (one compile) instead of one kernel per subset of strategies at a table."""
-    module = codegen.kernel_module(player.spec for player in [*field, *players])
-    ids = [module.STRATEGY_NAMES.index(player.spec.name) for player in players]
+    ``field``: every strategy of a tournament, so that all their adapters are compiled
+    (or loaded) before the first game rather than one table at a time."""
+    table = lineup(player.spec for player in [*field, *players])
+    compiling.prepare(table)  # compiles what is missing first, and says so
+    functions = decisions.strategy_functions(spec.decide for spec in table)
+    names = [spec.name for spec in table]
+    ids = [names.index(player.spec.name) for player in players]
     width = max([1] + [len(p.params) for p in players])
     params = np.zeros((len(players), width), dtype=np.float64)
     for seat, player in enumerate(players):
         params[seat, : len(player.params)] = player.params
-    return module, np.array(ids, dtype=np.int64), params
+    return functions, np.array(ids, dtype=np.int64), params
+
+
+def check_tables(tables: CardTables) -> CardTables:
+    """The card tables, if their array types are the ones the engine was compiled for."""
+    if not numba.config.DISABLE_JIT:
+        expected = decisions.context_type().types[-1]
+        if numba.typeof(tables) != expected:
+            raise ValueError(
+                f"card tables typed {numba.typeof(tables)}, the engine needs {expected}"
+            )
+    return tables
 
 
 def allocate(
@@ -117,14 +143,15 @@ def run_games(
     With ``check_invariants``, ``game[:, kernel.G_VIOLATIONS]`` holds each game's bitmask
     of failed invariants (engine/invariants.py); it is 0 otherwise. ``banned``: restricted
     play (kernel.py): game g uses ``banned[g % len(banned)]``, one row per seat."""
-    banned = check_bans(banned, len(players), tables)
-    module, ids, params = kernel_arguments(players, field)
+    banned = check_bans(banned, len(players), check_tables(tables))
+    functions, ids, params = kernel_arguments(players, field)
     out = allocate(n_games, len(players), rules.days, tables, first_game)
-    module.play_games(
+    kernel.play_games(
         np.uint64(seed),
         np.int64(first_game),
         np.int64(n_games),
         np.int64(len(players)),
+        functions,
         ids,
         params,
         banned,
@@ -156,15 +183,16 @@ def trace_game(
     banned: np.ndarray | None = None,
 ) -> tuple[np.ndarray, BatchArrays]:
     """One game with its full trace (every decision and chance outcome), for parity checks."""
-    banned = check_bans(banned, len(players), tables)
-    module, ids, params = kernel_arguments(players, field)
+    banned = check_bans(banned, len(players), check_tables(tables))
+    functions, ids, params = kernel_arguments(players, field)
     out = allocate(1, len(players), rules.days, tables, game_index)
     trace = np.zeros(1 << 16, dtype=np.int32)
     trace[0] = 1
-    module.play_game(
+    kernel.play_game(
         np.uint64(seed),
         np.int64(game_index),
         np.int64(len(players)),
+        functions,
         ids,
         params,
         banned,
@@ -181,7 +209,7 @@ def trace_game(
         out.goal[0],
         out.available[0],
         trace,
-        module.workspace_for(np.int64(len(players)), tables),
+        kernel.workspace_for(np.int64(len(players)), tables),
         np.int64(1),  # check the invariants too
     )
     return trace[1 : trace[0]].copy(), out

@@ -1,54 +1,357 @@
-"""The project's one numba ``jit`` wrapper, so that every kernel shares its defaults.
+"""The project's one numba ``jit`` wrapper and its on-disk cache, keyed per source file.
 
-Caching is on (warm starts in seconds); ``SUNSET_SIM_NO_CACHE=1`` turns it off, and
-numba's own ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain Python (coverage, debugging).
+Every jitted function (engine, strategies, plug-ins) goes through ``jit``. With caching
+on, each function's machine code is saved under ``cache_folder()`` and found again in the
+next process, keyed by a digest of everything it compiles from (``dependency_digest``):
+the source file of the function and of every jitted function, intrinsic or plain
+function it reaches through its global names (found by walking them, not listed by
+hand), the values of the constants it reads (``GRID_SIZE``, ``NEXT_CELL`` ...), and the
+numba, numpy and Python versions. numba's own cache checks only the function's own file,
+so an edit to a helper in another file would load stale code; this digest does not.
+Editing one strategy therefore recompiles that strategy (and its adapter,
+``engine/decisions.py``) and nothing else; editing ``strategy_tools.py`` recompiles what
+uses it.
 
-numba's on-disk cache does not notice when a function *called* by a cached kernel
-changes in another file (a strategy, say), and fails on read-only install folders. So
-the cache lives in a user folder (``NUMBA_CACHE_DIR`` if set, else
-``~/.cache/sunset-sim/numba``) under a hash of every source file the kernels compile from.
+Where the cache lives: ``NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/sunset-sim/numba``,
+else ``~/.cache/sunset-sim/numba``. It is never the installed package. When that folder
+cannot be written (no HOME, a read-only folder, a full disk), the code is compiled in
+memory and one warning line says so; ``SUNSET_SIM_NO_CACHE=1`` turns the cache off
+without a warning, and numba's ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain Python
+(coverage, debugging). ``sunset-sim cache clear`` empties the folder.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import sys
+import types
+import warnings
 from pathlib import Path
 
 import numba
+import numpy as np
+from numba.core import caching
+from numba.core.dispatcher import Dispatcher
+from numba.extending import _Intrinsic
 
 CACHE = os.environ.get("SUNSET_SIM_NO_CACHE", "") not in ("1", "true", "yes")
-_PACKAGE = Path(__file__).resolve().parents[1]
-_STRATEGIES = _PACKAGE.parent / "strategies"
-# Modules outside engine/ and strategies/ whose code or constants the kernels compile in.
-KERNEL_SOURCES = ("enums.py", "observation.py", "strategy_tools.py")
+# Modules whose functions are not followed: their versions are in the digest instead.
+_LIBRARIES = ("numba", "numpy", "llvmlite")
+_warned: set[str] = set()
 
 
-def _source_hash() -> str:
-    digest = hashlib.sha256(numba.__version__.encode())
-    files = [_PACKAGE / name for name in KERNEL_SOURCES]
-    for folder in (_PACKAGE / "engine", _STRATEGIES):
-        files += sorted(folder.glob("*.py")) if folder.is_dir() else []
-    for file in files:
-        digest.update(file.name.encode())
-        digest.update(file.read_bytes())
-    return digest.hexdigest()[:16]
+def cache_home() -> Path | None:
+    """``$XDG_CACHE_HOME`` or ``~/.cache``; None where neither names an absolute folder
+    (HOME unset or empty: never a cache relative to the current folder)."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg)
+    home = os.environ.get("HOME")
+    if home is None:
+        try:
+            home = str(Path.home())
+        except (RuntimeError, KeyError):
+            return None
+    return Path(home) / ".cache" if home and os.path.isabs(home) else None
 
 
-def _configure_cache() -> None:
-    base = os.environ.get("NUMBA_CACHE_DIR") or str(Path.home() / ".cache" / "sunset-sim" / "numba")
-    numba.config.CACHE_DIR = str(Path(base) / _source_hash())
+def cache_folder() -> Path | None:
+    """Where compiled code is kept (see the module docstring); None when nowhere."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    home = cache_home()
+    return None if home is None else home / "sunset-sim" / "numba"
 
 
-if CACHE:
-    _configure_cache()
+def clear_cache() -> tuple[Path | None, int]:
+    """Remove every cached compile result: (the folder, number of files removed)."""
+    folder = cache_folder()
+    if folder is None or not folder.is_dir():
+        return folder, 0
+    count = sum(1 for path in folder.rglob("*") if path.is_file())
+    shutil.rmtree(folder)
+    return folder, count
+
+
+def warn_once(message: str) -> None:
+    """One warning line on stderr per distinct message and process."""
+    if message not in _warned:
+        _warned.add(message)
+        print(f"sunset-sim: warning: {message}", file=sys.stderr)
+
+
+# ---- what a function compiles from ----------------------------------------------------
+
+_FILE_DIGESTS: dict[str, bytes] = {}
+_DIGESTS: dict[int, str] = {}
+
+
+def _file_digest(path: str) -> bytes:
+    found = _FILE_DIGESTS.get(path)
+    if found is None:
+        try:
+            found = hashlib.sha256(Path(path).read_bytes()).digest()
+        except OSError:  # no source on disk (defined interactively): its code is hashed
+            found = b"<no source>"
+        _FILE_DIGESTS[path] = found
+    return found
+
+
+def _code_names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _code_names(constant)
+    return names
+
+
+def _is_library(value: object) -> bool:
+    module = getattr(value, "__module__", None) or ""
+    return module.split(".")[0] in _LIBRARIES
+
+
+def _python_function(value: object) -> types.FunctionType | None:
+    """The Python function behind a jitted function, an intrinsic or a plain function."""
+    if isinstance(value, Dispatcher):
+        value = value.py_func
+    elif isinstance(value, _Intrinsic):
+        value = value._defn
+    if isinstance(value, types.FunctionType) and not _is_library(value):
+        return value
+    return None
+
+
+def _constant_bytes(value: object) -> bytes | None:
+    """How a compile-time constant is hashed; None for values that are not constants."""
+    if isinstance(value, bool | int | float | str | bytes | type(None)):
+        return repr(value).encode()
+    if isinstance(value, np.ndarray):
+        return str(value.dtype).encode() + repr(value.shape).encode() + value.tobytes()
+    if isinstance(value, np.generic):
+        return repr((str(value.dtype), value.item())).encode()
+    if isinstance(value, numba.core.types.Type):
+        return repr(value).encode()
+    if isinstance(value, tuple):
+        parts = [_constant_bytes(member) for member in value]
+        return None if any(part is None for part in parts) else b"(" + b",".join(parts) + b")"
+    return None
+
+
+def dependency_files(function: object) -> tuple[list[str], list[tuple[str, bytes]]]:
+    """The source files ``function`` compiles from and the constants it reads.
+
+    Follows global names (and ``module.attribute`` names) to jitted functions,
+    intrinsics and plain functions, and closure cells, skipping numba, numpy and
+    llvmlite (their versions are hashed instead)."""
+    files: set[str] = set()
+    constants: dict[str, bytes] = {}
+    seen: set[int] = set()
+    stack = [_python_function(function)]
+    while stack:
+        py_func = stack.pop()
+        if py_func is None or id(py_func) in seen:
+            continue
+        seen.add(id(py_func))
+        code = py_func.__code__
+        files.add(code.co_filename)
+        names = _code_names(code)
+        values = [(name, py_func.__globals__.get(name)) for name in names]
+        for cell, name in zip(py_func.__closure__ or (), code.co_freevars, strict=False):
+            try:
+                values.append((name, cell.cell_contents))
+            except ValueError:  # an empty cell
+                continue
+        for name, value in values:
+            if isinstance(value, types.ModuleType):
+                if value.__name__.split(".")[0] in _LIBRARIES:
+                    continue
+                values.extend(
+                    (f"{value.__name__}.{attribute}", getattr(value, attribute))
+                    for attribute in names
+                    if hasattr(value, attribute)
+                    and not isinstance(getattr(value, attribute), types.ModuleType)
+                )
+                continue
+            inner = _python_function(value)
+            if inner is not None:
+                stack.append(inner)
+                continue
+            constant = _constant_bytes(value)
+            if constant is not None:
+                constants[f"{py_func.__module__}.{name}"] = constant
+    return sorted(files), sorted(constants.items())
+
+
+def dependency_digest(function: object) -> str:
+    """Digest of everything ``function`` compiles from (see ``dependency_files``)."""
+    py_func = _python_function(function)
+    key = id(py_func)
+    found = _DIGESTS.get(key)
+    if found is not None:
+        return found
+    digest = hashlib.sha256(b"sunset-sim compile 1\0")
+    for version in (numba.__version__, np.__version__, sys.version):
+        digest.update(version.encode() + b"\0")
+    files, constants = dependency_files(py_func)
+    for path in files:
+        digest.update(os.path.basename(path).encode() + b"\0" + _file_digest(path))
+    for name, value in constants:
+        digest.update(name.encode() + b"\0" + value + b"\0")
+    digest.update(py_func.__code__.co_code)  # covers functions without a source file
+    found = digest.hexdigest()[:24]
+    _DIGESTS[key] = found
+    return found
+
+
+# ---- numba's cache, keyed by that digest ---------------------------------------------
+
+
+class _Locator(caching._CacheLocator):
+    """One folder per module under ``cache_folder()``; freshness is in the index key."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        module = py_func.__module__ or "module"
+        self._cache_path = str(cache_folder() / module.replace("<", "").replace(">", ""))
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    def get_source_stamp(self):
+        return "sunset-sim"  # the index key carries the dependency digest instead
+
+    def get_disambiguator(self):
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if cache_folder() is None:
+            return None
+        locator = cls(py_func, py_file)
+        locator.ensure_cache_path()  # OSError when it cannot be written: caller warns
+        return locator
+
+
+class _Impl(caching.CompileResultCacheImpl):
+    _locator_classes = [_Locator]
+
+    def check_cachable(self, cres):
+        # numba warns for each function that cannot be cached; ours are all cacheable
+        # except a few with dynamic globals, which then simply compile each run.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return super().check_cachable(cres)
+
+
+class _IndexFile(caching.IndexDataCacheFile):
+    def save(self, key, data):
+        """Save, dropping entries for the same signature compiled from older sources."""
+        overloads = self._load_index()
+        stale = [old for old in overloads if old[:2] == key[:2] and old != key]
+        if stale:
+            for old in stale:
+                try:
+                    os.unlink(self._data_path(overloads.pop(old)))
+                except OSError:
+                    pass
+            self._save_index(overloads)
+        super().save(key, data)
+
+
+class DependencyCache(caching.FunctionCache):
+    """numba's function cache with the dependency digest in its index key."""
+
+    _impl_class = _Impl
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        self._cache_file = _IndexFile(
+            cache_path=self._cache_path,
+            filename_base=self._impl.filename_base,
+            source_stamp=self._impl.locator.get_source_stamp(),
+        )
+
+    def _index_key(self, sig, codegen):
+        return (sig, codegen.magic_tuple(), dependency_digest(self._py_func))
+
+    def load_overload(self, sig, target_context):
+        try:
+            return super().load_overload(sig, target_context)
+        except (OSError, EOFError, ValueError, TypeError) as error:  # damaged: compile
+            warn_once(f"ignoring an unreadable compile cache entry in {self._cache_path}: {error}")
+            return None
+
+    def save_overload(self, sig, data):
+        try:
+            super().save_overload(sig, data)
+        except OSError as error:
+            self.disable()
+            warn_once(
+                f"cannot write the compile cache in {self._cache_path} ({error.strerror or error}); "
+                "compiling in memory, so the next run compiles again"
+            )
+
+
+def is_cached(dispatcher) -> bool:
+    """Whether the disk cache holds code for ``dispatcher`` compiled from its current
+    sources (for some signature): its first call then loads rather than compiles."""
+    cache = getattr(dispatcher, "_cache", None)
+    if not isinstance(cache, DependencyCache):
+        return False
+    try:
+        index = cache._cache_file._load_index()
+    except Exception:  # unreadable: it will compile
+        return False
+    digest = dependency_digest(dispatcher.py_func)
+    return any(key[2] == digest for key in index)
+
+
+def _attach_cache(dispatcher: Dispatcher) -> None:
+    folder = cache_folder()
+    if folder is None:
+        warn_once(
+            "no cache folder (HOME and XDG_CACHE_HOME unset or not absolute; set "
+            "NUMBA_CACHE_DIR): compiling in memory, so every run compiles again"
+        )
+        return
+    try:
+        dispatcher._cache = DependencyCache(dispatcher.py_func)
+    except OSError as error:
+        warn_once(
+            f"cannot write the compile cache in {folder} ({error.strerror or error}); "
+            "compiling in memory, so every run compiles again"
+        )
 
 
 def jit(function=None, **options):
-    """``numba.njit`` with cache=True and nogil=True unless told otherwise."""
-    options.setdefault("cache", CACHE)
+    """``numba.njit`` with nogil, numpy's error model and the dependency-keyed cache.
+
+    ``cache=False`` opts a function out of the disk cache."""
+    cache = options.pop("cache", CACHE) and CACHE
     options.setdefault("nogil", True)
     options.setdefault("error_model", "numpy")  # no Python exception checks on division
-    if function is None:
-        return lambda f: numba.njit(**options)(f)
-    return numba.njit(**options)(function)
+
+    def decorate(python_function):
+        dispatcher = numba.njit(**options)(python_function)
+        if cache and not numba.config.DISABLE_JIT:
+            _attach_cache(dispatcher)
+        return dispatcher
+
+    return decorate if function is None else decorate(function)
+
+
+__all__ = [
+    "CACHE",
+    "DependencyCache",
+    "cache_folder",
+    "cache_home",
+    "clear_cache",
+    "dependency_digest",
+    "dependency_files",
+    "is_cached",
+    "jit",
+    "warn_once",
+]

@@ -21,8 +21,11 @@ Speed (measured with perf; keep it in mind when editing):
 - Searches run on bitmasks: other artists' cells (``others_at``), the frames a painting
   fits (``tables.land_frames``) and, in the sale search, hand positions per frame and per
   feature kind. Grid steps are one lookup in ``NEXT_CELL``.
-- Strategies get ``kind`` and ``n_options`` as plain int64 values, not int literals, so
-  each strategy's ``decide`` compiles once rather than once per decision kind.
+- Strategies are not compiled in: each decision calls the seat's adapter through its
+  machine-code address with four integers (``decide`` below; ``decisions.py`` has the
+  designs measured), so this module compiles once for every line-up and a strategy once
+  for every line-up it sits in. The strategy sees the arrays of one context tuple built
+  per game.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from numba import prange, types
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
-from sunset_sim.engine.dispatch import decide
+from sunset_sim.engine.decisions import address_of, call_strategy, context_type
 from sunset_sim.engine.invariants import check_day
 from sunset_sim.engine.jit import jit
 from sunset_sim.engine.rng import rng_shuffle, stream_key
@@ -109,6 +112,7 @@ from sunset_sim.strategy_tools import (
 )
 
 CENTRE = 2 * GRID_SIZE + 2  # R-SET-5
+CONTEXT = context_type()  # what every decision hands to the strategies (decisions.py)
 # Decision kinds as int64 values rather than int literals: each strategy's decide then
 # compiles once for all four kinds (and once more serves the reference engine) instead
 # of once per kind, which cuts cold compile time; it branches on ``kind`` at run time.
@@ -416,6 +420,18 @@ def show_private(obs, seat, hands, n_hand, turn_position):
 BAN_ANY = 0
 
 
+@jit(inline="always")
+def decide(strategy_functions, strategy_id, kind, n_options, seat, context):
+    """The chosen option's index. A forced choice (one option) is not put to the
+    strategy, in either engine, so it draws no random numbers for it."""
+    if n_options == 1:
+        return 0
+    choice = call_strategy(strategy_functions[strategy_id], kind, n_options, seat, context)
+    if choice < 0 or choice >= n_options:
+        raise ValueError("a strategy chose an option that is not on the list")
+    return choice
+
+
 @jit(_nrt=False)
 def ban_offsets(n_plan, n_land):
     """Columns of the first plan card, landscape and commission in a ``banned`` row."""
@@ -531,6 +547,7 @@ def play_game(
     seed,
     game_index,
     n_players,
+    strategy_functions,
     strategy_ids,
     params,
     banned,
@@ -560,6 +577,7 @@ def play_game(
     work = borrowed(work)
     params = borrowed(params)
     strategy_ids = borrowed(strategy_ids)
+    strategy_functions = borrowed(strategy_functions)
     banned = borrowed(banned)
     n_land = tables.land_icons.shape[0]
     n_comm = tables.comm_fame.shape[0]
@@ -590,6 +608,8 @@ def play_game(
         keys,
         permutation,
     ) = work
+    # The one tuple every decision hands to the strategies (engine/decisions.py).
+    context = address_of((obs, options, params, streams, tables), CONTEXT)
     obs[:] = -1  # -1 is PLACE_HIDDEN: every card starts in a deck
     land_place = OBS_CARDS
     comm_place = land_place + n_land
@@ -715,14 +735,12 @@ def play_game(
                     obs, options, drawn[seat], banned, ban_mask, seat, plan_column
                 )
             choice = decide(
+                strategy_functions,
                 strategy_ids[seat],
                 KIND_PLAN,
-                obs,
-                options,
                 n_options,
-                params[seat],
-                streams[seat],
-                tables,
+                seat,
+                context,
             )
             kept[seat] = options[choice, 0]
         for k in range(PLAN_HAND):
@@ -790,14 +808,12 @@ def play_game(
                 1 if n_options == 1 and options[0, 1] == 0 and (occupied >> start) & 1 else 0
             )
             choice = decide(
+                strategy_functions,
                 strategy_ids[seat],
                 KIND_HIKE,
-                obs,
-                options,
                 np.int64(n_options),
-                params[seat],
-                streams[seat],
-                tables,
+                seat,
+                context,
             )
             direction = options[choice, 0]
             steps = options[choice, 1]
@@ -821,14 +837,12 @@ def play_game(
                     obs, options, n_options, banned, ban_mask, seat, land_column
                 )
             choice = decide(
+                strategy_functions,
                 strategy_ids[seat],
                 KIND_PAINT,
-                obs,
-                options,
                 np.int64(n_options),
-                params[seat],
-                streams[seat],
-                tables,
+                seat,
+                context,
             )
             n_painted = 0
             for column in range(OPTION_WIDTH):
@@ -859,14 +873,12 @@ def play_game(
                         options, n_options, banned, ban_mask, seat, comm_column
                     )
                 choice = decide(
+                    strategy_functions,
                     strategy_ids[seat],
                     KIND_SALE,
-                    obs,
-                    options,
                     np.int64(n_options),
-                    params[seat],
-                    streams[seat],
-                    tables,
+                    seat,
+                    context,
                 )
                 if choice == 0:
                     break
@@ -1089,6 +1101,7 @@ def play_games(
     first_game,
     n_games,
     n_players,
+    strategy_functions,
     strategy_ids,
     params,
     banned,
@@ -1119,6 +1132,7 @@ def play_games(
                 seed,
                 first_game + g,
                 n_players,
+                strategy_functions,
                 strategy_ids,
                 params,
                 banned,

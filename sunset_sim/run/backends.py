@@ -6,8 +6,9 @@ run under ``joblib.parallel_config(backend="dask")`` inside a ``distributed.Clie
 task plays its range with ``run_games`` on the worker and sends back the raw arrays
 (a few MB for 50,000 games), never rows or files. Jitted functions do not travel: a
 worker rebuilds the seats from their strategy names and parameter vectors (so every
-strategy must be installed on the workers) and generates or loads the kernel once per
-process (``engine.codegen`` keeps it; numba's on-disk cache makes that a load). Each
+strategy must be installed on the workers) and compiles or loads the engine and the
+strategies' adapters once per process (``engine/compiling.py``; numba's on-disk cache
+makes that a load). Each
 result comes back with the worker's ``engine_hash``, and a worker running other engine or
 strategy code than the driver stops the run rather than mix two engines in one result.
 """
@@ -187,10 +188,9 @@ def import_dask():
 def engine_hash(seats: Sequence[Player]) -> str:
     """Hash of the code these seats' games compile from (the generated kernel's source,
     the strategies' source files, numba's version): equal hashes, equal games."""
-    from sunset_sim.engine import codegen
+    from sunset_sim.engine.compiling import engine_hash as digest
 
-    table = codegen.lineup(p.spec for p in seats)
-    return codegen.kernel_hash(table, codegen.kernel_source(table)[0])
+    return digest(p.spec for p in seats)
 
 
 def seat_data(seats: Sequence[Player]) -> SeatData:

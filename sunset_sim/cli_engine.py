@@ -1,0 +1,95 @@
+"""``sunset-sim warmup`` and ``sunset-sim cache``: compile ahead, see and clear the cache."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from sunset_sim.cli_common import CliError
+
+
+def _cache_help() -> str:
+    from sunset_sim.engine.jit import cache_folder
+
+    folder = cache_folder()
+    return str(folder) if folder is not None else "none (compiled in memory)"
+
+
+@click.command("warmup")
+@click.option(
+    "--strategy",
+    "strategy_texts",
+    multiple=True,
+    metavar="NAME",
+    help="A strategy to compile (repeatable); default: every registered strategy.",
+)
+def warmup_command(strategy_texts: tuple[str, ...]) -> None:
+    """Compile the engine and strategies now, so later runs start in about a second.
+
+    The engine is compiled once for every line-up, each strategy once for every line-up
+    it sits in; both are kept in the compile cache (see `sunset-sim cache`), so this is
+    for a container build or a fresh machine. An edited strategy recompiles on its own.
+    """
+    from sunset_sim.engine.compiling import missing, prepare
+    from sunset_sim.strategy import StrategyError, make_player, registry
+
+    try:
+        specs = (
+            [make_player(text).spec for text in strategy_texts]
+            if strategy_texts
+            else list(registry().values())
+        )
+        todo = missing(specs)
+        start = time.perf_counter()
+        prepare(specs)
+    except StrategyError as error:
+        raise CliError(f"--strategy: {error}") from None
+    names = ", ".join(spec.name for spec in specs)
+    if todo:
+        click.echo(f"compiled {', '.join(todo)} in {time.perf_counter() - start:.0f} s")
+    click.echo(f"ready: the engine and {names} (cache: {_cache_help()})")
+
+
+@click.group("cache")
+def cache_group() -> None:
+    """The compile cache: where compiled engine and strategy code is kept.
+
+    \b
+    Its folder: NUMBA_CACHE_DIR if set, else $XDG_CACHE_HOME/sunset-sim/numba, else
+    ~/.cache/sunset-sim/numba. When it cannot be written, code is compiled in memory
+    with one warning line (SUNSET_SIM_NO_CACHE=1 turns it off without one). It is never
+    written inside the installed package.
+    """
+
+
+@cache_group.command("info")
+def cache_info_command() -> None:
+    """Where the cache is, its size, and whether the engine is compiled in it."""
+    from sunset_sim.engine.compiling import missing
+    from sunset_sim.engine.jit import cache_folder
+    from sunset_sim.strategy import registry
+
+    folder = cache_folder()
+    click.echo(f"folder: {_cache_help()}")
+    if folder is not None and folder.is_dir():
+        files = [path for path in folder.rglob("*") if path.is_file()]
+        size = sum(path.stat().st_size for path in files)
+        click.echo(f"files: {len(files)}, {size / 2**20:.1f} MiB")
+    todo = missing(registry().values())
+    click.echo("to compile: " + (", ".join(todo) if todo else "nothing (all compiled)"))
+
+
+@cache_group.command("clear")
+def cache_clear_command() -> None:
+    """Remove every compiled file: the next run compiles again."""
+    from sunset_sim.engine.jit import clear_cache
+
+    try:
+        folder, count = clear_cache()
+    except OSError as error:
+        raise CliError(f"{error.filename or 'cache'}: cannot remove: {error.strerror}") from None
+    click.echo(f"removed {count} files from {folder}" if folder else "no cache folder")
+
+
+__all__ = ["cache_group", "warmup_command"]

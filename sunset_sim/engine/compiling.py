@@ -1,0 +1,210 @@
+"""Compiling ahead: the engine and each strategy's adapter, before the first game.
+
+The engine (``kernel.py``) compiles once for every line-up and each strategy's adapter
+once for every line-up it sits in (``decisions.py``); both are then loaded from the disk
+cache (``jit.py``). ``prepare`` compiles what is missing up front, so that a command's
+progress bar and ETA start after it, and says on stderr what it is doing, and for about
+how long, when there is anything to compile. Its estimates are the last compile times
+measured on this machine (kept beside the cache), or defaults measured on a 2-core
+machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterable
+
+import numba
+import numpy as np
+
+from sunset_sim.engine import decisions, jit
+from sunset_sim.strategy import StrategyError, StrategySpec
+
+ENGINE = "engine"
+# Compile times measured on the 2-core development machine (s), used until this
+# machine has measured its own.
+DEFAULT_SECONDS = {ENGINE: 55.0, "strategy": 25.0}
+TIMES_FILE = "compile-times.json"
+
+_LOCK = threading.RLock()
+_READY: set[tuple] = set()
+_STATE = threading.local()  # set while prepare runs its own compile game
+
+
+def engine_entry():
+    """The engine function every batch calls (``kernel.play_games``)."""
+    from sunset_sim.engine import kernel
+
+    return kernel.play_games
+
+
+def check_compilable(spec: StrategySpec) -> None:
+    """A strategy runs in the fast engine only if its ``decide`` is a numba function."""
+    if numba.config.DISABLE_JIT:
+        return
+    if not isinstance(spec.decide, numba.core.dispatcher.Dispatcher):
+        raise StrategyError(
+            f"strategy {spec.name}: decide is not a numba function, so it cannot run in the "
+            "fast engine; decorate it with sunset_sim.engine.jit.jit"
+        )
+
+
+def engine_hash(specs: Iterable[StrategySpec]) -> str:
+    """Digest of the code these strategies' games compile from (engine, adapters,
+    strategies, numba's version): equal digests, equal games."""
+    digest = hashlib.sha256(b"sunset-sim engine 2\0")
+    digest.update(jit.dependency_digest(engine_entry()).encode())
+    digest.update(jit.dependency_digest(decisions.adapter_dispatcher).encode())
+    for spec in sorted({spec.name: spec for spec in specs}.values(), key=lambda s: s.name):
+        digest.update(b"\0" + spec.name.encode() + b"\0")
+        digest.update(jit.dependency_digest(spec.decide).encode())
+    return digest.hexdigest()[:20]
+
+
+def missing(specs: Iterable[StrategySpec]) -> list[str]:
+    """What a first game of these strategies would compile: "engine" and strategy names."""
+    if numba.config.DISABLE_JIT:
+        return []
+    engine = engine_entry()
+    names = [] if engine.overloads or jit.is_cached(engine) else [ENGINE]
+    for spec in _distinct(specs):
+        adapter = decisions.adapter_dispatcher(spec.decide)
+        if not adapter.overloads and not jit.is_cached(adapter):
+            names.append(spec.name)
+    return names
+
+
+def prepare(specs: Iterable[StrategySpec], announce: bool = True) -> float:
+    """Compile (or load) the engine and these strategies' adapters now; seconds spent.
+
+    With ``announce``, a compile says so first on stderr, with its expected length."""
+    specs = _distinct(specs)
+    for spec in specs:
+        check_compilable(spec)
+    key = tuple((spec.name, id(spec.decide)) for spec in specs)
+    if numba.config.DISABLE_JIT or key in _READY or getattr(_STATE, "active", False):
+        return 0.0
+    with _LOCK:
+        _STATE.active = True
+        try:
+            return _prepare(specs, key, announce)
+        finally:
+            _STATE.active = False
+
+
+def _prepare(specs: list[StrategySpec], key: tuple, announce: bool) -> float:
+    todo = missing(specs)
+    times = _load_times()
+    if todo and announce:
+        strategies = [name for name in todo if name != ENGINE]
+        what = []
+        if ENGINE in todo:
+            what.append("the engine")
+        if strategies:
+            what.append(
+                ("strategy " if len(strategies) == 1 else "strategies ") + ", ".join(strategies)
+            )
+        seconds = sum(_estimate(times, name) for name in todo)
+        if isinstance(getattr(engine_entry(), "_cache", None), jit.DependencyCache):
+            when = f"first run only, about {_duration(seconds)}; cached in {jit.cache_folder()}"
+        else:
+            when = f"about {_duration(seconds)}, on every run: nothing can be cached"
+        print(
+            f"sunset-sim: compiling {' and '.join(what)} ({when})",
+            file=sys.stderr,
+            flush=True,
+        )
+    start = time.perf_counter()
+    for spec in specs:
+        begin = time.perf_counter()
+        decisions.adapter_for(spec.decide)
+        if spec.name in todo:
+            times[f"strategy:{spec.name}"] = round(time.perf_counter() - begin, 1)
+    begin = time.perf_counter()
+    _compile_engine(specs)
+    if ENGINE in todo:
+        times[ENGINE] = round(time.perf_counter() - begin, 1)
+    if todo:
+        _save_times(times)
+    _READY.add(key)
+    return time.perf_counter() - start
+
+
+def _compile_engine(specs: list[StrategySpec]) -> None:
+    """One game on the default cards compiles ``play_games`` for its only signature."""
+    from sunset_sim.cards.loader import load_cards
+    from sunset_sim.cards.tables import build_tables
+    from sunset_sim.engine.batch import run_games
+    from sunset_sim.rules.options import Rules
+    from sunset_sim.strategy import Player
+
+    if engine_entry().overloads:
+        return
+    spec = specs[0] if specs else None
+    if spec is None:
+        from sunset_sim.strategy import registry
+
+        spec = registry()["random"]
+    players = [Player(spec, np.array([p.default for p in spec.parameters]))] * 2
+    run_games(build_tables(load_cards()), players, Rules(), 0, 0, 1)
+
+
+def _distinct(specs: Iterable[StrategySpec]) -> list[StrategySpec]:
+    by_name: dict[str, StrategySpec] = {}
+    for spec in specs:
+        by_name.setdefault(spec.name, spec)
+    return [by_name[name] for name in sorted(by_name)]
+
+
+def _estimate(times: dict, name: str) -> float:
+    if name == ENGINE:
+        return float(times.get(ENGINE, DEFAULT_SECONDS[ENGINE]))
+    return float(times.get(f"strategy:{name}", DEFAULT_SECONDS["strategy"]))
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{max(5, round(seconds / 5) * 5):.0f} s"
+    return f"{seconds / 60:.0f} min"
+
+
+def _times_path():
+    folder = jit.cache_folder()
+    return None if folder is None else folder / TIMES_FILE
+
+
+def _load_times() -> dict:
+    path = _times_path()
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8")) if path else {}
+    except (OSError, ValueError):
+        return {}
+    return (
+        {k: v for k, v in loaded.items() if isinstance(v, int | float)}
+        if isinstance(loaded, dict)
+        else {}
+    )
+
+
+def _save_times(times: dict) -> None:
+    """Best effort: a cache folder that cannot be written only loses the estimates."""
+    path = _times_path()
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".times-", suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            json.dump(times, stream, indent=1, sort_keys=True)
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
+__all__ = ["check_compilable", "engine_hash", "missing", "prepare"]

@@ -1,0 +1,198 @@
+"""How the compiled-once engine asks a strategy: one call through a function address.
+
+The engine (``kernel.py``) is compiled once for every line-up. It does not know which
+strategies sit at the table: it receives ``strategy_functions``, an int64 array of
+machine-code addresses, and at each decision calls the seat's entry with four integers
+(``kind``, ``n_options``, ``seat``, ``context``). ``context`` is the address of one tuple
+``(obs, options, params, streams, tables)`` that the engine builds once per game; each
+strategy's *adapter* (``adapter_for``) reads it back and calls the strategy's own
+``decide(kind, obs, options, n_options, params[seat], streams[seat], tables)``, inlined.
+A line-up is then an array of addresses: nothing compiles per line-up, and each adapter
+is cached on disk on its own (``engine/jit.py``), keyed by its strategy's files.
+
+Designs measured before choosing (numba 0.68.1, this 2-core machine; a loop of 240 calls
+per game into a toy strategy that reads ``tables`` (20 arrays) and ``obs``; ns per call):
+
+- strategy inlined into the caller (the previous per-line-up generated kernel): 4-6 ns,
+  but the 1,050-line kernel compiled again for every set of strategies (27-280 s);
+- a jitted function passed as an argument: typed as that very function, so one compile
+  per strategy set again, and numba did not cache it (a miss on every run);
+- numba first-class ``FunctionType`` argument with the arrays as arguments: compiled and
+  cached once, but 60-90 ns per call (every array passed and reference-counted);
+- this design, a raw address and one context pointer, the strategy inlined into its
+  adapter: 8-10 ns per call, compiled and cached once; with the strategy *not* inlined
+  into its adapter it was 150-200 ns (every array of the context passed again).
+
+Under ``NUMBA_DISABLE_JIT=1`` the same names are plain Python: ``address_of`` returns the
+tuple itself and ``strategy_functions`` holds the adapters.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from sunset_sim.engine.jit import jit
+
+# The adapter's signature: (kind, n_options, seat, context address) -> chosen index.
+ADAPTER_ARGS = (types.int64, types.int64, types.int64, types.int64)
+ADAPTER_SIGNATURE = types.int64(*ADAPTER_ARGS)
+
+_LOCK = threading.Lock()
+_ADAPTERS: dict[int, object] = {}
+_CONTEXT_TYPE: list = []
+
+
+def context_type() -> types.Type:
+    """numba type of the tuple the engine passes: (obs, options, params, streams, tables)."""
+    if not _CONTEXT_TYPE:
+        from sunset_sim.cards.loader import load_cards
+        from sunset_sim.cards.tables import build_tables
+
+        _CONTEXT_TYPE.append(
+            types.Tuple(
+                (
+                    types.int32[::1],  # obs
+                    types.int32[:, ::1],  # options
+                    types.float64[:, ::1],  # params, one row per seat
+                    types.uint64[:, ::1],  # strategy streams, one row per seat
+                    numba.typeof(build_tables(load_cards())),
+                )
+            )
+        )
+    return _CONTEXT_TYPE[0]
+
+
+if numba.config.DISABLE_JIT:
+
+    def address_of(value, value_type):
+        return value
+
+    def call_strategy(function, kind, n_options, seat, context):
+        return function(kind, n_options, seat, context)
+
+else:
+
+    @intrinsic
+    def address_of(typingctx, value, value_type):
+        """The address of a copy of ``value`` (which must be of ``value_type``, the type
+        the adapters read back) in the caller's stack frame: valid until the caller
+        returns, so pass it only to calls made before then."""
+        if value != value_type.instance_type:
+            raise numba.core.errors.TypingError(
+                f"decision context is {value}, the adapters read {value_type.instance_type}"
+            )
+
+        def codegen(context, builder, signature, args):
+            slot = cgutils.alloca_once_value(builder, args[0])
+            return builder.ptrtoint(slot, ir.IntType(64))
+
+        return types.int64(value, value_type), codegen
+
+    @intrinsic
+    def call_strategy(typingctx, function, kind, n_options, seat, context):
+        """Call the adapter at address ``function`` (numba's calling convention);
+        an exception raised in the strategy propagates to the caller."""
+
+        def codegen(context_, builder, signature, args):
+            call_conv = context_.call_conv
+            function_type = call_conv.get_function_type(types.int64, ADAPTER_ARGS)
+            pointer = builder.inttoptr(args[0], function_type.as_pointer())
+            status, result = call_conv.call_function(
+                builder, pointer, types.int64, ADAPTER_ARGS, args[1:]
+            )
+            with cgutils.if_unlikely(builder, status.is_error):
+                call_conv.return_status_propagate(builder, status)
+            return result
+
+        return types.int64(types.int64, *ADAPTER_ARGS), codegen
+
+
+@intrinsic
+def load_context(typingctx, address, value_type):
+    """The tuple stored at ``address`` by ``address_of`` (its arrays' reference counts
+    taken, so the adapter may hold them like any argument)."""
+    target = value_type.instance_type
+
+    def codegen(context, builder, signature, args):
+        pointer = builder.inttoptr(args[0], context.get_value_type(target).as_pointer())
+        value = builder.load(pointer)
+        context.nrt.incref(builder, target, value)
+        return value
+
+    return target(types.int64, value_type), codegen
+
+
+def adapter_dispatcher(decide):
+    """The jitted adapter of one strategy's ``decide``, not yet compiled (one per function
+    and process; on disk, one cache entry per strategy, keyed by the files it compiles
+    from)."""
+    with _LOCK:
+        found = _ADAPTERS.get(id(decide))
+        if found is not None:
+            return found[1]
+        py_func = getattr(decide, "py_func", decide)
+        if numba.config.DISABLE_JIT:
+            inlined = py_func
+
+            def adapter(kind, n_options, seat, context):
+                obs, options, params, streams, tables = context
+                return inlined(kind, obs, options, n_options, params[seat], streams[seat], tables)
+
+        else:
+            inlined = numba.njit(inline="always", nogil=True, error_model="numpy")(py_func)
+            context_of = context_type()
+
+            def adapter(kind, n_options, seat, context):
+                obs, options, params, streams, tables = load_context(context, context_of)
+                return inlined(kind, obs, options, n_options, params[seat], streams[seat], tables)
+
+        # A name per strategy, so that each has its own cache index file.
+        name = f"{py_func.__module__}.{py_func.__qualname__}".replace("<locals>", "locals")
+        adapter.__qualname__ = adapter.__name__ = "adapter_" + "_".join(name.split("."))
+        dispatcher = jit(adapter)
+        _ADAPTERS[id(decide)] = (decide, dispatcher)  # decide kept so its id stays unique
+        return dispatcher
+
+
+def adapter_for(decide):
+    """The compiled adapter of one strategy's ``decide`` (compiled, or loaded from the
+    cache, on first use)."""
+    dispatcher = adapter_dispatcher(decide)
+    if not numba.config.DISABLE_JIT and not dispatcher.overloads:
+        dispatcher.compile(ADAPTER_SIGNATURE)
+        dispatcher.disable_compile()
+    return dispatcher
+
+
+def address(adapter) -> int:
+    """Machine-code address of a compiled adapter (numba's calling convention)."""
+    result = adapter.get_compile_result(ADAPTER_SIGNATURE)
+    return result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
+
+
+def strategy_functions(decides: Iterable) -> np.ndarray | list:
+    """What the engine's ``strategy_functions`` argument holds for these strategies, in
+    order: their adapters' addresses (the adapters themselves without JIT)."""
+    adapters = [adapter_for(decide) for decide in decides]
+    if numba.config.DISABLE_JIT:
+        return adapters
+    return np.array([address(adapter) for adapter in adapters], dtype=np.int64)
+
+
+__all__ = [
+    "adapter_dispatcher",
+    "adapter_for",
+    "address_of",
+    "call_strategy",
+    "context_type",
+    "load_context",
+    "strategy_functions",
+]

@@ -1,0 +1,178 @@
+"""One engine compiled once (engine/decisions.py, engine/compiling.py), the compile cache
+keyed per source file (engine/jit.py), and where strategies come from.
+
+The subprocess tests play a plug-in written to a temporary folder, so only its small
+adapter compiles; the engine and the built-ins come from the shared cache that the
+session fixture (conftest.py) filled.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import uuid
+from pathlib import Path
+
+import numba
+import pytest
+from test_plugins import PLUGIN_NAME, write_plugin
+
+from sunset_sim.engine import jit as jit_module
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPILING = "sunset-sim: compiling "
+
+
+def run(args: list[str], cwd: Path, **env_changes: str | None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    for name, value in env_changes.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return subprocess.run(
+        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=1800
+    )
+
+
+def simulate_args(*strategies: str, strategy_path: Path | None = None) -> list[str]:
+    args = ["-m", "sunset_sim.cli"]
+    if strategy_path is not None:
+        args += ["--strategy-path", str(strategy_path)]
+    args += ["simulate", "--games", "20", "--players", "2", "--quiet"]
+    for name in strategies:
+        args += ["--strategy", name]
+    return args
+
+
+def test_a_users_strategies_folder_does_not_shadow_the_built_ins(tmp_path):
+    own = tmp_path / "strategies"
+    own.mkdir()
+    (own / "__init__.py").write_text("")
+    (own / "edge_lover.py").write_text("STRATEGY = None\n")
+    done = run(["-m", "sunset_sim.cli", "strategies"], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    listed = {line for line in done.stdout.splitlines() if not line.startswith(" ")}
+    assert {"greedy", "random", "balanced"} <= listed
+
+
+def test_strategy_path_adds_a_folder_and_cannot_replace_a_built_in(tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    write_plugin(folder)
+    (folder / "impostor.py").write_text(
+        "from sunset_sim.strategy import StrategySpec, registry\n"
+        "STRATEGY = StrategySpec('greedy', 'not greedy', registry()['random'].decide)\n"
+    )
+    done = run(simulate_args(PLUGIN_NAME, "greedy", strategy_path=folder), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert PLUGIN_NAME in done.stdout and "greedy" in done.stdout
+    assert "reuses a known name" in done.stderr
+    missing = run(simulate_args("greedy", strategy_path=tmp_path / "nope"), cwd=tmp_path)
+    assert missing.returncode == 2
+    assert missing.stderr.strip().splitlines() == [
+        f"error: --strategy-path: strategy path {tmp_path / 'nope'}: not a folder"
+    ]
+
+
+def test_first_run_says_it_compiles_then_an_edit_recompiles_only_that_strategy(tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    path = write_plugin(folder)
+    path.write_text(path.read_text() + f"\n# {uuid.uuid4().hex}: never compiled before\n")
+    first = run(simulate_args(PLUGIN_NAME, "greedy", strategy_path=folder), cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    notices = [line for line in first.stderr.splitlines() if line.startswith(COMPILING)]
+    assert len(notices) == 1, first.stderr
+    assert notices[0].startswith(f"{COMPILING}strategy {PLUGIN_NAME} (first run only, about ")
+    again = run(simulate_args(PLUGIN_NAME, "greedy", strategy_path=folder), cwd=tmp_path)
+    assert again.returncode == 0 and COMPILING not in again.stderr, again.stderr
+    assert again.stdout == first.stdout  # loaded code plays the same games
+
+    path.write_text(path.read_text() + "\n# edited\n")
+    probe = textwrap.dedent(
+        f"""
+        from sunset_sim.engine.compiling import missing
+        from sunset_sim.strategy import registry
+        known = registry()
+        print(missing([known[name] for name in ("{PLUGIN_NAME}", "greedy", "random")]))
+        """
+    )
+    done = run(["-c", probe], cwd=tmp_path, SUNSET_SIM_STRATEGY_PATH=str(folder))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == repr([PLUGIN_NAME])  # not the engine, not the others
+
+
+def test_no_home_compiles_in_memory_with_one_warning(tmp_path):
+    """HOME empty and no XDG_CACHE_HOME or NUMBA_CACHE_DIR: the run works, compiling in
+    memory, says so once, and writes no cache anywhere (not under the current folder,
+    not in the package)."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    write_plugin(folder)
+    done = run(
+        simulate_args(PLUGIN_NAME, strategy_path=folder),
+        cwd=tmp_path,
+        HOME="",
+        XDG_CACHE_HOME=None,
+        NUMBA_CACHE_DIR=None,
+    )
+    assert done.returncode == 0, done.stderr
+    warnings = [line for line in done.stderr.splitlines() if "warning" in line]
+    assert len(warnings) == 1 and "compiling in memory" in warnings[0], done.stderr
+    assert not (tmp_path / ".cache").exists()
+    written = [p for p in (ROOT / "sunset_sim").rglob("*.nb[ic]")]
+    written += [p for p in (ROOT / "strategies").rglob("*.nb[ic]")]
+    assert written == []
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing compiles")
+def test_an_unwritable_cache_folder_is_one_warning(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(blocker / "cache"))  # under a file: unwritable
+    monkeypatch.setattr(jit_module, "_warned", set())
+
+    def twice(n):
+        return 2 * n
+
+    def thrice(n):
+        return 3 * n
+
+    doubled = jit_module.jit(twice)
+    tripled = jit_module.jit(thrice)
+    assert doubled(21) == 42 and tripled(2) == 6
+    warnings = capsys.readouterr().err.strip().splitlines()
+    assert len(warnings) == 1 and "compiling in memory" in warnings[0], warnings
+    assert str(blocker) in warnings[0]
+
+
+def test_cache_folder_honours_the_environment(monkeypatch, tmp_path):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert jit_module.cache_folder() == tmp_path / "xdg" / "sunset-sim" / "numba"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # not absolute: ignored
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert jit_module.cache_folder() == tmp_path / "home" / ".cache" / "sunset-sim" / "numba"
+    monkeypatch.setenv("HOME", "")
+    assert jit_module.cache_folder() is None
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+    assert jit_module.cache_folder() == tmp_path / "mine"
+
+
+def test_cache_commands(tmp_path):
+    cache = tmp_path / "cache"
+    (cache / "some.module").mkdir(parents=True)
+    (cache / "some.module" / "f-1.py311.nbi").write_bytes(b"x")
+    info = run(["-m", "sunset_sim.cli", "cache", "info"], cwd=tmp_path, NUMBA_CACHE_DIR=str(cache))
+    assert info.returncode == 0, info.stderr
+    assert f"folder: {cache}" in info.stdout and "files: 1" in info.stdout
+    cleared = run(
+        ["-m", "sunset_sim.cli", "cache", "clear"], cwd=tmp_path, NUMBA_CACHE_DIR=str(cache)
+    )
+    assert cleared.returncode == 0 and cleared.stdout.strip() == f"removed 1 files from {cache}"
+    assert not cache.exists()
+    helped = run(["-m", "sunset_sim.cli", "cache", "--help"], cwd=tmp_path)
+    assert "XDG_CACHE_HOME" in helped.stdout
