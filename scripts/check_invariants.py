@@ -15,9 +15,9 @@ import time
 
 import numpy as np
 
+from sunset_sim import enums
 from sunset_sim.cards import load_cards
 from sunset_sim.cards.tables import build_tables
-from sunset_sim.engine import kernel
 from sunset_sim.engine.batch import run_games
 from sunset_sim.engine.invariants import VIOLATION_NAMES
 from sunset_sim.rules.options import Rules
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
             batch = run_games(
                 tables, seats, Rules(tie_break=tie_break), args.seed, first, count, True
             )
-            broken = batch.game[:, kernel.G_VIOLATIONS]
+            broken = batch.game[:, enums.G_VIOLATIONS]
             checked += count
             violating += int((broken != 0).sum())
             seen |= int(np.bitwise_or.reduce(broken))

@@ -66,7 +66,6 @@ from sunset_sim.observation import (
     OBS_ROW_LEN,
 )
 from sunset_sim.strategy_tools import (
-    NEXT_CELL,
     PATH_PREFIX,
     PATH_TOP,
     card_features,
@@ -75,6 +74,7 @@ from sunset_sim.strategy_tools import (
     others_mask,
     path_add,
     path_start,
+    ray_step,
     stack_empty,
 )
 
@@ -368,12 +368,10 @@ def hike_scan(
         features = start_features
         cell = start
         for steps in range(1, reach + 1):
-            cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
-            if cell < 0:  # R-HIKE-3
+            cell = ray_step(obs, cell, direction)
+            if cell < 0:  # R-HIKE-3, R-HIKE-4
                 break
             card = obs[OBS_GRID + cell]
-            if card < 0:  # R-HIKE-4
-                break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
                 continue  # (nor paint there, R-PAINT-2)
             path_add(

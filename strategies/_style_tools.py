@@ -41,7 +41,7 @@ from sunset_sim.observation import (
     OBS_ROW,
     OBS_ROW_LEN,
 )
-from sunset_sim.strategy_tools import step_cell
+from sunset_sim.strategy_tools import popcount, ray_step, step_cell, takeable_cells
 
 MAX_PATH = GRID_SIZE  # a straight path holds the start and at most 4 further cells
 MAX_HIKES = 1 + N_DIRECTIONS * (GRID_SIZE - 1)  # the stay, then up to 4 steps each way
@@ -60,15 +60,6 @@ N_WEIGHTS = 5
 # rate of a commission's progress (``commission_state``)
 RATE_SHARE = 0  # fame per frame
 RATE_MISSING = 1  # fame per frame still missing
-
-
-@jit
-def popcount(value):
-    count = 0
-    while value:
-        count += value & 1
-        value >>= 1
-    return count
 
 
 @jit
@@ -97,8 +88,8 @@ def plan_hikes(obs, occupied, directions, max_steps, out_direction, out_steps):
             continue
         cell = start
         for steps in range(1, max_steps + 1):
-            cell = step_cell(cell, direction)
-            if cell < 0 or obs[OBS_GRID + cell] < 0:  # R-HIKE-3, R-HIKE-4
+            cell = ray_step(obs, cell, direction)
+            if cell < 0:  # R-HIKE-3, R-HIKE-4
                 break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
                 continue
@@ -115,15 +106,7 @@ def plan_hikes(obs, occupied, directions, max_steps, out_direction, out_steps):
 @jit
 def path_takeable(obs, occupied, direction, steps, cells):
     """The takeable cells of a hike's path, in path order (R-PAINT-1/2); their number."""
-    cell = obs[OBS_POS + obs[OBS_ME]]
-    n = 0
-    for step in range(steps + 1):
-        if step > 0:
-            cell = step_cell(cell, direction)
-        if obs[OBS_GRID + cell] >= 0 and not (occupied >> cell) & 1:
-            cells[n] = cell
-            n += 1
-    return n
+    return takeable_cells(obs, occupied, obs[OBS_POS + obs[OBS_ME]], direction, steps, cells)
 
 
 @jit

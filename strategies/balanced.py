@@ -26,16 +26,21 @@ from sunset_sim.strategies._style_tools import (
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE
 from sunset_sim.observation import OBS_DAY, OBS_DAYS, OBS_GOAL
-from sunset_sim.strategy import Parameter, StrategySpec
+from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import stack_empty
 
-# params vector layout
-EARLINESS = 0  # fame per 15 minutes of earlier wake-up (turn order)
-PAINT = 1  # fame per card the plan card lets it paint (paint power)
-COMMISSION = 2  # weight of commission progress
-GOAL = 3  # weight of meeting today's goal
-LEFTOVER = 4  # weight of leftover fame (icons / 2)
-DENY = 5  # weight of taking cards that opponents need
+# The parameters, in params-vector order; the index constants are derived from them.
+PARAMETERS = (
+    Parameter("earliness", 0.3, 0.0, 2.0, "fame per 15 minutes of earlier wake-up"),
+    Parameter("paint", 0.3, 0.0, 2.0, "fame per card the plan card may paint"),
+    Parameter("commission", 1.0, 0.0, 3.0, "weight of frames filled toward commissions"),
+    Parameter("goal", 1.0, 0.0, 3.0, "weight of meeting today's goal"),
+    Parameter("leftover", 1.0, 0.0, 3.0, "weight of leftover fame (icons / 2)"),
+    Parameter("deny", 0.3, 0.0, 3.0, "weight of cards that opponents need"),
+)
+EARLINESS, PAINT, COMMISSION, GOAL, LEFTOVER, DENY = parameter_indices(
+    PARAMETERS, "earliness", "paint", "commission", "goal", "leftover", "deny"
+)
 
 
 @jit(inline="always")
@@ -90,12 +95,5 @@ STRATEGY = StrategySpec(
     "the best hike it allows now, plus its paint power, less a price for waking later; a "
     "sale is made when its fame beats the weighted leftover points handed in.",
     decide=decide,
-    parameters=(
-        Parameter("earliness", 0.3, 0.0, 2.0, "fame per 15 minutes of earlier wake-up"),
-        Parameter("paint", 0.3, 0.0, 2.0, "fame per card the plan card may paint"),
-        Parameter("commission", 1.0, 0.0, 3.0, "weight of frames filled toward commissions"),
-        Parameter("goal", 1.0, 0.0, 3.0, "weight of meeting today's goal"),
-        Parameter("leftover", 1.0, 0.0, 3.0, "weight of leftover fame (icons / 2)"),
-        Parameter("deny", 0.3, 0.0, 3.0, "weight of cards that opponents need"),
-    ),
+    parameters=PARAMETERS,
 )

@@ -36,16 +36,21 @@ from sunset_sim.observation import (
     OBS_DAYS,
     OBS_GOAL,
 )
-from sunset_sim.strategy import Parameter, StrategySpec
+from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import stack_empty
 
-# params vector layout
-TARGET = 0  # weight of progress toward the target commission
-OTHER = 1  # weight of progress toward the best other visible commission
-LEFTOVER = 2  # weight of leftover fame (icons / 2), gained by painting, lost by selling
-PREVIEW = 3  # the preview's worth as a target, relative to a row commission
-LATENESS = 4  # fame lost per 15 minutes of later wake-up
-GOAL = 5  # weight of meeting today's goal
+# The parameters, in params-vector order; the index constants are derived from them.
+PARAMETERS = (
+    Parameter("target", 2.0, 0.0, 5.0, "weight of progress toward the target commission"),
+    Parameter("other", 0.5, 0.0, 3.0, "weight of progress toward other commissions"),
+    Parameter("leftover", 1.0, 0.0, 3.0, "weight of leftover fame (icons / 2)"),
+    Parameter("preview", 0.8, 0.0, 1.0, "the preview's worth as a target (row = 1)"),
+    Parameter("lateness", 0.3, 0.0, 2.0, "fame lost per 15 minutes of later wake-up"),
+    Parameter("goal", 1.0, 0.0, 3.0, "weight of meeting today's goal"),
+)
+TARGET, OTHER, LEFTOVER, PREVIEW, LATENESS, GOAL = parameter_indices(
+    PARAMETERS, "target", "other", "leftover", "preview", "lateness", "goal"
+)
 
 
 @jit(inline="always")
@@ -152,12 +157,5 @@ STRATEGY = StrategySpec(
     "commission, then by their icons; keeps the paintings the target needs instead of "
     "selling them into lesser commissions, and sells the target as soon as it can.",
     decide=decide,
-    parameters=(
-        Parameter("target", 2.0, 0.0, 5.0, "weight of progress toward the target commission"),
-        Parameter("other", 0.5, 0.0, 3.0, "weight of progress toward other commissions"),
-        Parameter("leftover", 1.0, 0.0, 3.0, "weight of leftover fame (icons / 2)"),
-        Parameter("preview", 0.8, 0.0, 1.0, "the preview's worth as a target (row = 1)"),
-        Parameter("lateness", 0.3, 0.0, 2.0, "fame lost per 15 minutes of later wake-up"),
-        Parameter("goal", 1.0, 0.0, 3.0, "weight of meeting today's goal"),
-    ),
+    parameters=PARAMETERS,
 )

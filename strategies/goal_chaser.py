@@ -35,20 +35,31 @@ from sunset_sim.observation import (
     OBS_ROW_LEN,
     OPTION_WIDTH,
 )
-from sunset_sim.strategy import Parameter, StrategySpec
+from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
-    NEXT_CELL,
     card_features,
     hike_goal_met,
     lowest_bit,
     others_mask,
+    popcount,
+    ray_step,
     stack_empty,
+    step_cell,
 )
 
-# params vector layout: greedy's, passed on to greedy for everything but the goal
-LATENESS = 0
-COMMISSION = 1
-GOAL = 2
+# The parameters, in params-vector order; the index constants are derived from them.
+PARAMETERS = (
+    Parameter("lateness", 0.3, 0.0, 2.0, "greedy's fame lost per 15 minutes later wake-up"),
+    Parameter("commission", 1.0, 0.0, 3.0, "greedy's weight of a card's best commission use"),
+    Parameter(
+        "goal",
+        1.0,
+        0.0,
+        3.0,
+        "greedy's goal weight; a sale toward a 'sold' goal may lose up to goal x the goal's fame",
+    ),
+)
+LATENESS, COMMISSION, GOAL = parameter_indices(PARAMETERS, "lateness", "commission", "goal")
 
 NEVER = 99  # no set of cards on the path meets the goal
 # The fewest-cards table of the hikes (d, s), at d * GRID_SIZE + s, also marks a cell
@@ -73,15 +84,6 @@ POPCOUNT = np.array([bin(m).count("1") for m in range(N_SUBSETS)], dtype=np.int6
 # MAX_PAINTINGS = 64, one int64 word) in one word, the cards a hike or paint option would
 # add (in path order) in another; the first-fit search of count_sales takes the held ones
 # first, as a list of them followed by the added ones would.
-
-
-@jit(inline="always")
-def bit_count(mask):
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
 
 
 @jit(inline="always")
@@ -237,7 +239,7 @@ def fitted(n_comm, valid, covered):
     """How many of the commissions have each frame (valid: their bits j * 3 + s) fitted
     by some painting (covered): an upper bound of count_sales."""
     missing = valid & ~covered
-    return n_comm - bit_count((missing | (missing >> 1) | (missing >> 2)) & FIRST_FRAMES)
+    return n_comm - popcount((missing | (missing >> 1) | (missing >> 2)) & FIRST_FRAMES)
 
 
 # fewest_setup's results for fewest_ray, in a small int64 array
@@ -394,9 +396,9 @@ def fewest_ray(
             bits &= bits - 1
     cell = obs[OBS_POS + obs[OBS_ME]]
     for steps in range(1, min(reach, MAX_REACH) + 1):
-        cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
+        cell = ray_step(obs, cell, direction)
         key = direction * GRID_SIZE + steps
-        if cell < 0 or obs[OBS_GRID + cell] < 0:  # R-HIKE-3, R-HIKE-4
+        if cell < 0:  # R-HIKE-3, R-HIKE-4
             table[key] = BLOCKED
             break
         if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
@@ -577,7 +579,7 @@ def hike_keep(
             steps = options[index, 1]
             cell = start
             for _ in range(steps):
-                cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
+                cell = step_cell(cell, direction)
             met = hike_goal_met(goal_kind, goal_param, direction, steps, cell, 0)
             if (0 if met else NEVER) <= paint:
                 keep |= 1 << index
@@ -899,7 +901,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                     tables.comm_frames,
                     tables.comm_n_frames,
                 )
-            n_keep = bit_count(keep)
+            n_keep = popcount(keep)
             if n_keep == 1:
                 return lowest_bit(keep)
             if 1 < n_keep < n_options:  # greedy on the kept rows, in their order
@@ -925,16 +927,5 @@ STRATEGY = StrategySpec(
     "and 'all features'), choosing among those moves as greedy would; with no goal in reach "
     "it plays greedy.",
     decide=decide,
-    parameters=(
-        Parameter("lateness", 0.3, 0.0, 2.0, "greedy's fame lost per 15 minutes later wake-up"),
-        Parameter("commission", 1.0, 0.0, 3.0, "greedy's weight of a card's best commission use"),
-        Parameter(
-            "goal",
-            1.0,
-            0.0,
-            3.0,
-            "greedy's goal weight; a sale toward a 'sold' goal may lose "
-            "up to goal x the goal's fame",
-        ),
-    ),
+    parameters=PARAMETERS,
 )

@@ -26,9 +26,8 @@ from sunset_sim.observation import (
     OBS_ROW,
     OBS_ROW_LEN,
 )
-from sunset_sim.strategy import Parameter, StrategySpec
+from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
-    NEXT_CELL,
     PATH_PREFIX,
     PATH_TOP,
     hike_goal_met,
@@ -36,13 +35,17 @@ from sunset_sim.strategy_tools import (
     others_mask,
     path_add,
     path_start,
+    ray_step,
     stack_empty,
 )
 
-# params vector layout
-LATENESS = 0  # fame-equivalents lost per 15 minutes of later wake-up
-COMMISSION = 1  # weight of a card's best commission use (fame per frame)
-GOAL = 2  # weight of meeting today's goal
+# The parameters, in params-vector order; the index constants are derived from them.
+PARAMETERS = (
+    Parameter("lateness", 0.3, 0.0, 2.0, "fame lost per 15 minutes of later wake-up"),
+    Parameter("commission", 1.0, 0.0, 3.0, "weight of a card's best commission use"),
+    Parameter("goal", 1.0, 0.0, 3.0, "weight of meeting today's goal with this hike"),
+)
+LATENESS, COMMISSION, GOAL = parameter_indices(PARAMETERS, "lateness", "commission", "goal")
 
 MAX_STEPS = GRID_SIZE  # a straight hike on a 5x5 grid has at most 4 steps; index 0 = stay
 TABLE_SIZE = N_DIRECTIONS * MAX_STEPS  # (a module constant: stack sizes are compile-time)
@@ -217,12 +220,10 @@ def choose_plan(
         n_top = path_start(top, prefix, start_value)
         cell = start
         for steps in range(1, reach + 1):
-            cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
-            if cell < 0:  # R-HIKE-3
+            cell = ray_step(obs, cell, direction)
+            if cell < 0:  # R-HIKE-3, R-HIKE-4
                 break
             card = obs[OBS_GRID + cell]
-            if card < 0:  # R-HIKE-4
-                break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
                 continue  # (nor paint there, R-PAINT-2)
             value = card_value(obs, land_commissions, comm_share, land_icons, card, visible, weight)
@@ -290,12 +291,10 @@ def choose_hike(
         n_top = path_start(top, prefix, start_value)
         cell = start
         for steps in range(1, plan_hike + 1):
-            cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
-            if cell < 0:  # R-HIKE-3
+            cell = ray_step(obs, cell, direction)
+            if cell < 0:  # R-HIKE-3, R-HIKE-4
                 break
             card = obs[OBS_GRID + cell]
-            if card < 0:  # R-HIKE-4
-                break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
                 continue
             value = card_value(obs, land_commissions, comm_share, land_icons, card, visible, weight)
@@ -385,9 +384,5 @@ STRATEGY = StrategySpec(
     "for waking later, the hike and paint set worth most (plus today's goal if the hike meets "
     "it), and sells whenever a commission's fame beats the leftover fame handed in.",
     decide=decide,
-    parameters=(
-        Parameter("lateness", 0.3, 0.0, 2.0, "fame lost per 15 minutes of later wake-up"),
-        Parameter("commission", 1.0, 0.0, 3.0, "weight of a card's best commission use"),
-        Parameter("goal", 1.0, 0.0, 3.0, "weight of meeting today's goal with this hike"),
-    ),
+    parameters=PARAMETERS,
 )

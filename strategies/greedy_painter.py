@@ -21,12 +21,15 @@ from sunset_sim.strategies._style_tools import (
 
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE
-from sunset_sim.strategy import Parameter, StrategySpec
+from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import stack_empty
 
-# params vector layout
-LATENESS = 0  # icons given up per 15 minutes of later wake-up
-SELL = 1  # sell when fame > sell x the leftover fame handed in (icons / 2)
+# The parameters, in params-vector order; the index constants are derived from them.
+PARAMETERS = (
+    Parameter("lateness", 0.0, 0.0, 2.0, "icons given up per 15 minutes of later wake-up"),
+    Parameter("sell", 1.0, 0.0, 4.0, "sell when fame > sell x the leftover fame handed in"),
+)
+LATENESS, SELL = parameter_indices(PARAMETERS, "lateness", "sell")
 
 TIE_BREAK = 0.01  # per unit of commission share: only splits options with equal icons
 WAKE_TIE_BREAK = 1e-4  # per 15 minutes: among equal values, the earlier card
@@ -78,8 +81,5 @@ STRATEGY = StrategySpec(
     "commission's fame exceeds the leftover fame (icons / 2) it costs. It banks on leftover "
     "points and a full easel rather than on planning commissions or goals.",
     decide=decide,
-    parameters=(
-        Parameter("lateness", 0.0, 0.0, 2.0, "icons given up per 15 minutes of later wake-up"),
-        Parameter("sell", 1.0, 0.0, 4.0, "sell when fame > sell x the leftover fame handed in"),
-    ),
+    parameters=PARAMETERS,
 )

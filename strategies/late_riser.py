@@ -7,12 +7,15 @@ from sunset_sim.strategies import greedy
 
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import DECIDE_PLAN
-from sunset_sim.strategy import Parameter, StrategySpec
+from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import stack_empty
 
-# params vector layout
-COMMISSION = 0  # greedy's commission weight for hike, paint and sale
-GOAL = 1  # greedy's goal weight
+# The parameters, in params-vector order; the index constants are derived from them.
+PARAMETERS = (
+    Parameter("commission", 1.0, 0.0, 3.0, "greedy's weight of a card's best commission use"),
+    Parameter("goal", 1.0, 0.0, 3.0, "greedy's weight of meeting today's goal with a hike"),
+)
+COMMISSION, GOAL = parameter_indices(PARAMETERS, "commission", "goal")
 GREEDY_PARAMS = 3  # the length of greedy's params vector
 
 
@@ -72,8 +75,5 @@ STRATEGY = StrategySpec(
     "collect many cards per turn. Then it plays the hike, paint set and sales that greedy "
     "values most.",
     decide=decide,
-    parameters=(
-        Parameter("commission", 1.0, 0.0, 3.0, "greedy's weight of a card's best commission use"),
-        Parameter("goal", 1.0, 0.0, 3.0, "greedy's weight of meeting today's goal with a hike"),
-    ),
+    parameters=PARAMETERS,
 )

@@ -53,7 +53,6 @@ from sunset_sim.strategies._style_tools import (
     others_mask,
     paint_values,
     path_takeable,
-    popcount,
     sale_icons,
     seat_paintings,
     set_value,
@@ -86,21 +85,49 @@ from sunset_sim.observation import (
     OBS_POS,
     OBS_TURN_POS,
 )
-from sunset_sim.strategy import Parameter, StrategySpec
-from sunset_sim.strategy_tools import NEXT_CELL, hike_goal_met, rng_below
+from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
+from sunset_sim.strategy_tools import hike_goal_met, popcount, rng_below, step_cell
 
-# params vector layout
-SAMPLES = 0  # Monte Carlo samples per decision
-CANDIDATES = 1  # hike options played out (the best by the one-ply value)
-COMMISSION = 2  # weight of commission progress (fame per frame)
-LEFTOVER = 3  # weight of leftover fame (icons / 2)
-GOAL = 4  # weight of today's goal (times its fame)
-RIVALRY = 5  # weight of the other players' mean gain, subtracted
-NOISE = 6  # spread of the random perturbation of the opponents' card values
-SPEND = 7  # fame per 15 minutes of later wake-up, times the share of the game still ahead
-OPP_LATENESS = 8  # the opponents' model: fame per 15 minutes of later wake-up
-MOBILITY = 9  # fame per hike end cell that the cell would offer tomorrow (mean over plans)
-URGENCY = 10  # 0: a frame is worth fame / frames; 1: fame / frames still missing
+# The parameters, in params-vector order; the index constants are derived from them.
+PARAMETERS = (
+    Parameter("samples", 12.0, 1.0, 256.0, "Monte Carlo samples per plan or hike decision"),
+    Parameter("candidates", 6.0, 1.0, 33.0, "hike options played out (best one-ply first)"),
+    Parameter("commission", 1.0, 0.0, 3.0, "weight of frames filled toward commissions"),
+    Parameter("leftover", 1.4, 0.0, 3.0, "weight of leftover fame (icons / 2)"),
+    Parameter("goal", 1.5, 0.0, 3.0, "weight of today's goal"),
+    Parameter("rivalry", 0.5, 0.0, 2.0, "weight of the other players' mean gain"),
+    Parameter("noise", 0.5, 0.0, 5.0, "spread of the perturbation of opponents' values"),
+    Parameter("spend", 0.2, 0.0, 2.0, "fame per 15 min later wake-up x share of game left"),
+    Parameter("opp_lateness", 0.3, 0.0, 2.0, "opponents' model: fame per 15 min later"),
+    Parameter("mobility", 0.0, 0.0, 2.0, "fame per hike end the end cell offers tomorrow"),
+    Parameter("urgency", 0.5, 0.0, 1.0, "frame worth: 0 fame/frames .. 1 fame/frames missing"),
+)
+(
+    SAMPLES,
+    CANDIDATES,
+    COMMISSION,
+    LEFTOVER,
+    GOAL,
+    RIVALRY,
+    NOISE,
+    SPEND,
+    OPP_LATENESS,
+    MOBILITY,
+    URGENCY,
+) = parameter_indices(
+    PARAMETERS,
+    "samples",
+    "candidates",
+    "commission",
+    "leftover",
+    "goal",
+    "rivalry",
+    "noise",
+    "spend",
+    "opp_lateness",
+    "mobility",
+    "urgency",
+)
 
 NOISE_STEPS = 1024  # perturbations are drawn as rng_below(NOISE_STEPS) / NOISE_STEPS
 
@@ -194,7 +221,7 @@ def policy_turn(
             n_top = 1
         cell = start
         for steps in range(1, max_steps + 1):
-            cell = NEXT_CELL[cell * N_DIRECTIONS + direction]
+            cell = step_cell(cell, direction)
             if cell < 0 or grid[cell] < 0:  # R-HIKE-3, R-HIKE-4
                 break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end or paint here
@@ -381,7 +408,7 @@ def mobility_of(tables, cell):
                 continue
             here = cell
             for _ in range(tables.plan_hike[plan]):
-                here = NEXT_CELL[here * N_DIRECTIONS + direction]
+                here = step_cell(here, direction)
                 if here < 0:
                     break
                 ends += 1
@@ -741,17 +768,5 @@ STRATEGY = StrategySpec(
     "(leftover points, commission progress, today's goal) less `rivalry` times the others' "
     "mean gain. Paint and sale as balanced.",
     decide=decide,
-    parameters=(
-        Parameter("samples", 12.0, 1.0, 256.0, "Monte Carlo samples per plan or hike decision"),
-        Parameter("candidates", 6.0, 1.0, 33.0, "hike options played out (best one-ply first)"),
-        Parameter("commission", 1.0, 0.0, 3.0, "weight of frames filled toward commissions"),
-        Parameter("leftover", 1.4, 0.0, 3.0, "weight of leftover fame (icons / 2)"),
-        Parameter("goal", 1.5, 0.0, 3.0, "weight of today's goal"),
-        Parameter("rivalry", 0.5, 0.0, 2.0, "weight of the other players' mean gain"),
-        Parameter("noise", 0.5, 0.0, 5.0, "spread of the perturbation of opponents' values"),
-        Parameter("spend", 0.2, 0.0, 2.0, "fame per 15 min later wake-up x share of game left"),
-        Parameter("opp_lateness", 0.3, 0.0, 2.0, "opponents' model: fame per 15 min later"),
-        Parameter("mobility", 0.0, 0.0, 2.0, "fame per hike end the end cell offers tomorrow"),
-        Parameter("urgency", 0.5, 0.0, 1.0, "frame worth: 0 fame/frames .. 1 fame/frames missing"),
-    ),
+    parameters=PARAMETERS,
 )

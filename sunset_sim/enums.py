@@ -92,3 +92,54 @@ DECIDE_HIKE = 1
 DECIDE_PAINT = 2
 DECIDE_SALE = 3
 DECISION_NAMES = ("plan", "hike", "paint", "sale")
+
+# ---- the fast engine's per-game outputs (engine/kernel.py fills them, results.py reads) --
+# Each output is an int32 (commissions: int8) array whose last axis is one of these
+# records; the column constants below are derived from the field order, and the record
+# dtypes view the same bytes with names (``BatchArrays.records``).
+SEAT_FIELDS = (
+    "fame",
+    "fame_commissions",
+    "fame_goals",
+    "fame_paintings",
+    "commissions_won",
+    "goals_won",
+    "paintings_sold",
+    "cards_painted",
+    "n_winners",  # seats sharing the win (R-END-3), on every seat's row
+    "won",  # 1 if this seat is among the winners
+)
+(
+    R_FAME,
+    R_FAME_COMMISSIONS,
+    R_FAME_GOALS,
+    R_FAME_PAINTINGS,
+    R_COMMISSIONS_WON,
+    R_GOALS_WON,
+    R_PAINTINGS_SOLD,
+    R_CARDS_PAINTED,
+    R_WINNERS,
+    R_WON,
+) = range(len(SEAT_FIELDS))
+SEAT_COLUMNS = len(SEAT_FIELDS)
+# violations: bitmask of failed invariants (engine/invariants.py), 0 when unchecked
+GAME_FIELDS = ("end_reason", "days_played", "violations")
+G_END_REASON, G_DAYS, G_VIOLATIONS = range(len(GAME_FIELDS))
+GAME_COLUMNS = len(GAME_FIELDS)
+# Per seat and day, -1 on days not played: fame as R-END-2 counts it at the end of the
+# day's hike phase (after the goal), cards painted that day, GOAL_FLAG_* bits.
+DAY_FIELDS = ("fame", "painted", "goal_flags")
+D_FAME, D_PAINTED, D_GOAL = range(len(DAY_FIELDS))
+DAY_COLUMNS = len(DAY_FIELDS)
+# Per commission, -1 if it never happened: who completed it, on which day, and the day
+# it first entered the commission row (so could be completed).
+COMMISSION_FIELDS = ("seat", "day", "shown")
+C_SEAT, C_DAY, C_SHOWN = range(len(COMMISSION_FIELDS))
+COMMISSION_COLUMNS = len(COMMISSION_FIELDS)
+
+
+def record_dtype(names: tuple[str, ...], base: str = "int32"):
+    """The numpy record dtype of one output record (same bytes as its last axis)."""
+    import numpy as np
+
+    return np.dtype([(name, base) for name in names])

@@ -9,21 +9,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sunset_sim.engine import kernel
+from sunset_sim import enums
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.enums import END_REASON_NAMES, MAX_PLAYERS
 
-SEAT_COLUMNS = {
-    "fame": kernel.R_FAME,
-    "fame_commissions": kernel.R_FAME_COMMISSIONS,
-    "fame_goals": kernel.R_FAME_GOALS,
-    "fame_paintings": kernel.R_FAME_PAINTINGS,
-    "commissions_won": kernel.R_COMMISSIONS_WON,
-    "goals_won": kernel.R_GOALS_WON,
-    "paintings_sold": kernel.R_PAINTINGS_SOLD,
-    "cards_painted": kernel.R_CARDS_PAINTED,
-    "n_winners": kernel.R_WINNERS,
-}
+# The per-seat record's fields as integer columns, named as in enums.SEAT_FIELDS ("won"
+# becomes the bool column and win_share below).
+SEAT_COLUMNS = {name: column for column, name in enumerate(enums.SEAT_FIELDS) if name != "won"}
 Z95 = 1.959963984540054
 
 
@@ -59,12 +51,12 @@ def to_frame(
     }
     for name, column in SEAT_COLUMNS.items():
         data[name] = flat[:, column].astype(np.int16)
-    won = flat[:, kernel.R_WON].astype(np.float64)
-    data["win_share"] = won / flat[:, kernel.R_WINNERS]
+    won = flat[:, enums.R_WON].astype(np.float64)
+    data["win_share"] = won / flat[:, enums.R_WINNERS]
     data["won"] = won.astype(bool)
-    reasons = np.repeat(batch.game[:, kernel.G_END_REASON], n_players)
+    reasons = np.repeat(batch.game[:, enums.G_END_REASON], n_players)
     data["end_reason"] = pd.Categorical.from_codes(reasons, categories=list(END_REASON_NAMES))
-    data["days_played"] = np.repeat(batch.game[:, kernel.G_DAYS], n_players).astype(np.int8)
+    data["days_played"] = np.repeat(batch.game[:, enums.G_DAYS], n_players).astype(np.int8)
     plans = batch.plan.reshape(n_games * n_players, -1)
     positions = batch.position.reshape(n_games * n_players, -1)
     for day in range(plans.shape[1]):
@@ -82,9 +74,9 @@ def to_frame(
     goal_cards = np.repeat(batch.goal, n_players, axis=0)
     completed = commissions_by_day(batch.commission, n_players, plans.shape[1])
     for day in range(plans.shape[1]):
-        data[f"fame_day{day + 1}"] = days[:, day, kernel.D_FAME].astype(np.int16)
-        data[f"painted_day{day + 1}"] = days[:, day, kernel.D_PAINTED].astype(np.int8)
-        data[f"goal_day{day + 1}"] = days[:, day, kernel.D_GOAL].astype(np.int8)
+        data[f"fame_day{day + 1}"] = days[:, day, enums.D_FAME].astype(np.int16)
+        data[f"painted_day{day + 1}"] = days[:, day, enums.D_PAINTED].astype(np.int8)
+        data[f"goal_day{day + 1}"] = days[:, day, enums.D_GOAL].astype(np.int8)
         data[f"goal_card_day{day + 1}"] = goal_cards[:, day]
         for word in range(completed.shape[-1]):
             data[f"commissions_day{day + 1}_{word}"] = completed[:, day, word]
@@ -102,8 +94,8 @@ def commissions_shown(batch: BatchArrays) -> np.ndarray:
     (a commission dealt in the clean-up before a shortage end never was)."""
     n_games, n_commissions, _ = batch.commission.shape
     masks = np.zeros((n_games, max(1, (n_commissions + 63) // 64)), dtype=np.uint64)
-    shown_day = batch.commission[:, :, kernel.C_SHOWN].astype(np.int64)
-    days_played = batch.game[:, kernel.G_DAYS].astype(np.int64)[:, None]
+    shown_day = batch.commission[:, :, enums.C_SHOWN].astype(np.int64)
+    days_played = batch.game[:, enums.G_DAYS].astype(np.int64)[:, None]
     games, commissions = np.nonzero((shown_day >= 1) & (shown_day <= days_played))
     bits = np.left_shift(np.uint64(1), (commissions % 64).astype(np.uint64))
     np.bitwise_or.at(masks, (games, commissions // 64), bits)
@@ -116,9 +108,9 @@ def commissions_by_day(commission: np.ndarray, n_players: int, days: int) -> np.
     n_games, n_commissions, _ = commission.shape
     words = max(1, (n_commissions + 63) // 64)
     masks = np.zeros((n_games, n_players, days, words), dtype=np.uint64)
-    games, commissions = np.nonzero(commission[:, :, kernel.C_SEAT] >= 0)
-    seats = commission[games, commissions, kernel.C_SEAT].astype(np.int64)
-    on_day = commission[games, commissions, kernel.C_DAY].astype(np.int64) - 1
+    games, commissions = np.nonzero(commission[:, :, enums.C_SEAT] >= 0)
+    seats = commission[games, commissions, enums.C_SEAT].astype(np.int64)
+    on_day = commission[games, commissions, enums.C_DAY].astype(np.int64) - 1
     bits = np.left_shift(np.uint64(1), (commissions % 64).astype(np.uint64))
     np.bitwise_or.at(masks, (games, seats, on_day, commissions // 64), bits)
     return masks.reshape(n_games * n_players, days, words)
@@ -144,9 +136,9 @@ class Summary:
     violations: int = 0  # bitmask over engine/invariants.py's V_* of every violation seen
 
     def add(self, batch: BatchArrays, labels: list[str]) -> None:
-        fame = batch.seat[:, :, kernel.R_FAME].astype(np.int64)
-        winners = batch.seat[:, :, kernel.R_WINNERS].astype(np.int64)
-        share = WIN_SCALE * batch.seat[:, :, kernel.R_WON].astype(np.int64) // winners
+        fame = batch.seat[:, :, enums.R_FAME].astype(np.int64)
+        winners = batch.seat[:, :, enums.R_WINNERS].astype(np.int64)
+        share = WIN_SCALE * batch.seat[:, :, enums.R_WON].astype(np.int64) // winners
         for seat, label in enumerate(labels):
             row = np.array(
                 [
@@ -160,9 +152,9 @@ class Summary:
             )
             self.sums[label] = self.sums.get(label, np.zeros(5, dtype=np.int64)) + row
         self.games += len(fame)
-        self.tied_games += int((batch.seat[:, 0, kernel.R_WINNERS] > 1).sum())
-        self.shortage_games += int((batch.game[:, kernel.G_END_REASON] == 1).sum())
-        broken = batch.game[:, kernel.G_VIOLATIONS]
+        self.tied_games += int((batch.seat[:, 0, enums.R_WINNERS] > 1).sum())
+        self.shortage_games += int((batch.game[:, enums.G_END_REASON] == 1).sum())
+        broken = batch.game[:, enums.G_VIOLATIONS]
         self.violating_games += int((broken != 0).sum())
         self.violations |= int(np.bitwise_or.reduce(broken)) if len(broken) else 0
 

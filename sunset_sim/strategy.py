@@ -38,6 +38,19 @@ class Parameter:
     help: str = ""
 
 
+def parameter_indices(parameters: tuple[Parameter, ...], *names: str) -> tuple[int, ...]:
+    """The params-vector index of each parameter, for a strategy's index constants:
+    ``LATENESS, GOAL = parameter_indices(PARAMETERS, "lateness", "goal")``. The names must
+    be the declaration's, in its order, so the constants cannot drift from it."""
+    declared = tuple(p.name for p in parameters)
+    if names != declared:
+        raise StrategyError(
+            f"parameter constants {', '.join(names)} do not match the declared parameters "
+            f"{', '.join(declared)}"
+        )
+    return tuple(range(len(declared)))
+
+
 @dataclass(frozen=True)
 class StrategySpec:
     name: str

@@ -26,6 +26,7 @@ from sunset_sim.enums import (
     GRID_SIZE,
     MAX_PLAYERS,
     N_CELLS,
+    N_DIRECTIONS,
 )
 from sunset_sim.observation import OBS_GRID, OBS_ME, OBS_N_PLAYERS, OBS_POS
 
@@ -50,6 +51,9 @@ PATH_PREFIX = PATH_TOP + 1
 __all__ = [
     "rng_below",
     "step_cell",
+    "ray_step",
+    "takeable_cells",
+    "popcount",
     "other_artist_at",
     "is_edge_cell",
     "hike_goal_met",
@@ -65,14 +69,48 @@ __all__ = [
 ]
 
 
-@jit
+@jit(_nrt=False)
 def step_cell(cell, direction):
-    """The neighbour of ``cell`` in ``direction``, or -1 off the grid (R-HIKE-3)."""
-    row = cell // GRID_SIZE + DELTA_ROW[direction]
-    col = cell % GRID_SIZE + DELTA_COL[direction]
-    if row < 0 or row >= GRID_SIZE or col < 0 or col >= GRID_SIZE:
+    """The neighbour of ``cell`` in ``direction``, or -1 off the grid (R-HIKE-3): one
+    lookup in NEXT_CELL. The engine and every strategy step with this."""
+    return NEXT_CELL[cell * N_DIRECTIONS + direction]
+
+
+@jit(_nrt=False)
+def ray_step(obs, cell, direction):
+    """The next cell of a straight hike from ``cell``, or -1 where the ray stops: off the
+    grid (R-HIKE-3) or at an empty cell (R-HIKE-4). A cell holding another artist is
+    returned: the hike passes through it but never ends there (R-HIKE-5, the caller's
+    check). The one hike-ray step of the engine and the strategies."""
+    following = NEXT_CELL[cell * N_DIRECTIONS + direction]
+    if following < 0 or obs[OBS_GRID + following] < 0:
         return -1
-    return row * GRID_SIZE + col
+    return following
+
+
+@jit(_nrt=False)
+def takeable_cells(obs, occupied, start, direction, steps, cells):
+    """The cells a hike's painting may take, in path order (R-PAINT-1/2: start and path
+    cells with a card and no other artist); their number."""
+    cell = start
+    n = 0
+    for step in range(steps + 1):
+        if step > 0:
+            cell = step_cell(cell, direction)
+        if obs[OBS_GRID + cell] >= 0 and not (occupied >> cell) & 1:
+            cells[n] = cell
+            n += 1
+    return n
+
+
+@jit(_nrt=False)
+def popcount(value):
+    """The number of set bits (paint set sizes, frame subsets, card masks)."""
+    count = 0
+    while value:
+        value &= value - 1
+        count += 1
+    return count
 
 
 @jit

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from sunset_sim import enums
 from sunset_sim.cards import load_cards
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.cli import main
-from sunset_sim.engine import kernel
 from sunset_sim.engine.batch import run_games
 from sunset_sim.engine.invariants import (
     V_ARTIST_OFF_GRID,
@@ -154,12 +154,12 @@ def test_real_games_keep_every_invariant(players, tie_break):
         batch = run_games(
             TABLES, seat_players(lineup, players), Rules(tie_break=tie_break), 4, 0, 300, True
         )
-        assert (batch.game[:, kernel.G_VIOLATIONS] == 0).all()
+        assert (batch.game[:, enums.G_VIOLATIONS] == 0).all()
 
 
 def test_unchecked_games_report_no_violations_column_noise():
     batch = run_games(TABLES, seat_players(["greedy"], 3), Rules(), 1, 0, 50)
-    assert (batch.game[:, kernel.G_VIOLATIONS] == 0).all()
+    assert (batch.game[:, enums.G_VIOLATIONS] == 0).all()
 
 
 def test_simulate_check_invariants_flag():

@@ -28,9 +28,10 @@ import numba
 import numpy as np
 import pytest
 
+from sunset_sim import enums
 from sunset_sim.cards import load_cards, parse_cards
 from sunset_sim.cards.tables import build_tables
-from sunset_sim.engine import kernel
+from sunset_sim.engine import restricted
 from sunset_sim.engine.batch import BatchArrays, run_games, trace_game
 from sunset_sim.engine.trace import comparable, trace_to_record
 from sunset_sim.enums import (
@@ -65,8 +66,8 @@ TIE_BREAKS = ("random", "seat", "lowest-fame")
 PLAYER_COUNTS = (2, 3, 4)
 STRATEGIES = tuple(registry())
 LINEUPS = tuple(parity_check.lineups(STRATEGIES))  # alone, then mixed rotations
-# One kernel holds every registered strategy, so that the line-ups share one compile;
-# test_determinism checks that a kernel's other strategies never change a seat's games.
+# The whole registry as the field (every adapter compiled up front); test_determinism
+# checks that the field's other strategies never change a seat's games.
 FIELD = tuple(make_player(name) for name in STRATEGIES)
 DEFAULT_GAMES = 1080  # spread over every (players, tie-break, line-up) config
 
@@ -153,7 +154,7 @@ def report_outputs(record: dict, cards, n_players: int, days: int):
     per day the goal card; -1 where nothing happened."""
     comm_index = {card.id: i for i, card in enumerate(cards.commissions)}
     goal_index = {card.id: i for i, card in enumerate(cards.goals)}
-    per_day = [[[-1] * kernel.DAY_COLUMNS for _ in range(days)] for _ in range(n_players)]
+    per_day = [[[-1] * enums.DAY_COLUMNS for _ in range(days)] for _ in range(n_players)]
     commissions = [[-1, -1, -1] for _ in cards.commissions]
     shown = commissions_shown(record, comm_index, n_players, days)
     goal_cards = [-1] * days
@@ -164,16 +165,16 @@ def report_outputs(record: dict, cards, n_players: int, days: int):
         someone_held = False
         for turn in day["turns"]:
             row = per_day[turn["seat"]][d]
-            row[kernel.D_PAINTED] = len(turn["painted"])
+            row[enums.D_PAINTED] = len(turn["painted"])
             for sale in turn["sales"]:
                 commissions[comm_index[sale["commission"]]][:2] = [turn["seat"], d + 1]
             if turn.get("goal"):
-                row[kernel.D_GOAL] |= GOAL_FLAG_MET | (GOAL_FLAG_TOOK if someone_held else 0)
+                row[enums.D_GOAL] |= GOAL_FLAG_MET | (GOAL_FLAG_TOOK if someone_held else 0)
                 someone_held = True
         if day.get("goal_holder") is not None:
-            per_day[day["goal_holder"]][d][kernel.D_GOAL] |= GOAL_FLAG_KEPT
+            per_day[day["goal_holder"]][d][enums.D_GOAL] |= GOAL_FLAG_KEPT
     for index, day in shown.items():
-        commissions[index][kernel.C_SHOWN] = day
+        commissions[index][enums.C_SHOWN] = day
     return per_day, commissions, goal_cards
 
 
@@ -236,32 +237,32 @@ def result_differences(result, out: BatchArrays, cards, n_players: int, days: in
         return [int(v) for v in seat_rows[:, index]]
 
     checks = [
-        ("fame", column(kernel.R_FAME), list(result.fame)),
+        ("fame", column(enums.R_FAME), list(result.fame)),
         (
             "fame parts (commissions, goals, paintings)",
             [
                 [int(v) for v in row]
                 for row in seat_rows[
-                    :, [kernel.R_FAME_COMMISSIONS, kernel.R_FAME_GOALS, kernel.R_FAME_PAINTINGS]
+                    :, [enums.R_FAME_COMMISSIONS, enums.R_FAME_GOALS, enums.R_FAME_PAINTINGS]
                 ]
             ],
             [list(parts) for parts in result.fame_parts],
         ),
-        ("win flags", column(kernel.R_WON), [int(s in result.winners) for s in range(n_players)]),
-        ("number of winners", column(kernel.R_WINNERS), [len(result.winners)] * n_players),
-        ("end reason", int(out.game[0, kernel.G_END_REASON]), result.end_reason),
-        ("days played", int(out.game[0, kernel.G_DAYS]), result.days_played),
+        ("win flags", column(enums.R_WON), [int(s in result.winners) for s in range(n_players)]),
+        ("number of winners", column(enums.R_WINNERS), [len(result.winners)] * n_players),
+        ("end reason", int(out.game[0, enums.G_END_REASON]), result.end_reason),
+        ("days played", int(out.game[0, enums.G_DAYS]), result.days_played),
         ("plan kept each day", out.plan[0].tolist(), plan.tolist()),
         ("turn position each day", out.position[0].tolist(), position.tolist()),
         ("painted bitmask", out.painted[0].tolist(), painted.tolist()),
-        ("cards painted", column(kernel.R_CARDS_PAINTED), n_painted),
+        ("cards painted", column(enums.R_CARDS_PAINTED), n_painted),
         (
             "commissions won",
-            column(kernel.R_COMMISSIONS_WON),
+            column(enums.R_COMMISSIONS_WON),
             [len(p.commissions) for p in players],
         ),
-        ("goals won", column(kernel.R_GOALS_WON), [len(p.goals) for p in players]),
-        ("paintings sold", column(kernel.R_PAINTINGS_SOLD), n_sold),
+        ("goals won", column(enums.R_GOALS_WON), [len(p.goals) for p in players]),
+        ("paintings sold", column(enums.R_PAINTINGS_SOLD), n_sold),
         ("fame, cards painted and goal flags each day", out.day[0].tolist(), report_days),
         ("commission completed by (seat, day)", out.commission[0].tolist(), commissions),
         ("goal card each day", out.goal[0].tolist(), goal_cards),
@@ -596,7 +597,7 @@ def random_bans(rng, cards, n_players, masks=3):
         for seat in range(n_players):
             if rng.random() < 0.3:
                 continue
-            banned[mask, seat, kernel.BAN_ANY] = 1
+            banned[mask, seat, restricted.BAN_ANY] = 1
             banned[mask, seat, 1 + rng.choice(n_plan, rng.integers(1, 4), replace=False)] = 1
             lands = rng.choice(n_land, rng.integers(0, 25), replace=False)
             banned[mask, seat, 1 + n_plan + lands] = 1
@@ -630,7 +631,7 @@ def test_restricted_seat_never_takes_what_is_banned():
     banned = np.zeros((n_players, n_players, 1 + n_plan + n_land + 30), dtype=np.uint8)
     plan, lands, comms = 7, np.arange(0, n_land, 2), np.arange(0, 30, 3)
     for seat in range(n_players):
-        banned[seat, seat, kernel.BAN_ANY] = 1
+        banned[seat, seat, restricted.BAN_ANY] = 1
         banned[seat, seat, 1 + plan] = 1
         banned[seat, seat, 1 + n_plan + lands] = 1
         banned[seat, seat, 1 + n_plan + n_land + comms] = 1
@@ -644,7 +645,7 @@ def test_restricted_seat_never_takes_what_is_banned():
         land_bits[land // 64] |= np.uint64(1) << np.uint64(land % 64)
     assert not (out.painted[rows, seat] & land_bits).any()
     assert (out.painted & land_bits).any()
-    completer = out.commission[:, comms, kernel.C_SEAT]
+    completer = out.commission[:, comms, enums.C_SEAT]
     assert not (completer == seat[:, None]).any()
     assert (completer >= 0).any()
     free = run_games(DEFAULT_TABLES, players, Rules(), 3, 0, games, field=FIELD)

@@ -28,8 +28,8 @@ from sunset_sim.cli import main
 from sunset_sim.engine import compiling, decisions, kernel
 from sunset_sim.engine.batch import kernel_arguments, lineup, run_games, trace_game
 from sunset_sim.engine.jit import dependency_digest, dependency_files, jit
-from sunset_sim.engine.kernel import R_PAINTINGS_SOLD
 from sunset_sim.engine.trace import comparable, trace_to_record
+from sunset_sim.enums import R_PAINTINGS_SOLD
 from sunset_sim.play import play_reference
 from sunset_sim.rules.options import Rules
 from sunset_sim.runner import simulate

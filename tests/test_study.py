@@ -32,7 +32,7 @@ from sunset_sim.analysis.study import (
 from sunset_sim.analysis.study_files import write_study
 from sunset_sim.cards.edit import dump_cards, edit_card
 from sunset_sim.cards.loader import load_cards, parse_cards
-from sunset_sim.engine import kernel
+from sunset_sim.engine import restricted
 
 DEFAULT = load_cards()
 FIELD = ["greedy"]
@@ -66,8 +66,8 @@ def test_ban_columns_cover_the_family():
     banned = ban_array(DEFAULT, 3, Restriction("landscape", "L05"))
     assert banned.shape == (3, 3, 1 + n_plan + n_land + len(DEFAULT.commissions))
     for seat in range(3):  # game g restricts seat g % 3, and nobody else
-        assert banned[seat, seat, kernel.BAN_ANY] == 1
-        assert banned[seat, :, kernel.BAN_ANY].sum() == 1
+        assert banned[seat, seat, restricted.BAN_ANY] == 1
+        assert banned[seat, :, restricted.BAN_ANY].sum() == 1
     with pytest.raises(ValueError, match="no card 'C99'"):
         ban_columns(DEFAULT, Restriction("commission", "C99"))
     with pytest.raises(ValueError, match="family"):

@@ -32,11 +32,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from sunset_sim import enums
 from sunset_sim.analysis.stats import Z95
 from sunset_sim.analysis.tournament import seatings
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
-from sunset_sim.engine import kernel
+from sunset_sim.engine.restricted import BAN_ANY
 from sunset_sim.rules.options import Rules
 from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
 from sunset_sim.strategy import Player, make_player
@@ -88,7 +89,7 @@ def restrictions_for(cards: CardSet, families: Sequence[str] = FAMILIES) -> list
 
 
 def ban_columns(cards: CardSet, restriction: Restriction) -> list[int]:
-    """The columns of a kernel ``banned`` row (kernel.ban_offsets) this restriction sets."""
+    """The columns of a kernel ``banned`` row (engine/restricted.py, ban_offsets) this restriction sets."""
     n_plan, n_land = len(cards.plans), len(cards.landscapes)
     plan_column, land_column, comm_column = 1, 1 + n_plan, 1 + n_plan + n_land
     family, card = restriction.family, restriction.card
@@ -122,7 +123,7 @@ def ban_array(cards: CardSet, players: int, restriction: Restriction | None) -> 
     banned = np.zeros((players, players, width), dtype=np.uint8)
     columns = ban_columns(cards, restriction)
     for seat in range(players):
-        banned[seat, seat, kernel.BAN_ANY] = 1
+        banned[seat, seat, BAN_ANY] = 1
         banned[seat, seat, columns] = 1
     return banned
 
@@ -202,14 +203,14 @@ def play_field(
                 batch.first_game - first_game, batch.first_game - first_game + len(batch.game)
             )
             seat = batch.seat
-            share[t, rows] = seat[:, :, kernel.R_WON] / seat[:, :, kernel.R_WINNERS]
-            fame[t, rows] = seat[:, :, kernel.R_FAME]
+            share[t, rows] = seat[:, :, enums.R_WON] / seat[:, :, enums.R_WINNERS]
+            fame[t, rows] = seat[:, :, enums.R_FAME]
             if keep:
                 kept["plan"].append(batch.plan)
-                kept["commission"].append(batch.commission[:, :, kernel.C_SEAT])
+                kept["commission"].append(batch.commission[:, :, enums.C_SEAT])
                 kept["painted"].append(batch.painted)
                 kept["position"].append(batch.position)
-                kept["goal_flags"].append(batch.day[:, :, :, kernel.D_GOAL])
+                kept["goal_flags"].append(batch.day[:, :, :, enums.D_GOAL])
                 kept["goal"].append(batch.goal)
             if progress is not None:
                 progress(len(batch.game))

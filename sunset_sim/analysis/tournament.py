@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from sunset_sim import enums
 from sunset_sim.cards.model import CardSet
-from sunset_sim.engine import kernel
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
@@ -88,8 +88,8 @@ class _Accumulator:
     pair: dict = field(default_factory=dict)  # (a, b) -> _Sums of a's score against b
 
     def add(self, batch: BatchArrays, labels: list[str]) -> None:
-        fame = batch.seat[:, :, kernel.R_FAME]
-        share = batch.seat[:, :, kernel.R_WON] / batch.seat[:, :, kernel.R_WINNERS]
+        fame = batch.seat[:, :, enums.R_FAME]
+        share = batch.seat[:, :, enums.R_WON] / batch.seat[:, :, enums.R_WINNERS]
         first_position = batch.position[:, :, 0]
         for seat, label in enumerate(labels):
             self.share.setdefault(label, _Sums()).add(share[:, seat])
@@ -112,7 +112,7 @@ def _ratings(batches: list[tuple[BatchArrays, list[str]]], labels: list[str]) ->
     model = PlackettLuce()
     ratings = {label: model.rating(name=label) for label in labels}
     for batch, seat_labels in batches:
-        fame = batch.seat[:, :, kernel.R_FAME]
+        fame = batch.seat[:, :, enums.R_FAME]
         for game in range(fame.shape[0]):
             row = fame[game]
             ranks = [1 + int((row > value).sum()) for value in row]

@@ -38,9 +38,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sunset_sim import enums
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import build_tables
-from sunset_sim.engine import kernel
 from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
 from sunset_sim.files import write_atomically
 from sunset_sim.results import mean_ci
@@ -271,8 +271,8 @@ class _Evaluator:
                 ranges = chunk_ranges(games, self.chunk_size, first_game)
                 done = 0
                 for batch in self.backend.play(self.tables, seating, self.rules, self.seed, ranges):
-                    won = batch.seat[:, seat, kernel.R_WON].astype(np.float64)
-                    share = won / batch.seat[:, seat, kernel.R_WINNERS]
+                    won = batch.seat[:, seat, enums.R_WON].astype(np.float64)
+                    share = won / batch.seat[:, seat, enums.R_WINNERS]
                     result[number, seat, done : done + len(share)] = share
                     done += len(share)
                     if self.on_games is not None:

@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from sunset_sim import enums
 from sunset_sim.analysis.stats import Z95, balance, balance_ci, mean_ci, z_test_p
 from sunset_sim.analysis.tournament import RESULTS_NOTE, seatings
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
-from sunset_sim.engine import kernel
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.enums import END_COMMISSION_SHORTAGE, MAX_PLAYERS, MIN_PLAYERS
 from sunset_sim.rules.options import RuleOptionError, Rules
@@ -60,10 +60,10 @@ StrategyLike = str | Player
 
 PER_STRATEGY = {
     "win_share": None,  # computed from R_WON / R_WINNERS
-    "mean_fame": kernel.R_FAME,
-    "fame_commissions": kernel.R_FAME_COMMISSIONS,
-    "fame_goals": kernel.R_FAME_GOALS,
-    "fame_paintings": kernel.R_FAME_PAINTINGS,
+    "mean_fame": enums.R_FAME,
+    "fame_commissions": enums.R_FAME_COMMISSIONS,
+    "fame_goals": enums.R_FAME_GOALS,
+    "fame_paintings": enums.R_FAME_PAINTINGS,
 }
 FAME_PARTS = ("fame_commissions", "fame_goals", "fame_paintings")
 GAME_METRICS = ("tie_rate", "early_end_rate", "days_played")
@@ -149,16 +149,16 @@ class _Deals:
     def add(self, batch: BatchArrays, labels: list[str], first_game: int) -> None:
         rows = slice(batch.first_game - first_game, batch.first_game - first_game + len(batch.game))
         seat = batch.seat.astype(np.float64)
-        share = seat[:, :, kernel.R_WON] / seat[:, :, kernel.R_WINNERS]
+        share = seat[:, :, enums.R_WON] / seat[:, :, enums.R_WINNERS]
         for index, label in enumerate(labels):
             for metric, column in PER_STRATEGY.items():
                 values = share[:, index] if column is None else seat[:, index, column]
                 self.sums[(label, metric)][rows] += values
         self.seat_share[rows] += share
-        self.game["tie_rate"][rows] += batch.seat[:, 0, kernel.R_WINNERS] > 1
-        reasons = batch.game[:, kernel.G_END_REASON]
+        self.game["tie_rate"][rows] += batch.seat[:, 0, enums.R_WINNERS] > 1
+        reasons = batch.game[:, enums.G_END_REASON]
         self.game["early_end_rate"][rows] += reasons == END_COMMISSION_SHORTAGE
-        self.game["days_played"][rows] += batch.game[:, kernel.G_DAYS]
+        self.game["days_played"][rows] += batch.game[:, enums.G_DAYS]
 
     def strategy(self, label: str, metric: str) -> np.ndarray:
         return self.sums[(label, metric)] / self.seats[label]

@@ -12,8 +12,9 @@ from dataclasses import dataclass, fields
 import numba
 import numpy as np
 
+from sunset_sim import enums
 from sunset_sim.cards.tables import CardTables
-from sunset_sim.engine import compiling, decisions, kernel
+from sunset_sim.engine import compiling, decisions, kernel, restricted
 from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import Player, StrategyError, StrategySpec
 
@@ -23,12 +24,12 @@ class BatchArrays:
     """The raw results of games first_game .. first_game + n - 1."""
 
     first_game: int
-    seat: np.ndarray  # int32 [n, P, kernel.SEAT_COLUMNS]
-    game: np.ndarray  # int32 [n, kernel.GAME_COLUMNS]
+    seat: np.ndarray  # int32 [n, P, enums.SEAT_COLUMNS]
+    game: np.ndarray  # int32 [n, enums.GAME_COLUMNS]
     plan: np.ndarray  # int32 [n, P, days]: plan card index kept each day, -1 if not played
     position: np.ndarray  # int32 [n, P, days]: turn position each day, -1 if not played
     painted: np.ndarray  # uint64 [n, P, words]: bitmask over landscape indices
-    day: np.ndarray  # int32 [n, P, days, kernel.DAY_COLUMNS]: fame, cards painted, goal flags
+    day: np.ndarray  # int32 [n, P, days, enums.DAY_COLUMNS]: fame, cards painted, goal flags
     commission: np.ndarray  # int8 [n, commissions, 3]: completing seat, day, day first shown
     goal: np.ndarray  # int16 [n, days]: goal card index shown each day, -1 if none
     available: np.ndarray  # uint64 [n, words]: landscapes on the grid at any time
@@ -36,6 +37,20 @@ class BatchArrays:
     def arrays(self) -> dict[str, np.ndarray]:
         """Every array field by name, each with one row per game."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "first_game"}
+
+    def records(self) -> dict[str, np.ndarray]:
+        """The record outputs with named fields (enums.SEAT_FIELDS ...): the same bytes as
+        ``seat``, ``game``, ``day`` and ``commission``, viewed as numpy records."""
+        views = {
+            "seat": (self.seat, enums.SEAT_FIELDS, "int32"),
+            "game": (self.game, enums.GAME_FIELDS, "int32"),
+            "day": (self.day, enums.DAY_FIELDS, "int32"),
+            "commission": (self.commission, enums.COMMISSION_FIELDS, "int8"),
+        }
+        return {
+            name: np.ascontiguousarray(array).view(enums.record_dtype(fields, base))[..., 0]
+            for name, (array, fields, base) in views.items()
+        }
 
     def rows(self, start: int, stop: int) -> BatchArrays:
         """Games first_game + start .. first_game + stop - 1."""
@@ -96,13 +111,13 @@ def allocate(
     n_commissions = tables.comm_fame.shape[0]
     return BatchArrays(
         first_game=first_game,
-        seat=np.zeros((n_games, n_players, kernel.SEAT_COLUMNS), dtype=np.int32),
-        game=np.zeros((n_games, kernel.GAME_COLUMNS), dtype=np.int32),
+        seat=np.zeros((n_games, n_players, enums.SEAT_COLUMNS), dtype=np.int32),
+        game=np.zeros((n_games, enums.GAME_COLUMNS), dtype=np.int32),
         plan=np.full((n_games, n_players, days), -1, dtype=np.int32),
         position=np.full((n_games, n_players, days), -1, dtype=np.int32),
         painted=np.zeros((n_games, n_players, words), dtype=np.uint64),
-        day=np.full((n_games, n_players, days, kernel.DAY_COLUMNS), -1, dtype=np.int32),
-        commission=np.full((n_games, n_commissions, kernel.COMMISSION_COLUMNS), -1, dtype=np.int8),
+        day=np.full((n_games, n_players, days, enums.DAY_COLUMNS), -1, dtype=np.int32),
+        commission=np.full((n_games, n_commissions, enums.COMMISSION_COLUMNS), -1, dtype=np.int8),
         goal=np.full((n_games, days), -1, dtype=np.int16),
         available=np.zeros((n_games, words), dtype=np.uint64),
     )
@@ -115,14 +130,14 @@ def no_bans(n_players: int) -> np.ndarray:
 
 def check_bans(banned: np.ndarray | None, n_players: int, tables: CardTables) -> np.ndarray:
     """``banned`` as the kernel takes it: uint8 ``[masks, players, columns]`` with room for
-    every card index (see ``kernel.ban_offsets``), or no restriction when None."""
+    every card index (see ``restricted.ban_offsets``), or no restriction when None."""
     if banned is None:
         return no_bans(n_players)
     banned = np.ascontiguousarray(banned, dtype=np.uint8)
     width = 1 + tables.plan_wake.shape[0] + tables.land_icons.shape[0] + tables.comm_fame.shape[0]
     if banned.ndim != 3 or banned.shape[0] < 1 or banned.shape[1] != n_players:
         raise ValueError(f"banned: shape {banned.shape} is not (masks, {n_players}, columns)")
-    if banned[:, :, kernel.BAN_ANY].any() and banned.shape[2] != width:
+    if banned[:, :, restricted.BAN_ANY].any() and banned.shape[2] != width:
         raise ValueError(f"banned: {banned.shape[2]} columns where this card set needs {width}")
     return banned
 
@@ -140,7 +155,7 @@ def run_games(
 ) -> BatchArrays:
     """Play a contiguous range of games with the numba kernel (all numba threads).
 
-    With ``check_invariants``, ``game[:, kernel.G_VIOLATIONS]`` holds each game's bitmask
+    With ``check_invariants``, ``game[:, enums.G_VIOLATIONS]`` holds each game's bitmask
     of failed invariants (engine/invariants.py); it is 0 otherwise. ``banned``: restricted
     play (kernel.py): game g uses ``banned[g % len(banned)]``, one row per seat."""
     banned = check_bans(banned, len(players), check_tables(tables))

@@ -30,43 +30,77 @@ Speed (measured with perf; keep it in mind when editing):
 
 from __future__ import annotations
 
-import numba
 import numpy as np
-from llvmlite import ir
-from numba import prange, types
-from numba.extending import intrinsic
-from numba.np.arrayobj import make_array
+from numba import prange
 
 from sunset_sim.engine.decisions import address_of, call_strategy, context_type
+from sunset_sim.engine.goals import meets_goal
+from sunset_sim.engine.hike import legal_hikes, others_at
 from sunset_sim.engine.invariants import check_day
 from sunset_sim.engine.jit import jit
+from sunset_sim.engine.paint import paint_options
+from sunset_sim.engine.restricted import (
+    BAN_ANY,
+    N_PLAN_OPTIONS,
+    allowed_paint_sets,
+    allowed_plans,
+    allowed_sales,
+    ban_offsets,
+)
 from sunset_sim.engine.rng import rng_shuffle, stream_key
+from sunset_sim.engine.sell import sale_options
+from sunset_sim.engine.state import (
+    S_COMMISSION_FAME,
+    S_COMMISSIONS,
+    S_FORCED_STAY,
+    S_GOAL_FAME,
+    S_GOALS,
+    S_ICONS,
+    S_PAINTED,
+    S_SOLD,
+    borrowed,
+    mark_card,
+    refresh_fame,
+    show_private,
+    trace_put,
+    workspace_for,
+)
 from sunset_sim.enums import (
+    C_DAY,
+    C_SEAT,
+    C_SHOWN,
+    D_FAME,
+    D_GOAL,
+    D_PAINTED,
     DECIDE_HIKE,
     DECIDE_PAINT,
     DECIDE_PLAN,
     DECIDE_SALE,
     END_COMMISSION_SHORTAGE,
     END_SIX_DAYS,
-    GOAL_ALL_FEATURES,
-    GOAL_EDGE,
+    G_DAYS,
+    G_END_REASON,
+    G_VIOLATIONS,
     GOAL_FLAG_KEPT,
     GOAL_FLAG_MET,
     GOAL_FLAG_TOOK,
-    GOAL_HOLDS,
-    GOAL_MOVED,
-    GOAL_PAINTED,
-    GOAL_SOLD,
-    GOAL_STEPS,
     GRID_SIZE,
-    MAX_FRAMES,
     N_CELLS,
-    N_DIRECTIONS,
     PLACE_DISCARD,
     PLACE_GONE,
     PLACE_PREVIEW,
     PLACE_TABLE,
     PLAN_HAND,
+    R_CARDS_PAINTED,
+    R_COMMISSIONS_WON,
+    R_FAME,
+    R_FAME_COMMISSIONS,
+    R_FAME_GOALS,
+    R_FAME_PAINTINGS,
+    R_GOALS_WON,
+    R_PAINTINGS_SOLD,
+    R_WINNERS,
+    R_WON,
     STREAM_CHANCE,
     STREAM_SETUP,
     STREAM_STRATEGY,
@@ -74,8 +108,6 @@ from sunset_sim.enums import (
     TIE_SEAT,
 )
 from sunset_sim.observation import (
-    MAX_PAINTINGS,
-    MAX_SALE_OPTIONS,
     OBS_CARDS,
     OBS_COMM_DECK,
     OBS_COMM_PLACE,
@@ -91,24 +123,14 @@ from sunset_sim.observation import (
     OBS_HAND,
     OBS_LAND_DECK,
     OBS_LAND_PLACE,
-    OBS_ME,
-    OBS_N_PAINTINGS,
     OBS_N_PLAYERS,
     OBS_ORDER,
-    OBS_PAINTINGS,
     OBS_PLAN,
     OBS_POS,
     OBS_PREVIEW,
     OBS_ROW,
     OBS_ROW_LEN,
-    OBS_TURN_POS,
     OPTION_WIDTH,
-)
-from sunset_sim.strategy_tools import (
-    DIRECTION_CLASS_ARRAY,
-    NEXT_CELL,
-    lowest_bit,
-    stack_empty,
 )
 
 CENTRE = 2 * GRID_SIZE + 2  # R-SET-5
@@ -120,304 +142,6 @@ KIND_PLAN = np.int64(DECIDE_PLAN)
 KIND_HIKE = np.int64(DECIDE_HIKE)
 KIND_PAINT = np.int64(DECIDE_PAINT)
 KIND_SALE = np.int64(DECIDE_SALE)
-N_PLAN_OPTIONS = np.int64(PLAN_HAND)
-SCRATCH_SIZE = GRID_SIZE  # paint option search: the takeable cells of a path
-
-# Per-seat result columns (int32), in this order; results.py names them for pandas.
-R_FAME = 0
-R_FAME_COMMISSIONS = 1
-R_FAME_GOALS = 2
-R_FAME_PAINTINGS = 3
-R_COMMISSIONS_WON = 4
-R_GOALS_WON = 5
-R_PAINTINGS_SOLD = 6
-R_CARDS_PAINTED = 7
-R_WINNERS = 8  # number of seats sharing the win (R-END-3), on every seat's row
-R_WON = 9  # 1 if this seat is among the winners
-SEAT_COLUMNS = 10
-# Per-game result columns.
-G_END_REASON = 0
-G_DAYS = 1
-G_VIOLATIONS = 2  # bitmask of failed invariants (engine/invariants.py), 0 when unchecked
-GAME_COLUMNS = 3
-# Per-seat, per-day result columns (int32) for the balance report; -1 on days not played.
-D_FAME = 0  # fame as R-END-2 counts it at the end of the day's hike phase (after the goal)
-D_PAINTED = 1  # cards painted that day
-D_GOAL = 2  # GOAL_FLAG_* bits (enums.py): met today's goal, took it from a holder, kept it
-DAY_COLUMNS = 3
-# Per-commission result columns (int8), -1 if it never happened: who completed it, on
-# which day, and the day it first entered the commission row (so could be completed).
-C_SEAT = 0
-C_DAY = 1
-C_SHOWN = 2
-COMMISSION_COLUMNS = 3
-
-# Per-seat running sums kept beside the observation.
-S_COMMISSION_FAME = 0
-S_GOAL_FAME = 1
-S_ICONS = 2
-S_SOLD = 3
-S_PAINTED = 4
-S_COMMISSIONS = 5
-S_GOALS = 6
-S_FORCED_STAY = 7  # 1 if R-HIKE-5 left the seat with no legal hike today
-SUM_COLUMNS = 8
-
-
-@jit(_nrt=False)
-def trace_put(trace, value):
-    """Append to the game trace (parity checks); a 1-element trace is switched off."""
-    if trace.shape[0] > 1:
-        trace[trace[0]] = value
-        trace[0] += 1
-
-
-@jit(_nrt=False)
-def step_cell(cell, direction):
-    return NEXT_CELL[cell * N_DIRECTIONS + direction]
-
-
-@jit(_nrt=False)
-def mark_card(bitmask, card):
-    """Set bit ``card`` of a uint64 bitmask spread over words of 64."""
-    bitmask[card // 64] |= np.uint64(1) << np.uint64(card % 64)
-
-
-@jit(_nrt=False)
-def refresh_fame(obs, sums, seat):
-    """OBS_FAME as R-END-2 counts it now (goals kept for good only)."""
-    obs[OBS_FAME + seat] = (
-        sums[seat, S_COMMISSION_FAME] + sums[seat, S_GOAL_FAME] + sums[seat, S_ICONS] // 2
-    )
-
-
-@jit(_nrt=False)
-def others_at(obs, n_players, seat):
-    """Bitmask over the cells holding another player's artist (R-HIKE-5, R-PAINT-2)."""
-    mask = 0
-    for other in range(n_players):
-        if other != seat:
-            mask |= 1 << obs[OBS_POS + other]
-    return mask
-
-
-@jit(inline="always")
-def put_row(options, row, a, b, c, d, e):
-    """One whole option row (OPTION_WIDTH columns)."""
-    options[row, 0] = a
-    options[row, 1] = b
-    options[row, 2] = c
-    options[row, 3] = d
-    options[row, 4] = e
-
-
-@jit(inline="always")
-def legal_hikes(obs, occupied, start, plan_directions, plan_hike, options):
-    """R-HIKE-1..6 in the reference order: stay first, then N..NW with 1, 2, ... steps.
-    ``occupied``: bitmask of the cells holding other artists."""
-    n = 0
-    if not (occupied >> start) & 1:  # R-HIKE-5
-        put_row(options, 0, -1, 0, start, -1, -1)
-        n = 1
-    for direction in range(N_DIRECTIONS):
-        if not (plan_directions >> direction) & 1:
-            continue
-        cell = start
-        for steps in range(1, plan_hike + 1):
-            cell = step_cell(cell, direction)
-            if cell < 0 or obs[OBS_GRID + cell] < 0:  # R-HIKE-3, R-HIKE-4
-                break
-            if (occupied >> cell) & 1:  # R-HIKE-5: pass, not end
-                continue
-            put_row(options, n, direction, steps, cell, -1, -1)
-            n += 1
-    if n == 0:  # R-HIKE-5 DECISION: no legal hike, stay put
-        put_row(options, 0, -1, 0, start, -1, -1)
-        n = 1
-    return n
-
-
-@jit(inline="always")
-def paint_options(obs, occupied, start, direction, steps, paint, options, takeable):
-    """R-PAINT-1/2: subsets of the takeable path cells, by ascending bitmask."""
-    n_takeable = 0
-    cell = start
-    for step in range(steps + 1):
-        if step > 0:
-            cell = step_cell(cell, direction)
-        if obs[OBS_GRID + cell] >= 0 and not (occupied >> cell) & 1:
-            takeable[n_takeable] = cell
-            n_takeable += 1
-    n = 0
-    for mask in range(1 << n_takeable):
-        count = 0
-        rest = mask
-        while rest:
-            rest &= rest - 1
-            count += 1
-        if count > paint:
-            continue
-        column = 0
-        for bit in range(n_takeable):
-            if (mask >> bit) & 1:
-                options[n, column] = takeable[bit]
-                column += 1
-        for pad in range(column, OPTION_WIDTH):
-            options[n, pad] = -1
-        n += 1
-    return n
-
-
-@jit(inline="always")
-def sale_options(obs, tables, hands, seat, n_hand, options):
-    """R-SELL-1..3 in the reference order (rules/sell.py): row 0 is "stop"; then per
-    commission in row order, frame by frame over the hand in the order taken, the first
-    unused painting of each feature kind only; at most MAX_SALE_OPTIONS rows.
-
-    The search runs on bitmasks over hand positions: per frame the paintings that fit it,
-    per painting the earlier paintings of the same kind."""
-    put_row(options, 0, -1, -1, -1, -1, -1)
-    n = 1
-    if n_hand == 0:
-        return n
-    # A commission with a frame that no painting fits is skipped before the search
-    # (land_frames: one bit per frame; card sets of up to 64 frames take this fast path).
-    one_word = tables.land_frames.shape[1] == 1
-    held = np.uint64(0)
-    if one_word:
-        for i in range(n_hand):
-            held |= tables.land_frames[hands[seat, i], 0]
-        if held == 0:
-            return n
-    same_kind = stack_empty(MAX_PAINTINGS, np.uint64)  # earlier positions of the same kind
-    kinds = stack_empty(MAX_PAINTINGS, np.int64)
-    fit = stack_empty(MAX_FRAMES, np.uint64)  # positions fitting each frame
-    candidates = stack_empty(MAX_FRAMES, np.uint64)  # fitting and unused, per depth
-    untried = stack_empty(MAX_FRAMES, np.uint64)
-    chosen = stack_empty(MAX_FRAMES, np.int64)  # hand position chosen, per depth
-    kinds_ready = False
-    for slot in range(obs[OBS_ROW_LEN]):
-        commission = obs[OBS_ROW + slot]
-        n_frames = tables.comm_n_frames[commission]
-        if n_frames > n_hand:  # one distinct painting per frame (R-SELL-2)
-            continue
-        possible = True
-        for f in range(n_frames):
-            frame = tables.comm_frames[commission, f]
-            if one_word and not (held >> np.uint64(frame)) & np.uint64(1):
-                possible = False
-                break
-            mask = np.uint64(0)
-            for i in range(n_hand):
-                if tables.match[hands[seat, i], frame]:
-                    mask |= np.uint64(1) << np.uint64(i)
-            fit[f] = mask
-            if mask == 0:
-                possible = False
-                break
-        if not possible:
-            continue
-        if not kinds_ready:
-            for i in range(n_hand):
-                kind = tables.land_kind[hands[seat, i]]
-                kinds[i] = kind
-                before = np.uint64(0)
-                for j in range(i):
-                    if kinds[j] == kind:
-                        before |= np.uint64(1) << np.uint64(j)
-                same_kind[i] = before
-            kinds_ready = True
-        used = np.uint64(0)  # positions chosen at depths 0 .. depth-1
-        candidates[0] = fit[0]
-        untried[0] = fit[0]
-        depth = 0
-        while depth >= 0 and n < MAX_SALE_OPTIONS:
-            if depth == n_frames:
-                options[n, 0] = commission
-                for f in range(MAX_FRAMES):
-                    options[n, 1 + f] = hands[seat, chosen[f]] if f < n_frames else -1
-                for column in range(1 + MAX_FRAMES, OPTION_WIDTH):
-                    options[n, column] = -1
-                n += 1
-                depth -= 1
-                used &= ~(np.uint64(1) << np.uint64(chosen[depth]))
-                continue
-            rest = untried[depth]
-            found = -1
-            while rest:
-                i = lowest_bit(rest)
-                rest &= rest - np.uint64(1)
-                if not (same_kind[i] & candidates[depth]):  # first of its kind here
-                    found = i
-                    break
-            untried[depth] = rest
-            if found >= 0:
-                chosen[depth] = found
-                used |= np.uint64(1) << np.uint64(found)
-                depth += 1
-                if depth < n_frames:
-                    candidates[depth] = fit[depth] & ~used
-                    untried[depth] = candidates[depth]
-            else:
-                depth -= 1
-                if depth >= 0:
-                    used &= ~(np.uint64(1) << np.uint64(chosen[depth]))
-    return n
-
-
-@jit(inline="always")
-def meets_goal(obs, tables, goal, seat, direction, steps, n_painted, n_sold, hands, n_hand):
-    """R-GOAL-3: this turn's actions and the holdings after selling."""
-    kind = tables.goal_kind[goal]
-    param = tables.goal_param[goal]
-    if kind == GOAL_MOVED:
-        return steps > 0 and DIRECTION_CLASS_ARRAY[direction] == param
-    if kind == GOAL_PAINTED:
-        return n_painted >= param
-    if kind == GOAL_SOLD:
-        return n_sold >= param
-    if kind == GOAL_ALL_FEATURES:
-        n_features = tables.land_features.shape[1]
-        for feature in range(n_features):
-            shown = 0
-            for i in range(n_hand):
-                shown += tables.land_features[hands[seat, i], feature]
-            if shown == 0:
-                return False
-        return True
-    if kind == GOAL_EDGE:
-        cell = obs[OBS_POS + seat]
-        row = cell // GRID_SIZE
-        col = cell % GRID_SIZE
-        return row == 0 or col == 0 or row == GRID_SIZE - 1 or col == GRID_SIZE - 1
-    if kind == GOAL_HOLDS:
-        return n_hand >= param
-    if kind == GOAL_STEPS:
-        return steps >= param
-    return False
-
-
-@jit(inline="always")
-def show_private(obs, seat, hands, n_hand, turn_position):
-    """The observing seat's own fields (the rest of ``obs`` is public)."""
-    shown = obs[OBS_N_PAINTINGS]  # slots written for the previous observer
-    obs[OBS_ME] = seat
-    obs[OBS_N_PAINTINGS] = n_hand
-    obs[OBS_TURN_POS] = turn_position
-    for i in range(n_hand):
-        obs[OBS_PAINTINGS + i] = hands[seat, i]
-    for i in range(n_hand, max(shown, 0)):
-        obs[OBS_PAINTINGS + i] = -1
-
-
-# ---- restricted play (analysis/experiments.py): options a seat may not take ----------
-# ``banned[mask, seat, column]`` (uint8) applies to games whose index is ``mask`` modulo
-# ``banned.shape[0]``. Column BAN_ANY says the seat has any restriction; then one column
-# per plan card, landscape and commission, from the offsets ``ban_offsets`` gives. The
-# options left are a subsequence of the full list in its canonical order, so a seat
-# without a restriction plays exactly as before (play.StrategyDecider mirrors this for the
-# reference engine).
-BAN_ANY = 0
 
 
 @jit(inline="always")
@@ -430,116 +154,6 @@ def decide(strategy_functions, strategy_id, kind, n_options, seat, context):
     if choice < 0 or choice >= n_options:
         raise ValueError("a strategy chose an option that is not on the list")
     return choice
-
-
-@jit(_nrt=False)
-def ban_offsets(n_plan, n_land):
-    """Columns of the first plan card, landscape and commission in a ``banned`` row."""
-    return 1, 1 + n_plan, 1 + n_plan + n_land
-
-
-@jit(_nrt=False)
-def allowed_plans(obs, options, drawn_row, banned, mask, seat, plan_column):
-    """The drawn plan cards the seat may keep, first and in drawn order, in ``options``
-    and ``OBS_HAND``; the banned ones follow in the hand. If every card is banned there
-    is no other choice, and all three are offered."""
-    n = 0
-    for k in range(PLAN_HAND):
-        if banned[mask, seat, plan_column + drawn_row[k]] == 0:
-            options[n, 0] = drawn_row[k]
-            obs[OBS_HAND + n] = drawn_row[k]
-            n += 1
-    if n == 0:
-        return N_PLAN_OPTIONS
-    rest = n
-    for k in range(PLAN_HAND):
-        if banned[mask, seat, plan_column + drawn_row[k]] != 0:
-            options[rest, 0] = drawn_row[k]
-            obs[OBS_HAND + rest] = drawn_row[k]
-            rest += 1
-    return np.int64(n)
-
-
-@jit(_nrt=False)
-def move_option_row(options, source, target):
-    for column in range(OPTION_WIDTH):
-        options[target, column] = options[source, column]
-
-
-@jit(_nrt=False)
-def allowed_paint_sets(obs, options, n_options, banned, mask, seat, land_column):
-    """The paint sets without a banned landscape (row 0, the empty set, always stays)."""
-    n = 0
-    for row in range(n_options):
-        allowed = True
-        for column in range(OPTION_WIDTH):
-            cell = options[row, column]
-            if cell >= 0 and banned[mask, seat, land_column + obs[OBS_GRID + cell]] != 0:
-                allowed = False
-        if allowed:
-            move_option_row(options, row, n)
-            n += 1
-    return n
-
-
-@jit(_nrt=False)
-def allowed_sales(options, n_options, banned, mask, seat, comm_column):
-    """The sales to commissions the seat may sell to (row 0, "stop", always stays)."""
-    n = 1
-    for row in range(1, n_options):
-        if banned[mask, seat, comm_column + options[row, 0]] == 0:
-            move_option_row(options, row, n)
-            n += 1
-    return n
-
-
-def _borrowable(value_type):
-    if isinstance(value_type, types.Array):
-        return True
-    if isinstance(value_type, types.BaseTuple):
-        return all(_borrowable(member) for member in value_type.types)
-    return False
-
-
-@intrinsic
-def _borrowed(typingctx, value):
-    if not _borrowable(value):
-        return None
-
-    def strip(context, builder, value_type, value_llvm):
-        if isinstance(value_type, types.Array):
-            array = make_array(value_type)(context, builder, value=value_llvm)
-            array.meminfo = ir.Constant(array.meminfo.type, None)
-            array.parent = ir.Constant(array.parent.type, None)
-            return array._getvalue()
-        for index, member in enumerate(value_type.types):
-            item = builder.extract_value(value_llvm, index)
-            value_llvm = builder.insert_value(
-                value_llvm, strip(context, builder, member, item), index
-            )
-        return value_llvm
-
-    def codegen(context, builder, signature, args):
-        return strip(context, builder, signature.args[0], args[0])
-
-    return value(value), codegen
-
-
-if numba.config.DISABLE_JIT:
-
-    def borrowed(value):
-        return value
-
-else:
-
-    @jit(inline="always")
-    def borrowed(value):
-        """The same arrays (an array or a tuple of them) without their reference-counting
-        handle: numba's reference counting on them is then a no-op, which matters where a
-        call passes many arrays (every decision passes the ~20 arrays of ``tables``,
-        ``obs`` and ``options``). Valid only while the caller keeps the originals alive;
-        never store or return the result."""
-        return _borrowed(value)
 
 
 @jit
@@ -585,29 +199,28 @@ def play_game(
     n_plan = tables.plan_wake.shape[0]
     ban_mask = game_index % banned.shape[0]
     plan_column, land_column, comm_column = ban_offsets(n_plan, n_land)
-    (
-        obs,
-        setup,
-        chance,
-        streams,
-        land_deck,
-        comm_deck,
-        goal_deck,
-        discard,
-        plan_ring,
-        plan_head,
-        plan_count,
-        hands,
-        n_hand,
-        sums,
-        options,
-        scratch,
-        drawn,
-        kept,
-        order,
-        keys,
-        permutation,
-    ) = work
+    obs, setup, chance, streams = work.obs, work.setup, work.chance, work.streams
+    land_deck, comm_deck, goal_deck, discard = (
+        work.land_deck,
+        work.comm_deck,
+        work.goal_deck,
+        work.discard,
+    )
+    plan_ring, plan_head, plan_count = work.plan_ring, work.plan_head, work.plan_count
+    hands, n_hand, sums, options, scratch = (
+        work.hands,
+        work.n_hand,
+        work.sums,
+        work.options,
+        work.scratch,
+    )
+    drawn, kept, order, keys, permutation = (
+        work.drawn,
+        work.kept,
+        work.order,
+        work.keys,
+        work.permutation,
+    )
     # The one tuple every decision hands to the strategies (engine/decisions.py).
     context = address_of((obs, options, params, streams, tables), CONTEXT)
     obs[:] = -1  # -1 is PLACE_HIDDEN: every card starts in a deck
@@ -1054,45 +667,6 @@ def play_game(
     game_out[G_DAYS] = n_days_played
     trace_put(trace, end_reason)
     trace_put(trace, n_days_played)
-
-
-@jit
-def new_workspace(n_players, n_land, n_comm, n_goal, n_plan):
-    """Every array one game needs (see play_game), allocated once per thread."""
-    return (
-        np.empty(OBS_CARDS + n_land + n_comm + n_goal, dtype=np.int32),  # obs
-        np.zeros(2, dtype=np.uint64),  # setup stream
-        np.zeros(2, dtype=np.uint64),  # chance stream
-        np.zeros((n_players, 2), dtype=np.uint64),  # strategy streams
-        np.empty(n_land, dtype=np.int32),  # landscape deck
-        np.empty(n_comm, dtype=np.int32),  # commission deck
-        np.empty(max(n_goal, 1), dtype=np.int32),  # goal deck
-        np.empty(n_land, dtype=np.int32),  # landscape discard pile
-        np.empty((n_players, n_plan), dtype=np.int32),  # plan decks
-        np.zeros(n_players, dtype=np.int64),  # plan deck heads
-        np.zeros(n_players, dtype=np.int64),  # plan deck sizes
-        np.empty((n_players, MAX_PAINTINGS), dtype=np.int32),  # unsold paintings
-        np.zeros(n_players, dtype=np.int64),  # number of unsold paintings
-        np.zeros((n_players, SUM_COLUMNS), dtype=np.int32),  # running sums
-        np.empty((MAX_SALE_OPTIONS, OPTION_WIDTH), dtype=np.int32),  # options, rows filled whole
-        np.empty(SCRATCH_SIZE, dtype=np.int64),  # paint option scratch
-        np.empty((n_players, PLAN_HAND), dtype=np.int32),  # drawn plan cards
-        np.empty(n_players, dtype=np.int32),  # kept plan cards
-        np.empty(n_players, dtype=np.int64),  # turn order
-        np.empty((n_players, 3), dtype=np.int64),  # turn-order keys
-        np.empty(n_players, dtype=np.int64),  # tie-break permutation
-    )
-
-
-@jit
-def workspace_for(n_players, tables):
-    return new_workspace(
-        n_players,
-        tables.land_icons.shape[0],
-        tables.comm_fame.shape[0],
-        tables.goal_kind.shape[0],
-        tables.plan_wake.shape[0],
-    )
 
 
 @jit(parallel=True)

@@ -1,0 +1,120 @@
+"""Phase 2 of a turn in the fast engine: the sales a hand allows (R-SELL-1..3), in the
+reference engine's order (``rules/sell.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sunset_sim.engine.hike import put_row
+from sunset_sim.engine.jit import jit
+from sunset_sim.enums import (
+    MAX_FRAMES,
+)
+from sunset_sim.observation import (
+    MAX_PAINTINGS,
+    MAX_SALE_OPTIONS,
+    OBS_ROW,
+    OBS_ROW_LEN,
+    OPTION_WIDTH,
+)
+from sunset_sim.strategy_tools import (
+    lowest_bit,
+    stack_empty,
+)
+
+
+@jit(inline="always")
+def sale_options(obs, tables, hands, seat, n_hand, options):
+    """R-SELL-1..3 in the reference order (rules/sell.py): row 0 is "stop"; then per
+    commission in row order, frame by frame over the hand in the order taken, the first
+    unused painting of each feature kind only; at most MAX_SALE_OPTIONS rows.
+
+    The search runs on bitmasks over hand positions: per frame the paintings that fit it,
+    per painting the earlier paintings of the same kind."""
+    put_row(options, 0, -1, -1, -1, -1, -1)
+    n = 1
+    if n_hand == 0:
+        return n
+    # A commission with a frame that no painting fits is skipped before the search
+    # (land_frames: one bit per frame; card sets of up to 64 frames take this fast path).
+    one_word = tables.land_frames.shape[1] == 1
+    held = np.uint64(0)
+    if one_word:
+        for i in range(n_hand):
+            held |= tables.land_frames[hands[seat, i], 0]
+        if held == 0:
+            return n
+    same_kind = stack_empty(MAX_PAINTINGS, np.uint64)  # earlier positions of the same kind
+    kinds = stack_empty(MAX_PAINTINGS, np.int64)
+    fit = stack_empty(MAX_FRAMES, np.uint64)  # positions fitting each frame
+    candidates = stack_empty(MAX_FRAMES, np.uint64)  # fitting and unused, per depth
+    untried = stack_empty(MAX_FRAMES, np.uint64)
+    chosen = stack_empty(MAX_FRAMES, np.int64)  # hand position chosen, per depth
+    kinds_ready = False
+    for slot in range(obs[OBS_ROW_LEN]):
+        commission = obs[OBS_ROW + slot]
+        n_frames = tables.comm_n_frames[commission]
+        if n_frames > n_hand:  # one distinct painting per frame (R-SELL-2)
+            continue
+        possible = True
+        for f in range(n_frames):
+            frame = tables.comm_frames[commission, f]
+            if one_word and not (held >> np.uint64(frame)) & np.uint64(1):
+                possible = False
+                break
+            mask = np.uint64(0)
+            for i in range(n_hand):
+                if tables.match[hands[seat, i], frame]:
+                    mask |= np.uint64(1) << np.uint64(i)
+            fit[f] = mask
+            if mask == 0:
+                possible = False
+                break
+        if not possible:
+            continue
+        if not kinds_ready:
+            for i in range(n_hand):
+                kind = tables.land_kind[hands[seat, i]]
+                kinds[i] = kind
+                before = np.uint64(0)
+                for j in range(i):
+                    if kinds[j] == kind:
+                        before |= np.uint64(1) << np.uint64(j)
+                same_kind[i] = before
+            kinds_ready = True
+        used = np.uint64(0)  # positions chosen at depths 0 .. depth-1
+        candidates[0] = fit[0]
+        untried[0] = fit[0]
+        depth = 0
+        while depth >= 0 and n < MAX_SALE_OPTIONS:
+            if depth == n_frames:
+                options[n, 0] = commission
+                for f in range(MAX_FRAMES):
+                    options[n, 1 + f] = hands[seat, chosen[f]] if f < n_frames else -1
+                for column in range(1 + MAX_FRAMES, OPTION_WIDTH):
+                    options[n, column] = -1
+                n += 1
+                depth -= 1
+                used &= ~(np.uint64(1) << np.uint64(chosen[depth]))
+                continue
+            rest = untried[depth]
+            found = -1
+            while rest:
+                i = lowest_bit(rest)
+                rest &= rest - np.uint64(1)
+                if not (same_kind[i] & candidates[depth]):  # first of its kind here
+                    found = i
+                    break
+            untried[depth] = rest
+            if found >= 0:
+                chosen[depth] = found
+                used |= np.uint64(1) << np.uint64(found)
+                depth += 1
+                if depth < n_frames:
+                    candidates[depth] = fit[depth] & ~used
+                    untried[depth] = candidates[depth]
+            else:
+                depth -= 1
+                if depth >= 0:
+                    used &= ~(np.uint64(1) << np.uint64(chosen[depth]))
+    return n
