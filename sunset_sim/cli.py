@@ -19,8 +19,10 @@ from sunset_sim.cards.loader import CardSetError, load_cards
 from sunset_sim.cli_common import (
     CliError,
     cards_option,
+    check_fast,
     check_output,
     check_players,
+    compile_engine,
     format_option,
     games_progress,
     load_card_set,
@@ -112,7 +114,7 @@ def main(strategy_paths: tuple[str, ...] = ()) -> None:
     The first run compiles the engine and the strategies it seats (a minute or two,
     said on stderr); later runs load them from the compile cache, see `sunset-sim cache`.
     """
-    from sunset_sim.strategy import StrategyError, add_strategy_path
+    from sunset_sim.strategy import add_strategy_path
 
     for folder in strategy_paths:
         try:
@@ -309,12 +311,8 @@ def simulate_command(
     rules = parse_rules(rule_texts)
     cards = load_card_set(cards_path, players, rules.days)
     seats = make_seats(strategy_texts, players)
-    from sunset_sim.engine.compiling import prepare
-
-    try:  # compiled (or loaded from the cache) before the progress bar starts
-        prepare(seat.spec for seat in seats)
-    except StrategyError as error:
-        raise CliError(f"--strategy: {error}") from None
+    for seat in seats:
+        check_fast(seat)
     out_path, dataset = output_kind(out_text)
     if resume and force:
         raise CliError("--resume and --force exclude each other")
@@ -345,6 +343,7 @@ def simulate_command(
                 "already done",
                 err=True,
             )
+        compile_engine(seats)
         with games_progress(games, progress_output(quiet)) as bar:
             arguments = (games, players, seats, seed, cards, rules, jobs or None, chunk_size)
             try:
@@ -453,6 +452,7 @@ def tournament_command(
     if len({p.name for p in entrants}) < 2:
         raise CliError("--strategy: a tournament needs at least two different strategies")
     total = games * len(seatings(entrants, players))
+    compile_engine(entrants)
     with games_progress(total, progress_output(quiet)) as bar:
         result = tournament(
             entrants,

@@ -44,6 +44,8 @@ __all__ = [
     "players_text_option",
     "print_table",
     "progress_output",
+    "compile_engine",
+    "check_fast",
     "rule_option",
     "strategy_option",
     "text_option",
@@ -215,6 +217,27 @@ def make_seats(texts: tuple[str, ...], players: int):
 
     try:
         return seat_players(texts, players)
+    except StrategyError as error:
+        raise CliError(f"--strategy: {error}") from None
+
+
+def check_fast(player) -> None:
+    """A seat whose strategy cannot run in the fast engine is a one-line --strategy error."""
+    from sunset_sim.engine.compiling import check_compilable
+
+    try:
+        check_compilable(player.spec)
+    except StrategyError as error:
+        raise CliError(f"--strategy: {error}") from None
+
+
+def compile_engine(players) -> None:
+    """Compile (or load) the engine and these players' strategies now, before a progress
+    bar starts, so that its ETA leaves the compile out; a compile says so on stderr."""
+    from sunset_sim.engine.compiling import prepare
+
+    try:
+        prepare(player.spec for player in players)
     except StrategyError as error:
         raise CliError(f"--strategy: {error}") from None
 

@@ -15,6 +15,7 @@ from sunset_sim.cli_common import (
     cards_option,
     check_out_folder,
     check_players,
+    compile_engine,
     format_option,
     games_progress,
     load_card_set,
@@ -331,6 +332,7 @@ def _play(games_per_table, players, tables, seed, cards, rules, jobs, stream):
 
     plan_ids = [p.id for p in cards.plans]
     frames = []
+    compile_engine(player for table in tables for player in table)
     with games_progress(games_per_table * len(tables), stream) as bar:
         for index, seats in enumerate(tables):
             first = index * games_per_table

@@ -15,6 +15,7 @@ import click
 from sunset_sim.cli_common import (
     CliError,
     check_out_folder,
+    compile_engine,
     games_progress,
     parse_number,
     parse_rules,
@@ -160,7 +161,8 @@ def study_command(
     arms = 1 + len(restrictions_for(cards, families)) + 2 * len(_edit_list(cards, edits))
     stream = progress_output(quiet)
     say = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))
-    say(f"study: {arms} arms x {games} deals x {tables} table(s); compiling the field if new")
+    say(f"study: {arms} arms x {games} deals x {tables} table(s)")
+    compile_engine([*entrants, *(check_field or [])])
     with games_progress(arms * games * tables, stream) as bar:
         study = run_study(
             entrants,

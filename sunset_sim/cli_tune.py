@@ -20,6 +20,7 @@ from sunset_sim.cli_common import (
     cards_option,
     check_output,
     check_players,
+    compile_engine,
     format_option,
     games_progress,
     jobs_text_option,
@@ -209,6 +210,7 @@ def tune_command(
         )
 
     total = total_games(players, games, generations, population, validation_games)
+    compile_engine([player, *(make_player(text) for text in opponent_texts or ("greedy",))])
     with games_progress(total, progress_stream) as bar:
         try:
             result = tune(

@@ -14,8 +14,10 @@ import click
 from sunset_sim.cli_common import (
     CliError,
     cards_option,
+    check_fast,
     check_output,
     check_players,
+    compile_engine,
     games_progress,
     jobs_text_option,
     load_card_set,
@@ -99,7 +101,6 @@ def _settings(games_text, players_text, seed_text, jobs_text, format_text):
 
 
 def _entrants(texts: tuple[str, ...]):
-    from sunset_sim.engine.compiling import prepare
     from sunset_sim.strategy import StrategyError, make_player
 
     players = []
@@ -108,10 +109,8 @@ def _entrants(texts: tuple[str, ...]):
             players.append(make_player(text))
         except StrategyError as error:
             raise CliError(f"--strategy: {error}") from None
-    try:  # compiled (or loaded from the cache) before the progress bar starts
-        prepare(p.spec for p in players)
-    except StrategyError as error:
-        raise CliError(f"--strategy: {error}") from None
+    for player in players:
+        check_fast(player)
     return players
 
 
@@ -251,6 +250,7 @@ def compare_command(
     )
     entrants = _entrants(strategy_texts)
     total = 2 * games * len(seatings(entrants, players))
+    compile_engine(entrants)
     with games_progress(total, progress_output(quiet)) as bar:
         frame = compare(
             entrants,
@@ -416,6 +416,7 @@ def sweep_command(
         if plot_path.suffix.lower() not in PLOT_SUFFIXES:
             raise CliError(f"--plot: {plot_path} must end in .png, .svg or .pdf")
         check_output(plot_path, force)
+    compile_engine(entrants)
     with games_progress(total, progress_output(quiet)) as bar:
         frame = sweep(
             **arguments,

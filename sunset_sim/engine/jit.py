@@ -224,7 +224,9 @@ class _Locator(caching._CacheLocator):
         return "sunset-sim"  # the index key carries the dependency digest instead
 
     def get_disambiguator(self):
-        return str(self._lineno)
+        # Not the line number (numba's default): an edit that moves a function then keeps
+        # its index file, whose stale entries ``_IndexFile.save`` drops.
+        return "f"
 
     @classmethod
     def from_function(cls, py_func, py_file):
