@@ -1,4 +1,4 @@
-"""The reference engine against RULES.md: at least one test per rule ID (named after it),
+"""The reference engine against docs/rules.md: at least one test per rule ID (named after it),
 the edge cases the rules call out, illegal decisions naming their rule, property tests
 of hiking and painting, and determinism of seeded games."""
 
@@ -1083,7 +1083,7 @@ def boards(draw):
 
 
 def independent_hike_rule(state: GameState, seat: int, d: int, steps: int) -> str | None:
-    """RULES.md R-HIKE-1..5, written out again; None when the hike is legal."""
+    """docs/rules.md R-HIKE-1..5, written out again; None when the hike is legal."""
     card = state.cards.plans[state.players[seat].plan]
     start = state.players[seat].position
     others = {p.position for p in state.players if p.seat != seat}

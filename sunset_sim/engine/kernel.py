@@ -7,7 +7,7 @@ public part of the state *is* the observation array (``observation.py``): the gr
 artists, commission row and card places live there and are updated in place; hidden
 parts (deck orders, plan decks, hands) live in separate arrays.
 
-Rule IDs in comments point at RULES.md; tests/test_parity.py holds both engines to the
+Rule IDs in comments point at docs/rules.md; tests/test_parity.py holds both engines to the
 same games.
 
 Speed (measured with perf; keep it in mind when editing):

@@ -90,26 +90,29 @@ def _borrowable(value_type):
     return False
 
 
+def strip_references(context, builder, value_type, value_llvm):
+    """LLVM: the same arrays (an array or a tuple of them) with a constant null
+    reference-counting handle, so that every incref and decref on them folds away."""
+    if isinstance(value_type, types.Array):
+        array = make_array(value_type)(context, builder, value=value_llvm)
+        array.meminfo = ir.Constant(array.meminfo.type, None)
+        array.parent = ir.Constant(array.parent.type, None)
+        return array._getvalue()
+    for index, member in enumerate(value_type.types):
+        item = builder.extract_value(value_llvm, index)
+        value_llvm = builder.insert_value(
+            value_llvm, strip_references(context, builder, member, item), index
+        )
+    return value_llvm
+
+
 @intrinsic
 def _borrowed(typingctx, value):
     if not _borrowable(value):
         return None
 
-    def strip(context, builder, value_type, value_llvm):
-        if isinstance(value_type, types.Array):
-            array = make_array(value_type)(context, builder, value=value_llvm)
-            array.meminfo = ir.Constant(array.meminfo.type, None)
-            array.parent = ir.Constant(array.parent.type, None)
-            return array._getvalue()
-        for index, member in enumerate(value_type.types):
-            item = builder.extract_value(value_llvm, index)
-            value_llvm = builder.insert_value(
-                value_llvm, strip(context, builder, member, item), index
-            )
-        return value_llvm
-
     def codegen(context, builder, signature, args):
-        return strip(context, builder, signature.args[0], args[0])
+        return strip_references(context, builder, signature.args[0], args[0])
 
     return value(value), codegen
 

@@ -1,4 +1,4 @@
-"""The reference engine: one whole game, phase by phase, as RULES.md orders it.
+"""The reference engine: one whole game, phase by phase, as docs/rules.md orders it.
 
 Every choice and chance event comes from a ``Decider``: strategies with random
 streams when playing, a game record when replaying. The engine checks each one and

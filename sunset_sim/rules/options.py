@@ -1,4 +1,4 @@
-"""The rule options (RULES.md, marked OPTION) in one record."""
+"""The rule options (docs/rules.md, marked OPTION) in one record."""
 
 from __future__ import annotations
 
