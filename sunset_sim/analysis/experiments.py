@@ -412,21 +412,22 @@ class Lab:
     _runs: dict = field(default_factory=dict)
 
     def base(self, cards: CardSet) -> FieldRun:
-        key = (cards.content_hash, None)
-        if key not in self._runs:
-            self._runs[key] = play_field(
-                self.tables, self.games, self.seed, cards, self.rules, self.first_game,
-                None, self.jobs, True, self.progress,
-            )  # fmt: skip
-        return self._runs[key]
+        return self._run(cards, None)
 
     def restricted(self, cards: CardSet, restriction: Restriction) -> FieldRun:
+        return self._run(cards, restriction)
+
+    def _run(self, cards: CardSet, restriction: Restriction | None) -> FieldRun:
+        """The field on these deals, played once per card set and restriction (None: the
+        unrestricted baseline, the only arm whose per-seat details are kept)."""
         key = (cards.content_hash, restriction)
         if key not in self._runs:
-            banned = ban_array(cards, len(self.tables[0]), restriction)
+            banned = None
+            if restriction is not None:
+                banned = ban_array(cards, len(self.tables[0]), restriction)
             self._runs[key] = play_field(
                 self.tables, self.games, self.seed, cards, self.rules, self.first_game,
-                banned, self.jobs, False, self.progress,
+                banned, self.jobs, restriction is None, self.progress,
             )  # fmt: skip
         return self._runs[key]
 

@@ -6,7 +6,7 @@ into chunks or jobs gives the same games.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 import numba
@@ -15,8 +15,9 @@ import numpy as np
 from sunset_sim import enums
 from sunset_sim.cards.tables import CardTables
 from sunset_sim.engine import compiling, decisions, kernel, restricted
+from sunset_sim.engine.compiling import lineup
 from sunset_sim.rules.options import Rules
-from sunset_sim.strategy import Player, StrategyError, StrategySpec
+from sunset_sim.strategy import Player
 
 
 @dataclass
@@ -58,19 +59,6 @@ class BatchArrays:
             self.first_game + start,
             **{name: array[start:stop] for name, array in self.arrays().items()},
         )
-
-
-def lineup(specs: Iterable[StrategySpec]) -> tuple[StrategySpec, ...]:
-    """The distinct strategies of a table, sorted by name: a strategy's id in the engine
-    is its position here. Two different strategies under one name are an error."""
-    by_name: dict[str, StrategySpec] = {}
-    for spec in specs:
-        known = by_name.setdefault(spec.name, spec)
-        if known is not spec and known.decide is not spec.decide:
-            raise StrategyError(
-                f"two different strategies are called {spec.name!r}; give one another name"
-            )
-    return tuple(by_name[name] for name in sorted(by_name))
 
 
 def kernel_arguments(

@@ -55,13 +55,26 @@ def check_compilable(spec: StrategySpec) -> None:
         )
 
 
+def lineup(specs: Iterable[StrategySpec]) -> tuple[StrategySpec, ...]:
+    """The distinct strategies of a table, sorted by name: a strategy's id in the engine
+    is its position here. Two different strategies under one name are an error."""
+    by_name: dict[str, StrategySpec] = {}
+    for spec in specs:
+        known = by_name.setdefault(spec.name, spec)
+        if known is not spec and known.decide is not spec.decide:
+            raise StrategyError(
+                f"two different strategies are called {spec.name!r}; give one another name"
+            )
+    return tuple(by_name[name] for name in sorted(by_name))
+
+
 def engine_hash(specs: Iterable[StrategySpec]) -> str:
     """Digest of the code these strategies' games compile from (engine, adapters,
     strategies, numba's version): equal digests, equal games."""
     digest = hashlib.sha256(b"sunset-sim engine 2\0")
     digest.update(jit.dependency_digest(engine_entry()).encode())
     digest.update(jit.dependency_digest(decisions.adapter_dispatcher).encode())
-    for spec in sorted({spec.name: spec for spec in specs}.values(), key=lambda s: s.name):
+    for spec in lineup(specs):
         digest.update(b"\0" + spec.name.encode() + b"\0")
         digest.update(jit.dependency_digest(spec.decide).encode())
     return digest.hexdigest()[:20]
@@ -73,7 +86,7 @@ def missing(specs: Iterable[StrategySpec]) -> list[str]:
         return []
     engine = engine_entry()
     names = [] if engine.overloads or jit.is_cached(engine) else [ENGINE]
-    for spec in _distinct(specs):
+    for spec in lineup(specs):
         adapter = decisions.adapter_dispatcher(spec.decide)
         if not adapter.overloads and not jit.is_cached(adapter):
             names.append(spec.name)
@@ -84,7 +97,7 @@ def prepare(specs: Iterable[StrategySpec], announce: bool = True) -> float:
     """Compile (or load) the engine and these strategies' adapters now; seconds spent.
 
     With ``announce``, a compile says so first on stderr, with its expected length."""
-    specs = _distinct(specs)
+    specs = lineup(specs)
     for spec in specs:
         check_compilable(spec)
     key = tuple((spec.name, id(spec.decide)) for spec in specs)
@@ -98,7 +111,7 @@ def prepare(specs: Iterable[StrategySpec], announce: bool = True) -> float:
             _STATE.active = False
 
 
-def _prepare(specs: list[StrategySpec], key: tuple, announce: bool) -> float:
+def _prepare(specs: tuple[StrategySpec, ...], key: tuple, announce: bool) -> float:
     todo = missing(specs)
     times = _load_times()
     if todo and announce:
@@ -136,7 +149,7 @@ def _prepare(specs: list[StrategySpec], key: tuple, announce: bool) -> float:
     return time.perf_counter() - start
 
 
-def _compile_engine(specs: list[StrategySpec]) -> None:
+def _compile_engine(specs: tuple[StrategySpec, ...]) -> None:
     """One game on the default cards compiles ``play_games`` for its only signature."""
     from sunset_sim.cards.loader import load_cards
     from sunset_sim.cards.tables import build_tables
@@ -153,13 +166,6 @@ def _compile_engine(specs: list[StrategySpec]) -> None:
         spec = registry()["random"]
     players = [Player(spec, np.array([p.default for p in spec.parameters]))] * 2
     run_games(build_tables(load_cards()), players, Rules(), 0, 0, 1)
-
-
-def _distinct(specs: Iterable[StrategySpec]) -> list[StrategySpec]:
-    by_name: dict[str, StrategySpec] = {}
-    for spec in specs:
-        by_name.setdefault(spec.name, spec)
-    return [by_name[name] for name in sorted(by_name)]
 
 
 def _estimate(times: dict, name: str) -> float:
