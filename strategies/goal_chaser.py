@@ -22,7 +22,6 @@ from sunset_sim.enums import (
 from sunset_sim.observation import (
     MAX_PAINTINGS,
     MAX_ROW,
-    MAX_SALE_OPTIONS,
     OBS_COMM_PLACE,
     OBS_GOAL,
     OBS_GRID,
@@ -76,7 +75,6 @@ MAX_WORD_FRAMES = 64  # card sets with up to 64 frames have one word of tables.l
 # At most 1 + 8 x 4 hike options and 2^5 paint options: the kept ones fit a bitmask.
 MAX_KEPT = 64
 KEPT_SIZE = MAX_KEPT * OPTION_WIDTH
-SALE_SIZE = MAX_SALE_OPTIONS * OPTION_WIDTH
 FIRST_FRAMES = sum(1 << (j * MAX_FRAMES) for j in range(MAX_ROW))  # bits j * 3
 POPCOUNT = np.array([bin(m).count("1") for m in range(N_SUBSETS)], dtype=np.int64)
 
@@ -799,13 +797,10 @@ def choose_sale(
             and n_held >= goal_param
             or (goal_kind == GOAL_ALL_FEATURES and held_features == full)
         ):
-            # greedy on the sales that keep it ("stop selling" always stays)
-            rows = stack_empty(SALE_SIZE, np.int32)
-            back = stack_empty(MAX_SALE_OPTIONS, np.int64)
-            for column in range(OPTION_WIDTH):
-                rows[column] = options[0, column]
-            back[0] = 0
-            n_keep = 1
+            # greedy on the sales that keep it ("stop selling" always stays): greedy's
+            # choice over those rows, found in place (there may be any number of sales)
+            best_index = 0
+            best = 0.0
             for index in range(1, n_options):
                 handed, n_handed = handed_mask(options, index, cards, n_held)
                 if goal_kind == GOAL_HOLDS:
@@ -817,13 +812,11 @@ def choose_sale(
                             features |= held[i]
                     ok = features == full
                 if ok:
-                    for column in range(OPTION_WIDTH):
-                        rows[n_keep * OPTION_WIDTH + column] = options[index, column]
-                    back[n_keep] = index
-                    n_keep += 1
-            if n_keep < n_options:
-                kept = rows[: n_keep * OPTION_WIDTH].reshape((n_keep, OPTION_WIDTH))
-                return back[greedy.choose_sale(kept, n_keep, comm_fame, land_icons)]
+                    value = greedy.sale_value(options, index, comm_fame, land_icons)
+                    if value > best:
+                        best = value
+                        best_index = index
+            return best_index
     return greedy.choose_sale(options, n_options, comm_fame, land_icons)
 
 

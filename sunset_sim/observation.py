@@ -61,7 +61,9 @@ OBS_CARDS = OBS_PAINTINGS + MAX_PAINTINGS  # start of the per-card place blocks
 #   paint: (cell, cell, ...) the cells taken, in path order
 #   sale:  (commission index, painting for frame 0, frame 1, frame 2); row 0 is "stop"
 OPTION_WIDTH = 5
-MAX_SALE_OPTIONS = 2048  # sale options beyond this are not offered (both engines alike)
+# Rows of the fast engine's option buffer. Plan, hike and paint decisions always fit; a
+# sale decision with more legal sales gets a buffer of its own (R-SELL-1: none is left off).
+OPTION_ROWS = 2048
 
 
 def observation_size(n_landscapes: int, n_commissions: int, n_goals: int) -> int:

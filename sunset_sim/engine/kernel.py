@@ -480,26 +480,33 @@ def play_game(
             n_sold = 0
             while True:
                 show_private(obs, seat, hands, n_hand[seat], position)
-                n_options = sale_options(obs, tables, hands, seat, n_hand[seat], options)
+                rows = options
+                rows_context = context
+                n_options = sale_options(obs, tables, hands, seat, n_hand[seat], rows)
+                if n_options > options.shape[0]:
+                    # More sales than the buffer holds (a permissive card set, a long
+                    # game): a buffer of this decision's own, so that every legal sale
+                    # is offered (R-SELL-1), as the reference engine offers them.
+                    rows = np.empty((n_options, OPTION_WIDTH), dtype=np.int32)
+                    sale_options(obs, tables, hands, seat, n_hand[seat], rows)
+                    rows_context = address_of((obs, rows, params, streams, tables), CONTEXT)
                 if banned[ban_mask, seat, BAN_ANY]:
-                    n_options = allowed_sales(
-                        options, n_options, banned, ban_mask, seat, comm_column
-                    )
+                    n_options = allowed_sales(rows, n_options, banned, ban_mask, seat, comm_column)
                 choice = decide(
                     strategy_functions,
                     strategy_ids[seat],
                     KIND_SALE,
                     np.int64(n_options),
                     seat,
-                    context,
+                    rows_context,
                 )
                 if choice == 0:
                     break
-                commission = options[choice, 0]
+                commission = rows[choice, 0]
                 n_frames = tables.comm_n_frames[commission]
                 trace_put(trace, commission)
                 for f in range(n_frames):
-                    card = options[choice, 1 + f]
+                    card = rows[choice, 1 + f]
                     trace_put(trace, card)
                     for i in range(n_hand[seat]):  # remove, keeping the order taken
                         if hands[seat, i] == card:

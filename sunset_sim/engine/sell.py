@@ -12,7 +12,6 @@ from sunset_sim.enums import (
 )
 from sunset_sim.observation import (
     MAX_PAINTINGS,
-    MAX_SALE_OPTIONS,
     OBS_ROW,
     OBS_ROW_LEN,
     OPTION_WIDTH,
@@ -27,11 +26,16 @@ from sunset_sim.strategy_tools import (
 def sale_options(obs, tables, hands, seat, n_hand, options):
     """R-SELL-1..3 in the reference order (rules/sell.py): row 0 is "stop"; then per
     commission in row order, frame by frame over the hand in the order taken, the first
-    unused painting of each feature kind only; at most MAX_SALE_OPTIONS rows.
+    unused painting of each feature kind only.
+
+    Returns how many options there are, all of them: rows past ``options.shape[0]`` are
+    counted, not written, so the caller can give a larger buffer and ask again (R-SELL-1
+    lets a player fulfil any commission in the row; nothing may be left off the list).
 
     The search runs on bitmasks over hand positions: per frame the paintings that fit it,
     per painting the earlier paintings of the same kind."""
     put_row(options, 0, -1, -1, -1, -1, -1)
+    capacity = options.shape[0]
     n = 1
     if n_hand == 0:
         return n
@@ -86,13 +90,14 @@ def sale_options(obs, tables, hands, seat, n_hand, options):
         candidates[0] = fit[0]
         untried[0] = fit[0]
         depth = 0
-        while depth >= 0 and n < MAX_SALE_OPTIONS:
+        while depth >= 0:
             if depth == n_frames:
-                options[n, 0] = commission
-                for f in range(MAX_FRAMES):
-                    options[n, 1 + f] = hands[seat, chosen[f]] if f < n_frames else -1
-                for column in range(1 + MAX_FRAMES, OPTION_WIDTH):
-                    options[n, column] = -1
+                if n < capacity:
+                    options[n, 0] = commission
+                    for f in range(MAX_FRAMES):
+                        options[n, 1 + f] = hands[seat, chosen[f]] if f < n_frames else -1
+                    for column in range(1 + MAX_FRAMES, OPTION_WIDTH):
+                        options[n, column] = -1
                 n += 1
                 depth -= 1
                 used &= ~(np.uint64(1) << np.uint64(chosen[depth]))

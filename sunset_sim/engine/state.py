@@ -23,13 +23,13 @@ from sunset_sim.enums import (
 )
 from sunset_sim.observation import (
     MAX_PAINTINGS,
-    MAX_SALE_OPTIONS,
     OBS_CARDS,
     OBS_FAME,
     OBS_ME,
     OBS_N_PAINTINGS,
     OBS_PAINTINGS,
     OBS_TURN_POS,
+    OPTION_ROWS,
     OPTION_WIDTH,
 )
 
@@ -154,7 +154,7 @@ class Workspace(NamedTuple):
     sums: np.ndarray  # int32 [P, SUM_COLUMNS]: running sums (S_*)
     options: (
         np.ndarray
-    )  # int32 [MAX_SALE_OPTIONS, OPTION_WIDTH]: the options of a decision, rows filled whole
+    )  # int32 [OPTION_ROWS, OPTION_WIDTH]: the options of a decision, rows filled whole
     scratch: np.ndarray  # int64 [SCRATCH_SIZE]: paint option search
     drawn: np.ndarray  # int32 [P, PLAN_HAND]: drawn plan cards
     kept: np.ndarray  # int32 [P]: kept plan cards
@@ -181,7 +181,7 @@ def new_workspace(n_players, n_land, n_comm, n_goal, n_plan):
         np.empty((n_players, MAX_PAINTINGS), dtype=np.int32),  # unsold paintings
         np.zeros(n_players, dtype=np.int64),  # number of unsold paintings
         np.zeros((n_players, SUM_COLUMNS), dtype=np.int32),  # running sums
-        np.empty((MAX_SALE_OPTIONS, OPTION_WIDTH), dtype=np.int32),  # options, rows filled whole
+        np.empty((OPTION_ROWS, OPTION_WIDTH), dtype=np.int32),  # options, rows filled whole
         np.empty(SCRATCH_SIZE, dtype=np.int64),  # paint option scratch
         np.empty((n_players, PLAN_HAND), dtype=np.int32),  # drawn plan cards
         np.empty(n_players, dtype=np.int32),  # kept plan cards

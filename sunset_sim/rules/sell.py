@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from sunset_sim.observation import MAX_SALE_OPTIONS
 from sunset_sim.rules.errors import RuleViolation
 from sunset_sim.rules.state import GameState
 
@@ -13,12 +12,11 @@ def sale_options(state: GameState, seat: int) -> list[tuple[int, list[int]]]:
     Commissions in row order; for each, assignments frame by frame over the player's
     paintings in the order taken. Paintings with identical feature multisets are
     interchangeable, so per frame only the first unused one of each kind is offered.
-    At most MAX_SALE_OPTIONS - 1 options are listed.
+    Every legal sale is listed, however many (R-SELL-1).
     """
     tables = state.tables
     hand = state.players[seat].paintings
     options: list[tuple[int, list[int]]] = []
-    limit = MAX_SALE_OPTIONS - 1
 
     def extend(commission: int, frames: list[int], chosen: list[int]) -> None:
         if len(chosen) == len(frames):
@@ -27,8 +25,6 @@ def sale_options(state: GameState, seat: int) -> list[tuple[int, list[int]]]:
         frame = frames[len(chosen)]
         kinds_tried: set[int] = set()
         for card in hand:
-            if len(options) >= limit:
-                return
             kind = int(tables.land_kind[card])
             if card in chosen or kind in kinds_tried or not tables.match[card, frame]:
                 continue
