@@ -1,5 +1,5 @@
 """Phase 2 of a turn in the fast engine: the sales a hand allows (R-SELL-1..3), in the
-reference engine's order (``rules/sell.py``)."""
+reference engine's order, and making one (R-SELL-2..4), as ``rules/sell.py`` does."""
 
 from __future__ import annotations
 
@@ -7,11 +7,18 @@ import numpy as np
 
 from sunset_sim.engine.hike import put_row
 from sunset_sim.engine.jit import jit
-from sunset_sim.enums import (
-    MAX_FRAMES,
+from sunset_sim.engine.state import (
+    S_COMMISSION_FAME,
+    S_COMMISSIONS,
+    S_ICONS,
+    S_SOLD,
+    refresh_fame,
+    trace_put,
 )
+from sunset_sim.enums import C_DAY, C_SEAT, MAX_FRAMES, PLACE_DISCARD
 from sunset_sim.observation import (
     MAX_PAINTINGS,
+    OBS_DISCARD,
     OBS_ROW,
     OBS_ROW_LEN,
     OPTION_WIDTH,
@@ -123,3 +130,46 @@ def sale_options(obs, tables, hands, seat, n_hand, options):
                 if depth >= 0:
                     used &= ~(np.uint64(1) << np.uint64(chosen[depth]))
     return n
+
+
+@jit(inline="always")
+def make_sale(
+    obs, options, choice, seat, hands, n_hand, sums, discard, n_discard, row_len, comm_fame,
+    comm_n_frames, land_icons, land_place, comm_place, commission_out, day, trace,
+):  # fmt: skip
+    """R-SELL-2..4: the paintings to the discard pile in frame order (the hand keeps the
+    order taken), the commission to the seat, its place in the row left empty until
+    clean-up. Returns (n_discard, row_len)."""
+    commission = options[choice, 0]
+    trace_put(trace, commission)
+    for f in range(comm_n_frames[commission]):
+        card = options[choice, 1 + f]
+        trace_put(trace, card)
+        for i in range(n_hand[seat]):
+            if hands[seat, i] == card:
+                for j in range(i, n_hand[seat] - 1):
+                    hands[seat, j] = hands[seat, j + 1]
+                n_hand[seat] -= 1
+                hands[seat, n_hand[seat]] = -1
+                break
+        discard[n_discard] = card
+        n_discard += 1
+        obs[land_place + card] = PLACE_DISCARD
+        sums[seat, S_ICONS] -= land_icons[card]
+        sums[seat, S_SOLD] += 1
+    for slot in range(row_len):
+        if obs[OBS_ROW + slot] == commission:
+            for j in range(slot, row_len - 1):
+                obs[OBS_ROW + j] = obs[OBS_ROW + j + 1]
+            row_len -= 1
+            obs[OBS_ROW + row_len] = -1
+            break
+    obs[OBS_ROW_LEN] = row_len
+    obs[comm_place + commission] = seat
+    sums[seat, S_COMMISSION_FAME] += comm_fame[commission]
+    sums[seat, S_COMMISSIONS] += 1
+    commission_out[commission, C_SEAT] = seat
+    commission_out[commission, C_DAY] = day
+    refresh_fame(obs, sums, seat)
+    obs[OBS_DISCARD] = n_discard
+    return n_discard, row_len
