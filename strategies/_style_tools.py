@@ -415,12 +415,3 @@ def argmax(values, n):
         if values[i] > values[best_index]:
             best_index = i
     return best_index
-
-
-@jit
-def sale_icons(tables, options, index):
-    icons = 0
-    for column in range(1, options.shape[1]):
-        if options[index, column] >= 0:
-            icons += tables.land_icons[options[index, column]]
-    return icons

@@ -27,7 +27,7 @@ from sunset_sim.engine.jit import jit
 from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE
 from sunset_sim.observation import OBS_DAY, OBS_DAYS, OBS_GOAL
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
-from sunset_sim.strategy_tools import stack_empty
+from sunset_sim.strategy_tools import sale_value, stack_empty
 
 # The parameters, in params-vector order; the index constants are derived from them.
 PARAMETERS = (
@@ -49,11 +49,9 @@ def decide(kind, obs, options, n_options, params, rng, tables):
         best_index = 0
         best = 0.0
         for index in range(1, n_options):
-            icons = 0
-            for column in range(1, options.shape[1]):
-                if options[index, column] >= 0:
-                    icons += tables.land_icons[options[index, column]]
-            value = tables.comm_fame[options[index, 0]] - params[LEFTOVER] * 0.5 * icons
+            value = sale_value(
+                options, index, tables.comm_fame, tables.land_icons, params[LEFTOVER]
+            )
             if value > best:
                 best = value
                 best_index = index

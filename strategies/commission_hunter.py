@@ -37,7 +37,7 @@ from sunset_sim.observation import (
     OBS_GOAL,
 )
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
-from sunset_sim.strategy_tools import stack_empty
+from sunset_sim.strategy_tools import sale_value, stack_empty
 
 # The parameters, in params-vector order; the index constants are derived from them.
 PARAMETERS = (
@@ -92,11 +92,7 @@ def choose_sale(
     best = 0.0
     for index in range(1, n_options):
         commission = options[index, 0]
-        icons = 0
-        for column in range(1, options.shape[1]):
-            if options[index, column] >= 0:
-                icons += land_icons[options[index, column]]
-        value = comm_fame[commission] - leftover * 0.5 * icons
+        value = sale_value(options, index, comm_fame, land_icons, leftover)
         if commission == target_commission:
             value += BIG
         elif target >= 0:  # paintings reserved for the target are not sold elsewhere

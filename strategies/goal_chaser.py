@@ -42,6 +42,7 @@ from sunset_sim.strategy_tools import (
     others_mask,
     popcount,
     ray_step,
+    sale_value,
     stack_empty,
     step_cell,
 )
@@ -812,7 +813,7 @@ def choose_sale(
                             features |= held[i]
                     ok = features == full
                 if ok:
-                    value = greedy.sale_value(options, index, comm_fame, land_icons)
+                    value = sale_value(options, index, comm_fame, land_icons, 1.0)
                     if value > best:
                         best = value
                         best_index = index

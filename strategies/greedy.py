@@ -36,6 +36,7 @@ from sunset_sim.strategy_tools import (
     path_add,
     path_start,
     ray_step,
+    sale_value,
     stack_empty,
 )
 
@@ -114,24 +115,13 @@ def steps_goal_met(goal_kind, goal_param, direction, steps, cell):
 # (_nrt=False: it allocates nothing, stack arrays only, and keeps no reference).
 
 
-@jit(inline="always")
-def sale_value(options, index, comm_fame, land_icons):
-    """What sale option ``index`` is worth: the fame gained against the leftover fame
-    (half an icon each, R-END-2) of the paintings handed in."""
-    value = float(comm_fame[options[index, 0]])
-    for column in range(1, options.shape[1]):
-        if options[index, column] >= 0:
-            value -= 0.5 * land_icons[options[index, column]]
-    return value
-
-
 @jit(_nrt=False)
 def choose_sale(options, n_options, comm_fame, land_icons):
     """The sale worth most, if it is worth anything; row 0 is "stop"."""
     best_index = 0
     best = 0.0
     for index in range(1, n_options):
-        value = sale_value(options, index, comm_fame, land_icons)
+        value = sale_value(options, index, comm_fame, land_icons, 1.0)
         if value > best:
             best = value
             best_index = index

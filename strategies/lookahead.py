@@ -53,7 +53,6 @@ from sunset_sim.strategies._style_tools import (
     others_mask,
     paint_values,
     path_takeable,
-    sale_icons,
     seat_paintings,
     set_value,
     subset_cells,
@@ -86,7 +85,7 @@ from sunset_sim.observation import (
     OBS_TURN_POS,
 )
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
-from sunset_sim.strategy_tools import hike_goal_met, popcount, rng_below, step_cell
+from sunset_sim.strategy_tools import hike_goal_met, popcount, rng_below, sale_value, step_cell
 
 # The parameters, in params-vector order; the index constants are derived from them.
 PARAMETERS = (
@@ -736,8 +735,8 @@ def decide(kind, obs, options, n_options, params, rng, tables):
         best_index = 0
         best = 0.0
         for index in range(1, n_options):
-            value = tables.comm_fame[options[index, 0]] - params[LEFTOVER] * 0.5 * sale_icons(
-                tables, options, index
+            value = sale_value(
+                options, index, tables.comm_fame, tables.land_icons, params[LEFTOVER]
             )
             if value > best:
                 best = value

@@ -54,6 +54,7 @@ __all__ = [
     "ray_step",
     "takeable_cells",
     "popcount",
+    "sale_value",
     "other_artist_at",
     "is_edge_cell",
     "hike_goal_met",
@@ -111,6 +112,18 @@ def popcount(value):
         value &= value - 1
         count += 1
     return count
+
+
+@jit(_nrt=False)
+def sale_value(options, index, comm_fame, land_icons, leftover_weight):
+    """What sale option ``index`` gains: the commission's fame against what its paintings
+    were worth unsold (half an icon each, R-END-2), that loss weighted by
+    ``leftover_weight`` (1.0: its true cost). Every built-in strategy values sales so."""
+    icons = 0
+    for column in range(1, options.shape[1]):
+        if options[index, column] >= 0:
+            icons += land_icons[options[index, column]]
+    return comm_fame[options[index, 0]] - leftover_weight * 0.5 * icons
 
 
 @jit
