@@ -36,15 +36,29 @@ except TypeError:
     RUNNER = CliRunner()
 
 
+def _compile_everything() -> float:
+    from sunset_sim.engine.compiling import prepare
+    from sunset_sim.strategy import registry
+
+    return prepare(registry().values(), announce=True)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (``-n``, the default in pyproject.toml) the controller compiles
+    the engine and the built-ins into the disk cache before the workers start, so that
+    the workers load them instead of each compiling the same code at once."""
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        seconds = _compile_everything()
+        if seconds > 5:
+            print(f"(compiled the engine and the built-in strategies in {seconds:.0f} s)")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def compiled_engine() -> None:
     """The engine and every built-in strategy compiled (or loaded) before any test, as
     ``sunset-sim warmup`` does: tests then never meet a first-run compile notice, and a
-    cold cache is paid once, here, with its duration printed."""
-    from sunset_sim.engine.compiling import prepare
-    from sunset_sim.strategy import registry
-
-    seconds = prepare(registry().values(), announce=True)
+    cold cache is paid once, here (or by the xdist controller), with its duration printed."""
+    seconds = _compile_everything()
     if seconds > 5:
         print(f"\n(compiled the engine and the built-in strategies in {seconds:.0f} s)")
 

@@ -176,3 +176,67 @@ def test_cache_commands(tmp_path):
     assert not cache.exists()
     helped = run(["-m", "sunset_sim.cli", "cache", "--help"], cwd=tmp_path)
     assert "XDG_CACHE_HOME" in helped.stdout
+
+
+# ---- compiling in parallel child processes (engine/compiling.py) ---------------------------
+
+
+def test_missing_parts_are_split_over_the_cores_longest_first(monkeypatch):
+    from sunset_sim.engine import compiling
+    from sunset_sim.strategy import StrategySpec, registry
+
+    known = registry()
+    specs = compiling.lineup([known["greedy"], known["random"], known["goal-chaser"]])
+    times = {"engine": 60.0, "strategy:goal-chaser": 50.0, "strategy:greedy": 5.0}
+    times["strategy:random"] = 1.0
+    todo = ["engine", "goal-chaser", "greedy", "random"]
+    monkeypatch.setenv(compiling.JOBS_VARIABLE, "2")
+    groups = compiling._child_groups(specs, todo, times)
+    # engine (60) and goal-chaser (50) on different cores, then the rest on the lighter one
+    assert sorted(map(sorted, groups)) == [["engine"], ["goal-chaser", "greedy", "random"]]
+    # a strategy a fresh process cannot find by name is compiled in this process
+    local = StrategySpec(name="greedy", description="a local copy", decide=known["greedy"].decide)
+    groups = compiling._child_groups((local,), ["engine", "greedy"], times)
+    assert groups == []  # one part left: nothing to share
+    monkeypatch.setenv(compiling.JOBS_VARIABLE, "1")
+    assert compiling._child_groups(specs, todo, times) == []
+
+
+def test_children_compile_into_the_cache_this_process_then_loads(tmp_path, monkeypatch):
+    """Two plug-ins never compiled before (their text is new): one child process each
+    compiles its adapter into the disk cache; this process then finds both cached."""
+    from sunset_sim import strategy as strategy_module
+    from sunset_sim.engine import compiling
+
+    token = uuid.uuid4().hex[:12]
+    names = []
+    for number in (1, 2):
+        name = f"child-{number}-{token}"
+        module = f"child_plugin_{number}_{token}"
+        (tmp_path / f"{module}.py").write_text(
+            textwrap.dedent(
+                f'''
+                from sunset_sim.engine.jit import jit
+                from sunset_sim.strategy import StrategySpec
+
+                @jit
+                def decide(kind, obs, options, n_options, params, rng, tables):
+                    return n_options - 1  # {token}
+
+                STRATEGY = StrategySpec(name="{name}", description="test", decide=decide)
+                '''
+            ),
+            encoding="utf-8",
+        )
+        names.append(name)
+    monkeypatch.setenv(strategy_module.STRATEGY_PATH_VARIABLE, str(tmp_path))
+    monkeypatch.setenv(compiling.JOBS_VARIABLE, "2")
+    monkeypatch.setattr(strategy_module, "_REGISTRY", {})
+    specs = compiling.lineup(strategy_module.registry()[name] for name in names)
+    assert compiling.missing(specs) == sorted(names)
+    groups = compiling._child_groups(specs, sorted(names), {})
+    assert sorted(map(sorted, groups)) == [[names[0]], [names[1]]]
+    times: dict = {}
+    assert compiling._compile_in_children(groups, times) == set(names)
+    assert set(times) == {f"strategy:{name}" for name in names}
+    assert compiling.missing(specs) == []  # both are on disk now: loading, not compiling

@@ -256,6 +256,8 @@ def test_cli_report_plays_games(tmp_path):
             str(tmp_path / "rep"),
             "--format",
             "json",
+            "--study-games",
+            "0",  # the study's own CLI tests are in test_study.py
         ],
     )
     assert result.exit_code == 0, result.output
@@ -449,7 +451,7 @@ def test_report_plays_a_rotated_field(tmp_path, cards_module):
         main,
         ["report", "--games", "10", "--players", "2", "--jobs", "1", "--seed", "4"]
         + [f"--strategy={t}" for t in texts]
-        + ["--out", str(tmp_path / "rep"), "--format", "json"],
+        + ["--out", str(tmp_path / "rep"), "--format", "json", "--study-games", "0"],
     )
     assert result.exit_code == 0, result.output
     import json

@@ -7,6 +7,13 @@ progress bar and ETA start after it, and says on stderr what it is doing, and fo
 how long, when there is anything to compile. Its estimates are the last compile times
 measured on this machine (kept beside the cache), or defaults measured on a 2-core
 machine.
+
+numba compiles on one core and holds the GIL while it does, so when several parts are
+missing and the disk cache can be written, ``prepare`` compiles them in child processes,
+one per core (``python -m sunset_sim.engine.compiling PART ...``), and then loads them
+from the cache: on 2 cores the engine and the nine built-ins compile in about half the
+time. A part a child cannot compile (a strategy defined in this process only, a failed
+child) is compiled here as before.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import threading
@@ -31,6 +39,8 @@ ENGINE = "engine"
 # machine has measured its own.
 DEFAULT_SECONDS = {ENGINE: 55.0, "strategy": 25.0}
 TIMES_FILE = "compile-times.json"
+# How many processes compile at once (default: one per core; 1: only this process).
+JOBS_VARIABLE = "SUNSET_SIM_COMPILE_JOBS"
 
 _LOCK = threading.RLock()
 _READY: set[tuple] = set()
@@ -114,6 +124,7 @@ def prepare(specs: Iterable[StrategySpec], announce: bool = True) -> float:
 def _prepare(specs: tuple[StrategySpec, ...], key: tuple, announce: bool) -> float:
     todo = missing(specs)
     times = _load_times()
+    groups = _child_groups(specs, todo, times) if todo else []
     if todo and announce:
         strategies = [name for name in todo if name != ENGINE]
         what = []
@@ -123,7 +134,9 @@ def _prepare(specs: tuple[StrategySpec, ...], key: tuple, announce: bool) -> flo
             what.append(
                 ("strategy " if len(strategies) == 1 else "strategies ") + ", ".join(strategies)
             )
-        seconds = sum(_estimate(times, name) for name in todo)
+        in_children = {name for group in groups for name in group}
+        seconds = sum(_estimate(times, name) for name in todo if name not in in_children)
+        seconds += max((sum(_estimate(times, name) for name in g) for g in groups), default=0)
         if isinstance(getattr(engine_entry(), "_cache", None), jit.DependencyCache):
             when = f"first run only, about {_duration(seconds)}; cached in {jit.cache_folder()}"
         else:
@@ -134,14 +147,15 @@ def _prepare(specs: tuple[StrategySpec, ...], key: tuple, announce: bool) -> flo
             flush=True,
         )
     start = time.perf_counter()
+    elsewhere = _compile_in_children(groups, times) if groups else set()
     for spec in specs:
         begin = time.perf_counter()
         decisions.adapter_for(spec.decide)
-        if spec.name in todo:
+        if spec.name in todo and spec.name not in elsewhere:
             times[f"strategy:{spec.name}"] = round(time.perf_counter() - begin, 1)
     begin = time.perf_counter()
     _compile_engine(specs)
-    if ENGINE in todo:
+    if ENGINE in todo and ENGINE not in elsewhere:
         times[ENGINE] = round(time.perf_counter() - begin, 1)
     if todo:
         _save_times(times)
@@ -166,6 +180,96 @@ def _compile_engine(specs: tuple[StrategySpec, ...]) -> None:
         spec = registry()["random"]
     players = [Player(spec, np.array([p.default for p in spec.parameters]))] * 2
     run_games(build_tables(load_cards()), players, Rules(), 0, 0, 1)
+
+
+def _workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _child_groups(specs: tuple[StrategySpec, ...], todo: list[str], times: dict) -> list[list[str]]:
+    """The missing parts a fresh process can find (the engine, registered strategies),
+    split into one group per core, longest first onto the least loaded group; no groups
+    when one core, one part, no disk cache, or SUNSET_SIM_COMPILE_JOBS=1."""
+    from sunset_sim.strategy import registry
+
+    try:
+        jobs = int(os.environ.get(JOBS_VARIABLE, "") or _workers())
+    except ValueError:
+        jobs = _workers()
+    known = registry()
+    parts = [
+        name
+        for name in todo
+        if name == ENGINE or any(spec.name == name and known.get(name) is spec for spec in specs)
+    ]
+    cached = isinstance(getattr(engine_entry(), "_cache", None), jit.DependencyCache)
+    jobs = min(jobs, len(parts))
+    if jobs < 2 or not cached:
+        return []
+    groups: list[list[str]] = [[] for _ in range(jobs)]
+    load = [0.0] * jobs
+    for name in sorted(parts, key=lambda part: -_estimate(times, part)):
+        smallest = load.index(min(load))
+        groups[smallest].append(name)
+        load[smallest] += _estimate(times, name)
+    return groups
+
+
+def _compile_in_children(groups: list[list[str]], times: dict) -> set[str]:
+    """Compile each group in a child process, all at once, into the disk cache; the
+    names compiled there, their times merged into ``times``."""
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-m", "sunset_sim.engine.compiling", *group],
+            env={**os.environ, JOBS_VARIABLE: "1"},  # a child compiles in itself only
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
+        for group in groups
+    ]
+    done: set[str] = set()
+    for child in children:
+        try:
+            output, _ = child.communicate()
+        except BaseException:  # interrupted: take the children down too
+            for other in children:
+                other.kill()
+            raise
+        if child.returncode != 0:
+            continue  # whatever it did not finish is compiled here
+        try:
+            measured = json.loads(output.strip().splitlines()[-1]) if output.strip() else {}
+        except ValueError:
+            measured = {}
+        if isinstance(measured, dict):
+            for name, seconds in measured.items():
+                if isinstance(seconds, int | float):
+                    done.add(name)
+                    times[ENGINE if name == ENGINE else f"strategy:{name}"] = seconds
+    return done
+
+
+def _child_main(names: list[str]) -> int:
+    """Compile these parts into the disk cache; print their times as one JSON line."""
+    from sunset_sim.strategy import registry
+
+    _STATE.active = True  # compile here, in this process: no notice, no nested prepare
+    known = registry()
+    measured: dict[str, float] = {}
+    for name in names:
+        begin = time.perf_counter()
+        if name == ENGINE:
+            _compile_engine(())
+        else:
+            decisions.adapter_for(known[name].decide)
+        measured[name] = round(time.perf_counter() - begin, 1)
+    print(json.dumps(measured))
+    return 0
 
 
 def _estimate(times: dict, name: str) -> float:
@@ -214,3 +318,8 @@ def _save_times(times: dict) -> None:
 
 
 __all__ = ["check_compilable", "engine_hash", "missing", "prepare"]
+
+if __name__ == "__main__":  # a child of _compile_in_children: run the package's own copy
+    from sunset_sim.engine import compiling
+
+    sys.exit(compiling._child_main(sys.argv[1:]))
