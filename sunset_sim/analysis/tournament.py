@@ -18,6 +18,7 @@ from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
+from sunset_sim.run.progress import ProgressOption, combine, progress_bar
 from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
 from sunset_sim.strategy import Player, make_player
 
@@ -139,12 +140,14 @@ def tournament(
     chunk_size: int = DEFAULT_CHUNK,
     rating_games: int = 20_000,
     on_chunk: Callable[[int], None] | None = None,
+    progress: ProgressOption = False,
 ) -> TournamentResult:
     """Play games 0..games-1 at every seating; tables per strategy with 95% CIs.
 
     Entrants are distinguished by their text (``greedy:lateness=0.5`` is its own entrant).
     Ratings use the first ``rating_games`` games of each seating (openskill updates are
-    sequential and slow)."""
+    sequential and slow). ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr);
+    ``on_chunk(games)`` is told of games played."""
     entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
     labels = list(dict.fromkeys(p.name for p in entrants))
     if len(labels) < 2:
@@ -153,16 +156,24 @@ def tournament(
     rated: list[tuple[BatchArrays, list[str]]] = []
     rules = rules or Rules()
     tables = seatings(entrants, players)
-    for table in tables:
-        for batch, seat_labels in iter_batches(
-            games, players, table, seed, cards, rules, jobs, chunk_size, field=entrants
-        ):
-            accumulator.add(batch, seat_labels)
-            kept = max(0, min(len(batch.game), rating_games - batch.first_game))
-            if kept:
-                rated.append((batch.rows(0, kept), seat_labels))
-            if on_chunk is not None:
-                on_chunk(len(batch.game))
+    with progress_bar(progress, games * len(tables)) as on_games:
+        for table in tables:
+            for batch, seat_labels in iter_batches(
+                games,
+                players,
+                table,
+                seed,
+                cards,
+                rules,
+                jobs,
+                chunk_size,
+                field=entrants,
+                progress=combine(on_chunk, on_games),
+            ):
+                accumulator.add(batch, seat_labels)
+                kept = max(0, min(len(batch.game), rating_games - batch.first_game))
+                if kept:
+                    rated.append((batch.rows(0, kept), seat_labels))
     standings = pd.DataFrame(
         [
             {

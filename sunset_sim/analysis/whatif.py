@@ -39,6 +39,7 @@ from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.enums import END_COMMISSION_SHORTAGE, MAX_PLAYERS, MIN_PLAYERS
 from sunset_sim.rules.options import RuleOptionError, Rules
+from sunset_sim.run.progress import ProgressOption, combine, progress_bar
 from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
 from sunset_sim.strategy import Player, StrategyError, make_player, registry
 
@@ -201,10 +202,9 @@ def _play(
             chunk_size,
             first_game,
             field=[player for seating in tables for player in seating],
+            progress=on_chunk,
         ):
             deals.add(batch, seat_labels, first_game)
-            if on_chunk is not None:
-                on_chunk(len(batch.game))
     return deals
 
 
@@ -287,6 +287,7 @@ def compare(
     chunk_size: int = DEFAULT_CHUNK,
     alpha: float = 0.05,
     on_chunk: Callable[[int], None] | None = None,
+    progress: ProgressOption = False,
 ) -> pd.DataFrame:
     """Play the same strategies on variant A and variant B on the same seeds; one row per
     measure with A, B, their difference ``diff = b - a``, its paired 95% CI and p-value.
@@ -306,6 +307,8 @@ def compare(
     commission shortage), ``days_played``. ``frame.attrs`` holds ``a``, ``b`` (one-line
     descriptions), ``same_deals`` (True when both card sets have the same card ids in the
     same order, so every deal is identical: ``CardSet.deal_key``), ``games``, ``tables``.
+    ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr); ``on_chunk(games)``
+    is told of games played.
     """
     _check_sizes(players, games)
     base_cards = _cards(cards)
@@ -316,10 +319,12 @@ def compare(
     variant_b = resolve_rules(rules_b, base_rules)
     entrants = [_player(s) for s in strategies] or [make_player("greedy")]
     tables = seatings(entrants, players)
-    played = [
-        _play(tables, players, games, seed, set_, rules_, jobs, chunk_size, on_chunk)
-        for set_, rules_ in ((set_a, variant_a), (set_b, variant_b))
-    ]
+    with progress_bar(progress, 2 * games * len(tables)) as on_games:
+        told = combine(on_chunk, on_games)
+        played = [
+            _play(tables, players, games, seed, set_, rules_, jobs, chunk_size, told)
+            for set_, rules_ in ((set_a, variant_a), (set_b, variant_b))
+        ]
     frame = compare_deals(*played, alpha=alpha)
     frame.attrs.update(
         a=describe_variant(set_a, variant_a),
@@ -485,6 +490,7 @@ def sweep(
     jobs: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     on_chunk: Callable[[int], None] | None = None,
+    progress: ProgressOption = False,
 ) -> pd.DataFrame:
     """Play one setting at each of a list of values, on the same seeds for every value.
 
@@ -498,7 +504,8 @@ def sweep(
     strategy. Columns: ``swept``, ``value``, ``strategy``, ``n`` (deals), ``win_share``,
     ``win_ci_low``, ``win_ci_high``, ``mean_fame``, ``fame_ci_low``, ``fame_ci_high``,
     ``balance``, ``balance_ci_low``, ``balance_ci_high`` (seat Balance, 1 - the largest
-    gap between seats' win rates), ``tie_rate``, ``early_end_rate``, ``days_played``."""
+    gap between seats' win rates), ``tie_rate``, ``early_end_rate``, ``days_played``.
+    ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr)."""
     if (param is None) == (rule is None):
         raise ValueError("give exactly one of param (a strategy parameter) or rule")
     _check_sizes(players, games)
@@ -507,25 +514,33 @@ def sweep(
     entrants = [_player(s) for s in strategies] or [make_player("greedy")]
     rows = []
     if param is not None:
-        name, key, numbers = parse_param_sweep(param, values)
-        swept_name = f"{name}:{key}"
-        for number in numbers:
-            tables = sweep_tables(entrants, players, (name, key, number))
-            deals = _play(
-                tables, players, games, seed, card_set, base_rules, jobs, chunk_size, on_chunk
-            )
-            label = tables[0][0].name
-            rows.append(_sweep_row(swept_name, number, label, deals))
+        total = sweep_games(entrants, players, games, parse_param_sweep(param, values))
     else:
-        key, options = parse_rule_sweep(rule, values)
-        tables = sweep_tables(entrants, players)
-        for option in options:
-            variant = Rules.from_dict({**base_rules.to_dict(), key: option})
-            deals = _play(
-                tables, players, games, seed, card_set, variant, jobs, chunk_size, on_chunk
-            )
-            for label in deals.labels:
-                rows.append(_sweep_row(key, option, label, deals))
+        total = sweep_games(
+            entrants, players, games, rule_values=len(parse_rule_sweep(rule, values)[1])
+        )
+    with progress_bar(progress, total) as on_games:
+        told = combine(on_chunk, on_games)
+        if param is not None:
+            name, key, numbers = parse_param_sweep(param, values)
+            swept_name = f"{name}:{key}"
+            for number in numbers:
+                tables = sweep_tables(entrants, players, (name, key, number))
+                deals = _play(
+                    tables, players, games, seed, card_set, base_rules, jobs, chunk_size, told
+                )
+                label = tables[0][0].name
+                rows.append(_sweep_row(swept_name, number, label, deals))
+        else:
+            key, options = parse_rule_sweep(rule, values)
+            tables = sweep_tables(entrants, players)
+            for option in options:
+                variant = Rules.from_dict({**base_rules.to_dict(), key: option})
+                deals = _play(
+                    tables, players, games, seed, card_set, variant, jobs, chunk_size, told
+                )
+                for label in deals.labels:
+                    rows.append(_sweep_row(key, option, label, deals))
     frame = pd.DataFrame(rows)
     frame.attrs.update(
         kind="param" if param is not None else "rule",
