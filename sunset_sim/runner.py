@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import nullcontext
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 import pandas as pd
@@ -144,16 +145,22 @@ def simulate_to_file(
     on_chunk: Callable[[int], None] | None = None,
     backend: str | Backend = "local",
     scheduler: str | None = None,
+    stream: TextIO | None = None,
 ) -> Summary:
     """Stream a batch to Parquet or CSV (by extension) and return its summary.
 
     The file is written under a temporary name and renamed when complete, so an
-    interrupted run never leaves a file that looks finished."""
+    interrupted run never leaves a file that looks finished. With ``stream`` (and no
+    ``path``) the rows go there as CSV, one header then every chunk's rows, as they are
+    played (``simulate --out -``: a pipe sees rows before the run ends)."""
     summary = Summary()
     cards, seats, rules = resolve(players, strategies, cards, rules)
     labels = [p.name for p in seats]
     plan_ids = [p.id for p in cards.plans]
-    writer = _TableWriter(path) if path is not None else None
+    if stream is not None:
+        writer = _StreamWriter(stream)
+    else:
+        writer = _TableWriter(path) if path is not None else None
     ranges = chunk_ranges(games, chunk_size)
     try:
         for batch in play(backend, jobs, scheduler, cards, seats, rules, seed, ranges, on_chunk):
@@ -231,6 +238,25 @@ def simulate_to_dataset(
             chunk.add(batch, labels)
             store.add_chunk(to_frame(batch, labels, plan_ids), batch.first_game, count, chunk)
         return store.finish()
+
+
+class _StreamWriter:
+    """CSV rows to an open text stream (stdout): the header once, then each chunk."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.header = True
+
+    def write(self, frame: pd.DataFrame) -> None:
+        frame.to_csv(self.stream, index=False, header=self.header)
+        self.header = False
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.flush()
+
+    def abort(self) -> None:
+        return None
 
 
 class _TableWriter:

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim import enums
+from sunset_sim.analysis.stats import ci_columns, proportion_ci
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.results import mean_ci
@@ -59,13 +60,13 @@ class _Sums:
         self.total += float(values.sum())
         self.squares += float((values.astype(np.float64) ** 2).sum())
 
-    def row(self, prefix: str) -> dict:
+    def row(self, prefix: str, rate: bool = False) -> dict:
+        """``prefix``, ``prefix_ci_low``, ``prefix_ci_high``: a Wilson interval for a
+        ``rate`` (values in [0, 1]: not zero-width at 0 or 1), else a normal one."""
+        if rate:
+            return ci_columns(prefix, *proportion_ci(self.total, self.n))
         mean, half = mean_ci(self.n, self.total, self.squares)
-        return {
-            f"{prefix}": mean,
-            f"{prefix}_ci_low": mean - half,
-            f"{prefix}_ci_high": mean + half,
-        }
+        return ci_columns(prefix, mean, mean - half, mean + half)
 
 
 @dataclass
@@ -179,7 +180,7 @@ def tournament(
             {
                 "strategy": label,
                 "n": int(accumulator.share[label].n),
-                **accumulator.share[label].row("win_share"),
+                **accumulator.share[label].row("win_share", rate=True),
                 **accumulator.fame[label].row("mean_fame"),
             }
             for label in labels
@@ -189,19 +190,24 @@ def tournament(
     standings = standings.sort_values("win_share", ascending=False, ignore_index=True)
     head = pd.DataFrame(
         [
-            {"strategy": a, "opponent": b, "n": int(s.n), **s.row("score")}
+            {"strategy": a, "opponent": b, "n": int(s.n), **s.row("score", rate=True)}
             for (a, b), s in sorted(accumulator.pair.items())
         ]
     )
     by_seat = pd.DataFrame(
         [
-            {"strategy": label, "seat": seat, "n": int(s.n), **s.row("win_share")}
+            {"strategy": label, "seat": seat, "n": int(s.n), **s.row("win_share", rate=True)}
             for (label, seat), s in sorted(accumulator.seat.items())
         ]
     )
     by_position = pd.DataFrame(
         [
-            {"strategy": label, "day1_turn_position": pos, "n": int(s.n), **s.row("win_share")}
+            {
+                "strategy": label,
+                "day1_turn_position": pos,
+                "n": int(s.n),
+                **s.row("win_share", rate=True),
+            }
             for (label, pos), s in sorted(accumulator.position.items())
         ]
     )

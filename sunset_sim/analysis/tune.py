@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim import enums
+from sunset_sim.analysis.stats import ci_columns, proportion_ci
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
@@ -159,7 +160,7 @@ class TuneResult:
     default: dict[str, float]
     history: pd.DataFrame  # one row per generation
     validation: pd.DataFrame  # tuned and default: win share with 95% CI, on fresh deals
-    difference: dict[str, float]  # tuned minus default, paired by deal: mean and 95% CI
+    difference: dict[str, float]  # tuned minus default, paired by deal: diff, diff_ci_low/high
     validation_games: int  # deals (each played at every seat)
     validation_first_game: int = VALIDATION_FIRST_GAME
     cards: str = "<default>"
@@ -170,13 +171,16 @@ class TuneResult:
     @property
     def significant(self) -> bool:
         """Whether the tuned vector beats the defaults: the paired 95% CI is above 0."""
-        return bool(self.difference["ci_low"] > 0.0)
+        return bool(self.difference["diff_ci_low"] > 0.0)
 
     def to_json(self) -> dict:
         """The params file: what ``make_player("NAME:params=FILE")`` reads, with the run's
         settings and validation figures under ``"tuning"`` (ignored when loading)."""
         validation = {
-            row["params"]: {k: _plain(row[k]) for k in ("games", "win_share", "ci_low", "ci_high")}
+            row["params"]: {
+                k: _plain(row[k])
+                for k in ("games", "win_share", "win_share_ci_low", "win_share_ci_high")
+            }
             for row in self.validation.to_dict("records")
         }
         return {
@@ -285,14 +289,12 @@ def _row(label: str, shares: np.ndarray) -> dict:
     """Win share of one parameter vector [seats, deals]: CI over deals (a deal's seats
     share its cards, so the deal is the independent unit)."""
     per_deal = shares.mean(axis=0)
-    mean, half = mean_ci(per_deal.size, per_deal.sum(), (per_deal**2).sum())
     return {
         "params": label,
         "games": int(shares.size),
         "deals": int(per_deal.size),
-        "win_share": mean,
-        "ci_low": mean - half,
-        "ci_high": mean + half,
+        # Wilson over deals (a rate: not zero-width at 0 or 1)
+        **ci_columns("win_share", *proportion_ci(float(per_deal.sum()), per_deal.size)),
     }
 
 
@@ -446,9 +448,9 @@ def tune(
         history=pd.DataFrame(history),
         validation=validation,
         difference={
-            "mean": float(mean),
-            "ci_low": float(mean - half),
-            "ci_high": float(mean + half),
+            "diff": float(mean),
+            "diff_ci_low": float(mean - half),
+            "diff_ci_high": float(mean + half),
         },
         validation_games=validation_games,
         cards=card_set.path,

@@ -32,7 +32,15 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim import enums
-from sunset_sim.analysis.stats import Z95, balance, balance_ci, mean_ci, z_test_p
+from sunset_sim.analysis.stats import (
+    Z95,
+    balance,
+    balance_ci,
+    ci_columns,
+    mean_ci,
+    proportion_ci,
+    z_test_p,
+)
 from sunset_sim.analysis.tournament import RESULTS_NOTE, seatings
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
@@ -502,7 +510,8 @@ def sweep(
     in the others, every rotation played; one row per value for the swept strategy.
     Rule sweep: ``strategies`` round the table, every rotation; one row per value and
     strategy. Columns: ``swept``, ``value``, ``strategy``, ``n`` (deals), ``win_share``,
-    ``win_ci_low``, ``win_ci_high``, ``mean_fame``, ``fame_ci_low``, ``fame_ci_high``,
+    ``win_share_ci_low``, ``win_share_ci_high`` (Wilson), ``mean_fame``,
+    ``mean_fame_ci_low``, ``mean_fame_ci_high``,
     ``balance``, ``balance_ci_low``, ``balance_ci_high`` (seat Balance, 1 - the largest
     gap between seats' win rates), ``tie_rate``, ``early_end_rate``, ``days_played``.
     ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr)."""
@@ -553,7 +562,9 @@ def sweep(
 
 
 def _sweep_row(swept: str, value, label: str, deals: _Deals) -> dict:
-    win, win_lo, win_hi, n = mean_ci(deals.strategy(label, "win_share"))
+    shares = deals.strategy(label, "win_share")
+    n = int(np.asarray(shares).size)
+    win = proportion_ci(float(np.sum(shares)), n)  # Wilson: not zero-width at 0 or 1
     fame, fame_lo, fame_hi, _ = mean_ci(deals.strategy(label, "mean_fame"))
     fair, fair_lo, fair_hi, _ = balance_ci(deals.seat_shares())
     return {
@@ -561,12 +572,8 @@ def _sweep_row(swept: str, value, label: str, deals: _Deals) -> dict:
         "value": value,
         "strategy": label,
         "n": n,
-        "win_share": win,
-        "win_ci_low": max(win_lo, 0.0),
-        "win_ci_high": min(win_hi, 1.0),
-        "mean_fame": fame,
-        "fame_ci_low": fame_lo,
-        "fame_ci_high": fame_hi,
+        **ci_columns("win_share", *win),
+        **ci_columns("mean_fame", fame, fame_lo, fame_hi),
         "balance": fair,
         "balance_ci_low": fair_lo,
         "balance_ci_high": fair_hi,
@@ -627,8 +634,8 @@ def _plot_sweep(frame: pd.DataFrame, path: str | os.PathLike | None):
             i - (len(strategies) - 1) / 2
         )
         for axis, column, low, high in (
-            (axes[0], "win_share", "win_ci_low", "win_ci_high"),
-            (axes[1], "mean_fame", "fame_ci_low", "fame_ci_high"),
+            (axes[0], "win_share", "win_share_ci_low", "win_share_ci_high"),
+            (axes[1], "mean_fame", "mean_fame_ci_low", "mean_fame_ci_high"),
         ):
             middle = part[column].to_numpy()
             errors = np.vstack([middle - part[low].to_numpy(), part[high].to_numpy() - middle])

@@ -66,8 +66,8 @@ def _matplotlib_cache() -> None:
 
 def _errors(table: pd.DataFrame, column: str, scale: float = 1.0) -> np.ndarray:
     value = table[column].to_numpy(dtype=float)
-    lo = table[f"{column}_lo"].to_numpy(dtype=float)
-    hi = table[f"{column}_hi"].to_numpy(dtype=float)
+    lo = table[f"{column}_ci_low"].to_numpy(dtype=float)
+    hi = table[f"{column}_ci_high"].to_numpy(dtype=float)
     return np.clip(np.nan_to_num(np.vstack([value - lo, hi - value]) * scale), 0.0, None)
 
 
