@@ -126,9 +126,14 @@ def main(strategy_paths: tuple[str, ...] = ()) -> None:
 
 @main.command("cards")
 @cards_option
-def cards_command(cards_path: Path | None) -> None:
-    """Summarise a card set, or list every problem in it (exit code 2)."""
-    from sunset_sim.cards.summary import format_summary
+@format_option
+@table_option(["commissions", "landscapes", "goals", "plans"])
+def cards_command(cards_path: Path | None, table_format: str, table_name: str | None) -> None:
+    """Summarise a card set, or list every problem in it (exit code 2).
+
+    --format csv prints one table (--table NAME, default commissions); --format json one
+    object with the set's name, hash and every table."""
+    from sunset_sim.cards.summary import format_summary, summary_tables
 
     try:
         cards = load_cards(cards_path)
@@ -136,7 +141,12 @@ def cards_command(cards_path: Path | None) -> None:
         for problem in error.problems:
             click.echo(problem, err=True)
         raise SystemExit(2) from None
-    click.echo(format_summary(cards))
+    if table_format == "table" and table_name is None:
+        click.echo(format_summary(cards))
+        return
+    tables = [(name, name.capitalize(), frame) for name, frame in summary_tables(cards).items()]
+    meta = {"name": cards.name, "hash": cards.content_hash, "path": str(cards.path)}
+    print_tables(tables, table_format, table_name, meta)
 
 
 @main.command("strategies")

@@ -356,7 +356,8 @@ def print_tables(
         click.echo(json.dumps(payload, indent=1))
     else:
         for _, title, frame in chosen:
-            click.echo(f"\n{title}")
+            if title:
+                click.echo(f"\n{title}")
             print_table(frame, "table", float_format)
 
 

@@ -454,7 +454,7 @@ def test_report_plays_a_rotated_field(tmp_path, cards_module):
     assert result.exit_code == 0, result.output
     import json
 
-    shown = {row["strategy"]: row["n"] for row in json.loads(result.output)}
+    shown = {row["strategy"]: row["n"] for row in json.loads(result.stdout)["strategies"]}
     assert shown == {text: 8 for text in texts}  # 10 games rounded up to 2 at 6 seatings
     assert "rotated through the seats" in (tmp_path / "rep" / "report.md").read_text()
 
