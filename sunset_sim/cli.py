@@ -369,7 +369,7 @@ def simulate_command(
                         *arguments,
                         on_chunk=bar.update,
                         backend=runner,
-                        stream=click.get_text_stream("stdout") if to_stdout else None,
+                        stream=sys.stdout if to_stdout else None,
                     )
             except RunError as error:  # e.g. a strategy that a Dask worker does not have
                 raise CliError(str(error)) from None
