@@ -114,7 +114,14 @@ def progress_bar(
         raise ValueError(f"progress: {progress!r} is not True, False or a callable")
     from tqdm.auto import tqdm
 
-    with tqdm(total=total, desc=label, unit="game", unit_scale=True, mininterval=0.5) as bar:
+    settings = {"total": total, "desc": label, "unit": "game", "unit_scale": True}
+    try:
+        bar = tqdm(**settings, mininterval=0.5)
+    except ImportError:  # Jupyter without ipywidgets: the text bar (shown as stderr)
+        from tqdm.std import tqdm as text_tqdm
+
+        bar = text_tqdm(**settings, mininterval=0.5)
+    with bar:
         yield bar.update
 
 

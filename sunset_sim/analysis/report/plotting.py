@@ -23,12 +23,29 @@ def _figure(
 ):
     """A figure of its own (no pyplot: the caller's matplotlib backend and open figures are
     never touched, so a notebook keeps working) and its axes, flattened."""
-    _matplotlib_cache()
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(width, height), dpi=DPI, layout=layout)
+    figure = _figure_class()(figsize=(width, height), dpi=DPI, layout=layout)
     axes = figure.subplots(nrows, ncols, squeeze=False).ravel()
     return figure, axes
+
+
+_FIGURE_CLASS = None
+
+
+def _figure_class():
+    """``matplotlib.figure.Figure`` with a ``_repr_png_``: Jupyter shows it inline even
+    when pyplot (which registers the inline backend's display hook) was never imported;
+    where that hook is registered it handles the figure itself (same picture, once)."""
+    global _FIGURE_CLASS
+    if _FIGURE_CLASS is None:
+        _matplotlib_cache()
+        from matplotlib.figure import Figure
+
+        class NotebookFigure(Figure):
+            def _repr_png_(self) -> bytes:
+                return _png(self)
+
+        _FIGURE_CLASS = NotebookFigure
+    return _FIGURE_CLASS
 
 
 def plain_text():
