@@ -391,7 +391,7 @@ def print_summary(summary, players: int, table_format: str, err: bool = False) -
     tie = proportion_ci(summary.tied_games, summary.games)
     early = proportion_ci(summary.shortage_games, summary.games)
     if table_format == "table":
-        click.echo(table.to_string(index=False, float_format="{:.3f}".format), err=err)
+        click.echo(table.to_string(index=False, float_format=cli_common._small), err=err)
         click.echo(
             f"{summary.games} games, {players} players; tied games {tie[0]:.1%}; "
             f"ended by commission shortage {early[0]:.1%}",

@@ -7,6 +7,7 @@ This module imports no command module, so any of them can import it at load time
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import sys
@@ -368,5 +369,15 @@ def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
     elif table_format == "json":
         click.echo(frame.to_json(orient="records", indent=1))
     else:
-        formatters = {c: float_format.format for c in frame.columns if frame[c].dtype.kind == "f"}
+        shown = functools.partial(_small, float_format=float_format)
+        formatters = {c: shown for c in frame.columns if frame[c].dtype.kind == "f"}
         click.echo(frame.to_string(index=False, formatters=formatters))
+
+
+def _small(value: float, float_format: str = "{:.3f}") -> str:
+    """``float_format``, but a nonzero value it would print as zero in two significant
+    digits: a Wilson bound of 0.00038 stays visible ("0.000 (0.000 to 0.00038)")."""
+    text = float_format.format(value)
+    if value and math.isfinite(value) and float(text) == 0:
+        return f"{value:.2g}"
+    return text

@@ -30,7 +30,7 @@ Progress = Callable[[int], None]
 ProgressOption = bool | Progress | None
 
 STEP_SECONDS = 0.4  # a bar moves at least this often (well under the second asked for)
-FIRST_STEP = 256  # games in the first sub-range, before the rate is known
+FIRST_STEP = 64  # games in the first sub-range, before the rate is known
 MIN_STEP = 16
 
 
