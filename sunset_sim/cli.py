@@ -207,7 +207,7 @@ def play_command(
     click.echo("\n".join(lines))
     if record_path is not None:
         write_atomically(record_path, json.dumps(result.record, indent=1) + "\n")
-        click.echo(f"record written to {record_path}")
+        click.echo(f"record written to {record_path}", err=True)
 
 
 @main.command("simulate")

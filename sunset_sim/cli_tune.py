@@ -207,7 +207,7 @@ def tune_command(
             f"{row['mean_objective']:.3f}, best {row['best_objective']:.3f}, elite "
             f"{row['elite_objective']:.3f}, search mean {row['mean_candidate']:.3f}; "
             f"spread {spread / len(player.spec.parameters):.3f} of range",
-            err=aside,
+            err=True,  # a status line: stdout holds the results only
         )
 
     total = total_games(players, games, generations, population, validation_games)

@@ -132,8 +132,9 @@ def test_play_refuses_to_overwrite_a_record_without_force(tmp_path):
     fails(result, str(path), "already exists", "--force")
     assert result.stdout == ""
     assert path.read_bytes() == before
-    out = ok(cli("play", "--players", "2", "--seed", "2", "--record", path, "--force"))
-    assert f"record written to {path}" in out
+    written = cli("play", "--players", "2", "--seed", "2", "--record", path, "--force")
+    assert f"record written to {path}" not in ok(written)  # a status line: stderr
+    assert f"record written to {path}" in written.stderr
     assert json.loads(path.read_text(encoding="utf-8"))["seed"] == 2
 
 

@@ -181,8 +181,8 @@ def test_cli_writes_a_params_file(tmp_path):
     assert list(player.params) == [data["params"][p.name] for p in player.spec.parameters]
     loud = cli("tune", "balanced", *CLI_SMALL, "--seed", "4", "--out", out, "--force")
     assert loud.exit_code == 0, (loud.output, loud.exception)
-    assert "generation 1/2: objective mean" in loud.stdout
-    assert "generation 2/2" in loud.stdout
+    assert "generation 1/2: objective mean" in loud.stderr  # status lines: stderr
+    assert "generation 2/2" in loud.stderr and "generation" not in loud.stdout
     assert json.loads(out.read_text())["params"] == data["params"]  # same seed, same values
 
 
