@@ -242,10 +242,11 @@ def play_command(
 @click.option(
     "--out",
     "out_text",
-    metavar="FILE|DIR/",
-    help="Write one row per game and seat: FILE.parquet or FILE.csv (one file), or a folder "
+    metavar="FILE|DIR/|-",
+    help="Write one row per game and seat: FILE.parquet or FILE.csv (one file), a folder "
     "name without a suffix or ending in / (a resumable Parquet dataset: one file per chunk "
-    "and _manifest.json).",
+    "and _manifest.json), or - (CSV rows on stdout, streamed; the summary then goes to "
+    "stderr).",
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing output file or dataset.")
 @click.option(
