@@ -86,3 +86,27 @@ def test_combine_tells_every_callback():
     assert combine(a.append) == a.append
     combine(a.append, None, b.append)(3)
     assert a == [3] and b == [3]
+
+
+def test_cli_bar_moves_within_a_chunk(tiny_steps, monkeypatch, tmp_path):
+    """The command line's bar is told of games within a chunk, not once per chunk."""
+    from contextlib import contextmanager
+
+    from conftest import cli, ok
+
+    import sunset_sim.cli as cli_module
+
+    told: list[int] = []
+
+    class Bar:
+        def update(self, games: int) -> None:
+            told.append(games)
+
+    @contextmanager
+    def recording(total, stream):
+        yield Bar()
+
+    monkeypatch.setattr(cli_module, "games_progress", recording)
+    out = tmp_path / "rows.parquet"
+    ok(cli("simulate", "--games", "80", "--players", "2", "--chunk-size", "80", "--out", out))
+    assert sum(told) == 80 and len(told) > 2
