@@ -79,7 +79,12 @@ def _tail(function):
     """--format and --quiet (last in --help)."""
     function = _option("--quiet", is_flag=True, help="No progress bar.")(function)
     return text_option(
-        "--format", "format_text", "table", "How printed tables look.", metavar="table|csv|json"
+        "--format",
+        "format_text",
+        "table",
+        "table (aligned text for people), csv (exactly one table on stdout) or json (one "
+        "object holding every table). Status lines always go to stderr.",
+        metavar="table|csv|json",
     )(function)
 
 
