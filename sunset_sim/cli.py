@@ -408,7 +408,7 @@ def print_summary(summary, players: int, table_format: str, err: bool = False) -
             **ci_columns("early_end_rate", *early),
             "strategies": json.loads(table.to_json(orient="records")),
         }
-        click.echo(json.dumps(payload, indent=1), err=err)
+        click.echo(json.dumps(cli_common.json_ready(payload), indent=1), err=err)
 
 
 def report_invariants(summary) -> None:

@@ -351,10 +351,10 @@ def print_tables(
     elif table_format == "json":
         import json
 
-        payload = dict(meta or {})
+        payload = json_ready(dict(meta or {}))
         for name, _, frame in chosen:
             payload[name] = json.loads(frame.to_json(orient="records"))
-        click.echo(json.dumps(payload, indent=1))
+        click.echo(json.dumps(payload, indent=1, allow_nan=False))
     else:
         for _, title, frame in chosen:
             if title:
@@ -372,6 +372,20 @@ def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
         shown = functools.partial(_small, float_format=float_format)
         formatters = {c: shown for c in frame.columns if frame[c].dtype.kind == "f"}
         click.echo(frame.to_string(index=False, formatters=formatters))
+
+
+def json_ready(value):
+    """``value`` with every NaN or infinite float as None (null): strict JSON, which
+    ``json.loads`` elsewhere (jq, JavaScript) accepts; NumPy scalars as Python numbers."""
+    if isinstance(value, dict):
+        return {key: json_ready(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_ready(item) for item in value]
+    if hasattr(value, "item") and not isinstance(value, str):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
 
 
 def _small(value: float, float_format: str = "{:.3f}") -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
+import pickle
 import re
 
 import matplotlib
@@ -162,9 +164,19 @@ def test_plot_functions_return_figures_and_keep_the_backend(tmp_path):
         frame = sunset_sim.sweep(param="greedy:lateness=0,1", strategies=["random"], games=4)
         figure = sunset_sim.plot_sweep(frame, tmp_path / "s.png")
         assert isinstance(figure, Figure) and (tmp_path / "s.png").is_file()
+        assert figure._repr_png_().startswith(b"\x89PNG")  # inline in Jupyter, no pyplot
+        assert isinstance(pickle.loads(pickle.dumps(figure)), Figure)
         games = sunset_sim.simulate(games=40, players=2, strategies=["greedy", "random"])
         report = sunset_sim.build_report(games, sunset_sim.load_cards())
         sunset_sim.write_report(report, tmp_path / "rep")
         assert matplotlib.get_backend() == "svg"
     finally:
         matplotlib.use(before)
+
+
+def test_json_output_is_strict_json():
+    from sunset_sim.cli_common import json_ready
+
+    ready = json_ready({"a": math.nan, "b": [1.0, math.inf], "c": np.float64(0.5)})
+    assert ready == {"a": None, "b": [1.0, None], "c": 0.5}
+    json.dumps(ready, allow_nan=False)

@@ -28,24 +28,11 @@ def _figure(
     return figure, axes
 
 
-_FIGURE_CLASS = None
-
-
 def _figure_class():
-    """``matplotlib.figure.Figure`` with a ``_repr_png_``: Jupyter shows it inline even
-    when pyplot (which registers the inline backend's display hook) was never imported;
-    where that hook is registered it handles the figure itself (same picture, once)."""
-    global _FIGURE_CLASS
-    if _FIGURE_CLASS is None:
-        _matplotlib_cache()
-        from matplotlib.figure import Figure
+    """``figure.NotebookFigure``: shown inline in Jupyter without pyplot."""
+    from sunset_sim.analysis.report.figure import NotebookFigure
 
-        class NotebookFigure(Figure):
-            def _repr_png_(self) -> bytes:
-                return _png(self)
-
-        _FIGURE_CLASS = NotebookFigure
-    return _FIGURE_CLASS
+    return NotebookFigure
 
 
 def plain_text():
