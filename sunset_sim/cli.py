@@ -30,10 +30,11 @@ from sunset_sim.cli_common import (
     output_kind,
     parse_rules,
     players_option,
-    print_table,
+    print_tables,
     progress_output,
     rule_option,
     strategy_option,
+    table_option,
     write_atomically,
 )
 from sunset_sim.cli_engine import cache_group, warmup_command
@@ -125,9 +126,14 @@ def main(strategy_paths: tuple[str, ...] = ()) -> None:
 
 @main.command("cards")
 @cards_option
-def cards_command(cards_path: Path | None) -> None:
-    """Summarise a card set, or list every problem in it (exit code 2)."""
-    from sunset_sim.cards.summary import format_summary
+@format_option
+@table_option(["commissions", "landscapes", "goals", "plans"])
+def cards_command(cards_path: Path | None, table_format: str, table_name: str | None) -> None:
+    """Summarise a card set, or list every problem in it (exit code 2).
+
+    --format csv prints one table (--table NAME, default commissions); --format json one
+    object with the set's name, hash and every table."""
+    from sunset_sim.cards.summary import format_summary, summary_tables
 
     try:
         cards = load_cards(cards_path)
@@ -135,7 +141,12 @@ def cards_command(cards_path: Path | None) -> None:
         for problem in error.problems:
             click.echo(problem, err=True)
         raise SystemExit(2) from None
-    click.echo(format_summary(cards))
+    if table_format == "table" and table_name is None:
+        click.echo(format_summary(cards))
+        return
+    tables = [(name, name.capitalize(), frame) for name, frame in summary_tables(cards).items()]
+    meta = {"name": cards.name, "hash": cards.content_hash, "path": str(cards.path)}
+    print_tables(tables, table_format, table_name, meta)
 
 
 @main.command("strategies")
@@ -196,7 +207,7 @@ def play_command(
     click.echo("\n".join(lines))
     if record_path is not None:
         write_atomically(record_path, json.dumps(result.record, indent=1) + "\n")
-        click.echo(f"record written to {record_path}")
+        click.echo(f"record written to {record_path}", err=True)
 
 
 @main.command("simulate")
@@ -231,10 +242,11 @@ def play_command(
 @click.option(
     "--out",
     "out_text",
-    metavar="FILE|DIR/",
-    help="Write one row per game and seat: FILE.parquet or FILE.csv (one file), or a folder "
+    metavar="FILE|DIR/|-",
+    help="Write one row per game and seat: FILE.parquet or FILE.csv (one file), a folder "
     "name without a suffix or ending in / (a resumable Parquet dataset: one file per chunk "
-    "and _manifest.json).",
+    "and _manifest.json), or - (CSV rows on stdout, streamed; the summary then goes to "
+    "stderr).",
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing output file or dataset.")
 @click.option(
@@ -313,7 +325,8 @@ def simulate_command(
     seats = make_seats(strategy_texts, players)
     for seat in seats:
         check_fast(seat)
-    out_path, dataset = output_kind(out_text)
+    to_stdout = out_text == "-"  # the rows as CSV on stdout, the summary on stderr
+    out_path, dataset = output_kind(None if to_stdout else out_text)
     if resume and force:
         raise CliError("--resume and --force exclude each other")
     if resume and not dataset:
@@ -353,23 +366,49 @@ def simulate_command(
                     )
                 else:
                     summary = simulate_to_file(
-                        out_path, *arguments, on_chunk=bar.update, backend=runner
+                        out_path,
+                        *arguments,
+                        on_chunk=bar.update,
+                        backend=runner,
+                        stream=sys.stdout if to_stdout else None,
                     )
             except RunError as error:  # e.g. a strategy that a Dask worker does not have
                 raise CliError(str(error)) from None
-    table = summary.table()
-    print_table(table, table_format)
-    if table_format == "table":
-        click.echo(
-            f"{summary.games} games, {players} players; tied games {summary.tied_games / summary.games:.1%}; "
-            f"ended by commission shortage {summary.shortage_games / summary.games:.1%}"
-        )
-        if dataset:
-            click.echo(f"results written to {out_path}{os.sep} (a Parquet dataset folder)")
-        elif out_path is not None:
-            click.echo(f"results written to {out_path}")
+    print_summary(summary, players, table_format, err=to_stdout)
+    if dataset:
+        click.echo(f"results written to {out_path}{os.sep} (a Parquet dataset folder)", err=True)
+    elif out_path is not None:
+        click.echo(f"results written to {out_path}", err=True)
     if check_invariants:
         report_invariants(summary)
+
+
+def print_summary(summary, players: int, table_format: str, err: bool = False) -> None:
+    """The per-strategy summary (``Summary.table``) in ``table_format``; on stderr when
+    the rows themselves go to stdout (``--out -``). json: one object."""
+    from sunset_sim.analysis.stats import ci_columns, proportion_ci
+
+    table = summary.table()
+    tie = proportion_ci(summary.tied_games, summary.games)
+    early = proportion_ci(summary.shortage_games, summary.games)
+    if table_format == "table":
+        click.echo(table.to_string(index=False, float_format=cli_common._small), err=err)
+        click.echo(
+            f"{summary.games} games, {players} players; tied games {tie[0]:.1%}; "
+            f"ended by commission shortage {early[0]:.1%}",
+            err=err,
+        )
+    elif table_format == "csv":
+        click.echo(table.to_csv(index=False), nl=False, err=err)
+    else:
+        payload = {
+            "games": summary.games,
+            "players": players,
+            **ci_columns("tie_rate", *tie),
+            **ci_columns("early_end_rate", *early),
+            "strategies": json.loads(table.to_json(orient="records")),
+        }
+        click.echo(json.dumps(cli_common.json_ready(payload), indent=1), err=err)
 
 
 def report_invariants(summary) -> None:
@@ -418,6 +457,7 @@ def report_invariants(summary) -> None:
 @cards_option
 @rule_option
 @format_option
+@table_option(["standings", "head_to_head", "by_seat", "by_turn_position"])
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def tournament_command(
     strategy_texts,
@@ -429,6 +469,7 @@ def tournament_command(
     cards_path,
     rule_texts,
     table_format,
+    table_name,
     quiet,
 ):
     """Every strategy in every seat on the same deals (paired), with 95% CIs.
@@ -438,6 +479,11 @@ def tournament_command(
     (share of games A out-scores B, ties half), win share by seat and by day-1 turn
     position. Give at least two strategies; with more strategies than seats every
     combination of them is played.
+
+    \b
+    --format csv prints one table (--table NAME, default standings): pipe-friendly;
+    --format json prints one object with every table:
+      {"deals": ..., "standings": [...], "head_to_head": [...], "by_seat": [...], ...}
     """
     from sunset_sim.analysis.tournament import RESULTS_NOTE, seatings, tournament
 
@@ -466,23 +512,17 @@ def tournament_command(
             on_chunk=bar.update,
         )
     sections = [
-        ("Standings", result.standings),
-        ("Head to head (score of strategy against opponent)", result.head_to_head),
-        ("Win share by seat", result.by_seat),
-        ("Win share by day-1 turn position", result.by_turn_position),
+        ("standings", "Standings", result.standings),
+        (
+            "head_to_head",
+            "Head to head (score of strategy against opponent)",
+            result.head_to_head,
+        ),
+        ("by_seat", "Win share by seat", result.by_seat),
+        ("by_turn_position", "Win share by day-1 turn position", result.by_turn_position),
     ]
-    if table_format == "json":
-        import json as json_module
-
-        payload = {
-            title: json_module.loads(frame.to_json(orient="records")) for title, frame in sections
-        }
-        click.echo(json_module.dumps(payload, indent=1))
-        return
-    for title, frame in sections:
-        if table_format == "table":
-            click.echo(f"\n{title}")
-        print_table(frame, table_format)
+    meta = {"deals": result.games, "seatings": result.tables, "players": players}
+    print_tables(sections, table_format, table_name, meta)
     if table_format == "table":
         click.echo(
             f"\n{result.games} deals x {result.tables} seatings, {players} players; ratings "

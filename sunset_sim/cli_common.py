@@ -7,9 +7,11 @@ This module imports no command module, so any of them can import it at load time
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -43,7 +45,9 @@ __all__ = [
     "players_option",
     "players_text_option",
     "print_table",
+    "print_tables",
     "progress_output",
+    "table_option",
     "compile_engine",
     "check_fast",
     "rule_option",
@@ -304,8 +308,58 @@ def format_option(function):
         type=click.Choice(["table", "csv", "json"]),
         default="table",
         show_default=True,
-        help="How printed tables look.",
+        help="table (aligned text for people), csv (exactly one table on stdout: the main "
+        "one, or the one --table names) or json (one object holding every table, each a "
+        "list of rows). Status lines always go to stderr.",
     )(function)
+
+
+def table_option(names: Sequence[str]):
+    """``--table NAME``: which of a command's several tables to print (csv prints one)."""
+
+    def decorate(function):
+        return click.option(
+            "--table",
+            "table_name",
+            type=click.Choice(list(names)),
+            default=None,
+            help=f"Print only this table (default: all; --format csv prints {names[0]!r}, "
+            "one table per stream).",
+        )(function)
+
+    return decorate
+
+
+def print_tables(
+    tables: Sequence[tuple[str, str, object]],
+    table_format: str,
+    table_name: str | None = None,
+    meta: dict | None = None,
+    float_format: str = "{:.3f}",
+) -> None:
+    """Print several (name, title, DataFrame) tables the one way every command does.
+
+    table: each under its title; csv: exactly ONE table (``table_name``, else the first),
+    so the stream is one header and its rows; json: ONE object, ``meta`` plus
+    ``{name: [rows...]}`` for each table (or only ``table_name``)."""
+    chosen = [t for t in tables if table_name is None or t[0] == table_name]
+    if not chosen:
+        names = ", ".join(t[0] for t in tables)
+        raise CliError(f"--table: {table_name!r} is not among this run's tables ({names})")
+    if table_format == "csv":
+        print_table(chosen[0][2], "csv")
+    elif table_format == "json":
+        import json
+
+        payload = json_ready(dict(meta or {}))
+        for name, _, frame in chosen:
+            payload[name] = json.loads(frame.to_json(orient="records"))
+        click.echo(json.dumps(payload, indent=1, allow_nan=False))
+    else:
+        for _, title, frame in chosen:
+            if title:
+                click.echo(f"\n{title}")
+            print_table(frame, "table", float_format)
 
 
 def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
@@ -315,5 +369,29 @@ def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
     elif table_format == "json":
         click.echo(frame.to_json(orient="records", indent=1))
     else:
-        formatters = {c: float_format.format for c in frame.columns if frame[c].dtype.kind == "f"}
+        shown = functools.partial(_small, float_format=float_format)
+        formatters = {c: shown for c in frame.columns if frame[c].dtype.kind == "f"}
         click.echo(frame.to_string(index=False, formatters=formatters))
+
+
+def json_ready(value):
+    """``value`` with every NaN or infinite float as None (null): strict JSON, which
+    ``json.loads`` elsewhere (jq, JavaScript) accepts; NumPy scalars as Python numbers."""
+    if isinstance(value, dict):
+        return {key: json_ready(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_ready(item) for item in value]
+    if hasattr(value, "item") and not isinstance(value, str):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _small(value: float, float_format: str = "{:.3f}") -> str:
+    """``float_format``, but a nonzero value it would print as zero in two significant
+    digits: a Wilson bound of 0.00038 stays visible ("0.000 (0.000 to 0.00038)")."""
+    text = float_format.format(value)
+    if value and math.isfinite(value) and float(text) == 0:
+        return f"{value:.2g}"
+    return text

@@ -21,7 +21,7 @@ from sunset_sim.cli_common import (
     load_card_set,
     make_seats,
     parse_rules,
-    print_table,
+    print_tables,
     progress_output,
     rule_option,
     strategy_option,
@@ -222,15 +222,16 @@ def report_command(
         _clear_old_outputs(out_dir)
         raise
     step("done")
-    print_table(report.headline(), table_format)
-    if table_format == "table":
-        for note in report.notes:
-            click.echo(f"note: {note}")
-        click.echo(
-            f"{report.meta['games']:,} games, {report.meta['players']} players; report written "
-            f"to {written[0]} and {written[1]} ({sum(p.suffix == '.png' for p in written)} plots, "
-            f"every table in {out_dir / 'tables'}); results between bots"
-        )
+    meta = {"games": int(report.meta["games"]), "players": report.meta["players"]}
+    print_tables([("strategies", "", report.headline())], table_format, None, meta)
+    for note in report.notes:  # notes and where the files went: status lines, on stderr
+        click.echo(f"note: {note}", err=True)
+    click.echo(
+        f"{report.meta['games']:,} games, {report.meta['players']} players; report written "
+        f"to {written[0]} and {written[1]} ({sum(p.suffix == '.png' for p in written)} plots, "
+        f"every table in {out_dir / 'tables'}); results between bots",
+        err=True,
+    )
 
 
 DEFAULT_STUDY_GAMES = 2000  # deals per arm for a field of up to four tables

@@ -19,7 +19,7 @@ from sunset_sim.cli_common import (
     games_progress,
     parse_number,
     parse_rules,
-    print_table,
+    print_tables,
     progress_output,
     text_option,
 )
@@ -86,6 +86,13 @@ def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
     "suggested-cards.toml, original-cards.toml and study.md.",
 )
 @click.option("--force", is_flag=True, help="Write into an --out folder that is not empty.")
+@click.option(
+    "--table",
+    "table_name",
+    type=click.Choice(["suggestions", "outside", "targets", "values", "edits"]),
+    help="Print only this table (--format csv prints one table: this one, or suggestions); "
+    "--format json prints one object with every table and the notes.",
+)
 @_tail
 def study_command(
     strategy_texts,
@@ -103,6 +110,7 @@ def study_command(
     no_suggest,
     out_path,
     force,
+    table_name,
     format_text,
     quiet,
 ):
@@ -184,8 +192,15 @@ def study_command(
     out_path.mkdir(parents=True, exist_ok=True)
     written = write_study(study, out_path, cards)
     outside = study.outside()
-    if table_format != "table":
-        print_table(study.suggestions if not study.suggestions.empty else outside, table_format)
+    if table_format != "table" or table_name is not None:
+        tables = [
+            ("suggestions", "Verified suggestions", study.suggestions),
+            ("outside", "Outside their targets", outside),
+            ("targets", "Targets", study.targets),
+            ("values", "Values", study.values),
+            ("edits", "Edits", study.edits),
+        ]
+        print_tables(tables, table_format, table_name, {"notes": list(study.notes)})
     else:
         click.echo(f"Outside their targets ({len(outside)}):")
         if outside.empty:

@@ -29,6 +29,7 @@ from sunset_sim.cli_common import (
     parse_rules,
     players_text_option,
     print_table,
+    print_tables,
     progress_output,
     rule_option,
     text_option,
@@ -206,7 +207,7 @@ def tune_command(
             f"{row['mean_objective']:.3f}, best {row['best_objective']:.3f}, elite "
             f"{row['elite_objective']:.3f}, search mean {row['mean_candidate']:.3f}; "
             f"spread {spread / len(player.spec.parameters):.3f} of range",
-            err=aside,
+            err=True,  # a status line: stdout holds the results only
         )
 
     total = total_games(players, games, generations, population, validation_games)
@@ -240,18 +241,23 @@ def tune_command(
     )
     table = result.validation.rename(columns={"params": "values", "games": "n"})
     table.insert(1, "strategy", [f"{result.strategy} tuned", f"{result.strategy} default"])
-    print_table(table.drop(columns=["values"]), table_format)
+    table = table.drop(columns=["values"])
+    if table_format == "table":
+        print_table(table, "table")
+    else:  # csv: the one table; json: one object with the validation rows and the figures
+        meta = {"strategy": result.strategy, "best": result.best, "difference": result.difference}
+        print_tables([("validation", "", table)], table_format, None, meta)
     d = result.difference
     verdict = (
         "tuned beats default"
         if result.significant
         else "default beats tuned"
-        if d["ci_high"] < 0
+        if d["diff_ci_high"] < 0
         else "no significant difference"
     )
     click.echo(
-        f"tuned - default (paired by deal): {d['mean']:+.4f} "
-        f"(95% CI {d['ci_low']:+.4f} .. {d['ci_high']:+.4f}): {verdict}",
+        f"tuned - default (paired by deal): {d['diff']:+.4f} "
+        f"(95% CI {d['diff_ci_low']:+.4f} .. {d['diff_ci_high']:+.4f}): {verdict}",
         err=aside,
     )
     click.echo(
@@ -264,6 +270,6 @@ def tune_command(
     )
     click.echo(
         f"params written to {out}; seat with --strategy {result.strategy}:params={out}",
-        err=aside,
+        err=True,
     )
     click.echo(RESULTS_NOTE, err=aside)

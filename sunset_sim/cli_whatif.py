@@ -25,6 +25,7 @@ from sunset_sim.cli_common import (
     parse_rules,
     players_text_option,
     print_table,
+    print_tables,
     progress_output,
     rule_option,
     text_option,
@@ -78,7 +79,12 @@ def _tail(function):
     """--format and --quiet (last in --help)."""
     function = _option("--quiet", is_flag=True, help="No progress bar.")(function)
     return text_option(
-        "--format", "format_text", "table", "How printed tables look.", metavar="table|csv|json"
+        "--format",
+        "format_text",
+        "table",
+        "table (aligned text for people), csv (exactly one table on stdout) or json (one "
+        "object holding every table). Status lines always go to stderr.",
+        metavar="table|csv|json",
     )(function)
 
 
@@ -334,6 +340,13 @@ def compare_command(
     help="Write a plot of the effect with 95% CI error bars (FILE.png, .svg or .pdf).",
 )
 @_option("--force", is_flag=True, help="Overwrite an existing plot file.")
+@_option(
+    "--table",
+    "table_name",
+    type=click.Choice(["per_value", "per_strategy"]),
+    help="Print only this table (a rule sweep has per_strategy and per_value, a parameter "
+    "sweep per_value); --format csv prints one table, the first unless named.",
+)
 @_tail
 def sweep_command(
     param_text,
@@ -347,6 +360,7 @@ def sweep_command(
     rule_texts,
     plot_path,
     force,
+    table_name,
     format_text,
     quiet,
 ):
@@ -429,8 +443,9 @@ def sweep_command(
             jobs=jobs or None,
             on_chunk=bar.update,
         )
-    strategy_columns = ["value", "strategy", "n", "win_share", "win_ci_low", "win_ci_high"]
-    strategy_columns += ["mean_fame", "fame_ci_low", "fame_ci_high"]
+    strategy_columns = ["value", "strategy", "n"]
+    strategy_columns += ["win_share", "win_share_ci_low", "win_share_ci_high"]
+    strategy_columns += ["mean_fame", "mean_fame_ci_low", "mean_fame_ci_high"]
     # (json key, title, table)
     tables = [("per_value", "Per value", frame[strategy_columns])]
     if frame.attrs["kind"] == "rule":
@@ -447,26 +462,24 @@ def sweep_command(
     if plot_path is not None:
         plot_sweep(frame, plot_path)
     swept = frame.attrs["swept"]
-    if table_format == "json":
-        payload = {
-            "swept": swept,
-            "deals": games,
-            "players": players,
-            **{key: json.loads(part.to_json(orient="records")) for key, _, part in tables},
-        }
-        click.echo(json.dumps(payload, indent=1))
-    else:
-        for _, title, part in tables:
-            if table_format == "table":
-                click.echo(f"\n{title} of {swept}")
-                if frame.attrs["kind"] == "param":  # 0.0625, not 0.062
-                    part = part.assign(value=[f"{v:g}" for v in part["value"]])
-            print_table(part, table_format)
+    if table_format == "table":
+        tables = [
+            (
+                key,
+                f"{title} of {swept}",
+                part.assign(value=[f"{v:g}" for v in part["value"]])  # 0.0625, not 0.062
+                if frame.attrs["kind"] == "param"
+                else part,
+            )
+            for key, title, part in tables
+        ]
+    meta = {"swept": swept, "deals": games, "players": players}
+    print_tables(tables, table_format, table_name, meta)
     if table_format == "table":
         click.echo(
             f"\n{games} deals per value (same seeds), every rotation of the table, {players} "
             "players, 95% CIs; results between bots: they describe these strategies, not "
             "human play"
         )
-        if plot_path is not None:
-            click.echo(f"plot written to {plot_path}")
+    if plot_path is not None:
+        click.echo(f"plot written to {plot_path}", err=True)

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim import enums
+from sunset_sim.analysis.stats import ci_columns, proportion_ci
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.enums import END_REASON_NAMES, MAX_PLAYERS
 
@@ -193,23 +194,20 @@ class Summary:
         return cls(sums, *counts)
 
     def table(self) -> pd.DataFrame:
-        """Win share and mean fame per strategy with normal-approximation 95% CIs.
+        """Win share (Wilson 95% CI: not zero-width at 0 or 1) and mean fame (normal 95%
+        CI) per strategy, named ``measure``, ``measure_ci_low``, ``measure_ci_high``.
 
         A strategy in several seats of one game contributes one sample per seat."""
         rows = []
-        for label, (n, sw, sw2, sf, sf2) in self.sums.items():
-            win, win_half = mean_ci(n, sw / WIN_SCALE, sw2 / WIN_SCALE**2)
+        for label, (n, sw, _sw2, sf, sf2) in self.sums.items():
+            win = proportion_ci(sw / WIN_SCALE, n)
             fame, fame_half = mean_ci(n, float(sf), float(sf2))
             rows.append(
                 {
                     "strategy": label,
                     "n": int(n),
-                    "win_share": win,
-                    "win_ci_low": max(win - win_half, 0.0),
-                    "win_ci_high": min(win + win_half, 1.0),
-                    "mean_fame": fame,
-                    "fame_ci_low": fame - fame_half,
-                    "fame_ci_high": fame + fame_half,
+                    **ci_columns("win_share", *win),
+                    **ci_columns("mean_fame", fame, fame - fame_half, fame + fame_half),
                 }
             )
         return pd.DataFrame(rows).sort_values("win_share", ascending=False, ignore_index=True)

@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import nullcontext
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 import pandas as pd
@@ -19,12 +20,13 @@ import pandas as pd
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import build_tables
-from sunset_sim.engine.batch import BatchArrays, run_games
+from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.results import Summary, to_frame
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
 from sunset_sim.run.backends import DaskBackend, LocalBackend, numba_threads, open_backend
 from sunset_sim.run.dataset import DatasetStore, run_identity
+from sunset_sim.run.progress import Progress, ProgressOption, play_in_steps, progress_bar
 from sunset_sim.strategy import Player, make_player, seat_players
 
 Backend = LocalBackend | DaskBackend
@@ -59,12 +61,14 @@ def iter_batches(
     first_game: int = 0,
     field: Sequence[str | Player] = (),
     banned: np.ndarray | None = None,
+    progress: Progress | None = None,
 ) -> Iterator[tuple[BatchArrays, list[str]]]:
     """Yield (raw arrays, seat labels) chunk by chunk: memory stays flat for any ``games``.
 
     ``field`` lists every strategy of a study that plays several seatings, so that they
     all run on one generated kernel (compiled once) rather than one per seating.
-    ``banned``: restricted play (``engine.batch.run_games``)."""
+    ``banned``: restricted play (``engine.batch.run_games``). ``progress(games)`` is told
+    of games played, within a chunk too (``run.progress.play_in_steps``)."""
     card_set, seats, rules = resolve(players, strategies, cards, rules)
     tables = build_tables(card_set)
     labels = [p.name for p in seats]
@@ -72,8 +76,8 @@ def iter_batches(
     with numba_threads(jobs):
         for start in range(first_game, first_game + games, chunk_size):
             count = min(chunk_size, first_game + games - start)
-            batch = run_games(
-                tables, seats, rules, seed, start, count, field=entrants, banned=banned
+            batch = play_in_steps(
+                tables, seats, rules, seed, start, count, progress, field=entrants, banned=banned
             )
             yield batch, labels
 
@@ -89,19 +93,24 @@ def simulate(
     chunk_size: int = DEFAULT_CHUNK,
     backend: str | Backend = "local",
     scheduler: str | None = None,
+    progress: ProgressOption = False,
 ) -> pd.DataFrame:
     """Play ``games`` games on the fast engine; one row per game and seat (results.to_frame).
 
-    ``backend="dask"`` plays the chunks on the Dask cluster at ``scheduler`` (same rows)."""
+    ``backend="dask"`` plays the chunks on the Dask cluster at ``scheduler`` (same rows).
+    ``progress=True`` shows a bar (``tqdm.auto``: a widget in Jupyter, stderr elsewhere)
+    that moves within chunks; a callable is told the games played; off by default."""
     card_set, seats, rules = resolve(players, strategies, cards, rules)
     plan_ids = [p.id for p in card_set.plans]
     labels = [p.name for p in seats]
-    frames = [
-        to_frame(batch, labels, plan_ids)
-        for batch in play(
-            backend, jobs, scheduler, card_set, seats, rules, seed, chunk_ranges(games, chunk_size)
-        )
-    ]
+    ranges = chunk_ranges(games, chunk_size)
+    with progress_bar(progress, games) as on_games:
+        frames = [
+            to_frame(batch, labels, plan_ids)
+            for batch in play(
+                backend, jobs, scheduler, card_set, seats, rules, seed, ranges, on_games
+            )
+        ]
     return pd.concat(frames, ignore_index=True)
 
 
@@ -114,11 +123,13 @@ def play(
     rules: Rules,
     seed: int,
     ranges: list[tuple[int, int]],
+    progress: Progress | None = None,
 ) -> Iterator[BatchArrays]:
-    """The chunks ``ranges`` in game order on ``backend`` (a name, or one already open)."""
+    """The chunks ``ranges`` in game order on ``backend`` (a name, or one already open);
+    ``progress(games)`` is told of games played as they are."""
     opened = open_backend(backend, jobs, scheduler) if isinstance(backend, str) else None
     with opened if opened is not None else nullcontext(backend) as runner:
-        yield from runner.play(build_tables(cards), seats, rules, seed, ranges)
+        yield from runner.play(build_tables(cards), seats, rules, seed, ranges, progress)
 
 
 def simulate_to_file(
@@ -134,24 +145,28 @@ def simulate_to_file(
     on_chunk: Callable[[int], None] | None = None,
     backend: str | Backend = "local",
     scheduler: str | None = None,
+    stream: TextIO | None = None,
 ) -> Summary:
     """Stream a batch to Parquet or CSV (by extension) and return its summary.
 
     The file is written under a temporary name and renamed when complete, so an
-    interrupted run never leaves a file that looks finished."""
+    interrupted run never leaves a file that looks finished. With ``stream`` (and no
+    ``path``) the rows go there as CSV, one header then every chunk's rows, as they are
+    played (``simulate --out -``: a pipe sees rows before the run ends)."""
     summary = Summary()
     cards, seats, rules = resolve(players, strategies, cards, rules)
     labels = [p.name for p in seats]
     plan_ids = [p.id for p in cards.plans]
-    writer = _TableWriter(path) if path is not None else None
+    if stream is not None:
+        writer = _StreamWriter(stream)
+    else:
+        writer = _TableWriter(path) if path is not None else None
     ranges = chunk_ranges(games, chunk_size)
     try:
-        for batch in play(backend, jobs, scheduler, cards, seats, rules, seed, ranges):
+        for batch in play(backend, jobs, scheduler, cards, seats, rules, seed, ranges, on_chunk):
             summary.add(batch, labels)
             if writer is not None:
                 writer.write(to_frame(batch, labels, plan_ids))
-            if on_chunk is not None:
-                on_chunk(len(batch.game))
         if writer is not None:
             writer.close()
     except BaseException:
@@ -216,14 +231,32 @@ def simulate_to_dataset(
     with store:
         if on_chunk is not None and store.games_done:
             on_chunk(store.games_done)
-        for batch in play(backend, jobs, scheduler, cards, seats, rules, seed, store.pending()):
+        pending = store.pending()
+        for batch in play(backend, jobs, scheduler, cards, seats, rules, seed, pending, on_chunk):
             count = len(batch.game)
             chunk = Summary()
             chunk.add(batch, labels)
             store.add_chunk(to_frame(batch, labels, plan_ids), batch.first_game, count, chunk)
-            if on_chunk is not None:
-                on_chunk(count)
         return store.finish()
+
+
+class _StreamWriter:
+    """CSV rows to an open text stream (stdout): the header once, then each chunk."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.header = True
+
+    def write(self, frame: pd.DataFrame) -> None:
+        frame.to_csv(self.stream, index=False, header=self.header)
+        self.header = False
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.flush()
+
+    def abort(self) -> None:
+        return None
 
 
 class _TableWriter:

@@ -132,8 +132,9 @@ def test_play_refuses_to_overwrite_a_record_without_force(tmp_path):
     fails(result, str(path), "already exists", "--force")
     assert result.stdout == ""
     assert path.read_bytes() == before
-    out = ok(cli("play", "--players", "2", "--seed", "2", "--record", path, "--force"))
-    assert f"record written to {path}" in out
+    written = cli("play", "--players", "2", "--seed", "2", "--record", path, "--force")
+    assert f"record written to {path}" not in ok(written)  # a status line: stderr
+    assert f"record written to {path}" in written.stderr
     assert json.loads(path.read_text(encoding="utf-8"))["seed"] == 2
 
 
@@ -320,7 +321,7 @@ def frame(parquet_run) -> pd.DataFrame:
 @pytest.fixture(scope="module")
 def json_table() -> pd.DataFrame:
     out = ok(cli(*SIMULATE, "--format", "json"))
-    return pd.DataFrame(json.loads(out))
+    return pd.DataFrame(json.loads(out)["strategies"])
 
 
 def test_simulate_prints_a_table(parquet_run):
@@ -328,13 +329,19 @@ def test_simulate_prints_a_table(parquet_run):
     lines = out.splitlines()
     header = lines[0].split()
     assert header[:3] == ["strategy", "n", "win_share"]
-    for column in ("win_ci_low", "win_ci_high", "mean_fame", "fame_ci_low", "fame_ci_high"):
+    for column in (
+        "win_share_ci_low",
+        "win_share_ci_high",
+        "mean_fame",
+        "mean_fame_ci_low",
+        "mean_fame_ci_high",
+    ):
         assert column in header
     rows = {line.split()[0]: line.split() for line in lines[1:3]}
     assert set(rows) == {"greedy", "random"}
     assert all(row[1] == "400" for row in rows.values())
     assert lines[3].startswith("200 games, 4 players; tied games ")
-    assert lines[4] == f"results written to {path}"
+    assert len(lines) == 4  # "results written to" is a status line: stderr
 
 
 def test_simulate_table_win_shares_add_up(json_table):
@@ -345,10 +352,10 @@ def test_simulate_table_win_shares_add_up(json_table):
     weighted = (table["win_share"] * table["n"]).sum() / table["n"].sum()
     assert abs(weighted - 1 / 4) < 1e-9
     assert abs((table["win_share"] * table["n"] / 200).sum() - 1) < 1e-9
-    assert (table["win_ci_low"] <= table["win_share"] + 1e-12).all()
-    assert (table["win_share"] <= table["win_ci_high"] + 1e-12).all()
-    assert (table["fame_ci_low"] < table["mean_fame"]).all()
-    assert (table["mean_fame"] < table["fame_ci_high"]).all()
+    assert (table["win_share_ci_low"] <= table["win_share"] + 1e-12).all()
+    assert (table["win_share"] <= table["win_share_ci_high"] + 1e-12).all()
+    assert (table["mean_fame_ci_low"] < table["mean_fame"]).all()
+    assert (table["mean_fame"] < table["mean_fame_ci_high"]).all()
 
 
 def test_simulate_table_matches_the_rows(json_table, frame):
@@ -436,7 +443,7 @@ def test_simulate_with_rule_options():
     out = ok(cli("simulate", "--games", "30", "--players", "3", "--rule", "tie_break=seat"))
     assert "30 games, 3 players" in out
     out = ok(cli("simulate", "--games", "30", "--rule", "days=3", "--format", "json", "--quiet"))
-    assert json.loads(out)[0]["n"] == 30 * 4
+    assert json.loads(out)["strategies"][0]["n"] == 30 * 4
 
 
 @pytest.mark.parametrize("table_format", ["csv", "json"])
@@ -445,7 +452,7 @@ def test_simulate_machine_readable_table_without_quiet(table_format):
     if table_format == "csv":
         assert out.splitlines()[0].startswith("strategy,n,win_share")
     else:
-        assert json.loads(out)[0]["n"] == 30 * 4
+        assert json.loads(out)["strategies"][0]["n"] == 30 * 4
 
 
 BAD_SIMULATE = [

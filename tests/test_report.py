@@ -119,7 +119,7 @@ def test_report_tables(report, frame):
     assert strategies.loc["greedy", "win_share"] == pytest.approx(
         frame.loc[frame.strategy == "greedy", "win_share"].mean()
     )
-    assert (strategies["win_share_lo"] <= strategies["win_share"]).all()
+    assert (strategies["win_share_ci_low"] <= strategies["win_share"]).all()
     plans = t["plan_cards"]
     assert len(plans) == 8 and plans["pick_rate"].sum() == pytest.approx(1.0)
     assert plans["n"].sum() == sum(frame[f"plan_day{d}"].notna().sum() for d in range(1, 7))
@@ -312,12 +312,12 @@ def test_report_within_strategy_columns(report):
         ("first_turn", "win_effect"),
     ):
         table = t[name]
-        for suffix in ("", "_lo", "_hi", "_p"):
+        for suffix in ("", "_ci_low", "_ci_high", "_p"):
             assert f"{column}{suffix}" in table, (name, column + suffix)
         assert "n_effect" in table
         finite = table[np.isfinite(table[column])]
-        assert (finite[f"{column}_lo"] <= finite[column]).all()
-        assert (finite[column] <= finite[f"{column}_hi"]).all()
+        assert (finite[f"{column}_ci_low"] <= finite[column]).all()
+        assert (finite[column] <= finite[f"{column}_ci_high"]).all()
     # one strategy per seat in every game: nothing to compare within a strategy
     assert t["seats"]["win_effect"].isna().all()
     markdown = "\n".join(b[1] for s in report.sections for b in s.blocks if b[0] == "text")
@@ -381,12 +381,12 @@ def test_findings_give_each_kind_a_place():
                 "n_effect": 1000,
                 "note": "",
                 "vs_field": effects,
-                "vs_field_lo": [e - 0.01 for e in effects],
-                "vs_field_hi": [e + 0.01 for e in effects],
+                "vs_field_ci_low": [e - 0.01 for e in effects],
+                "vs_field_ci_high": [e + 0.01 for e in effects],
                 "vs_field_p": 1e-20,
                 "win_effect": effects,
-                "win_effect_lo": [e - 0.01 for e in effects],
-                "win_effect_hi": [e + 0.01 for e in effects],
+                "win_effect_ci_low": [e - 0.01 for e in effects],
+                "win_effect_ci_high": [e + 0.01 for e in effects],
                 "win_effect_p": 1e-20,
                 "win_diff": effects,
             }
@@ -456,7 +456,7 @@ def test_report_plays_a_rotated_field(tmp_path, cards_module):
     assert result.exit_code == 0, result.output
     import json
 
-    shown = {row["strategy"]: row["n"] for row in json.loads(result.output)}
+    shown = {row["strategy"]: row["n"] for row in json.loads(result.stdout)["strategies"]}
     assert shown == {text: 8 for text in texts}  # 10 games rounded up to 2 at 6 seatings
     assert "rotated through the seats" in (tmp_path / "rep" / "report.md").read_text()
 

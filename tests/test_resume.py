@@ -39,7 +39,8 @@ def visible_files(folder: Path) -> list[str]:
 def reference(tmp_path_factory):
     """An uninterrupted dataset run and the same run to one Parquet file."""
     folder = tmp_path_factory.mktemp("resume") / "whole"
-    out = ok(cli(*RUN, "--out", f"{folder}/"))
+    whole = cli(*RUN, "--out", f"{folder}/")
+    out = ok(whole) + whole.stderr  # the summary, then "results written to" (stderr)
     single = folder.parent / "whole.parquet"
     single_out = ok(cli(*RUN, "--out", single))
     return folder, out, pd.read_parquet(single), single_out

@@ -154,7 +154,7 @@ def test_study_notes_goals_kept_by_the_last_mover(mistaken_study):
     goals = study.targets[study.targets["family"] == "goal"]
     assert len(goals) == len(DEFAULT.goals)
     above = goals[goals["status"] == "above"]
-    assert not above.empty and (above["ci_low"] > Targets().last_mover).all()
+    assert not above.empty and (above["value_ci_low"] > Targets().last_mover).all()
     assert any("moves last" in note for note in study.notes)
     assert set(study.suggestions["card"]).isdisjoint(goals["card"])
 
@@ -173,7 +173,7 @@ def test_write_study_files(mistaken_study, tmp_path):
     with open(tmp_path / "suggestions.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert {"card", "field", "current", "suggested", "metric", "before", "after"} <= set(rows[0])
-    assert {"ci_low", "ci_high", "n"} <= set(rows[0])
+    assert {"after_ci_low", "after_ci_high", "n"} <= set(rows[0])
     reloaded = parse_cards((tmp_path / "suggested-cards.toml").read_text(), "suggested")
     assert reloaded.commissions == study.suggested_cards.commissions
     assert reloaded.plans == study.suggested_cards.plans

@@ -114,7 +114,7 @@ def test_tournament_command_prints_every_table_and_json():
         ],
     )
     payload = json.loads(as_json.output)
-    assert {row["strategy"] for row in payload["Standings"]} == {"greedy", "random"}
+    assert {row["strategy"] for row in payload["standings"]} == {"greedy", "random"}
 
 
 @pytest.mark.parametrize(

@@ -88,11 +88,11 @@ def test_tune_result_is_in_range_and_validated(result):
     assert list(result.validation["params"]) == ["tuned", "default"]
     assert set(result.validation["games"]) == {6 * 2}
     for row in result.validation.to_dict("records"):
-        assert row["ci_low"] <= row["win_share"] <= row["ci_high"]
+        assert row["win_share_ci_low"] <= row["win_share"] <= row["win_share_ci_high"]
     d = result.difference
     tuned, default = result.validation["win_share"]
-    assert d["mean"] == pytest.approx(tuned - default)
-    assert d["ci_low"] <= d["mean"] <= d["ci_high"]
+    assert d["diff"] == pytest.approx(tuned - default)
+    assert d["diff_ci_low"] <= d["diff"] <= d["diff_ci_high"]
 
 
 def test_tune_is_deterministic_for_a_seed(result):
@@ -181,22 +181,24 @@ def test_cli_writes_a_params_file(tmp_path):
     assert list(player.params) == [data["params"][p.name] for p in player.spec.parameters]
     loud = cli("tune", "balanced", *CLI_SMALL, "--seed", "4", "--out", out, "--force")
     assert loud.exit_code == 0, (loud.output, loud.exception)
-    assert "generation 1/2: objective mean" in loud.stdout
-    assert "generation 2/2" in loud.stdout
+    assert "generation 1/2: objective mean" in loud.stderr  # status lines: stderr
+    assert "generation 2/2" in loud.stderr and "generation" not in loud.stdout
     assert json.loads(out.read_text())["params"] == data["params"]  # same seed, same values
 
 
 def test_cli_format_json_and_csv_print_only_the_table(tmp_path):
     out = tmp_path / "b.json"
     run = ["tune", "balanced", *CLI_SMALL, "--seed", "4", "--out", out, "--quiet"]
-    rows = json.loads(ok(cli(*run, "--format", "json")))
+    payload = json.loads(ok(cli(*run, "--format", "json")))
+    rows = payload["validation"]
     assert [row["strategy"] for row in rows] == ["balanced tuned", "balanced default"]
+    assert payload["difference"]["diff_ci_low"] <= payload["difference"]["diff"]
     csv = cli(*run, "--force", "--format", "csv")
     lines = ok(csv).splitlines()
     assert lines[0].startswith("strategy,") and len(lines) == 3
     assert "params written to" in csv.stderr  # the other lines go to stderr
-    table = ok(cli(*run, "--force"))
-    assert "balanced tuned" in table and "params written to" in table
+    table = cli(*run, "--force")
+    assert "balanced tuned" in ok(table) and "params written to" in table.stderr
     assert cli(*run, "--force", "--format", "xml").exit_code == 2  # click's choice check
 
 

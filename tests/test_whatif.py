@@ -125,14 +125,14 @@ def test_paired_diff_and_rules_helpers():
 
 def _valid_cis(frame: pd.DataFrame) -> None:
     for mean, low, high in (
-        ("win_share", "win_ci_low", "win_ci_high"),
-        ("mean_fame", "fame_ci_low", "fame_ci_high"),
+        ("win_share", "win_share_ci_low", "win_share_ci_high"),
+        ("mean_fame", "mean_fame_ci_low", "mean_fame_ci_high"),
     ):
         values = frame[[mean, low, high]].to_numpy(dtype=float)
         assert np.isfinite(values).all()
         assert (values[:, 1] <= values[:, 0] + 1e-12).all()
         assert (values[:, 0] <= values[:, 2] + 1e-12).all()
-    assert frame["win_ci_low"].min() >= 0 and frame["win_ci_high"].max() <= 1
+    assert frame["win_share_ci_low"].min() >= 0 and frame["win_share_ci_high"].max() <= 1
 
 
 def test_sweep_param_cli_one_row_per_value_and_png(tmp_path):

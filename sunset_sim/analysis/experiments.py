@@ -198,6 +198,7 @@ def play_field(
             first_game,
             field=entrants,
             banned=banned,
+            progress=progress,
         ):
             rows = slice(
                 batch.first_game - first_game, batch.first_game - first_game + len(batch.game)
@@ -212,8 +213,6 @@ def play_field(
                 kept["position"].append(batch.position)
                 kept["goal_flags"].append(batch.day[:, :, :, enums.D_GOAL])
                 kept["goal"].append(batch.goal)
-            if progress is not None:
-                progress(len(batch.game))
         labels.append([player.name for player in table])
         if keep:
             raw.append({name: np.concatenate(parts) for name, parts in kept.items()})

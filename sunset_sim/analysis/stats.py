@@ -7,9 +7,20 @@ Stable API (every interval is a two-sided 95% interval unless ``z`` says otherwi
 - ``mean_ci_sums(n, total, squares) -> (mean, lo, hi)``: the same from count, sum and sum
   of squares; accepts NumPy arrays (vectorised over groups).
 - ``proportion_ci(k, n) -> (p, lo, hi)``: Wilson score interval for k successes in n
-  trials; accepts arrays.
+  trials; accepts arrays. ``k`` may be fractional: a win share (1/k per k-way tie) summed
+  over n games is a rate in [0, 1] whose variance is at most p(1 - p), so the Wilson
+  interval covers it (slightly wide with many ties) and, unlike a normal interval, is
+  not zero-width at 0 or 1. Every rate the package reports uses it.
+- ``rate_ci_sums(n, total, squares) -> (p, lo, hi)``: the same Wilson interval for a rate
+  given as count and sum (``squares`` is accepted and unused, so it replaces
+  ``mean_ci_sums`` where the values are shares in [0, 1]).
+- ``ci_columns(measure, value, lo, hi) -> dict``: the one naming scheme of every table,
+  frame and file: ``measure``, ``measure_ci_low``, ``measure_ci_high``.
 - ``diff_ci(a_values, b_values) -> (diff, lo, hi, p_value)``: difference of means a - b
   (Welch standard error, normal approximation) and the two-sided z-test p-value.
+  Differences of rates (paired or not) keep this normal interval: a difference lies in
+  [-1, 1] and is rarely at its bounds, and the paired form is what cancels the luck of
+  the deal.
 - ``diff_ci_sums(na, ta, qa, nb, tb, qb) -> (diff, lo, hi, p_value)``: the same from
   sums; accepts arrays.
 - ``stratified_diff_sums(na, ta, qa, nb, tb, qb) -> (diff, lo, hi, p_value, n_a, n_b)``:
@@ -32,18 +43,24 @@ import math
 import numpy as np
 
 Z95 = 1.959963984540054
+CI_LOW = "_ci_low"  # suffixes of an interval's columns: win_share, win_share_ci_low, ...
+CI_HIGH = "_ci_high"
 
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
 
 __all__ = [
+    "CI_HIGH",
+    "CI_LOW",
     "Z95",
     "balance",
     "balance_ci",
+    "ci_columns",
     "diff_ci",
     "diff_ci_sums",
     "mean_ci",
     "mean_ci_sums",
     "proportion_ci",
+    "rate_ci_sums",
     "stratified_diff_sums",
     "z_test_p",
 ]
@@ -95,6 +112,21 @@ def proportion_ci(k, n, z: float = Z95):
         lo = np.where(n > 0, np.clip(np.minimum(centre - half, p), 0.0, 1.0), np.nan)
         hi = np.where(n > 0, np.clip(np.maximum(centre + half, p), 0.0, 1.0), np.nan)
     return _scalar(p), _scalar(lo), _scalar(hi)
+
+
+def rate_ci_sums(n, total, squares=None, z: float = Z95):
+    """A rate's Wilson interval from count and sum: ``(p, lo, hi)`` (vectorised).
+
+    For shares in [0, 1] (a win share gives 1/k per k-way tie): the interval stays inside
+    [0, 1] and has nonzero width at 0 and 1, where a normal interval collapses to a point
+    ("0.000 (0.000 to 0.000)" for a strategy that never wins). ``squares`` is ignored."""
+    return proportion_ci(total, n, z)
+
+
+def ci_columns(measure: str, value, lo, hi) -> dict:
+    """``{measure: value, measure_ci_low: lo, measure_ci_high: hi}``: the one name scheme
+    for an interval in every table, frame and file (``CI_LOW``/``CI_HIGH``)."""
+    return {measure: value, f"{measure}{CI_LOW}": lo, f"{measure}{CI_HIGH}": hi}
 
 
 def z_test_p(diff, se):

@@ -52,6 +52,7 @@ from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import GOAL_FLAG_KEPT
 from sunset_sim.rules.options import Rules
+from sunset_sim.run.progress import ProgressOption, progress_bar
 from sunset_sim.strategy import Player, make_player
 
 __all__ = [
@@ -277,8 +278,8 @@ TARGET_COLUMNS = [
     "card",
     "metric",
     "value",
-    "ci_low",
-    "ci_high",
+    "value_ci_low",
+    "value_ci_high",
     "target_low",
     "target_high",
     "status",
@@ -435,8 +436,8 @@ SUGGESTION_COLUMNS = [
     "metric",
     "before",
     "after",
-    "ci_low",
-    "ci_high",
+    "after_ci_low",
+    "after_ci_high",
     "n",
     "before_ci_low",
     "before_ci_high",
@@ -480,8 +481,8 @@ def _verified_row(
         "metric": METRIC_TEXT[family],
         "before": before[0],
         "after": after[0],
-        "ci_low": after[1],
-        "ci_high": after[2],
+        "after_ci_low": after[1],
+        "after_ci_high": after[2],
         "n": lab.games,
         "before_ci_low": before[1],
         "before_ci_high": before[2],
@@ -567,7 +568,7 @@ def run_study(
     check_field: Sequence[str | Player] | None = None,
     check_games: int | None = None,
     jobs: int | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: ProgressOption = None,
     status: Status | None = None,
 ) -> Study:
     """The whole study (module docstring): values, edits, targets, verified suggestions.
@@ -575,8 +576,17 @@ def run_study(
     ``games`` deals are played at every rotation of the table for each arm;
     ``verify_games`` fresh deals (default ``games``) verify the suggestions;
     ``check_field`` replays the values with a second field (``check_games`` deals) and
-    marks in ``targets.holds_in_check_field`` each finding that holds with it too."""
+    marks in ``targets.holds_in_check_field`` each finding that holds with it too.
+    ``progress``: a callable told the games played, or True for a ``tqdm.auto`` bar over
+    the values and edits (Jupyter or stderr; the suggestions' search is not counted)."""
+    arguments = dict(locals())  # the call as given, to repeat it under a bar
     card_set = cards if isinstance(cards, CardSet) else load_cards(cards)
+    if progress is True:
+        seated = [s if isinstance(s, Player) else make_player(s) for s in strategies]
+        tables = len(seatings(seated, players))
+        arms = 1 + len(restrictions_for(card_set, families)) + 2 * len(_edit_list(card_set, edits))
+        with progress_bar(True, arms * games * tables) as bar:
+            return run_study(**{**arguments, "cards": card_set, "progress": bar})
     rules = rules or Rules()
     targets = targets or Targets()
     say = status or (lambda text: None)

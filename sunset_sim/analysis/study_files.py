@@ -87,7 +87,7 @@ def outside_text(row: pd.Series) -> str:
     """One card outside its target, in a line (study.md and the CLI)."""
     return (
         f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} "
-        f"({row['ci_low']:.2f} to {row['ci_high']:.2f}), {row['status']} its target "
+        f"({row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}), {row['status']} its target "
         f"{row['target_low']:.2f} to {row['target_high']:.2f}"
     )
 
@@ -97,7 +97,7 @@ def suggestion_text(row: pd.Series) -> str:
     return (
         f"{row['card']} {row['field']}: {row['current']} → {row['suggested']}; "
         f"{row['metric']} {row['before']:.2f} → {row['after']:.2f} "
-        f"(after: {row['ci_low']:.2f} to {row['ci_high']:.2f}, n = {row['n']} fresh deals)"
+        f"(after: {row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, n = {row['n']} fresh deals)"
     )
 
 

@@ -14,10 +14,12 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim import enums
+from sunset_sim.analysis.stats import ci_columns, proportion_ci
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
+from sunset_sim.run.progress import ProgressOption, combine, progress_bar
 from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
 from sunset_sim.strategy import Player, make_player
 
@@ -58,13 +60,13 @@ class _Sums:
         self.total += float(values.sum())
         self.squares += float((values.astype(np.float64) ** 2).sum())
 
-    def row(self, prefix: str) -> dict:
+    def row(self, prefix: str, rate: bool = False) -> dict:
+        """``prefix``, ``prefix_ci_low``, ``prefix_ci_high``: a Wilson interval for a
+        ``rate`` (values in [0, 1]: not zero-width at 0 or 1), else a normal one."""
+        if rate:
+            return ci_columns(prefix, *proportion_ci(self.total, self.n))
         mean, half = mean_ci(self.n, self.total, self.squares)
-        return {
-            f"{prefix}": mean,
-            f"{prefix}_ci_low": mean - half,
-            f"{prefix}_ci_high": mean + half,
-        }
+        return ci_columns(prefix, mean, mean - half, mean + half)
 
 
 @dataclass
@@ -139,12 +141,14 @@ def tournament(
     chunk_size: int = DEFAULT_CHUNK,
     rating_games: int = 20_000,
     on_chunk: Callable[[int], None] | None = None,
+    progress: ProgressOption = False,
 ) -> TournamentResult:
     """Play games 0..games-1 at every seating; tables per strategy with 95% CIs.
 
     Entrants are distinguished by their text (``greedy:lateness=0.5`` is its own entrant).
     Ratings use the first ``rating_games`` games of each seating (openskill updates are
-    sequential and slow)."""
+    sequential and slow). ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr);
+    ``on_chunk(games)`` is told of games played."""
     entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
     labels = list(dict.fromkeys(p.name for p in entrants))
     if len(labels) < 2:
@@ -153,22 +157,30 @@ def tournament(
     rated: list[tuple[BatchArrays, list[str]]] = []
     rules = rules or Rules()
     tables = seatings(entrants, players)
-    for table in tables:
-        for batch, seat_labels in iter_batches(
-            games, players, table, seed, cards, rules, jobs, chunk_size, field=entrants
-        ):
-            accumulator.add(batch, seat_labels)
-            kept = max(0, min(len(batch.game), rating_games - batch.first_game))
-            if kept:
-                rated.append((batch.rows(0, kept), seat_labels))
-            if on_chunk is not None:
-                on_chunk(len(batch.game))
+    with progress_bar(progress, games * len(tables)) as on_games:
+        for table in tables:
+            for batch, seat_labels in iter_batches(
+                games,
+                players,
+                table,
+                seed,
+                cards,
+                rules,
+                jobs,
+                chunk_size,
+                field=entrants,
+                progress=combine(on_chunk, on_games),
+            ):
+                accumulator.add(batch, seat_labels)
+                kept = max(0, min(len(batch.game), rating_games - batch.first_game))
+                if kept:
+                    rated.append((batch.rows(0, kept), seat_labels))
     standings = pd.DataFrame(
         [
             {
                 "strategy": label,
                 "n": int(accumulator.share[label].n),
-                **accumulator.share[label].row("win_share"),
+                **accumulator.share[label].row("win_share", rate=True),
                 **accumulator.fame[label].row("mean_fame"),
             }
             for label in labels
@@ -178,19 +190,24 @@ def tournament(
     standings = standings.sort_values("win_share", ascending=False, ignore_index=True)
     head = pd.DataFrame(
         [
-            {"strategy": a, "opponent": b, "n": int(s.n), **s.row("score")}
+            {"strategy": a, "opponent": b, "n": int(s.n), **s.row("score", rate=True)}
             for (a, b), s in sorted(accumulator.pair.items())
         ]
     )
     by_seat = pd.DataFrame(
         [
-            {"strategy": label, "seat": seat, "n": int(s.n), **s.row("win_share")}
+            {"strategy": label, "seat": seat, "n": int(s.n), **s.row("win_share", rate=True)}
             for (label, seat), s in sorted(accumulator.seat.items())
         ]
     )
     by_position = pd.DataFrame(
         [
-            {"strategy": label, "day1_turn_position": pos, "n": int(s.n), **s.row("win_share")}
+            {
+                "strategy": label,
+                "day1_turn_position": pos,
+                "n": int(s.n),
+                **s.row("win_share", rate=True),
+            }
             for (label, pos), s in sorted(accumulator.position.items())
         ]
     )

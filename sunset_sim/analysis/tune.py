@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim import enums
+from sunset_sim.analysis.stats import ci_columns, proportion_ci
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
@@ -47,6 +48,7 @@ from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import chunk_ranges
 from sunset_sim.run.backends import LocalBackend
+from sunset_sim.run.progress import ProgressOption, combine, progress_bar
 from sunset_sim.runner import DEFAULT_CHUNK, resolve
 from sunset_sim.strategy import Player, StrategyError, StrategySpec, make_player
 
@@ -158,7 +160,7 @@ class TuneResult:
     default: dict[str, float]
     history: pd.DataFrame  # one row per generation
     validation: pd.DataFrame  # tuned and default: win share with 95% CI, on fresh deals
-    difference: dict[str, float]  # tuned minus default, paired by deal: mean and 95% CI
+    difference: dict[str, float]  # tuned minus default, paired by deal: diff, diff_ci_low/high
     validation_games: int  # deals (each played at every seat)
     validation_first_game: int = VALIDATION_FIRST_GAME
     cards: str = "<default>"
@@ -169,13 +171,16 @@ class TuneResult:
     @property
     def significant(self) -> bool:
         """Whether the tuned vector beats the defaults: the paired 95% CI is above 0."""
-        return bool(self.difference["ci_low"] > 0.0)
+        return bool(self.difference["diff_ci_low"] > 0.0)
 
     def to_json(self) -> dict:
         """The params file: what ``make_player("NAME:params=FILE")`` reads, with the run's
         settings and validation figures under ``"tuning"`` (ignored when loading)."""
         validation = {
-            row["params"]: {k: _plain(row[k]) for k in ("games", "win_share", "ci_low", "ci_high")}
+            row["params"]: {
+                k: _plain(row[k])
+                for k in ("games", "win_share", "win_share_ci_low", "win_share_ci_high")
+            }
             for row in self.validation.to_dict("records")
         }
         return {
@@ -270,13 +275,13 @@ class _Evaluator:
             for seat, seating in self.tables_for(candidate):
                 ranges = chunk_ranges(games, self.chunk_size, first_game)
                 done = 0
-                for batch in self.backend.play(self.tables, seating, self.rules, self.seed, ranges):
+                for batch in self.backend.play(
+                    self.tables, seating, self.rules, self.seed, ranges, self.on_games
+                ):
                     won = batch.seat[:, seat, enums.R_WON].astype(np.float64)
                     share = won / batch.seat[:, seat, enums.R_WINNERS]
                     result[number, seat, done : done + len(share)] = share
                     done += len(share)
-                    if self.on_games is not None:
-                        self.on_games(len(share))
         return result
 
 
@@ -284,14 +289,12 @@ def _row(label: str, shares: np.ndarray) -> dict:
     """Win share of one parameter vector [seats, deals]: CI over deals (a deal's seats
     share its cards, so the deal is the independent unit)."""
     per_deal = shares.mean(axis=0)
-    mean, half = mean_ci(per_deal.size, per_deal.sum(), (per_deal**2).sum())
     return {
         "params": label,
         "games": int(shares.size),
         "deals": int(per_deal.size),
-        "win_share": mean,
-        "ci_low": mean - half,
-        "ci_high": mean + half,
+        # Wilson over deals (a rate: not zero-width at 0 or 1)
+        **ci_columns("win_share", *proportion_ci(float(per_deal.sum()), per_deal.size)),
     }
 
 
@@ -321,6 +324,7 @@ def tune(
     chunk_size: int = DEFAULT_CHUNK,
     on_games: Callable[[int], None] | None = None,
     on_generation: Callable[[dict], None] | None = None,
+    progress: ProgressOption = False,
 ) -> TuneResult:
     """Tune ``strategy``'s parameters against ``opponents`` with the cross-entropy method.
 
@@ -332,7 +336,8 @@ def tune(
     ``g * games .. (g + 1) * games - 1`` under ``seed``; the validation plays
     ``validation_games`` deals from ``VALIDATION_FIRST_GAME`` for the tuned vector and the
     defaults. ``on_games(n)`` is told of games played; ``on_generation(row)`` gets each
-    row of the history. The result depends only on the arguments (not on ``jobs``)."""
+    row of the history. ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr).
+    The result depends only on the arguments (not on ``jobs``)."""
     player = tunable_spec(strategy)
     spec = player.spec
     for name, value, low in (
@@ -387,33 +392,45 @@ def tune(
         )
     except ValueError as error:
         raise TuneError(str(error)) from None
-    evaluator = _Evaluator(
-        spec, field_players, players, seed, card_set, rules, jobs, chunk_size, on_games
-    )
-    rng = np.random.default_rng([seed, 0x7475_6E65])  # the search's own stream ("tune")
-    history = []
-    for generation in range(generations):
-        candidates = search.ask(rng, population)
-        first_game = generation * games
-        scores = evaluator.shares(candidates, first_game, games).mean(axis=(1, 2))
-        elite_rows = search.tell(candidates, scores)
-        row = {
-            "generation": generation + 1,
-            "first_game": first_game,
-            "mean_candidate": float(scores[0]),  # the search's mean before this update
-            "mean_objective": float(scores.mean()),
-            "best_objective": float(scores.max()),
-            "elite_objective": float(scores[elite_rows].mean()),
-        }
-        row.update({name: float(v) for name, v in zip(names, search.mean, strict=True)})
-        row.update({f"{name}_std": float(v) for name, v in zip(names, search.std, strict=True)})
-        history.append(row)
-        if on_generation is not None:
-            on_generation(row)
+    total = total_games(players, games, generations, population, validation_games)
+    with progress_bar(progress, total) as told:
+        evaluator = _Evaluator(
+            spec,
+            field_players,
+            players,
+            seed,
+            card_set,
+            rules,
+            jobs,
+            chunk_size,
+            combine(on_games, told),
+        )
+        rng = np.random.default_rng([seed, 0x7475_6E65])  # the search's own stream ("tune")
+        history = []
+        for generation in range(generations):
+            candidates = search.ask(rng, population)
+            first_game = generation * games
+            scores = evaluator.shares(candidates, first_game, games).mean(axis=(1, 2))
+            elite_rows = search.tell(candidates, scores)
+            row = {
+                "generation": generation + 1,
+                "first_game": first_game,
+                "mean_candidate": float(scores[0]),  # the search's mean before this update
+                "mean_objective": float(scores.mean()),
+                "best_objective": float(scores.max()),
+                "elite_objective": float(scores[elite_rows].mean()),
+            }
+            row.update({name: float(v) for name, v in zip(names, search.mean, strict=True)})
+            row.update({f"{name}_std": float(v) for name, v in zip(names, search.std, strict=True)})
+            history.append(row)
+            if on_generation is not None:
+                on_generation(row)
 
-    # the file holds rounded values; validate exactly those
-    tuned = np.clip(np.round(search.mean, 4), low, high)
-    shares = evaluator.shares(np.vstack([tuned, default]), VALIDATION_FIRST_GAME, validation_games)
+        # the file holds rounded values; validate exactly those
+        tuned = np.clip(np.round(search.mean, 4), low, high)
+        shares = evaluator.shares(
+            np.vstack([tuned, default]), VALIDATION_FIRST_GAME, validation_games
+        )
     validation = pd.DataFrame([_row("tuned", shares[0]), _row("default", shares[1])])
     per_deal = (shares[0] - shares[1]).mean(axis=0)
     mean, half = mean_ci(per_deal.size, per_deal.sum(), (per_deal**2).sum())
@@ -431,9 +448,9 @@ def tune(
         history=pd.DataFrame(history),
         validation=validation,
         difference={
-            "mean": float(mean),
-            "ci_low": float(mean - half),
-            "ci_high": float(mean + half),
+            "diff": float(mean),
+            "diff_ci_low": float(mean - half),
+            "diff_ci_high": float(mean + half),
         },
         validation_games=validation_games,
         cards=card_set.path,

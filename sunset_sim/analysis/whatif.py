@@ -32,13 +32,22 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim import enums
-from sunset_sim.analysis.stats import Z95, balance, balance_ci, mean_ci, z_test_p
+from sunset_sim.analysis.stats import (
+    Z95,
+    balance,
+    balance_ci,
+    ci_columns,
+    mean_ci,
+    proportion_ci,
+    z_test_p,
+)
 from sunset_sim.analysis.tournament import RESULTS_NOTE, seatings
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.enums import END_COMMISSION_SHORTAGE, MAX_PLAYERS, MIN_PLAYERS
 from sunset_sim.rules.options import RuleOptionError, Rules
+from sunset_sim.run.progress import ProgressOption, combine, progress_bar
 from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
 from sunset_sim.strategy import Player, StrategyError, make_player, registry
 
@@ -201,10 +210,9 @@ def _play(
             chunk_size,
             first_game,
             field=[player for seating in tables for player in seating],
+            progress=on_chunk,
         ):
             deals.add(batch, seat_labels, first_game)
-            if on_chunk is not None:
-                on_chunk(len(batch.game))
     return deals
 
 
@@ -287,6 +295,7 @@ def compare(
     chunk_size: int = DEFAULT_CHUNK,
     alpha: float = 0.05,
     on_chunk: Callable[[int], None] | None = None,
+    progress: ProgressOption = False,
 ) -> pd.DataFrame:
     """Play the same strategies on variant A and variant B on the same seeds; one row per
     measure with A, B, their difference ``diff = b - a``, its paired 95% CI and p-value.
@@ -306,6 +315,8 @@ def compare(
     commission shortage), ``days_played``. ``frame.attrs`` holds ``a``, ``b`` (one-line
     descriptions), ``same_deals`` (True when both card sets have the same card ids in the
     same order, so every deal is identical: ``CardSet.deal_key``), ``games``, ``tables``.
+    ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr); ``on_chunk(games)``
+    is told of games played.
     """
     _check_sizes(players, games)
     base_cards = _cards(cards)
@@ -316,10 +327,12 @@ def compare(
     variant_b = resolve_rules(rules_b, base_rules)
     entrants = [_player(s) for s in strategies] or [make_player("greedy")]
     tables = seatings(entrants, players)
-    played = [
-        _play(tables, players, games, seed, set_, rules_, jobs, chunk_size, on_chunk)
-        for set_, rules_ in ((set_a, variant_a), (set_b, variant_b))
-    ]
+    with progress_bar(progress, 2 * games * len(tables)) as on_games:
+        told = combine(on_chunk, on_games)
+        played = [
+            _play(tables, players, games, seed, set_, rules_, jobs, chunk_size, told)
+            for set_, rules_ in ((set_a, variant_a), (set_b, variant_b))
+        ]
     frame = compare_deals(*played, alpha=alpha)
     frame.attrs.update(
         a=describe_variant(set_a, variant_a),
@@ -485,6 +498,7 @@ def sweep(
     jobs: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     on_chunk: Callable[[int], None] | None = None,
+    progress: ProgressOption = False,
 ) -> pd.DataFrame:
     """Play one setting at each of a list of values, on the same seeds for every value.
 
@@ -496,9 +510,11 @@ def sweep(
     in the others, every rotation played; one row per value for the swept strategy.
     Rule sweep: ``strategies`` round the table, every rotation; one row per value and
     strategy. Columns: ``swept``, ``value``, ``strategy``, ``n`` (deals), ``win_share``,
-    ``win_ci_low``, ``win_ci_high``, ``mean_fame``, ``fame_ci_low``, ``fame_ci_high``,
+    ``win_share_ci_low``, ``win_share_ci_high`` (Wilson), ``mean_fame``,
+    ``mean_fame_ci_low``, ``mean_fame_ci_high``,
     ``balance``, ``balance_ci_low``, ``balance_ci_high`` (seat Balance, 1 - the largest
-    gap between seats' win rates), ``tie_rate``, ``early_end_rate``, ``days_played``."""
+    gap between seats' win rates), ``tie_rate``, ``early_end_rate``, ``days_played``.
+    ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr)."""
     if (param is None) == (rule is None):
         raise ValueError("give exactly one of param (a strategy parameter) or rule")
     _check_sizes(players, games)
@@ -507,25 +523,33 @@ def sweep(
     entrants = [_player(s) for s in strategies] or [make_player("greedy")]
     rows = []
     if param is not None:
-        name, key, numbers = parse_param_sweep(param, values)
-        swept_name = f"{name}:{key}"
-        for number in numbers:
-            tables = sweep_tables(entrants, players, (name, key, number))
-            deals = _play(
-                tables, players, games, seed, card_set, base_rules, jobs, chunk_size, on_chunk
-            )
-            label = tables[0][0].name
-            rows.append(_sweep_row(swept_name, number, label, deals))
+        total = sweep_games(entrants, players, games, parse_param_sweep(param, values))
     else:
-        key, options = parse_rule_sweep(rule, values)
-        tables = sweep_tables(entrants, players)
-        for option in options:
-            variant = Rules.from_dict({**base_rules.to_dict(), key: option})
-            deals = _play(
-                tables, players, games, seed, card_set, variant, jobs, chunk_size, on_chunk
-            )
-            for label in deals.labels:
-                rows.append(_sweep_row(key, option, label, deals))
+        total = sweep_games(
+            entrants, players, games, rule_values=len(parse_rule_sweep(rule, values)[1])
+        )
+    with progress_bar(progress, total) as on_games:
+        told = combine(on_chunk, on_games)
+        if param is not None:
+            name, key, numbers = parse_param_sweep(param, values)
+            swept_name = f"{name}:{key}"
+            for number in numbers:
+                tables = sweep_tables(entrants, players, (name, key, number))
+                deals = _play(
+                    tables, players, games, seed, card_set, base_rules, jobs, chunk_size, told
+                )
+                label = tables[0][0].name
+                rows.append(_sweep_row(swept_name, number, label, deals))
+        else:
+            key, options = parse_rule_sweep(rule, values)
+            tables = sweep_tables(entrants, players)
+            for option in options:
+                variant = Rules.from_dict({**base_rules.to_dict(), key: option})
+                deals = _play(
+                    tables, players, games, seed, card_set, variant, jobs, chunk_size, told
+                )
+                for label in deals.labels:
+                    rows.append(_sweep_row(key, option, label, deals))
     frame = pd.DataFrame(rows)
     frame.attrs.update(
         kind="param" if param is not None else "rule",
@@ -538,7 +562,9 @@ def sweep(
 
 
 def _sweep_row(swept: str, value, label: str, deals: _Deals) -> dict:
-    win, win_lo, win_hi, n = mean_ci(deals.strategy(label, "win_share"))
+    shares = deals.strategy(label, "win_share")
+    n = int(np.asarray(shares).size)
+    win = proportion_ci(float(np.sum(shares)), n)  # Wilson: not zero-width at 0 or 1
     fame, fame_lo, fame_hi, _ = mean_ci(deals.strategy(label, "mean_fame"))
     fair, fair_lo, fair_hi, _ = balance_ci(deals.seat_shares())
     return {
@@ -546,12 +572,8 @@ def _sweep_row(swept: str, value, label: str, deals: _Deals) -> dict:
         "value": value,
         "strategy": label,
         "n": n,
-        "win_share": win,
-        "win_ci_low": max(win_lo, 0.0),
-        "win_ci_high": min(win_hi, 1.0),
-        "mean_fame": fame,
-        "fame_ci_low": fame_lo,
-        "fame_ci_high": fame_hi,
+        **ci_columns("win_share", *win),
+        **ci_columns("mean_fame", fame, fame_lo, fame_hi),
         "balance": fair,
         "balance_ci_low": fair_lo,
         "balance_ci_high": fair_hi,
@@ -612,8 +634,8 @@ def _plot_sweep(frame: pd.DataFrame, path: str | os.PathLike | None):
             i - (len(strategies) - 1) / 2
         )
         for axis, column, low, high in (
-            (axes[0], "win_share", "win_ci_low", "win_ci_high"),
-            (axes[1], "mean_fame", "fame_ci_low", "fame_ci_high"),
+            (axes[0], "win_share", "win_share_ci_low", "win_share_ci_high"),
+            (axes[1], "mean_fame", "mean_fame_ci_low", "mean_fame_ci_high"),
         ):
             middle = part[column].to_numpy()
             errors = np.vstack([middle - part[low].to_numpy(), part[high].to_numpy() - middle])

@@ -35,6 +35,53 @@ def commission_table(cards: CardSet) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[*columns, "matches_model"])
 
 
+def summary_tables(cards: CardSet) -> dict[str, pd.DataFrame]:
+    """The summary's tables (``cards --format csv|json``): one row per landscape,
+    commission, goal and plan card."""
+    landscapes = pd.DataFrame(
+        [
+            {
+                "id": land.id,
+                "icons": land.icons,
+                **dict(zip(cards.features, land.features, strict=True)),
+            }
+            for land in cards.landscapes
+        ],
+        columns=["id", "icons", *cards.features],
+    )
+    goals = pd.DataFrame(
+        [
+            {
+                "id": goal.id,
+                "fame": goal.fame,
+                "kind": GOAL_KIND_NAMES[goal.kind],
+                "param": goal_param_text(goal.kind, goal.param),
+            }
+            for goal in cards.goals
+        ],
+        columns=["id", "fame", "kind", "param"],
+    )
+    plans = pd.DataFrame(
+        [
+            {
+                "id": plan.id,
+                "wake": plan.wake_label,
+                "directions": plan.directions,
+                "hike": plan.hike,
+                "paint": plan.paint,
+            }
+            for plan in cards.plans
+        ],
+        columns=["id", "wake", "directions", "hike", "paint"],
+    )
+    return {
+        "commissions": commission_table(cards),
+        "landscapes": landscapes,
+        "goals": goals,
+        "plans": plans,
+    }
+
+
 def goal_param_text(kind: int, param: int) -> str:
     """The goal's parameter as a TOML user would write it ('' when the kind has none)."""
     if kind == GOAL_MOVED:

@@ -29,6 +29,7 @@ from sunset_sim.cards.tables import CardTables
 from sunset_sim.engine.batch import BatchArrays, run_games
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError
+from sunset_sim.run.progress import Progress, play_in_steps
 from sunset_sim.strategy import Player, registry
 
 BACKENDS = ("local", "dask")
@@ -74,11 +75,16 @@ class LocalBackend:
         rules: Rules,
         seed: int,
         ranges: Iterable[tuple[int, int]],
+        progress: Progress | None = None,
     ) -> Iterator[BatchArrays]:
+        """The chunks in order; ``progress(games)`` is told of games played within a
+        chunk too (``run.progress.play_in_steps``), so a bar moves during a long chunk."""
         seats = list(seats)
         with numba_threads(self.jobs):
             for first, count in ranges:
-                yield run_games(tables, seats, rules, seed, first, count, self.check_invariants)
+                yield play_in_steps(
+                    tables, seats, rules, seed, first, count, progress, self.check_invariants
+                )
 
 
 class DaskBackend:
@@ -121,7 +127,9 @@ class DaskBackend:
         rules: Rules,
         seed: int,
         ranges: Iterable[tuple[int, int]],
+        progress: Progress | None = None,
     ) -> Iterator[BatchArrays]:
+        """The chunks in order; ``progress(games)`` once per chunk (played remotely)."""
         import joblib
 
         if self.client is None:
@@ -146,6 +154,8 @@ class DaskBackend:
                             f"machine (hash {engine}, here {expected}): install the same "
                             "sunset-sim there"
                         )
+                    if callable(progress):
+                        progress(len(batch.game))
                     yield batch
             finally:  # stopped early: cancel the rest without joblib's warning about it
                 with warnings.catch_warnings():

@@ -67,7 +67,7 @@ def _match(pattern: str, column: str) -> bool:
 
 
 def _ci_columns(prefix: str, mean, lo, hi) -> dict:
-    return {prefix: mean, f"{prefix}_lo": lo, f"{prefix}_hi": hi}
+    return stats.ci_columns(prefix, mean, lo, hi)
 
 
 def _mark(table: pd.DataFrame, n_column: str | Sequence[str], min_samples: int, by: str | None):

@@ -70,8 +70,8 @@ class Report:
 
     def headline(self) -> pd.DataFrame:
         """Win share and mean fame per strategy with 95% CIs (the table a CLI prints)."""
-        columns = ["strategy", "n", "win_share", "win_share_lo", "win_share_hi"]
-        columns += ["fame", "fame_lo", "fame_hi", "note"]
+        columns = ["strategy", "n", "win_share", "win_share_ci_low", "win_share_ci_high"]
+        columns += ["fame", "fame_ci_low", "fame_ci_high", "note"]
         return self.tables["strategies"][columns]
 
 
@@ -122,7 +122,7 @@ def effect_candidates(
     per: str | None = None,
 ) -> list[Candidate]:
     """The rows of ``tables[table_name]`` with enough samples and a finite ``effect`` (and
-    its ``_lo``/``_hi``/``_p`` columns), as finding candidates; ``raw`` names the raw
+    its ``_ci_low``/``_ci_high``/``_p`` columns), as finding candidates; ``raw`` names the raw
     difference quoted beside a within-strategy effect. ``per`` names a column the effect is
     divided by (``fame``: an effect that follows from a card's fame is given per fame point,
     so that an 8-fame card is not a finding merely for giving 8 fame). The last item of a
@@ -152,8 +152,8 @@ def effect_candidates(
                 label_fn(row),
                 table_name,
                 float(row[effect]) * scale,
-                float(row[f"{effect}_lo"]) * scale,
-                float(row[f"{effect}_hi"]) * scale,
+                float(row[f"{effect}_ci_low"]) * scale,
+                float(row[f"{effect}_ci_high"]) * scale,
                 int(row[n_column]),
                 float(row[f"{effect}_p"]),
                 unit,

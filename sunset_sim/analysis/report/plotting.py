@@ -23,12 +23,16 @@ def _figure(
 ):
     """A figure of its own (no pyplot: the caller's matplotlib backend and open figures are
     never touched, so a notebook keeps working) and its axes, flattened."""
-    _matplotlib_cache()
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(width, height), dpi=DPI, layout=layout)
+    figure = _figure_class()(figsize=(width, height), dpi=DPI, layout=layout)
     axes = figure.subplots(nrows, ncols, squeeze=False).ravel()
     return figure, axes
+
+
+def _figure_class():
+    """``figure.NotebookFigure``: shown inline in Jupyter without pyplot."""
+    from sunset_sim.analysis.report.figure import NotebookFigure
+
+    return NotebookFigure
 
 
 def plain_text():
@@ -66,8 +70,8 @@ def _matplotlib_cache() -> None:
 
 def _errors(table: pd.DataFrame, column: str, scale: float = 1.0) -> np.ndarray:
     value = table[column].to_numpy(dtype=float)
-    lo = table[f"{column}_lo"].to_numpy(dtype=float)
-    hi = table[f"{column}_hi"].to_numpy(dtype=float)
+    lo = table[f"{column}_ci_low"].to_numpy(dtype=float)
+    hi = table[f"{column}_ci_high"].to_numpy(dtype=float)
     return np.clip(np.nan_to_num(np.vstack([value - lo, hi - value]) * scale), 0.0, None)
 
 

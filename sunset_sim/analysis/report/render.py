@@ -47,21 +47,21 @@ def _is_rate(column: str) -> bool:
 
 
 def display_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Strings for a report: ``x (lo to hi)`` for every column with ``_lo``/``_hi``
+    """Strings for a report: ``x (lo to hi)`` for every column with ``_ci_low``/``_ci_high``
     partners; rates and win shares in percent; p-values in short scientific form."""
     out = {}
     columns = list(table.columns)
-    skip = {c for c in columns if c.endswith(("_lo", "_hi"))}
+    skip = {c for c in columns if c.endswith(("_ci_low", "_ci_high"))}
     for column in columns:
         if column in skip or column == "wake_minutes":
             continue
         values = table[column]
-        if f"{column}_lo" in table and f"{column}_hi" in table:
+        if f"{column}_ci_low" in table and f"{column}_ci_high" in table:
             rate = _is_rate(column)
             out[column] = [
                 _ci_text(v, lo, hi, rate, 3 if column == "balance" else 2)
                 for v, lo, hi in zip(
-                    values, table[f"{column}_lo"], table[f"{column}_hi"], strict=True
+                    values, table[f"{column}_ci_low"], table[f"{column}_ci_high"], strict=True
                 )
             ]
         elif column.endswith("_p"):

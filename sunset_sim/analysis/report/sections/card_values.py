@@ -19,7 +19,7 @@ def study_findings(study) -> list[Finding]:
     for _, row in study.outside().iterrows():
         text = (
             f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} (95% CI "
-            f"{row['ci_low']:.2f} to {row['ci_high']:.2f}, n = {int(row['n']):,}), "
+            f"{row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}, n = {int(row['n']):,}), "
             f"{row['status']} its target {row['target_low']:.2f} to {row['target_high']:.2f}"
         )
         if row["card"] in suggested:
@@ -33,8 +33,8 @@ def study_findings(study) -> list[Finding]:
                 text,
                 "card value",
                 row["value"],
-                row["ci_low"],
-                row["ci_high"],
+                row["value_ci_low"],
+                row["value_ci_high"],
                 int(row["n"]),
                 float("nan"),
             )  # fmt: skip
@@ -43,7 +43,7 @@ def study_findings(study) -> list[Finding]:
 
 
 def study_tables(study) -> dict[str, pd.DataFrame]:
-    """The study's frames with the report's ``x``/``x_lo``/``x_hi`` column names."""
+    """The study's frames with the report's ``x``/``x_ci_low``/``x_ci_high`` column names."""
     values = study.values[study.values["strategy"] == "all"]
     tables = {}
     for family in ("plan", "commission", "feature", "landscape"):
@@ -55,19 +55,19 @@ def study_tables(study) -> dict[str, pd.DataFrame]:
             table["fame"] = part["fame"].astype(int).to_numpy()
         table |= {
             "value": part["value"].to_numpy(),
-            "value_lo": part["value_ci_low"].to_numpy(),
-            "value_hi": part["value_ci_high"].to_numpy(),
+            "value_ci_low": part["value_ci_low"].to_numpy(),
+            "value_ci_high": part["value_ci_high"].to_numpy(),
         }
         if family == "commission":
             table |= {
                 "value_per_fame": part["value_per_fame"].to_numpy(),
-                "value_per_fame_lo": part["value_per_fame_ci_low"].to_numpy(),
-                "value_per_fame_hi": part["value_per_fame_ci_high"].to_numpy(),
+                "value_per_fame_ci_low": part["value_per_fame_ci_low"].to_numpy(),
+                "value_per_fame_ci_high": part["value_per_fame_ci_high"].to_numpy(),
             }
         table |= {
             "fame_cost": part["fame_cost"].to_numpy(),
-            "fame_cost_lo": part["fame_cost_ci_low"].to_numpy(),
-            "fame_cost_hi": part["fame_cost_ci_high"].to_numpy(),
+            "fame_cost_ci_low": part["fame_cost_ci_low"].to_numpy(),
+            "fame_cost_ci_high": part["fame_cost_ci_high"].to_numpy(),
             "use_rate": part["use_rate"].to_numpy(),
             "n": part["n"].to_numpy(),
         }
@@ -78,8 +78,8 @@ def study_tables(study) -> dict[str, pd.DataFrame]:
             "family": outside["family"].to_numpy(),
             "card": outside["card"].to_numpy(),
             "measured": outside["value"].to_numpy(),
-            "measured_lo": outside["ci_low"].to_numpy(),
-            "measured_hi": outside["ci_high"].to_numpy(),
+            "measured_ci_low": outside["value_ci_low"].to_numpy(),
+            "measured_ci_high": outside["value_ci_high"].to_numpy(),
             "target_low": outside["target_low"].to_numpy(),
             "target_high": outside["target_high"].to_numpy(),
             "status": outside["status"].to_numpy(),
@@ -94,11 +94,11 @@ def study_tables(study) -> dict[str, pd.DataFrame]:
             "current": found["current"].to_numpy(),
             "suggested": found["suggested"].to_numpy(),
             "before": found["before"].to_numpy(dtype=float),
-            "before_lo": found["before_ci_low"].to_numpy(dtype=float),
-            "before_hi": found["before_ci_high"].to_numpy(dtype=float),
+            "before_ci_low": found["before_ci_low"].to_numpy(dtype=float),
+            "before_ci_high": found["before_ci_high"].to_numpy(dtype=float),
             "after": found["after"].to_numpy(dtype=float),
-            "after_lo": found["ci_low"].to_numpy(dtype=float),
-            "after_hi": found["ci_high"].to_numpy(dtype=float),
+            "after_ci_low": found["after_ci_low"].to_numpy(dtype=float),
+            "after_ci_high": found["after_ci_high"].to_numpy(dtype=float),
             "target_low": found["target_low"].to_numpy(dtype=float),
             "target_high": found["target_high"].to_numpy(dtype=float),
             "n": found["n"].to_numpy(dtype=int),

@@ -71,7 +71,7 @@ def commission_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     for i, card in enumerate(cards.commissions):
         k = day_counts[i].sum()
         day = stats.mean_ci_sums(k, day_counts[i] @ day_values, day_counts[i] @ day_values**2)
-        completer = stats.mean_ci_sums(*win[i])
+        completer = stats.rate_ci_sums(*win[i])
         diff = stats.diff_ci_sums(*win[i], *rest[i])
         row = {
             "commission": card.id,
@@ -127,7 +127,7 @@ def _pricing(table: pd.DataFrame, games: int) -> None:
         ("completer_win", "win_residual"),
     ):
         y = table[column].to_numpy(dtype=np.float64)
-        se = (table[f"{column}_hi"] - table[f"{column}_lo"]).to_numpy(dtype=np.float64) / (
+        se = (table[f"{column}_ci_high"] - table[f"{column}_ci_low"]).to_numpy(dtype=np.float64) / (
             2 * stats.Z95
         )
         residual = np.full(len(table), np.nan)
@@ -225,7 +225,7 @@ def price_findings(tables: Tables, per_kind_limit: int) -> list[Finding]:
                     f"commission {row.commission} (fame {row.fame}, {row.fame_per_painting:.1f} "
                     f"per painting) looks {row.price_flag}: completed in "
                     f"{100 * row.completion_rate:.1f}% {base} (95% CI "
-                    f"{100 * row.completion_rate_lo:.1f} to {100 * row.completion_rate_hi:.1f}), "
+                    f"{100 * row.completion_rate_ci_low:.1f} to {100 * row.completion_rate_ci_high:.1f}), "
                     f"{_points(row.completion_residual)} points against commissions of the same "
                     f"fame per painting, n = {n:,} games",
                     "commission_price",

@@ -47,7 +47,7 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
             {
                 "seat": i,
                 "n": int(n[i]),
-                **_ci_columns("win_share", *stats.mean_ci_sums(n[i], s[i], q[i])),
+                **_ci_columns("win_share", *stats.rate_ci_sums(n[i], s[i], q[i])),
                 **_ci_columns("fame", *stats.mean_ci_sums(n[i], fs[i], fq[i])),
                 **_effect_columns("win_effect", [v[i] for v in effect]),
                 "n_effect": int(effect[4][i]),
@@ -66,7 +66,7 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                         "strategy": label,
                         "seat": i,
                         "n": int(sn),
-                        **_ci_columns("win_share", *stats.mean_ci_sums(sn, ss, sq)),
+                        **_ci_columns("win_share", *stats.rate_ci_sums(sn, ss, sq)),
                     }
                 )
         tables["strategy_seats"] = _mark(pd.DataFrame(rows), "n", min_samples, None)
@@ -80,8 +80,8 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 "measure": "balance",
                 "n": games,
                 "balance": value,
-                "balance_lo": lo,
-                "balance_hi": hi,
+                "balance_ci_low": lo,
+                "balance_ci_high": hi,
                 "caveat": caveat,
             }
         ]
@@ -120,7 +120,7 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                     "day": first,
                     "position": p,
                     "n": int(pooled[p, 0]),
-                    **_ci_columns("win_share", *stats.mean_ci_sums(*pooled[p])),
+                    **_ci_columns("win_share", *stats.rate_ci_sums(*pooled[p])),
                     **_effect_columns("win_effect", [v[p] for v in effect]),
                     "n_effect": int(effect[4][p]),
                     **_ci_columns("win_diff", *diff[:3]),
@@ -201,7 +201,7 @@ def _pct(triple) -> dict:
 
 
 def _vci(triple) -> dict:
-    return {"value": triple[0], "value_lo": triple[1], "value_hi": triple[2]}
+    return {"value": triple[0], "value_ci_low": triple[1], "value_ci_high": triple[2]}
 
 
 def _position_row(day, position, n, s, q, _total_n, _total_s) -> dict:
@@ -209,7 +209,7 @@ def _position_row(day, position, n, s, q, _total_n, _total_s) -> dict:
         "day": day,
         "position": position,
         "n": int(n),
-        **_ci_columns("win_share", *stats.mean_ci_sums(n, s, q)),
+        **_ci_columns("win_share", *stats.rate_ci_sums(n, s, q)),
     }
 
 
@@ -376,8 +376,8 @@ def seats(tables) -> bytes:
     axes[0].axhline(100 / players, color="black", linewidth=0.8, linestyle="--")
     balance = tables["balance"].iloc[0]
     measure = (
-        f"Balance {balance['balance']:.3f} (95% CI {balance['balance_lo']:.3f} to "
-        f"{balance['balance_hi']:.3f})"
+        f"Balance {balance['balance']:.3f} (95% CI {balance['balance_ci_low']:.3f} to "
+        f"{balance['balance_ci_high']:.3f})"
     )
     if balance.get("caveat", ""):  # not a seat measure when each seat kept one strategy
         measure = f"no seat Balance: {balance['caveat']}"

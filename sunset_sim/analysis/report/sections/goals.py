@@ -87,7 +87,7 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 **_ci_columns("taken_rate", *stats.proportion_ci(taken[g], shown[g])),
                 **_ci_columns("last_mover_rate", *_rate(kept_last[g], claimed[g])),
                 "n_kept": int(keeper_all[g, 0]),
-                **_ci_columns("keeper_win", *stats.mean_ci_sums(*keeper_all[g])),
+                **_ci_columns("keeper_win", *stats.rate_ci_sums(*keeper_all[g])),
                 **_effect_columns("keeper_win_effect", [v[g] for v in effect]),
                 "n_effect": int(effect[4][g]),
                 **_ci_columns("keeper_win_diff", *diff[g, :3]),

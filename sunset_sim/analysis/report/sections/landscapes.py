@@ -66,8 +66,8 @@ def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 **_ci_columns(
                     "paint_rate", *stats.proportion_ci(took[i, 0], took[i, 0] + left[i, 0])
                 ),
-                **_ci_columns("win_painted", *stats.mean_ci_sums(*took[i, :3])),
-                **_ci_columns("win_passed", *stats.mean_ci_sums(*left[i, :3])),
+                **_ci_columns("win_painted", *stats.rate_ci_sums(*took[i, :3])),
+                **_ci_columns("win_passed", *stats.rate_ci_sums(*left[i, :3])),
                 **_effect_columns("win_effect", [v[i] for v in effect]),
                 "n_effect": int(effect[4][i]),
                 **_ci_columns("win_diff", *win[:3]),
@@ -104,8 +104,8 @@ def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 "n": int(took_f[f, 0]),
                 "n_passed": int(left_f[f, 0]),
                 "icons_painted_per_seat": icons_painted[f],
-                **_ci_columns("win_painted", *stats.mean_ci_sums(*took_f[f, :3])),
-                **_ci_columns("win_passed", *stats.mean_ci_sums(*left_f[f, :3])),
+                **_ci_columns("win_painted", *stats.rate_ci_sums(*took_f[f, :3])),
+                **_ci_columns("win_passed", *stats.rate_ci_sums(*left_f[f, :3])),
                 **_effect_columns("win_effect", [v[f] for v in effect]),
                 "n_effect": int(effect[4][f]),
                 **_ci_columns("win_diff", *win[:3]),

@@ -112,7 +112,7 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     rows = []
     for i, card in enumerate(cards.plans):
         pick = stats.proportion_ci(picks[i], seat_days)
-        win = stats.mean_ci_sums(*sums[i])
+        win = stats.rate_ci_sums(*sums[i])
         other = total - sums[i]
         diff = stats.diff_ci_sums(*sums[i], *other)
         rows.append(
@@ -213,11 +213,11 @@ def plan_value_table(tables: Tables) -> pd.DataFrame:
                 "hike": card["hike"],
                 "paint": card["paint"],
                 "value": value["value"],
-                "value_lo": value["value_lo"],
-                "value_hi": value["value_hi"],
+                "value_ci_low": value["value_ci_low"],
+                "value_ci_high": value["value_ci_high"],
                 "fame_cost": value["fame_cost"],
-                "fame_cost_lo": value["fame_cost_lo"],
-                "fame_cost_hi": value["fame_cost_hi"],
+                "fame_cost_ci_low": value["fame_cost_ci_low"],
+                "fame_cost_ci_high": value["fame_cost_ci_high"],
                 "n": int(value["n"]),
             }
         )
@@ -235,7 +235,7 @@ def tradeoff_conclusion(tables: Tables) -> str:
         return ""
     half = len(table) // 2
     early, late = table.iloc[:half], table.iloc[len(table) - half :]
-    se = (table["value_hi"] - table["value_lo"]) / (2 * stats.Z95)
+    se = (table["value_ci_high"] - table["value_ci_low"]) / (2 * stats.Z95)
 
     def mean_se(part: pd.DataFrame) -> tuple[float, float]:
         return float(part["value"].mean()), float(np.sqrt((se[part.index] ** 2).sum()) / len(part))
@@ -308,8 +308,8 @@ def fill(s: Section, report: Report) -> None:
         ]
         if len(extremes):
             t["plan_extremes"] = extremes[
-                ["strategy", "n", "win_share", "win_share_lo", "win_share_hi"]
-                + ["vs_field", "vs_field_lo", "vs_field_hi", "vs_field_p", "note"]
+                ["strategy", "n", "win_share", "win_share_ci_low", "win_share_ci_high"]
+                + ["vs_field", "vs_field_ci_low", "vs_field_ci_high", "vs_field_p", "note"]
             ].reset_index(drop=True)
             s.blocks += [
                 (

@@ -18,7 +18,7 @@ SIDE_BY_SIDE = (
 
 
 def side_by_side(reports: dict[int, Report]) -> dict[str, pd.DataFrame]:
-    """One table per key table: a row per item, ``MEASURE_Np`` (with ``_lo``/``_hi``) per
+    """One table per key table: a row per item, ``MEASURE_Np`` (with ``_ci_low``/``_ci_high``) per
     player count; and the seat Balance of every count."""
     tables: dict[str, pd.DataFrame] = {}
     for name, key, measures in SIDE_BY_SIDE:
@@ -29,7 +29,7 @@ def side_by_side(reports: dict[int, Report]) -> dict[str, pd.DataFrame]:
                 continue
             columns = {}
             for measure in measures:
-                for suffix in ("", "_lo", "_hi"):
+                for suffix in ("", "_ci_low", "_ci_high"):
                     if f"{measure}{suffix}" in table:
                         columns[f"{measure}{suffix}"] = f"{measure}_{players}p{suffix}"
             parts.append(table.set_index(key)[list(columns)].rename(columns=columns))
@@ -46,8 +46,8 @@ def side_by_side(reports: dict[int, Report]) -> dict[str, pd.DataFrame]:
                     "players": players,
                     "games": int(report.meta["games"]),
                     "balance": row["balance"],
-                    "balance_lo": row["balance_lo"],
-                    "balance_hi": row["balance_hi"],
+                    "balance_ci_low": row["balance_ci_low"],
+                    "balance_ci_high": row["balance_ci_high"],
                     "caveat": row.get("caveat", ""),
                 }
             )

@@ -40,7 +40,7 @@ def strategy_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     vs_field = versus_field(data)
     _, sd, qd = _group_sums(codes, vs_field, k)
     for i, label in enumerate(labels):
-        win = stats.mean_ci_sums(n[i], sw[i], qw[i])
+        win = stats.rate_ci_sums(n[i], sw[i], qw[i])
         fame = stats.mean_ci_sums(n[i], sf[i], qf[i])
         diff = stats.mean_ci_sums(n[i], sd[i], qd[i])
         half = (diff[2] - diff[1]) / 2

@@ -1,0 +1,128 @@
+"""Progress within a chunk, and progress bars that work in a terminal and in Jupyter.
+
+A chunk (50,000 games by default) can take minutes with a slow strategy, so a bar that
+moves once per chunk looks stuck. ``play_in_steps`` plays a chunk as several kernel calls
+on consecutive sub-ranges, each sized to take about ``STEP_SECONDS``, and reports after
+each; it returns the same ``BatchArrays`` as one call: every game depends only on (seed,
+game index), and restricted play picks its mask by the game index too, so the split
+changes no row (tests/test_progress.py compares the frames).
+
+``progress_bar`` turns the API's ``progress=`` argument into a callback: ``False`` (the
+default: a library call prints nothing unless asked), ``True`` (a ``tqdm.auto`` bar: a
+widget in Jupyter, text on stderr elsewhere) or a callable told the number of games
+each time some are played.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+import numpy as np
+
+from sunset_sim.cards.tables import CardTables
+from sunset_sim.engine.batch import BatchArrays, run_games
+from sunset_sim.rules.options import Rules
+from sunset_sim.strategy import Player
+
+Progress = Callable[[int], None]
+ProgressOption = bool | Progress | None
+
+STEP_SECONDS = 0.4  # a bar moves at least this often (well under the second asked for)
+FIRST_STEP = 64  # games in the first sub-range, before the rate is known
+MIN_STEP = 16
+
+
+def play_in_steps(
+    tables: CardTables,
+    seats: list[Player],
+    rules: Rules,
+    seed: int,
+    first_game: int,
+    count: int,
+    progress: Progress | None = None,
+    check_invariants: bool = False,
+    field: Sequence[Player] = (),
+    banned: np.ndarray | None = None,
+) -> BatchArrays:
+    """Games first_game .. first_game + count - 1, as ``engine.batch.run_games`` plays
+    them; with ``progress``, in sub-ranges of about ``STEP_SECONDS`` each, calling
+    ``progress(games)`` after each one (same rows as a single call)."""
+    if not callable(progress):
+        return run_games(
+            tables, seats, rules, seed, first_game, count, check_invariants, field, banned
+        )
+    parts = []
+    done = 0
+    step = min(FIRST_STEP, count)
+    while done < count:
+        size = min(step, count - done)
+        started = time.perf_counter()
+        parts.append(
+            run_games(
+                tables, seats, rules, seed, first_game + done, size, check_invariants, field, banned
+            )
+        )
+        elapsed = max(time.perf_counter() - started, 1e-4)
+        done += size
+        progress(size)
+        # aim the next sub-range at STEP_SECONDS; grow at most 4-fold (a warm-up call)
+        step = max(MIN_STEP, min(4 * size, int(size * STEP_SECONDS / elapsed)))
+    return concatenate(parts)
+
+
+def concatenate(parts: Sequence[BatchArrays]) -> BatchArrays:
+    """Consecutive batches as one (the first one's ``first_game``)."""
+    if len(parts) == 1:
+        return parts[0]
+    names = parts[0].arrays().keys()
+    return BatchArrays(
+        parts[0].first_game,
+        **{name: np.concatenate([getattr(p, name) for p in parts]) for name in names},
+    )
+
+
+def combine(*callbacks: Progress | None) -> Progress | None:
+    """One callback that tells each of ``callbacks`` (None when there are none)."""
+    chosen = [c for c in callbacks if callable(c)]
+    if len(chosen) < 2:
+        return chosen[0] if chosen else None
+
+    def tell(games: int) -> None:
+        for callback in chosen:
+            callback(games)
+
+    return tell
+
+
+@contextmanager
+def progress_bar(
+    progress: ProgressOption, total: int, label: str = "games"
+) -> Iterator[Progress | None]:
+    """The callback for an API call's ``progress=`` option over ``total`` games.
+
+    ``True``: a ``tqdm.auto`` bar (Jupyter widget or stderr text), closed at the end of the
+    block; a callable: itself; ``False``/``None``: no callback."""
+    if progress is None or progress is False:
+        yield None
+        return
+    if callable(progress):
+        yield progress
+        return
+    if progress is not True:
+        raise ValueError(f"progress: {progress!r} is not True, False or a callable")
+    from tqdm.auto import tqdm
+
+    settings = {"total": total, "desc": label, "unit": "game", "unit_scale": True}
+    try:
+        bar = tqdm(**settings, mininterval=0.5)
+    except ImportError:  # Jupyter without ipywidgets: the text bar (shown as stderr)
+        from tqdm.std import tqdm as text_tqdm
+
+        bar = text_tqdm(**settings, mininterval=0.5)
+    with bar:
+        yield bar.update
+
+
+__all__ = ["Progress", "ProgressOption", "combine", "concatenate", "play_in_steps", "progress_bar"]

@@ -1,0 +1,182 @@
+"""Outputs for pipes and tools: one table per CSV stream, one JSON object, rows on stdout
+with ``simulate --out -``, status lines on stderr, one CI naming scheme
+(``measure``, ``measure_ci_low``, ``measure_ci_high``) and Wilson intervals for rates."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import pickle
+import re
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import cli, ok
+
+import sunset_sim
+from sunset_sim.analysis import stats
+
+PAIR = ["--strategy", "greedy", "--strategy", "random"]
+
+
+# ---- Wilson intervals --------------------------------------------------------------------
+
+
+def test_wilson_interval_is_not_zero_width_at_zero_and_one():
+    p, lo, hi = stats.proportion_ci(0, 40_000)
+    assert (p, lo) == (0.0, 0.0) and 5e-5 < hi < 2e-4  # 0.000 (0.000 to 0.0001)
+    p, lo, hi = stats.rate_ci_sums(40_000, 40_000.0)
+    assert p == 1.0 and hi == 1.0 and 1 - 2e-4 < lo < 1 - 5e-5
+
+
+@pytest.fixture(scope="module")
+def lopsided():
+    """greedy against random at two seats: greedy wins (nearly) every game."""
+    return sunset_sim.tournament(["greedy", "random"], players=2, games=60)
+
+
+def test_rates_never_get_a_zero_width_interval(lopsided):
+    for frame in (lopsided.standings, lopsided.by_seat, lopsided.head_to_head):
+        measure = "score" if "score" in frame else "win_share"
+        low, high = frame[f"{measure}_ci_low"], frame[f"{measure}_ci_high"]
+        assert (high - low > 0.01).all(), frame
+        assert ((0 <= low) & (high <= 1)).all()
+
+
+def test_simulate_summary_uses_wilson_for_win_share():
+    out = ok(cli("simulate", "--games", "40", "--players", "2", *PAIR, "--format", "json"))
+    payload = json.loads(out)
+    table = pd.DataFrame(payload["strategies"])
+    assert (table["win_share_ci_high"] - table["win_share_ci_low"] > 0.01).all()
+    assert payload["tie_rate_ci_low"] <= payload["tie_rate"] < payload["tie_rate_ci_high"]
+
+
+# ---- one naming scheme ---------------------------------------------------------------------
+
+
+def check_names(frame: pd.DataFrame, where: str) -> None:
+    columns = list(frame.columns)
+    for column in columns:
+        assert not re.search(r"(_lo|_hi|_low|_high)$", column) or re.search(
+            r"_ci_(low|high)$|^target_(low|high)$", column
+        ), f"{where}: {column}"
+        if column.endswith("_ci_low"):
+            measure = column[: -len("_ci_low")]
+            assert measure in columns and f"{measure}_ci_high" in columns, f"{where}: {column}"
+
+
+def test_every_api_frame_uses_one_ci_naming_scheme(lopsided):
+    for name in ("standings", "head_to_head", "by_seat", "by_turn_position"):
+        check_names(getattr(lopsided, name), f"tournament.{name}")
+    sweep = sunset_sim.sweep(rule="days=2,3", strategies=["greedy", "random"], players=2, games=8)
+    check_names(sweep, "sweep")
+    compare = sunset_sim.compare(["greedy", "random"], players=2, games=8, rules_b={"days": 3})
+    check_names(compare, "compare")
+    frame = sunset_sim.simulate(games=60, players=2, strategies=["greedy", "random"])
+    report = sunset_sim.build_report(frame, sunset_sim.load_cards())
+    for name, table in report.tables.items():
+        check_names(table, f"report table {name}")
+
+
+# ---- one table per CSV stream, one JSON object ------------------------------------------
+
+
+def one_csv_table(text: str) -> list[list[str]]:
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows and all(len(row) == len(rows[0]) for row in rows), text
+    assert all(row for row in rows), "a blank line inside the CSV"
+    return rows
+
+
+def test_tournament_csv_is_one_table_and_json_one_object():
+    base = ["tournament", *PAIR, "--players", "2", "--games", "20", "--quiet"]
+    rows = one_csv_table(ok(cli(*base, "--format", "csv")))
+    assert rows[0][:3] == ["strategy", "n", "win_share"] and len(rows) == 3
+    rows = one_csv_table(ok(cli(*base, "--format", "csv", "--table", "head_to_head")))
+    assert rows[0][:2] == ["strategy", "opponent"]
+    payload = json.loads(ok(cli(*base, "--format", "json")))
+    assert {"standings", "head_to_head", "by_seat", "by_turn_position"} <= set(payload)
+    only = json.loads(ok(cli(*base, "--format", "json", "--table", "by_seat")))
+    assert "by_seat" in only and "standings" not in only
+
+
+def test_sweep_and_cards_csv_are_one_table():
+    sweep = ["sweep", "--rule-values", "days=2,3", *PAIR, "--players", "2", "--games", "6"]
+    rows = one_csv_table(ok(cli(*sweep, "--quiet", "--format", "csv")))
+    assert "win_share_ci_low" in rows[0]
+    rows = one_csv_table(ok(cli(*sweep, "--quiet", "--format", "csv", "--table", "per_value")))
+    assert "balance_ci_low" in rows[0]
+    payload = json.loads(ok(cli(*sweep, "--quiet", "--format", "json")))
+    assert {"per_strategy", "per_value"} <= set(payload)
+    rows = one_csv_table(ok(cli("cards", "--format", "csv", "--table", "plans")))
+    assert rows[0][0] == "id"
+    cards = json.loads(ok(cli("cards", "--format", "json")))
+    assert {"name", "hash", "commissions", "goals", "plans", "landscapes"} <= set(cards)
+
+
+def test_a_missing_table_is_one_line_exit_2():
+    result = cli("sweep", "--param", "greedy:lateness=0,1", "--strategy", "random", "--games", "4")
+    ok(result)
+    bad = cli(
+        "sweep", "--param", "greedy:lateness=0,1", "--strategy", "random", "--games", "4",
+        "--table", "per_strategy", "--format", "csv",
+    )  # fmt: skip
+    assert bad.exit_code == 2 and "--table" in bad.stderr and len(bad.stderr.splitlines()) == 1
+
+
+# ---- rows on stdout, status on stderr ----------------------------------------------------
+
+
+def test_simulate_out_dash_streams_csv_rows(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = cli("simulate", "--games", "30", "--players", "3", "--seed", "3", "--out", "-")
+    rows = pd.read_csv(io.StringIO(ok(result)))
+    expected = sunset_sim.simulate(games=30, players=3, seed=3)
+    assert rows.shape == expected.shape
+    assert list(rows.columns) == list(expected.columns)
+    np.testing.assert_array_equal(rows["fame"].to_numpy(), expected["fame"].to_numpy())
+    assert "win_share_ci_low" in result.stderr  # the summary went to stderr
+    assert not (tmp_path / "-").exists()
+
+
+def test_status_lines_go_to_stderr(tmp_path):
+    path = tmp_path / "a.csv"
+    result = cli("simulate", "--games", "10", "--quiet", "--out", path)
+    assert "results written" not in ok(result) and "results written" in result.stderr
+    plot = tmp_path / "p.png"
+    result = cli("sweep", "--param", "greedy:lateness=0,1", "--games", "4", "--plot", plot)
+    assert "plot written" not in ok(result) and "plot written" in result.stderr
+
+
+# ---- plots leave the backend alone --------------------------------------------------------
+
+
+def test_plot_functions_return_figures_and_keep_the_backend(tmp_path):
+    from matplotlib.figure import Figure
+
+    before = matplotlib.get_backend()
+    matplotlib.use("svg")  # anything but Agg: the plots must not switch it
+    try:
+        frame = sunset_sim.sweep(param="greedy:lateness=0,1", strategies=["random"], games=4)
+        figure = sunset_sim.plot_sweep(frame, tmp_path / "s.png")
+        assert isinstance(figure, Figure) and (tmp_path / "s.png").is_file()
+        assert figure._repr_png_().startswith(b"\x89PNG")  # inline in Jupyter, no pyplot
+        assert isinstance(pickle.loads(pickle.dumps(figure)), Figure)
+        games = sunset_sim.simulate(games=40, players=2, strategies=["greedy", "random"])
+        report = sunset_sim.build_report(games, sunset_sim.load_cards())
+        sunset_sim.write_report(report, tmp_path / "rep")
+        assert matplotlib.get_backend() == "svg"
+    finally:
+        matplotlib.use(before)
+
+
+def test_json_output_is_strict_json():
+    from sunset_sim.cli_common import json_ready
+
+    ready = json_ready({"a": math.nan, "b": [1.0, math.inf], "c": np.float64(0.5)})
+    assert ready == {"a": None, "b": [1.0, None], "c": 0.5}
+    json.dumps(ready, allow_nan=False)

@@ -1,0 +1,112 @@
+"""Progress within a chunk (run/progress.py): the bar moves while a chunk plays, the split
+into sub-ranges changes no row, and the API's ``progress=`` option works."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sunset_sim
+from sunset_sim.run import progress as progress_module
+from sunset_sim.run.progress import combine, play_in_steps, progress_bar
+
+LINEUP = ["greedy", "balanced", "early-bird"]
+
+
+@pytest.fixture
+def tiny_steps(monkeypatch):
+    """Sub-ranges of a few games, so a small batch is split many times."""
+    monkeypatch.setattr(progress_module, "FIRST_STEP", 7)
+    monkeypatch.setattr(progress_module, "MIN_STEP", 3)
+    monkeypatch.setattr(progress_module, "STEP_SECONDS", 1e-6)
+
+
+def test_simulate_with_progress_gives_the_same_frame(tiny_steps):
+    told: list[int] = []
+    plain = sunset_sim.simulate(games=120, players=3, strategies=LINEUP, seed=5, chunk_size=50)
+    stepped = sunset_sim.simulate(
+        games=120, players=3, strategies=LINEUP, seed=5, chunk_size=50, progress=told.append
+    )
+    pd.testing.assert_frame_equal(plain, stepped)
+    assert sum(told) == 120
+    # progress within each 50-game chunk, not once per chunk
+    assert len(told) > 3 and max(told) < 50
+
+
+def test_restricted_play_in_steps_matches_one_call(tables, tiny_steps):
+    from sunset_sim.engine.batch import run_games
+    from sunset_sim.rules.options import Rules
+    from sunset_sim.strategy import make_player
+
+    seats = [make_player(s) for s in LINEUP]
+    width = 1 + tables.plan_wake.shape[0] + tables.land_icons.shape[0] + tables.comm_fame.shape[0]
+    banned = np.zeros((3, 3, width), dtype=np.uint8)
+    banned[1, 0, 0] = banned[1, 0, 1] = 1  # deal g uses mask g % 3: keyed by the game index
+    whole = run_games(tables, seats, Rules(), 11, 1000, 40, banned=banned)
+    told: list[int] = []
+    parts = play_in_steps(tables, seats, Rules(), 11, 1000, 40, told.append, banned=banned)
+    assert sum(told) == 40 and len(told) > 1
+    for name, array in whole.arrays().items():
+        np.testing.assert_array_equal(array, getattr(parts, name), err_msg=name)
+    assert parts.first_game == whole.first_game
+
+
+def test_tournament_reports_progress_within_chunks(tiny_steps):
+    told: list[int] = []
+    result = sunset_sim.tournament(
+        ["greedy", "random"], players=2, games=40, chunk_size=40, on_chunk=told.append
+    )
+    assert sum(told) == 2 * 40  # two seatings
+    assert max(told) < 40
+    assert int(result.standings["n"].sum()) == 2 * 2 * 40
+
+
+def test_progress_true_draws_a_tqdm_bar_on_stderr(capsys):
+    sunset_sim.simulate(games=30, players=2, strategies=["greedy", "random"], progress=True)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "100%" in captured.err and "30.0/30.0" in captured.err
+
+
+def test_progress_is_off_by_default(capsys):
+    sunset_sim.simulate(games=10, players=2, strategies=["greedy", "random"])
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_option_rejects_other_values():
+    with pytest.raises(ValueError, match="progress"), progress_bar("yes", 10):
+        pass
+
+
+def test_combine_tells_every_callback():
+    a: list[int] = []
+    b: list[int] = []
+    assert combine(None, False) is None
+    assert combine(a.append) == a.append
+    combine(a.append, None, b.append)(3)
+    assert a == [3] and b == [3]
+
+
+def test_cli_bar_moves_within_a_chunk(tiny_steps, monkeypatch, tmp_path):
+    """The command line's bar is told of games within a chunk, not once per chunk."""
+    from contextlib import contextmanager
+
+    from conftest import cli, ok
+
+    import sunset_sim.cli as cli_module
+
+    told: list[int] = []
+
+    class Bar:
+        def update(self, games: int) -> None:
+            told.append(games)
+
+    @contextmanager
+    def recording(total, stream):
+        yield Bar()
+
+    monkeypatch.setattr(cli_module, "games_progress", recording)
+    out = tmp_path / "rows.parquet"
+    ok(cli("simulate", "--games", "80", "--players", "2", "--chunk-size", "80", "--out", out))
+    assert sum(told) == 80 and len(told) > 2
