@@ -42,6 +42,7 @@ from sunset_sim.cli_study import study_command, value_command
 from sunset_sim.cli_tune import tune_command
 from sunset_sim.cli_whatif import compare_command, sweep_command
 from sunset_sim.strategy import StrategyError
+from sunset_sim.validation import InputError
 
 __all__ = ["main", *cli_common.__all__]
 
@@ -76,6 +77,9 @@ class OneLineErrors(click.Group):
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
+        except InputError as error:  # the Python API's checks (validation.py), same line
+            click.echo(f"error: {error}", err=True)
+            sys.exit(2)
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
@@ -439,7 +443,15 @@ def tournament_command(
     position. Give at least two strategies; with more strategies than seats every
     combination of them is played.
     """
-    from sunset_sim.analysis.tournament import RESULTS_NOTE, seatings, tournament
+    import warnings
+
+    from sunset_sim.analysis.tournament import (
+        RESULTS_NOTE,
+        TournamentSeatWarning,
+        seat_note,
+        seatings,
+        tournament,
+    )
 
     check_players(players)
     if games < 1:
@@ -452,8 +464,12 @@ def tournament_command(
     if len({p.name for p in entrants}) < 2:
         raise CliError("--strategy: a tournament needs at least two different strategies")
     total = games * len(seatings(entrants, players))
+    note = seat_note(entrants, players)
+    if note is not None:  # said once here, in one line (the API warns instead)
+        click.echo(note, err=True)
     compile_engine(entrants)
-    with games_progress(total, progress_output(quiet)) as bar:
+    with games_progress(total, progress_output(quiet)) as bar, warnings.catch_warnings():
+        warnings.simplefilter("ignore", TournamentSeatWarning)
         result = tournament(
             entrants,
             players,

@@ -9,14 +9,14 @@ cards, rules).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from sunset_sim.cards.loader import load_cards
+from sunset_sim import validation
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.engine.batch import BatchArrays, run_games
@@ -25,7 +25,7 @@ from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
 from sunset_sim.run.backends import DaskBackend, LocalBackend, numba_threads, open_backend
 from sunset_sim.run.dataset import DatasetStore, run_identity
-from sunset_sim.strategy import Player, make_player, seat_players
+from sunset_sim.strategy import Player, make_player
 
 Backend = LocalBackend | DaskBackend
 
@@ -34,17 +34,19 @@ DEFAULT_CHUNK = 50_000
 
 def resolve(
     players: int,
-    strategies: Sequence[str | Player],
+    strategies: Sequence[str | Player] | str,
     cards: CardSet | str | os.PathLike | None,
-    rules: Rules | None,
+    rules: Rules | Mapping | Sequence[str] | None,
 ) -> tuple[CardSet, list[Player], Rules]:
-    card_set = cards if isinstance(cards, CardSet) else load_cards(cards)
-    if all(isinstance(s, str) for s in strategies):
-        seats = seat_players(list(strategies), players)
-    else:
-        chosen = [s if isinstance(s, Player) else make_player(s) for s in strategies]
-        seats = [chosen[seat % len(chosen)] for seat in range(players)]
-    return card_set, seats, rules or Rules()
+    """Checked inputs (validation.py: the CLI's limits and messages) as the engine takes
+    them: the card set, one player per seat (strategies repeated round the table) and the
+    rules, which may be given as a ``Rules`` record or a dict such as ``{"days": 4}``."""
+    players = validation.check_players(players)
+    rules = validation.as_rules(rules)
+    card_set = validation.as_cards(cards, players=players, days=rules.days)
+    chosen = validation.check_strategies(strategies or ("greedy",))
+    seats = [chosen[seat % len(chosen)] for seat in range(players)]
+    return card_set, seats, rules
 
 
 def iter_batches(
@@ -81,10 +83,10 @@ def iter_batches(
 def simulate(
     games: int = 1000,
     players: int = 4,
-    strategies: Sequence[str | Player] = ("greedy",),
+    strategies: Sequence[str | Player] | str = ("greedy",),
     seed: int = 0,
     cards: CardSet | str | os.PathLike | None = None,
-    rules: Rules | None = None,
+    rules: Rules | Mapping | Sequence[str] | None = None,
     jobs: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     backend: str | Backend = "local",
@@ -92,7 +94,14 @@ def simulate(
 ) -> pd.DataFrame:
     """Play ``games`` games on the fast engine; one row per game and seat (results.to_frame).
 
-    ``backend="dask"`` plays the chunks on the Dask cluster at ``scheduler`` (same rows)."""
+    Inputs are held to the CLI's limits (validation.InputError, a ValueError, in one
+    line): 2 to 4 players, 1 to 10**10 games, seeds 0 to 2**64 - 1; ``rules`` may be a
+    ``Rules`` record or a dict such as ``{"days": 4}``. ``backend="dask"`` plays the
+    chunks on the Dask cluster at ``scheduler`` (same rows)."""
+    games = validation.check_games(games)
+    seed = validation.check_seed(seed)
+    jobs = validation.check_jobs(jobs)
+    chunk_size = validation.check_chunk_size(chunk_size)
     card_set, seats, rules = resolve(players, strategies, cards, rules)
     plan_ids = [p.id for p in card_set.plans]
     labels = [p.name for p in seats]

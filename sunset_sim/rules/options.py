@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 
 from sunset_sim.enums import TIE_BREAK_NAMES
+from sunset_sim.validation import InputError
 
 
-class RuleOptionError(ValueError):
+class RuleOptionError(InputError):
     """A rule option that does not exist or has a bad value."""
 
 
