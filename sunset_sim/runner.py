@@ -8,6 +8,7 @@ cards, rules).
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
@@ -20,6 +21,8 @@ from sunset_sim import validation
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.engine.batch import BatchArrays, run_games
+from sunset_sim.files import write_atomically
+from sunset_sim.provenance import METADATA_KEY, provenance, sidecar_path
 from sunset_sim.results import Summary, to_frame
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
@@ -147,12 +150,14 @@ def simulate_to_file(
     """Stream a batch to Parquet or CSV (by extension) and return its summary.
 
     The file is written under a temporary name and renamed when complete, so an
-    interrupted run never leaves a file that looks finished."""
+    interrupted run never leaves a file that looks finished. It carries its provenance
+    (card set, rules, strategies, seed, games, version: ``sunset_sim.provenance``)."""
     summary = Summary()
     cards, seats, rules = resolve(players, strategies, cards, rules)
     labels = [p.name for p in seats]
     plan_ids = [p.id for p in cards.plans]
-    writer = _TableWriter(path) if path is not None else None
+    made = provenance(games, seats, seed, cards, rules, chunk_size) if path is not None else None
+    writer = _TableWriter(path, made) if path is not None else None
     ranges = chunk_ranges(games, chunk_size)
     try:
         for batch in play(backend, jobs, scheduler, cards, seats, rules, seed, ranges):
@@ -186,7 +191,9 @@ def open_dataset(
     a RunError in one line if it cannot be used, before any game is played."""
     cards, seats, rules = resolve(players, strategies, cards, rules)
     identity = run_identity(games, seats, seed, cards, rules, chunk_size)
-    return DatasetStore.open(folder, identity, resume=resume, force=force)
+    store = DatasetStore.open(folder, identity, resume=resume, force=force)
+    store.cards_text = cards.source  # the manifest carries the card set (provenance.py)
+    return store
 
 
 def simulate_to_dataset(
@@ -235,17 +242,22 @@ def simulate_to_dataset(
         return store.finish()
 
 
+def _json(data: dict) -> bytes:
+    return json.dumps(data, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+
 class _TableWriter:
     """Parquet (pyarrow, one row group per chunk) or CSV, to a temporary file renamed at the
     end. A lock file beside the output (``.NAME.lock``, held for the run) stops a second run
     writing the same file at once: it fails at the start, in one line, instead of two runs
     overwriting each other's rows. The temporary name is this run's own."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, made: dict | None = None) -> None:
         import fcntl
         import secrets
 
         self.path = path
+        self.made = made  # provenance: Parquet schema metadata, or the CSV's sidecar
         self.lock_path = path.with_name(f".{path.name}.lock")
         try:
             self.lock = open(self.lock_path, "a+b")  # noqa: SIM115 - held until close/abort
@@ -279,6 +291,9 @@ class _TableWriter:
             import pyarrow.parquet as pq
 
             table = pa.Table.from_pandas(frame, preserve_index=False)
+            if self.made is not None:
+                metadata = {**(table.schema.metadata or {}), METADATA_KEY: _json(self.made)}
+                table = table.replace_schema_metadata(metadata)
             if self.writer is None:
                 self.writer = pq.ParquetWriter(self.temporary, table.schema, compression="zstd")
             self.writer.write_table(table)
@@ -294,6 +309,12 @@ class _TableWriter:
             for handle in (self.writer, self.stream):
                 if handle is not None:
                     handle.close()
+            if not self.parquet:  # the sidecar first: a finished CSV always has its own
+                sidecar = sidecar_path(self.path)
+                if self.made is not None:
+                    write_atomically(sidecar, _json(self.made).decode("utf-8") + "\n")
+                else:
+                    sidecar.unlink(missing_ok=True)  # never another run's provenance
             os.replace(self.temporary, self.path)
         except OSError as error:
             self.abort()

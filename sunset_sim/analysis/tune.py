@@ -351,21 +351,26 @@ def tune(
             f"elite: {elite} of a population of {population} keeps no candidate "
             f"(raise the population to at least {math.ceil(0.5 / elite)})"
         )
-    seed = checks.check_seed(seed)
-    players = checks.check_players(players)
-    jobs = checks.check_jobs(jobs)
-    chunk_size = checks.check_chunk_size(chunk_size)
-    opponents = [opponents] if isinstance(opponents, str | Player) else list(opponents)
-    opponents = opponents or ["greedy"]
-    if len(opponents) > players - 1:
-        raise TuneError(
-            f"{len(opponents)} opponents do not fit round a table of {players} "
-            f"(at most {players - 1} besides the tuned strategy)"
-        )
-    rules = checks.as_rules(rules)
-    card_set = checks.as_cards(cards, players=players, days=rules.days)
-    chosen = checks.check_strategies(opponents, "opponent")
-    field_players = [chosen[seat % len(chosen)] for seat in range(players - 1)]
+    try:  # the shared limits (validation.py), raised as this module's TuneError
+        seed = checks.check_seed(seed)
+        players = checks.check_players(players)
+        jobs = checks.check_jobs(jobs)
+        chunk_size = checks.check_chunk_size(chunk_size)
+        opponents = [opponents] if isinstance(opponents, str | Player) else list(opponents)
+        opponents = opponents or ["greedy"]
+        if len(opponents) > players - 1:
+            raise TuneError(
+                f"{len(opponents)} opponents do not fit round a table of {players} "
+                f"(at most {players - 1} besides the tuned strategy)"
+            )
+        rules = checks.as_rules(rules)
+        card_set = checks.as_cards(cards, players=players, days=rules.days)
+        chosen = checks.check_strategies(opponents, "opponent")
+        field_players = [chosen[seat % len(chosen)] for seat in range(players - 1)]
+    except TuneError:
+        raise
+    except InputError as error:
+        raise TuneError(str(error)) from None
     from sunset_sim.engine.compiling import prepare
 
     try:  # the engine and adapters (compiled once, or loaded from the cache), before any game
