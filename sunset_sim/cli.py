@@ -252,8 +252,10 @@ def play_command(
     type=click.Choice(["local", "dask"]),
     default="local",
     show_default=True,
-    help="Where chunks are played: this process, or a Dask cluster (pip install "
-    "'sunset-sim[dask]'; see docs/cluster.md). Results are identical.",
+    help="Where chunks are played: this process, or a Dask cluster (needs dask and "
+    "distributed: pip install -e '.[dask]' in a checkout, or pip install dask distributed; "
+    "start `dask scheduler` and `dask worker ADDRESS --nthreads 1` on each machine, with "
+    "sunset-sim installed there too). Results are identical.",
 )
 @click.option(
     "--scheduler",
@@ -529,6 +531,77 @@ def replay_command(record_path: Path, cards_path: Path | None, quiet: bool) -> N
     click.echo(f"replay OK: {len(record['days'])} days, fame {result.fame}")
 
 
+# ---- conventions shared by every command -------------------------------------------
+
+# The common flags' short forms, the same on every command that has the long one.
+SHORT_OPTIONS = {"--games": "-n", "--players": "-p", "--seed": "-s", "--out": "-o", "--quiet": "-q"}
+
+
+def _leaf_commands(command: click.Command):
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            yield from _leaf_commands(sub)
+    else:
+        yield command
+
+
+def _add_short_options(command: click.Command) -> None:
+    """``-n/--games``, ``-p/--players``, ``-s/--seed``, ``-o/--out``, ``-q/--quiet``
+    wherever the long option exists, so that they cannot drift apart between commands."""
+    taken = {flag for p in command.params if isinstance(p, click.Option) for flag in p.opts}
+    for param in command.params:
+        if not isinstance(param, click.Option):
+            continue
+        for long, short in SHORT_OPTIONS.items():
+            if long in param.opts and short not in taken:
+                param.opts.insert(0, short)
+                taken.add(short)
+
+
+def _add_verbose(command: click.Command) -> None:
+    """``-v/--verbose``: the command's settings as used (defaults included, so a run can be
+    repeated exactly) and the package version on stderr first, its wall time last."""
+    if any(p.name == "verbose" for p in command.params):
+        return
+    command.params.append(
+        click.Option(
+            ["-v", "--verbose"],
+            is_flag=True,
+            help="Say on stderr which settings were used (defaults included) and how long "
+            "the command took.",
+        )
+    )
+    original = command.callback
+
+    def callback(*args, verbose: bool = False, **kwargs):
+        if not verbose:
+            return original(*args, **kwargs)
+        import time
+
+        from sunset_sim import __version__
+
+        ctx = click.get_current_context()
+        flags = {
+            p.name: (p.opts[-1] if isinstance(p, click.Option) else p.name)
+            for p in ctx.command.params
+        }
+        settings = " ".join(f"{flags.get(k, k)}={_setting(v)}" for k, v in kwargs.items())
+        click.echo(f"sunset-sim {__version__}: {ctx.command_path} {settings}", err=True)
+        started = time.perf_counter()
+        value = original(*args, **kwargs)
+        click.echo(f"{ctx.command_path}: done in {time.perf_counter() - started:.1f} s", err=True)
+        return value
+
+    callback.__doc__ = original.__doc__
+    command.callback = callback
+
+
+def _setting(value) -> str:
+    if isinstance(value, tuple | list):
+        return "[" + ",".join(str(v) for v in value) + "]"
+    return "-" if value is None else str(value)
+
+
 main.add_command(tune_command)
 main.add_command(warmup_command)
 main.add_command(cache_group)
@@ -537,6 +610,9 @@ main.add_command(compare_command)
 main.add_command(sweep_command)
 main.add_command(study_command)
 main.add_command(value_command)
+for _command in _leaf_commands(main):
+    _add_short_options(_command)
+    _add_verbose(_command)
 
 if __name__ == "__main__":
     main()

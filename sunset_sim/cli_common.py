@@ -88,7 +88,7 @@ def players_option(function):
     return click.option(
         "--players",
         type=int,
-        default=3,
+        default=4,  # as every other command
         show_default=True,
         help=f"Number of players ({MIN_PLAYERS} to {MAX_PLAYERS}).",
     )(function)
@@ -101,8 +101,9 @@ def strategy_option(function):
         multiple=True,
         metavar="NAME[:k=v,...]",
         help="Strategy per seat, repeatable; repeated round the table (default greedy). "
-        "Parameters as NAME:key=value,... or NAME:params=FILE.json (a tuned parameter "
-        "file). See `sunset-sim strategies`.",
+        "Parameters as NAME:key=value,..., NAME:params=FILE.json (a tuned parameter "
+        "file) or NAME:params=tuned (the packaged tuned set, e.g. balanced:params=tuned). "
+        "See `sunset-sim strategies`.",
     )(function)
 
 

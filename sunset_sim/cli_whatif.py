@@ -50,7 +50,7 @@ def _common(function):
             metavar="NAME[:k=v,...]",
             help="Strategy, repeatable; seated round the table and rotated through every "
             "seat (default greedy). Parameters as NAME:key=value,... or "
-            "NAME:params=FILE.json. See `sunset-sim strategies`.",
+            "NAME:params=FILE.json or NAME:params=tuned (packaged). See `sunset-sim strategies`.",
         ),
         text_option(
             "--games",

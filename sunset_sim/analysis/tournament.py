@@ -7,8 +7,9 @@ under every seating compares the strategies on identical cards (common random nu
 from __future__ import annotations
 
 import itertools
+import os
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -155,8 +156,8 @@ def tournament(
     players: int = 4,
     games: int = 10_000,
     seed: int = 0,
-    cards: CardSet | str | None = None,
-    rules: Rules | None = None,
+    cards: CardSet | str | os.PathLike | None = None,
+    rules: Rules | Mapping | Sequence[str] | None = None,
     jobs: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     rating_games: int = 20_000,
@@ -166,7 +167,10 @@ def tournament(
 
     Entrants are distinguished by their text (``greedy:lateness=0.5`` is its own entrant).
     Ratings use the first ``rating_games`` games of each seating (openskill updates are
-    sequential and slow)."""
+    sequential and slow). Inputs are held to the CLI's limits (``InputError``); ``rules``
+    may be a ``Rules`` record or a dict such as ``{"days": 4}``. With fewer strategies
+    than seats they are repeated round the table, which a ``TournamentSeatWarning`` says
+    (the repeated ones have a larger n)."""
     players = validation.check_players(players)
     games = validation.check_games(games)
     seed = validation.check_seed(seed)
