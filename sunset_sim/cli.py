@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from sunset_sim import cli_common
+from sunset_sim import cli_common, validation
 from sunset_sim.cards.loader import CardSetError, load_cards
 from sunset_sim.cli_common import (
     CliError,
@@ -22,6 +22,7 @@ from sunset_sim.cli_common import (
     check_fast,
     check_output,
     check_players,
+    checked,
     compile_engine,
     format_option,
     games_progress,
@@ -306,14 +307,10 @@ def simulate_command(
     from sunset_sim.runner import open_dataset, simulate_to_dataset, simulate_to_file
 
     check_players(players)
-    if games < 1:
-        raise CliError(f"--games: {games} is not a positive number of games")
-    if chunk_size < 1:
-        raise CliError(f"--chunk-size: {chunk_size} is not positive")
-    if jobs < 0:
-        raise CliError(f"--jobs: {jobs} is negative")
-    if seed < 0:
-        raise CliError(f"--seed: {seed} is negative")
+    checked(validation.check_games, games, "--games")
+    checked(validation.check_chunk_size, chunk_size, "--chunk-size")
+    checked(validation.check_jobs, jobs, "--jobs")
+    checked(validation.check_seed, seed, "--seed")
     rules = parse_rules(rule_texts)
     cards = load_card_set(cards_path, players, rules.days)
     seats = make_seats(strategy_texts, players)
@@ -456,10 +453,10 @@ def tournament_command(
     )
 
     check_players(players)
-    if games < 1:
-        raise CliError(f"--games: {games} is not a positive number of games")
-    if jobs < 0 or rating_games < 0 or seed < 0:
-        raise CliError("--jobs, --rating-games and --seed must not be negative")
+    checked(validation.check_games, games, "--games")
+    checked(validation.check_jobs, jobs, "--jobs")
+    if rating_games < 0:
+        raise CliError(f"--rating-games: {rating_games} is negative")
     rules = parse_rules(rule_texts)
     cards = load_card_set(cards_path, players, rules.days)
     entrants = make_seats(strategy_texts, len(strategy_texts) or 1)

@@ -33,6 +33,7 @@ __all__ = [
     "check_out_folder",
     "check_output",
     "check_players",
+    "checked",
     "format_option",
     "games_progress",
     "jobs_text_option",
@@ -192,6 +193,15 @@ def parse_number(option: str, text: str, whole: bool = True) -> int | float:
 def parse_rules(texts: tuple[str, ...]) -> Rules:
     try:
         return validation.as_rules(list(texts), "--rule")
+    except InputError as error:
+        raise CliError(str(error)) from None
+
+
+def checked(check, value, option: str):
+    """``value`` through one of validation.py's checks, named as the option; one line
+    (exit 2) if outside the stated limits, the same limits the Python API holds to."""
+    try:
+        return check(value, option)
     except InputError as error:
         raise CliError(str(error)) from None
 

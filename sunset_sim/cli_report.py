@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from sunset_sim import validation
 from sunset_sim.cli_common import (
     GAMES,
     SEED,
@@ -15,6 +16,7 @@ from sunset_sim.cli_common import (
     cards_option,
     check_out_folder,
     check_players,
+    checked,
     compile_engine,
     format_option,
     games_progress,
@@ -163,10 +165,8 @@ def report_command(
         cards = _played_cards(results, run, given)
         played = {counts[0]: (frame, str(results))}
     else:
-        if games < 1:
-            raise CliError(f"--games: {games} is not a positive number of games")
-        if seed < 0 or jobs < 0:
-            raise CliError("--seed and --jobs must not be negative")
+        checked(validation.check_games, games, "--games")
+        checked(validation.check_jobs, jobs, "--jobs")
         for players in counts:  # playable at every count
             cards = load_card_set(cards_path, players, rules.days)
         played = {}
