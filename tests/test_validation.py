@@ -143,3 +143,11 @@ def test_tournament_api_warns_when_a_strategy_takes_two_seats():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         sunset_sim.tournament(["greedy", "random"], players=2, games=5, rating_games=5)
+
+
+def test_play_reference_takes_texts_and_a_rules_dict():
+    game = sunset_sim.play_reference(None, ["greedy", "random"], seed=7, rules={"days": 3})
+    assert len(game.fame) == 2
+    with pytest.raises(InputError) as error:
+        sunset_sim.play_reference(None, ["greedy"] * 5)
+    assert one_line(error) == "players (one per seat): 5 is outside 2 to 4"
