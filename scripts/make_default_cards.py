@@ -1,4 +1,5 @@
-"""Write sunset_sim/cards/default.toml, the reconstructed default card set (CARDS.md).
+"""Write sunset_sim/cards/default.toml, the reconstructed default card set (docs/rules.md,
+Components).
 
 Deterministic: the landscape deck is built from fixed combinations of the five feature
 types (24 icons of each), the commissions are listed by hand below, and every

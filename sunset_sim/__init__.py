@@ -17,10 +17,11 @@ The Python API mirrors the CLI, with DataFrames in and out (for notebooks):
 - ``tune(strategy, opponents, ...)``: tune a strategy's parameters (``sunset-sim tune``).
 - ``play_reference(cards, seats, seed)``: one game on the readable engine, with its record.
 - ``load_cards(path)``, ``Rules(tie_break=, days=)``: card sets and rule options.
+- ``InputError``: every bad input (a ``ValueError``, one line), with the CLI's limits.
 
 Strategies are given as text (``"greedy:lateness=1"``) or ``strategy.Player`` objects;
-cards as a ``CardSet``, a TOML path or None (the packaged set). Everything is imported on
-first use.
+cards as a ``CardSet``, a TOML path or None (the packaged set); rules as a ``Rules``
+record or a dict such as ``{"days": 4}``. Everything is imported on first use.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import sys as _sys
 from importlib.machinery import ModuleSpec as _ModuleSpec
 from importlib.util import spec_from_file_location as _spec_from_file_location
 from pathlib import Path as _Path
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
@@ -57,11 +59,15 @@ class _SourceTreeStrategies:
 if not any(getattr(f, "name", None) == _SourceTreeStrategies.name for f in _sys.meta_path):
     _sys.meta_path.insert(0, _SourceTreeStrategies)
 
+# Each public name and the module it lives in. They are imported on first use (PEP 562
+# ``__getattr__`` below), so ``import sunset_sim`` stays light (no numba, no pandas);
+# the ``TYPE_CHECKING`` imports make the same names visible to IDEs and type checkers.
 _EXPORTS = {
     "simulate": "sunset_sim.runner",
     "play_reference": "sunset_sim.play",
     "load_cards": "sunset_sim.cards.loader",
     "Rules": "sunset_sim.rules.options",
+    "InputError": "sunset_sim.validation",
     "tournament": "sunset_sim.analysis.tournament",
     "compare": "sunset_sim.analysis.whatif",
     "sweep": "sunset_sim.analysis.whatif",
@@ -72,23 +78,33 @@ _EXPORTS = {
     "tune": "sunset_sim.analysis.tune",
 }
 
+if TYPE_CHECKING:
+    from sunset_sim.analysis.report import build_report, read_results, write_report
+    from sunset_sim.analysis.tournament import tournament
+    from sunset_sim.analysis.tune import tune
+    from sunset_sim.analysis.whatif import compare, plot_sweep, sweep
+    from sunset_sim.cards.loader import load_cards
+    from sunset_sim.play import play_reference
+    from sunset_sim.rules.options import Rules
+    from sunset_sim.runner import simulate
+    from sunset_sim.validation import InputError
 
-def _available() -> list[str]:
-    """The exports whose module exists (report and tune may be absent in a partial tree)."""
-    from importlib.util import find_spec
-
-    names = []
-    for name, module in _EXPORTS.items():
-        try:
-            found = find_spec(module) is not None
-        except ImportError:
-            found = False
-        if found:
-            names.append(name)
-    return sorted(names)
-
-
-__all__ = _available()
+__all__ = [
+    "InputError",
+    "Rules",
+    "__version__",
+    "build_report",
+    "compare",
+    "load_cards",
+    "play_reference",
+    "plot_sweep",
+    "read_results",
+    "simulate",
+    "sweep",
+    "tournament",
+    "tune",
+    "write_report",
+]
 
 
 def __getattr__(name: str):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from sunset_sim import cli_common
+from sunset_sim import cli_common, validation
 from sunset_sim.cards.loader import CardSetError, load_cards
 from sunset_sim.cli_common import (
     CliError,
@@ -22,6 +22,7 @@ from sunset_sim.cli_common import (
     check_fast,
     check_output,
     check_players,
+    checked,
     compile_engine,
     format_option,
     games_progress,
@@ -43,6 +44,7 @@ from sunset_sim.cli_study import study_command, value_command
 from sunset_sim.cli_tune import tune_command
 from sunset_sim.cli_whatif import compare_command, sweep_command
 from sunset_sim.strategy import StrategyError
+from sunset_sim.validation import InputError
 
 __all__ = ["main", *cli_common.__all__]
 
@@ -77,6 +79,9 @@ class OneLineErrors(click.Group):
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
+        except InputError as error:  # the Python API's checks (validation.py), same line
+            click.echo(f"error: {error}", err=True)
+            sys.exit(2)
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
@@ -260,8 +265,10 @@ def play_command(
     type=click.Choice(["local", "dask"]),
     default="local",
     show_default=True,
-    help="Where chunks are played: this process, or a Dask cluster (pip install "
-    "'sunset-sim[dask]'; see docs/cluster.md). Results are identical.",
+    help="Where chunks are played: this process, or a Dask cluster (needs dask and "
+    "distributed: pip install -e '.[dask]' in a checkout, or pip install dask distributed; "
+    "start `dask scheduler` and `dask worker ADDRESS --nthreads 1` on each machine, with "
+    "sunset-sim installed there too). Results are identical.",
 )
 @click.option(
     "--scheduler",
@@ -312,14 +319,10 @@ def simulate_command(
     from sunset_sim.runner import open_dataset, simulate_to_dataset, simulate_to_file
 
     check_players(players)
-    if games < 1:
-        raise CliError(f"--games: {games} is not a positive number of games")
-    if chunk_size < 1:
-        raise CliError(f"--chunk-size: {chunk_size} is not positive")
-    if jobs < 0:
-        raise CliError(f"--jobs: {jobs} is negative")
-    if seed < 0:
-        raise CliError(f"--seed: {seed} is negative")
+    checked(validation.check_games, games, "--games")
+    checked(validation.check_chunk_size, chunk_size, "--chunk-size")
+    checked(validation.check_jobs, jobs, "--jobs")
+    checked(validation.check_seed, seed, "--seed")
     rules = parse_rules(rule_texts)
     cards = load_card_set(cards_path, players, rules.days)
     seats = make_seats(strategy_texts, players)
@@ -485,21 +488,33 @@ def tournament_command(
     --format json prints one object with every table:
       {"deals": ..., "standings": [...], "head_to_head": [...], "by_seat": [...], ...}
     """
-    from sunset_sim.analysis.tournament import RESULTS_NOTE, seatings, tournament
+    import warnings
+
+    from sunset_sim.analysis.tournament import (
+        RESULTS_NOTE,
+        TournamentSeatWarning,
+        seat_note,
+        seatings,
+        tournament,
+    )
 
     check_players(players)
-    if games < 1:
-        raise CliError(f"--games: {games} is not a positive number of games")
-    if jobs < 0 or rating_games < 0 or seed < 0:
-        raise CliError("--jobs, --rating-games and --seed must not be negative")
+    checked(validation.check_games, games, "--games")
+    checked(validation.check_jobs, jobs, "--jobs")
+    if rating_games < 0:
+        raise CliError(f"--rating-games: {rating_games} is negative")
     rules = parse_rules(rule_texts)
     cards = load_card_set(cards_path, players, rules.days)
     entrants = make_seats(strategy_texts, len(strategy_texts) or 1)
     if len({p.name for p in entrants}) < 2:
         raise CliError("--strategy: a tournament needs at least two different strategies")
     total = games * len(seatings(entrants, players))
+    note = seat_note(entrants, players)
+    if note is not None:  # said once here, in one line (the API warns instead)
+        click.echo(note, err=True)
     compile_engine(entrants)
-    with games_progress(total, progress_output(quiet)) as bar:
+    with games_progress(total, progress_output(quiet)) as bar, warnings.catch_warnings():
+        warnings.simplefilter("ignore", TournamentSeatWarning)
         result = tournament(
             entrants,
             players,
@@ -553,6 +568,77 @@ def replay_command(record_path: Path, cards_path: Path | None, quiet: bool) -> N
     click.echo(f"replay OK: {len(record['days'])} days, fame {result.fame}")
 
 
+# ---- conventions shared by every command -------------------------------------------
+
+# The common flags' short forms, the same on every command that has the long one.
+SHORT_OPTIONS = {"--games": "-n", "--players": "-p", "--seed": "-s", "--out": "-o", "--quiet": "-q"}
+
+
+def _leaf_commands(command: click.Command):
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            yield from _leaf_commands(sub)
+    else:
+        yield command
+
+
+def _add_short_options(command: click.Command) -> None:
+    """``-n/--games``, ``-p/--players``, ``-s/--seed``, ``-o/--out``, ``-q/--quiet``
+    wherever the long option exists, so that they cannot drift apart between commands."""
+    taken = {flag for p in command.params if isinstance(p, click.Option) for flag in p.opts}
+    for param in command.params:
+        if not isinstance(param, click.Option):
+            continue
+        for long, short in SHORT_OPTIONS.items():
+            if long in param.opts and short not in taken:
+                param.opts.insert(0, short)
+                taken.add(short)
+
+
+def _add_verbose(command: click.Command) -> None:
+    """``-v/--verbose``: the command's settings as used (defaults included, so a run can be
+    repeated exactly) and the package version on stderr first, its wall time last."""
+    if any(p.name == "verbose" for p in command.params):
+        return
+    command.params.append(
+        click.Option(
+            ["-v", "--verbose"],
+            is_flag=True,
+            help="Say on stderr which settings were used (defaults included) and how long "
+            "the command took.",
+        )
+    )
+    original = command.callback
+
+    def callback(*args, verbose: bool = False, **kwargs):
+        if not verbose:
+            return original(*args, **kwargs)
+        import time
+
+        from sunset_sim import __version__
+
+        ctx = click.get_current_context()
+        flags = {
+            p.name: (p.opts[-1] if isinstance(p, click.Option) else p.name)
+            for p in ctx.command.params
+        }
+        settings = " ".join(f"{flags.get(k, k)}={_setting(v)}" for k, v in kwargs.items())
+        click.echo(f"sunset-sim {__version__}: {ctx.command_path} {settings}", err=True)
+        started = time.perf_counter()
+        value = original(*args, **kwargs)
+        click.echo(f"{ctx.command_path}: done in {time.perf_counter() - started:.1f} s", err=True)
+        return value
+
+    callback.__doc__ = original.__doc__
+    command.callback = callback
+
+
+def _setting(value) -> str:
+    if isinstance(value, tuple | list):
+        return "[" + ",".join(str(v) for v in value) + "]"
+    return "-" if value is None else str(value)
+
+
 main.add_command(tune_command)
 main.add_command(warmup_command)
 main.add_command(cache_group)
@@ -561,6 +647,9 @@ main.add_command(compare_command)
 main.add_command(sweep_command)
 main.add_command(study_command)
 main.add_command(value_command)
+for _command in _leaf_commands(main):
+    _add_short_options(_command)
+    _add_verbose(_command)
 
 if __name__ == "__main__":
     main()

@@ -16,12 +16,13 @@ from pathlib import Path
 
 import click
 
-from sunset_sim.cards.loader import CardSetError, check_playable, load_cards
+from sunset_sim import validation
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
 from sunset_sim.files import write_atomically
-from sunset_sim.rules.options import RuleOptionError, Rules
+from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import StrategyError
+from sunset_sim.validation import MAX_GAMES, MAX_SEED, InputError
 
 __all__ = [
     "GAMES",
@@ -34,6 +35,7 @@ __all__ = [
     "check_out_folder",
     "check_output",
     "check_players",
+    "checked",
     "format_option",
     "games_progress",
     "jobs_text_option",
@@ -58,7 +60,8 @@ __all__ = [
 
 
 class CliError(click.ClickException):
-    """A bad input: printed as one line, exit code 2."""
+    """A bad input: printed as one line, exit code 2 (the command line's face of
+    ``validation.InputError``, which the group turns into the same line)."""
 
     exit_code = 2
 
@@ -90,7 +93,7 @@ def players_option(function):
     return click.option(
         "--players",
         type=int,
-        default=3,
+        default=4,  # as every other command
         show_default=True,
         help=f"Number of players ({MIN_PLAYERS} to {MAX_PLAYERS}).",
     )(function)
@@ -103,8 +106,9 @@ def strategy_option(function):
         multiple=True,
         metavar="NAME[:k=v,...]",
         help="Strategy per seat, repeatable; repeated round the table (default greedy). "
-        "Parameters as NAME:key=value,... or NAME:params=FILE.json (a tuned parameter "
-        "file). See `sunset-sim strategies`.",
+        "Parameters as NAME:key=value,..., NAME:params=FILE.json (a tuned parameter "
+        "file) or NAME:params=tuned (the packaged tuned set, e.g. balanced:params=tuned). "
+        "See `sunset-sim strategies`.",
     )(function)
 
 
@@ -132,36 +136,22 @@ def jobs_text_option(function):
 def load_card_set(path: Path | None, players: int | None = None, days: int = 6) -> CardSet:
     """Cards for a command: a bad file is one line (the first problem and how many more)."""
     try:
-        cards = load_cards(path)
-    except CardSetError as error:
-        more = len(error.problems) - 1
-        hint = f" (and {more} more: run `sunset-sim cards --cards {path}`)" if more else ""
-        raise CliError(error.problems[0] + hint) from None
-    if players is not None:
-        problems = check_playable(cards, players, days)
-        if problems:
-            raise CliError(problems[0])
-    return cards
-
-
-MAX_SEED = 2**64 - 1  # seeds are 64-bit: a larger one would wrap onto a smaller seed's games
-MAX_GAMES = 10**10  # more than anyone plays (46 hours at 60,000 games/s), and the plan fits
+        return validation.as_cards(path, "--cards", players, days)
+    except InputError as error:
+        raise CliError(str(error)) from None
 
 
 def check_range(option: str, value: int) -> int:
-    """The stated range of a seed or a number of games, in one line if outside it."""
-    if option == "--seed" and value < 0:
-        raise CliError(f"--seed: must not be negative, got {_short(value)}")
-    if option == "--seed" and value > MAX_SEED:
-        raise CliError(f"--seed: {_short(value)} is outside 0 to 2**64 - 1")
-    if option.endswith("games") and value > MAX_GAMES:
-        raise CliError(f"{option}: {_short(value)} is more than the limit of {MAX_GAMES:,}")
+    """The stated range of a seed or a number of games (validation.py), in one line if
+    outside it. Zero games passes here (commands say "not a positive number" themselves)."""
+    try:
+        if option == "--seed":
+            return validation.check_seed(value, option)
+        if option.endswith("games") and value > MAX_GAMES:
+            return validation.check_games(value, option)
+    except InputError as error:
+        raise CliError(str(error)) from None
     return value
-
-
-def _short(value: int) -> str:
-    text = str(value)
-    return text if len(text) <= 24 else f"{text[:8]}... ({len(text)} digits)"
 
 
 class RangedInt(click.ParamType):
@@ -206,14 +196,25 @@ def parse_number(option: str, text: str, whole: bool = True) -> int | float:
 
 def parse_rules(texts: tuple[str, ...]) -> Rules:
     try:
-        return Rules.parse(texts)
-    except RuleOptionError as error:
-        raise CliError(f"--rule: {error}") from None
+        return validation.as_rules(list(texts), "--rule")
+    except InputError as error:
+        raise CliError(str(error)) from None
+
+
+def checked(check, value, option: str):
+    """``value`` through one of validation.py's checks, named as the option; one line
+    (exit 2) if outside the stated limits, the same limits the Python API holds to."""
+    try:
+        return check(value, option)
+    except InputError as error:
+        raise CliError(str(error)) from None
 
 
 def check_players(players: int) -> None:
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise CliError(f"--players: {players} is outside {MIN_PLAYERS} to {MAX_PLAYERS}")
+    try:
+        validation.check_players(players, "--players")
+    except InputError as error:
+        raise CliError(str(error)) from None
 
 
 def make_seats(texts: tuple[str, ...], players: int):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from sunset_sim import validation
 from sunset_sim.cli_common import (
     GAMES,
     SEED,
@@ -15,6 +16,7 @@ from sunset_sim.cli_common import (
     cards_option,
     check_out_folder,
     check_players,
+    checked,
     compile_engine,
     format_option,
     games_progress,
@@ -122,8 +124,10 @@ def report_command(
 
     Writes DIR/report.md with PNG plots beside it and DIR/report.html (self-contained,
     images embedded) and prints the win-share table. Every estimate has n and a 95% CI;
-    the results are bot-versus-bot results. Pass --cards FILE if the games used another
-    card set.
+    the results are bot-versus-bot results. A results file records the card set it was
+    played with (Parquet metadata, a CSV's FILE.csv.json sidecar, a dataset's manifest)
+    and the report uses it; a --cards that differs is refused. For files from older
+    versions, pass --cards FILE if the games used another card set.
     """
     from sunset_sim.analysis.report import ReportInputError, build_report, write_report
 
@@ -152,26 +156,17 @@ def report_command(
     if results is not None and study_games and not strategy_texts:
         raise CliError("--study-games: with a results file, name the field with --strategy")
     if results is not None:
-        cards = load_card_set(cards_path)
+        given = load_card_set(cards_path) if cards_path is not None else None
         step(f"reading {results}")
         try:
             frame, run = _read(Path(results))
         except ReportInputError as error:
             raise CliError(str(error)) from None
-        if run is not None:
-            recorded = (run.get("cards") or {}).get("hash")
-            if recorded and recorded != cards.content_hash:
-                raise CliError(
-                    f"{results}: the games used card set {run['cards'].get('name')!r} (hash "
-                    f"{recorded[:12]}), not {cards.name!r} (hash {cards.content_hash[:12]}); "
-                    "pass that card set with --cards FILE"
-                )
+        cards = _played_cards(results, run, given)
         played = {counts[0]: (frame, str(results))}
     else:
-        if games < 1:
-            raise CliError(f"--games: {games} is not a positive number of games")
-        if seed < 0 or jobs < 0:
-            raise CliError("--seed and --jobs must not be negative")
+        checked(validation.check_games, games, "--games")
+        checked(validation.check_jobs, jobs, "--jobs")
         for players in counts:  # playable at every count
             cards = load_card_set(cards_path, players, rules.days)
         played = {}
@@ -299,6 +294,17 @@ def _study(strategy_texts, players, games, seed, cards, rules, jobs, step):
     return run_study(
         entrants, players, games, seed, cards, rules, edits=(), jobs=jobs or None, status=step
     )
+
+
+def _played_cards(results, run: dict | None, given):
+    """The card set the results were played with (provenance.played_cards), or one line."""
+    from sunset_sim.provenance import played_cards
+    from sunset_sim.validation import InputError
+
+    try:
+        return played_cards(run, given, str(results))
+    except InputError as error:
+        raise CliError(str(error)) from None
 
 
 def _read(path: Path):

@@ -11,12 +11,14 @@ from pathlib import Path
 
 import click
 
+from sunset_sim import validation
 from sunset_sim.cli_common import (
     CliError,
     cards_option,
     check_fast,
     check_output,
     check_players,
+    checked,
     compile_engine,
     games_progress,
     jobs_text_option,
@@ -51,7 +53,7 @@ def _common(function):
             metavar="NAME[:k=v,...]",
             help="Strategy, repeatable; seated round the table and rotated through every "
             "seat (default greedy). Parameters as NAME:key=value,... or "
-            "NAME:params=FILE.json. See `sunset-sim strategies`.",
+            "NAME:params=FILE.json or NAME:params=tuned (packaged). See `sunset-sim strategies`.",
         ),
         text_option(
             "--games",
@@ -95,12 +97,9 @@ def _settings(games_text, players_text, seed_text, jobs_text, format_text):
     seed = parse_number("--seed", seed_text)
     jobs = parse_number("--jobs", jobs_text)
     check_players(players)
-    if games < 1:
-        raise CliError(f"--games: {games} is not a positive number of games")
-    if seed < 0:
-        raise CliError(f"--seed: {seed} is negative")
-    if jobs < 0:
-        raise CliError(f"--jobs: {jobs} is negative")
+    checked(validation.check_games, games, "--games")
+    checked(validation.check_seed, seed, "--seed")
+    checked(validation.check_jobs, jobs, "--jobs")
     if format_text not in FORMATS:
         raise CliError(f"--format: {format_text!r} is not one of {', '.join(FORMATS)}")
     return games, players, seed, jobs, format_text

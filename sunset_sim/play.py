@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import numbers
+import os
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 
+from sunset_sim import validation
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.rng import new_stream
@@ -136,18 +141,25 @@ def _seat_bans(
 
 
 def play_reference(
-    cards: CardSet,
-    players: list[Player],
+    cards: CardSet | str | os.PathLike | None,
+    players: Sequence[Player | str],
     seed: int = 0,
     game_index: int = 0,
-    rules: Rules | None = None,
+    rules: Rules | Mapping | Sequence[str] | None = None,
     tables: CardTables | None = None,
     on_event=None,
     banned: np.ndarray | None = None,
 ) -> GameResult:
-    """One game on the reference engine; ``players`` has one entry per seat. ``banned``:
-    restricted play, as ``engine.batch.run_games`` takes it."""
-    rules = rules or Rules()
+    """One game on the reference engine; ``players`` has one entry per seat (a Player or
+    a strategy text). ``banned``: restricted play, as ``engine.batch.run_games`` takes it.
+    Inputs are held to the CLI's limits (``InputError``); ``rules`` may be a dict."""
+    rules = validation.as_rules(rules)
+    cards = validation.as_cards(cards)
+    players = validation.check_strategies(players, "players")
+    validation.check_players(len(players), "players (one per seat)")
+    validation.check_seed(seed)
+    if not isinstance(game_index, numbers.Integral) or game_index < 0:
+        raise validation.InputError(f"game_index: {game_index!r} is not a whole number >= 0")
     tables = tables if tables is not None else build_tables(cards)
     decider = StrategyDecider(players, tables, seed, game_index, banned)
     meta = {"seed": seed, "game_index": game_index, "strategies": [p.name for p in players]}

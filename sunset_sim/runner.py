@@ -8,8 +8,9 @@ cards, rules).
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from pathlib import Path
 from typing import TextIO
@@ -17,17 +18,19 @@ from typing import TextIO
 import numpy as np
 import pandas as pd
 
-from sunset_sim.cards.loader import load_cards
+from sunset_sim import validation
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.engine.batch import BatchArrays
+from sunset_sim.files import write_atomically
+from sunset_sim.provenance import METADATA_KEY, provenance, sidecar_path
 from sunset_sim.results import Summary, to_frame
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
 from sunset_sim.run.backends import DaskBackend, LocalBackend, numba_threads, open_backend
 from sunset_sim.run.dataset import DatasetStore, run_identity
 from sunset_sim.run.progress import Progress, ProgressOption, play_in_steps, progress_bar
-from sunset_sim.strategy import Player, make_player, seat_players
+from sunset_sim.strategy import Player, make_player
 
 Backend = LocalBackend | DaskBackend
 
@@ -36,17 +39,19 @@ DEFAULT_CHUNK = 50_000
 
 def resolve(
     players: int,
-    strategies: Sequence[str | Player],
+    strategies: Sequence[str | Player] | str,
     cards: CardSet | str | os.PathLike | None,
-    rules: Rules | None,
+    rules: Rules | Mapping | Sequence[str] | None,
 ) -> tuple[CardSet, list[Player], Rules]:
-    card_set = cards if isinstance(cards, CardSet) else load_cards(cards)
-    if all(isinstance(s, str) for s in strategies):
-        seats = seat_players(list(strategies), players)
-    else:
-        chosen = [s if isinstance(s, Player) else make_player(s) for s in strategies]
-        seats = [chosen[seat % len(chosen)] for seat in range(players)]
-    return card_set, seats, rules or Rules()
+    """Checked inputs (validation.py: the CLI's limits and messages) as the engine takes
+    them: the card set, one player per seat (strategies repeated round the table) and the
+    rules, which may be given as a ``Rules`` record or a dict such as ``{"days": 4}``."""
+    players = validation.check_players(players)
+    rules = validation.as_rules(rules)
+    card_set = validation.as_cards(cards, players=players, days=rules.days)
+    chosen = validation.check_strategies(strategies or ("greedy",))
+    seats = [chosen[seat % len(chosen)] for seat in range(players)]
+    return card_set, seats, rules
 
 
 def iter_batches(
@@ -85,10 +90,10 @@ def iter_batches(
 def simulate(
     games: int = 1000,
     players: int = 4,
-    strategies: Sequence[str | Player] = ("greedy",),
+    strategies: Sequence[str | Player] | str = ("greedy",),
     seed: int = 0,
     cards: CardSet | str | os.PathLike | None = None,
-    rules: Rules | None = None,
+    rules: Rules | Mapping | Sequence[str] | None = None,
     jobs: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     backend: str | Backend = "local",
@@ -99,7 +104,14 @@ def simulate(
 
     ``backend="dask"`` plays the chunks on the Dask cluster at ``scheduler`` (same rows).
     ``progress=True`` shows a bar (``tqdm.auto``: a widget in Jupyter, stderr elsewhere)
-    that moves within chunks; a callable is told the games played; off by default."""
+    that moves within chunks; a callable is told the games played; off by default.
+    Inputs are held to the CLI's limits (validation.InputError, a ValueError, in one
+    line): 2 to 4 players, 1 to 10**10 games, seeds 0 to 2**64 - 1; ``rules`` may be a
+    ``Rules`` record or a dict such as ``{"days": 4}``."""
+    games = validation.check_games(games)
+    seed = validation.check_seed(seed)
+    jobs = validation.check_jobs(jobs)
+    chunk_size = validation.check_chunk_size(chunk_size)
     card_set, seats, rules = resolve(players, strategies, cards, rules)
     plan_ids = [p.id for p in card_set.plans]
     labels = [p.name for p in seats]
@@ -150,17 +162,19 @@ def simulate_to_file(
     """Stream a batch to Parquet or CSV (by extension) and return its summary.
 
     The file is written under a temporary name and renamed when complete, so an
-    interrupted run never leaves a file that looks finished. With ``stream`` (and no
-    ``path``) the rows go there as CSV, one header then every chunk's rows, as they are
-    played (``simulate --out -``: a pipe sees rows before the run ends)."""
+    interrupted run never leaves a file that looks finished. It carries its provenance
+    (card set, rules, strategies, seed, games, version: ``sunset_sim.provenance``). With
+    ``stream`` (and no ``path``) the rows go there as CSV, one header then every chunk's
+    rows, as they are played (``simulate --out -``: a pipe sees rows before the run ends)."""
     summary = Summary()
     cards, seats, rules = resolve(players, strategies, cards, rules)
     labels = [p.name for p in seats]
     plan_ids = [p.id for p in cards.plans]
+    made = provenance(games, seats, seed, cards, rules, chunk_size) if path is not None else None
     if stream is not None:
         writer = _StreamWriter(stream)
     else:
-        writer = _TableWriter(path) if path is not None else None
+        writer = _TableWriter(path, made) if path is not None else None
     ranges = chunk_ranges(games, chunk_size)
     try:
         for batch in play(backend, jobs, scheduler, cards, seats, rules, seed, ranges, on_chunk):
@@ -192,7 +206,9 @@ def open_dataset(
     a RunError in one line if it cannot be used, before any game is played."""
     cards, seats, rules = resolve(players, strategies, cards, rules)
     identity = run_identity(games, seats, seed, cards, rules, chunk_size)
-    return DatasetStore.open(folder, identity, resume=resume, force=force)
+    store = DatasetStore.open(folder, identity, resume=resume, force=force)
+    store.cards_text = cards.source  # the manifest carries the card set (provenance.py)
+    return store
 
 
 def simulate_to_dataset(
@@ -259,17 +275,22 @@ class _StreamWriter:
         return None
 
 
+def _json(data: dict) -> bytes:
+    return json.dumps(data, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+
 class _TableWriter:
     """Parquet (pyarrow, one row group per chunk) or CSV, to a temporary file renamed at the
     end. A lock file beside the output (``.NAME.lock``, held for the run) stops a second run
     writing the same file at once: it fails at the start, in one line, instead of two runs
     overwriting each other's rows. The temporary name is this run's own."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, made: dict | None = None) -> None:
         import fcntl
         import secrets
 
         self.path = path
+        self.made = made  # provenance: Parquet schema metadata, or the CSV's sidecar
         self.lock_path = path.with_name(f".{path.name}.lock")
         try:
             self.lock = open(self.lock_path, "a+b")  # noqa: SIM115 - held until close/abort
@@ -303,6 +324,9 @@ class _TableWriter:
             import pyarrow.parquet as pq
 
             table = pa.Table.from_pandas(frame, preserve_index=False)
+            if self.made is not None:
+                metadata = {**(table.schema.metadata or {}), METADATA_KEY: _json(self.made)}
+                table = table.replace_schema_metadata(metadata)
             if self.writer is None:
                 self.writer = pq.ParquetWriter(self.temporary, table.schema, compression="zstd")
             self.writer.write_table(table)
@@ -318,6 +342,12 @@ class _TableWriter:
             for handle in (self.writer, self.stream):
                 if handle is not None:
                     handle.close()
+            if not self.parquet:  # the sidecar first: a finished CSV always has its own
+                sidecar = sidecar_path(self.path)
+                if self.made is not None:
+                    write_atomically(sidecar, _json(self.made).decode("utf-8") + "\n")
+                else:
+                    sidecar.unlink(missing_ok=True)  # never another run's provenance
             os.replace(self.temporary, self.path)
         except OSError as error:
             self.abort()

@@ -24,8 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
+from sunset_sim.validation import InputError
 
-class StrategyError(ValueError):
+
+class StrategyError(InputError):
     """An unknown strategy or a bad parameter."""
 
 
@@ -188,8 +190,9 @@ def _folder_strategies(folder: str) -> list[StrategySpec]:
 
 
 def make_player(text: str) -> Player:
-    """A player from ``NAME``, ``NAME:key=value,key=value`` or ``NAME:params=FILE`` (the
-    CLI's --strategy). A params file is JSON, ``{"name": NAME, "params": {"key": value}}``
+    """A player from ``NAME``, ``NAME:key=value,key=value``, ``NAME:params=FILE`` or
+    ``NAME:params=SET`` (a packaged set such as ``balanced:params=tuned``) (the CLI's
+    --strategy). A params file is JSON, ``{"name": NAME, "params": {"key": value}}``
     (as a tuner writes it); ``key=value`` items after it override its values."""
     name, _, arguments = text.partition(":")
     specs = registry()
@@ -202,7 +205,7 @@ def make_player(text: str) -> Player:
         if not sep:
             raise StrategyError(f"strategy {name}: {item!r} is not of the form key=value")
         if key.strip() == "params":
-            overrides.update(load_params_file(spec, value.strip()))
+            overrides.update(load_params_file(spec, params_path(spec, value.strip())))
             continue
         try:
             overrides[key.strip()] = float(value)
@@ -211,6 +214,42 @@ def make_player(text: str) -> Player:
                 f"strategy {name}: {key.strip()}={value!r} is not a number"
             ) from None
     return Player(spec, spec.param_vector(overrides), label=text)
+
+
+def packaged_params(spec: StrategySpec) -> dict[str, Path]:
+    """The parameter sets shipped with the package for ``spec``, by name: the file
+    ``sunset_sim/strategies/params/NAME-SET.json`` is set ``SET`` (``balanced:params=tuned``),
+    so a wheel installed anywhere can seat them without a path into a checkout."""
+    from importlib.resources import files
+
+    try:
+        folder = Path(str(files("sunset_sim.strategies") / "params"))
+    except ModuleNotFoundError:
+        return {}
+    prefix = f"{spec.name}-"
+    if not folder.is_dir():
+        return {}
+    return {
+        path.stem.removeprefix(prefix): path
+        for path in sorted(folder.glob(f"{prefix}*.json"))
+        if path.is_file()
+    }
+
+
+def params_path(spec: StrategySpec, value: str) -> str | Path:
+    """``params=VALUE``: a file path, or the name of a packaged set (``tuned``) when no
+    such file exists and VALUE is a plain name (no folder, no .json)."""
+    plain = value and not any(sep in value for sep in ("/", os.sep)) and "." not in value
+    if not plain or Path(value).exists():
+        return value
+    found = packaged_params(spec)
+    if value in found:
+        return found[value]
+    known = ", ".join(found) or "none"
+    raise StrategyError(
+        f"strategy {spec.name}: params {value!r} is neither a file nor a packaged parameter "
+        f"set (packaged for {spec.name}: {known})"
+    )
 
 
 def load_params_file(spec: StrategySpec, path: str | os.PathLike) -> dict[str, float]:

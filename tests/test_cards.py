@@ -1,5 +1,6 @@
-"""Card sets: the reconstructed default set against CARDS.md, the loader's validation of
-user files, the difficulty model, and frame matching (R-SELL-3)."""
+"""Card sets: the reconstructed default set against the public facts (docs/rules.md,
+Components), the loader's validation of user files, the difficulty model, and frame
+matching (R-SELL-3)."""
 
 from __future__ import annotations
 

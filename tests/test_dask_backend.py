@@ -1,7 +1,7 @@
 """The Dask backend: ``simulate --backend dask --scheduler ADDRESS`` plays the chunks as
 joblib tasks on a cluster and gives the same tables as a local run. The cluster tests
 use a LocalCluster of two worker processes and are skipped where dask and distributed
-are not installed (they are the optional extra ``sunset-sim[dask]``)."""
+are not installed (they are the optional extra ``dask``: ``pip install -e '.[dask]'``)."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def cluster():
 def test_missing_dask_is_one_line(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     result = cli(*RUN, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--out", tmp_path)
-    fails(result, "the dask backend needs dask and distributed", "pip install 'sunset-sim[dask]'")
+    fails(result, "the dask backend needs dask and distributed", "pip install -e '.[dask]'")
     assert list(tmp_path.iterdir()) == []
 
 

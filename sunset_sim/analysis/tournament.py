@@ -7,13 +7,15 @@ under every seating compares the strategies on identical cards (common random nu
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+import os
+import warnings
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from sunset_sim import enums
+from sunset_sim import enums, validation
 from sunset_sim.analysis.stats import ci_columns, proportion_ci
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.batch import BatchArrays
@@ -21,7 +23,7 @@ from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
 from sunset_sim.run.progress import ProgressOption, combine, progress_bar
 from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
-from sunset_sim.strategy import Player, make_player
+from sunset_sim.strategy import Player
 
 RESULTS_NOTE = "results between bots: they describe these strategies, not human play"
 
@@ -45,6 +47,27 @@ def seatings(entrants: Sequence[Player], players: int) -> list[list[Player]]:
                 seen.add(key)
                 tables.append(table)
     return tables
+
+
+class TournamentSeatWarning(UserWarning):
+    """Fewer strategies than seats: some sit in several seats of every table."""
+
+
+def seat_note(entrants: Sequence[Player], players: int) -> str | None:
+    """One line saying who takes two seats when there are fewer strategies than seats
+    (they are repeated round the table, so their n is larger), or None."""
+    if not entrants or len(entrants) >= players:
+        return None
+    seats: dict[str, int] = {}
+    for seat in range(players):
+        name = entrants[seat % len(entrants)].name
+        seats[name] = seats.get(name, 0) + 1
+    extra = [f"{name} ({count} seats)" for name, count in seats.items() if count > 1]
+    return (
+        f"note: {len(entrants)} strategies for {players} seats: repeated round the table, "
+        f"so {', '.join(extra)} at every table (and a larger n); give {players} strategies "
+        "for one seat each"
+    )
 
 
 @dataclass
@@ -135,8 +158,8 @@ def tournament(
     players: int = 4,
     games: int = 10_000,
     seed: int = 0,
-    cards: CardSet | str | None = None,
-    rules: Rules | None = None,
+    cards: CardSet | str | os.PathLike | None = None,
+    rules: Rules | Mapping | Sequence[str] | None = None,
     jobs: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     rating_games: int = 20_000,
@@ -148,14 +171,30 @@ def tournament(
     Entrants are distinguished by their text (``greedy:lateness=0.5`` is its own entrant).
     Ratings use the first ``rating_games`` games of each seating (openskill updates are
     sequential and slow). ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr);
-    ``on_chunk(games)`` is told of games played."""
-    entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
+    ``on_chunk(games)`` is told of games played. Inputs are held to the CLI's limits (``InputError``); ``rules``
+    may be a ``Rules`` record or a dict such as ``{"days": 4}``. With fewer strategies
+    than seats they are repeated round the table, which a ``TournamentSeatWarning`` says
+    (the repeated ones have a larger n)."""
+    players = validation.check_players(players)
+    games = validation.check_games(games)
+    seed = validation.check_seed(seed)
+    jobs = validation.check_jobs(jobs)
+    chunk_size = validation.check_chunk_size(chunk_size)
+    if isinstance(rating_games, bool) or not isinstance(rating_games, int) or rating_games < 0:
+        raise validation.InputError(f"rating_games: {rating_games!r} is not a whole number >= 0")
+    entrants = validation.check_strategies(strategies)
     labels = list(dict.fromkeys(p.name for p in entrants))
     if len(labels) < 2:
-        raise ValueError("a tournament needs at least two different strategies")
+        raise validation.InputError(
+            "strategies: a tournament needs at least two different strategies"
+        )
+    rules = validation.as_rules(rules)
+    cards = validation.as_cards(cards, players=players, days=rules.days)
+    note = seat_note(entrants, players)
+    if note is not None:
+        warnings.warn(note, TournamentSeatWarning, stacklevel=2)
     accumulator = _Accumulator()
     rated: list[tuple[BatchArrays, list[str]]] = []
-    rules = rules or Rules()
     tables = seatings(entrants, players)
     with progress_bar(progress, games * len(tables)) as on_games:
         for table in tables:

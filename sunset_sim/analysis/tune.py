@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,18 +39,19 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim import enums
+from sunset_sim import validation as checks
 from sunset_sim.analysis.stats import ci_columns, proportion_ci
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import build_tables
-from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
 from sunset_sim.files import write_atomically
 from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import chunk_ranges
 from sunset_sim.run.backends import LocalBackend
 from sunset_sim.run.progress import ProgressOption, combine, progress_bar
-from sunset_sim.runner import DEFAULT_CHUNK, resolve
+from sunset_sim.runner import DEFAULT_CHUNK
 from sunset_sim.strategy import Player, StrategyError, StrategySpec, make_player
+from sunset_sim.validation import InputError
 
 VALIDATION_FIRST_GAME = 1 << 40  # validation deals: far from any search block
 OBJECTIVE = (
@@ -60,7 +61,7 @@ OBJECTIVE = (
 RESULTS_NOTE = "results between bots: they describe these strategies, not human play"
 
 
-class TuneError(ValueError):
+class TuneError(InputError):
     """A tuning run that cannot go ahead (bad strategy, field or numbers), in one line."""
 
 
@@ -315,7 +316,7 @@ def tune(
     elite: float = 0.25,
     seed: int = 0,
     cards: CardSet | str | os.PathLike | None = None,
-    rules: Rules | None = None,
+    rules: Rules | Mapping | Sequence[str] | None = None,
     jobs: int | None = None,
     validation_games: int = 2_000,
     smoothing: float = 0.7,
@@ -355,20 +356,26 @@ def tune(
             f"elite: {elite} of a population of {population} keeps no candidate "
             f"(raise the population to at least {math.ceil(0.5 / elite)})"
         )
-    if seed < 0:
-        raise TuneError(f"seed: {seed} is negative")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise TuneError(f"players: {players} is outside {MIN_PLAYERS} to {MAX_PLAYERS}")
-    opponents = list(opponents) or ["greedy"]
-    if len(opponents) > players - 1:
-        raise TuneError(
-            f"{len(opponents)} opponents do not fit round a table of {players} "
-            f"(at most {players - 1} besides the tuned strategy)"
-        )
-    try:
-        card_set, field_players, rules = resolve(players - 1, opponents, cards, rules)
-    except StrategyError as error:
-        raise TuneError(f"opponent: {error}") from None
+    try:  # the shared limits (validation.py), raised as this module's TuneError
+        seed = checks.check_seed(seed)
+        players = checks.check_players(players)
+        jobs = checks.check_jobs(jobs)
+        chunk_size = checks.check_chunk_size(chunk_size)
+        opponents = [opponents] if isinstance(opponents, str | Player) else list(opponents)
+        opponents = opponents or ["greedy"]
+        if len(opponents) > players - 1:
+            raise TuneError(
+                f"{len(opponents)} opponents do not fit round a table of {players} "
+                f"(at most {players - 1} besides the tuned strategy)"
+            )
+        rules = checks.as_rules(rules)
+        card_set = checks.as_cards(cards, players=players, days=rules.days)
+        chosen = checks.check_strategies(opponents, "opponent")
+        field_players = [chosen[seat % len(chosen)] for seat in range(players - 1)]
+    except TuneError:
+        raise
+    except InputError as error:
+        raise TuneError(str(error)) from None
     from sunset_sim.engine.compiling import prepare
 
     try:  # the engine and adapters (compiled once, or loaded from the cache), before any game

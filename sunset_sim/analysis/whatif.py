@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sunset_sim import enums
+from sunset_sim import enums, validation
 from sunset_sim.analysis.stats import (
     Z95,
     balance,
@@ -42,10 +42,9 @@ from sunset_sim.analysis.stats import (
     z_test_p,
 )
 from sunset_sim.analysis.tournament import RESULTS_NOTE, seatings
-from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.batch import BatchArrays
-from sunset_sim.enums import END_COMMISSION_SHORTAGE, MAX_PLAYERS, MIN_PLAYERS
+from sunset_sim.enums import END_COMMISSION_SHORTAGE
 from sunset_sim.rules.options import RuleOptionError, Rules
 from sunset_sim.run.progress import ProgressOption, combine, progress_bar
 from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
@@ -106,16 +105,16 @@ def resolve_rules(rules: RulesLike, base: Rules | None = None) -> Rules:
     if isinstance(rules, str):
         rules = [rules]
     if isinstance(rules, Mapping):
-        changes = dict(rules)
+        changes = {str(key).replace("-", "_"): value for key, value in rules.items()}
     else:
         changes = Rules.parse(list(rules)).to_dict()
         given = {text.partition("=")[0].strip().replace("-", "_") for text in rules}
         changes = {key: value for key, value in changes.items() if key in given}
-    return Rules.from_dict({**base.to_dict(), **changes})
+    return Rules.from_dict({**base.to_dict(), **changes})  # RuleOptionError: an InputError
 
 
-def _cards(cards: CardsLike) -> CardSet:
-    return cards if isinstance(cards, CardSet) else load_cards(cards)
+def _cards(cards: CardsLike, name: str = "cards") -> CardSet:
+    return validation.as_cards(cards, name)
 
 
 def _player(strategy: StrategyLike) -> Player:
@@ -216,11 +215,12 @@ def _play(
     return deals
 
 
-def _check_sizes(players: int, games: int) -> None:
-    if games < 1:
-        raise ValueError(f"games: {games} is not a positive number of games")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"players: {players} is outside {MIN_PLAYERS} to {MAX_PLAYERS}")
+def _check_sizes(players: int, games: int, seed: int = 0, jobs: int | None = None) -> None:
+    """The CLI's limits (validation.py): an InputError (a ValueError) in one line."""
+    validation.check_players(players)
+    validation.check_games(games)
+    validation.check_seed(seed)
+    validation.check_jobs(jobs)
 
 
 # --- statistics that stats.py does not have -----------------------------------------
@@ -318,14 +318,14 @@ def compare(
     ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr); ``on_chunk(games)``
     is told of games played.
     """
-    _check_sizes(players, games)
+    _check_sizes(players, games, seed, jobs)
     base_cards = _cards(cards)
     base_rules = resolve_rules(rules)
-    set_a = _cards(cards_a) if cards_a is not None else base_cards
-    set_b = _cards(cards_b) if cards_b is not None else base_cards
+    set_a = _cards(cards_a, "cards_a") if cards_a is not None else base_cards
+    set_b = _cards(cards_b, "cards_b") if cards_b is not None else base_cards
     variant_a = resolve_rules(rules_a, base_rules)
     variant_b = resolve_rules(rules_b, base_rules)
-    entrants = [_player(s) for s in strategies] or [make_player("greedy")]
+    entrants = validation.check_strategies(strategies or ("greedy",))
     tables = seatings(entrants, players)
     with progress_bar(progress, 2 * games * len(tables)) as on_games:
         told = combine(on_chunk, on_games)
@@ -517,10 +517,10 @@ def sweep(
     ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr)."""
     if (param is None) == (rule is None):
         raise ValueError("give exactly one of param (a strategy parameter) or rule")
-    _check_sizes(players, games)
+    _check_sizes(players, games, seed, jobs)
     card_set = _cards(cards)
     base_rules = resolve_rules(rules)
-    entrants = [_player(s) for s in strategies] or [make_player("greedy")]
+    entrants = validation.check_strategies(strategies or ("greedy",))
     rows = []
     if param is not None:
         total = sweep_games(entrants, players, games, parse_param_sweep(param, values))

@@ -1,7 +1,7 @@
 """Card sets: the data model, the TOML loader with validation, and the difficulty model.
 
-The default set (``default.toml``) is a reconstruction consistent with CARDS.md, not
-the printed cards; ``load_cards(path)`` loads a user's own file instead.
+The default set (``default.toml``) is a reconstruction consistent with the public facts
+(docs/rules.md, Components; its header lists them), not the printed cards; ``load_cards(path)`` loads a user's own file instead.
 """
 
 from sunset_sim.cards.difficulty import commission_difficulty, frame_probability, model_fame

@@ -1,4 +1,5 @@
-"""The commission difficulty model that sets the default set's fame values (CARDS.md).
+"""The commission difficulty model that sets the default set's fame values (``default.toml``
+says so in its header).
 
 The printed fame values are unknown, so the reconstructed set derives them from one
 written, reproducible rule, and a test checks the file against it:

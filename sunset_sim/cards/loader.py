@@ -1,4 +1,5 @@
-"""Read and validate a card-set TOML file into a ``CardSet`` (CARDS.md, "Card-set files").
+"""Read and validate a card-set TOML file into a ``CardSet`` (the format: the packaged
+``default.toml``, whose header explains it; the components: docs/rules.md).
 
 A user's file is validated completely before any game runs: every problem found is
 collected and reported together, one line each, in the form
@@ -33,8 +34,8 @@ DEFAULT_FILE = "default.toml"
 DEFAULT_PATH_LABEL = "<default>"
 
 MAX_LANDSCAPE_ICONS = 3  # R-COMP-1: 1 to 3 icons per landscape
-MAX_HIKE = 4  # CARDS.md: hike maximum 1 to 4
-# Stated ranges for the other numbers (CARDS.md gives paint 1 to 3 for the printed cards;
+MAX_HIKE = 4  # the plan cards' hike maximum is 1 to 4 (docs/rules.md, Components)
+# Stated ranges for the other numbers (the printed cards paint 1 to 3;
 # a custom set may go up to a whole row of the grid). Every sum the engines keep stays far
 # inside int32 with these: 100 commissions x 99 fame is under 10,000.
 MAX_FAME = 99  # commission and goal fame: 0 to 99

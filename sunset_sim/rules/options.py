@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 
 from sunset_sim.enums import TIE_BREAK_NAMES
+from sunset_sim.validation import InputError
 
 
-class RuleOptionError(ValueError):
+class RuleOptionError(InputError):
     """A rule option that does not exist or has a bad value."""
 
 
@@ -31,10 +32,12 @@ class Rules:
         return TIE_BREAK_NAMES.index(self.tie_break)
 
     def to_dict(self) -> dict:
+        """The options as plain data (JSON-ready: manifests, provenance, records)."""
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> Rules:
+        """Rules from ``{"days": 4, ...}``; an unknown key is a RuleOptionError (one line)."""
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:

@@ -177,10 +177,16 @@ def open_backend(
     if name == "dask":
         if not scheduler:
             raise RunError(
-                "--backend dask needs --scheduler ADDRESS (see docs/cluster.md to start one)"
+                "--backend dask needs --scheduler ADDRESS (start one with `dask scheduler`, "
+                "and workers with `dask worker ADDRESS --nthreads 1`)"
             )
         return DaskBackend(scheduler, jobs, check_invariants)
     raise RunError(f"--backend: {name!r} is not one of {', '.join(BACKENDS)}")
+
+
+# How to get the extra: sunset-sim is not on a package index, so from a checkout (or
+# the two packages directly, for an installed wheel).
+DASK_INSTALL = "pip install -e '.[dask]' in a sunset-sim checkout, or pip install dask distributed"
 
 
 def import_dask():
@@ -190,7 +196,7 @@ def import_dask():
         import distributed
     except ImportError as error:
         raise RunError(
-            f"the dask backend needs dask and distributed ({error}): pip install 'sunset-sim[dask]'"
+            f"the dask backend needs dask and distributed ({error}): {DASK_INSTALL}"
         ) from None
     return distributed
 

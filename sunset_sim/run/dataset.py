@@ -127,6 +127,7 @@ class DatasetStore:
         self.chunks = chunks  # first game -> manifest entry
         self._lock = lock
         self.complete = False
+        self.cards_text: str | None = None  # the card set's TOML, kept in the manifest
 
     # ---- opening ----------------------------------------------------------------------
 
@@ -275,6 +276,8 @@ class DatasetStore:
             "complete": self.complete,
             "chunks": [self.chunks[first] for first in sorted(self.chunks)],
         }
+        if self.cards_text is not None:  # provenance.py: a report needs no --cards
+            manifest["cards_text"] = self.cards_text
         path = self.folder / MANIFEST
         temporary = self.folder / f".{MANIFEST}.partial"
         try:

@@ -10,7 +10,13 @@ import pandas as pd
 
 from sunset_sim.analysis.report.data import _match, _prepare
 from sunset_sim.analysis.report.findings import _findings, findings_section
-from sunset_sim.analysis.report.model import MIN_GROUP, MIN_SAMPLES, Report, Section
+from sunset_sim.analysis.report.model import (
+    MIN_GROUP,
+    MIN_SAMPLES,
+    Report,
+    ReportInputError,
+    Section,
+)
 from sunset_sim.analysis.report.sections import SECTIONS
 from sunset_sim.analysis.report.sections.card_values import (
     study_findings,
@@ -20,9 +26,20 @@ from sunset_sim.analysis.report.sections.card_values import (
 from sunset_sim.cards.model import CardSet
 
 
+def _played_cards(frame: pd.DataFrame, cards: CardSet | None, source: str) -> CardSet:
+    from sunset_sim.provenance import played_cards
+    from sunset_sim.validation import InputError
+
+    run = frame.attrs.get("provenance")
+    try:
+        return played_cards(run if isinstance(run, dict) else None, cards, source or "results")
+    except InputError as error:
+        raise ReportInputError(str(error)) from None
+
+
 def build_report(
     frame: pd.DataFrame,
-    cards: CardSet,
+    cards: CardSet | None = None,
     min_samples: int = MIN_SAMPLES,
     max_findings: int = 18,
     title: str = "Sunset over Water balance report",
@@ -37,7 +54,12 @@ def build_report(
     ``study`` (``analysis.study.Study``): its card values, targets and verified
     suggestions become the report's "Card values and rebalance suggestions" section, the
     plan section's measured trade-off, and findings. ``min_group``: an effect whose smaller
-    group is smaller is shown in its table but never listed as a finding."""
+    group is smaller is shown in its table but never listed as a finding.
+
+    ``cards`` None: the card set recorded with the rows (``read_results`` keeps it in
+    ``frame.attrs["provenance"]``), else the packaged set; a ``cards`` that differs from
+    the recorded one is refused (ReportInputError, one line naming both)."""
+    cards = _played_cards(frame, cards, source)
     frame, aliases = short_labels(frame)
     data = _prepare(frame, cards)
     tables: dict[str, pd.DataFrame] = {}

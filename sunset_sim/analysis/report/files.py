@@ -59,8 +59,19 @@ def _write_all(report: Report, out: Path, written: list[Path], on_step) -> list[
 def read_results(path: str | Path) -> tuple[pd.DataFrame, dict | None]:
     """Only the report's columns of a result file (Parquet or CSV) or dataset folder.
 
-    Returns ``(frame, run)``: ``run`` is a dataset folder's recorded run identity (cards
-    name and hash, strategies, ...) or None. ReportInputError for anything unreadable."""
+    Returns ``(frame, run)``: ``run`` is how the rows were made, as recorded with them
+    (``sunset_sim.provenance``: a dataset folder's manifest, a Parquet file's schema
+    metadata or a CSV's ``FILE.csv.json`` sidecar): seed, games, players, strategies,
+    rules and the card set (name, hash and, from this version on, its text; see
+    ``provenance.cards_from_run``). None for files written before provenance was kept.
+    ``frame.attrs["provenance"]`` holds it too, so ``build_report(frame)`` reports with
+    the card set the games were played with. ReportInputError for anything unreadable."""
+    frame, run = _read_results(Path(path))
+    frame.attrs["provenance"] = run  # build_report(frame) then uses the recorded card set
+    return frame, run
+
+
+def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
     path = Path(path)
     if not path.exists():
         raise ReportInputError(f"{path}: no such file or folder")
@@ -92,7 +103,10 @@ def read_results(path: str | Path) -> tuple[pd.DataFrame, dict | None]:
             raise
         except Exception as error:  # noqa: BLE001 - any pyarrow failure is a bad input
             raise ReportInputError(f"{path}: unreadable dataset ({_first_line(error)})") from None
-        return frame, manifest.get("run")
+        run = manifest.get("run")
+        if isinstance(run, dict) and isinstance(manifest.get("cards_text"), str):
+            run = {**run, "cards": {**(run.get("cards") or {}), "text": manifest["cards_text"]}}
+        return frame, run
     if path.suffix.lower() == ".csv":
         try:
             names = list(pd.read_csv(path, nrows=0).columns)
@@ -102,7 +116,7 @@ def read_results(path: str | Path) -> tuple[pd.DataFrame, dict | None]:
         frame = pd.read_csv(path, usecols=wanted_columns(names))
         for column in _word_columns(frame, "painted_") + _word_columns(frame, "available_"):
             frame[column] = frame[column].astype(np.uint64)
-        return frame, None
+        return frame, _provenance(path)
     import pyarrow.parquet as pq
 
     try:
@@ -117,7 +131,17 @@ def read_results(path: str | Path) -> tuple[pd.DataFrame, dict | None]:
         frame = handle.read(columns=wanted_columns(names)).to_pandas()
     except Exception as error:  # noqa: BLE001
         raise ReportInputError(f"{path}: unreadable ({_first_line(error)})") from None
-    return frame, None
+    return frame, _provenance(path, handle.schema_arrow.metadata or {})
+
+
+def _provenance(path: Path, metadata: dict | None = None) -> dict | None:
+    """A single file's recorded run (``sunset_sim.provenance``), None for older files."""
+    from sunset_sim.provenance import read_provenance
+
+    try:
+        return read_provenance(path, metadata)
+    except ValueError as error:
+        raise ReportInputError(str(error)) from None
 
 
 def _first_line(error: BaseException) -> str:

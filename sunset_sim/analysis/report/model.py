@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from sunset_sim.validation import InputError
+
 if TYPE_CHECKING:
     from sunset_sim.analysis.report.data import _Data
 
@@ -33,7 +35,7 @@ WITHIN_NOTE = (
 WITHIN = "within the same strategy"
 
 
-class ReportInputError(ValueError):
+class ReportInputError(InputError):
     """The rows cannot be reported on (missing columns, inconsistent with the card set)."""
 
 

@@ -1,0 +1,205 @@
+"""One validation layer for the command line and the Python API.
+
+Every limit on an input (players, games, seeds, jobs, chunk sizes, strategies, rules,
+card sets) is stated once here, so ``sunset_sim.simulate(players=7)`` and ``sunset-sim
+simulate --players 7`` refuse the same thing with the same one-line message: an
+``InputError`` (a ``ValueError``) in Python, exit code 2 on the command line. The
+``name`` argument is how the caller names the input: ``"players"`` in the API,
+``"--players"`` on the command line.
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
+
+if TYPE_CHECKING:
+    from sunset_sim.cards.model import CardSet
+    from sunset_sim.rules.options import Rules
+    from sunset_sim.strategy import Player
+
+__all__ = [
+    "MAX_GAMES",
+    "MAX_PLAYERS",
+    "MAX_SEED",
+    "MIN_PLAYERS",
+    "InputError",
+    "as_cards",
+    "as_rules",
+    "check_chunk_size",
+    "check_games",
+    "check_jobs",
+    "check_players",
+    "check_seed",
+    "check_strategies",
+    "short_number",
+]
+
+MAX_SEED = 2**64 - 1  # seeds are 64-bit: a larger one would wrap onto a smaller seed's games
+MAX_GAMES = 10**10  # more than anyone plays (46 hours at 60,000 games/s), and the plan fits
+
+
+class InputError(ValueError):
+    """A bad input, described in one line naming the input and the problem.
+
+    The CLI prints it as ``error: MESSAGE`` with exit code 2; in Python it is a
+    ``ValueError``, so existing ``except ValueError`` code keeps working."""
+
+
+def short_number(value: object) -> str:
+    """A value in a message, cut short if it is a huge number (one line, always)."""
+    text = str(value)
+    return text if len(text) <= 24 else f"{text[:8]}... ({len(text)} digits)"
+
+
+def _whole(name: str, value: object) -> int:
+    """``value`` as an int: ints and numpy integers pass, bools and floats do not (a
+    float count is almost always a mistake, e.g. ``games=1e6``, and would be silently cut)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InputError(f"{name}: {short_number(repr(value))} is not a whole number")
+    return int(value)
+
+
+def check_players(players: object, name: str = "players") -> int:
+    """Players per game: the rules are written for 2 to 4 painters."""
+    number = _whole(name, players)
+    if not MIN_PLAYERS <= number <= MAX_PLAYERS:
+        raise InputError(
+            f"{name}: {short_number(number)} is outside {MIN_PLAYERS} to {MAX_PLAYERS}"
+        )
+    return number
+
+
+def check_games(games: object, name: str = "games") -> int:
+    """A number of games (or deals): at least one, at most ``MAX_GAMES``."""
+    number = _whole(name, games)
+    if number < 1:
+        raise InputError(f"{name}: {short_number(number)} is not a positive number of games")
+    if number > MAX_GAMES:
+        raise InputError(f"{name}: {short_number(number)} is more than the limit of {MAX_GAMES:,}")
+    return number
+
+
+def check_seed(seed: object, name: str = "seed") -> int:
+    """A root seed: 0 to 2**64 - 1 (a larger one would wrap onto another seed's games)."""
+    number = _whole(name, seed)
+    if number < 0:
+        raise InputError(f"{name}: must not be negative, got {short_number(number)}")
+    if number > MAX_SEED:
+        raise InputError(f"{name}: {short_number(number)} is outside 0 to 2**64 - 1")
+    return number
+
+
+def check_jobs(jobs: object, name: str = "jobs") -> int | None:
+    """Worker threads: None or 0 for all cores, else a positive number."""
+    if jobs is None:
+        return None
+    number = _whole(name, jobs)
+    if number < 0:
+        raise InputError(f"{name}: {short_number(number)} is negative")
+    return number or None
+
+
+def check_chunk_size(chunk_size: object, name: str = "chunk_size") -> int:
+    """Games per chunk: memory stays flat; results do not depend on it."""
+    number = _whole(name, chunk_size)
+    if number < 1:
+        raise InputError(f"{name}: {short_number(number)} is not positive")
+    return number
+
+
+def as_rules(rules: Rules | Mapping | str | Sequence[str] | None, name: str = "rules") -> Rules:
+    """Rule options as a ``Rules`` record, from a ``Rules``, a dict ``{"days": 4}``, one
+    ``"key=value"`` text or a list of them (as ``--rule``), or None (the standard rules).
+    The same forms are accepted by every API function."""
+    from sunset_sim.rules.options import RuleOptionError, Rules
+
+    if rules is None:
+        return Rules()
+    if isinstance(rules, Rules):
+        return rules
+    try:
+        if isinstance(rules, Mapping):
+            return Rules.from_dict({str(key).replace("-", "_"): v for key, v in rules.items()})
+        if isinstance(rules, str):
+            return Rules.parse([rules])
+        if isinstance(rules, Sequence) and all(isinstance(text, str) for text in rules):
+            return Rules.parse(list(rules))
+    except RuleOptionError as error:
+        raise InputError(f"{name}: {error}") from None
+    except TypeError as error:  # e.g. Rules(**{"days": None}) has no such problem, but be safe
+        raise InputError(f"{name}: {error}") from None
+    raise InputError(
+        f"{name}: expected a Rules record, a dict such as {{'days': 4}} or 'key=value' texts, "
+        f"got {type(rules).__name__}"
+    )
+
+
+def as_cards(
+    cards: CardSet | str | os.PathLike | None,
+    name: str = "cards",
+    players: int | None = None,
+    days: int | None = None,
+) -> CardSet:
+    """A card set from a ``CardSet``, a TOML path or None (the packaged set); with
+    ``players``, also checked to be playable at that count (enough cards for ``days``)."""
+    from sunset_sim.cards.loader import CardSetError, check_playable, load_cards
+    from sunset_sim.cards.model import CardSet
+
+    if isinstance(cards, CardSet):
+        card_set = cards
+    elif cards is None or isinstance(cards, str | os.PathLike):
+        try:
+            card_set = load_cards(cards)
+        except CardSetError as error:
+            more = len(error.problems) - 1
+            hint = f" (and {more} more: run `sunset-sim cards --cards {cards}`)" if more else ""
+            raise InputError(error.problems[0] + hint) from None
+    else:
+        raise InputError(
+            f"{name}: expected a CardSet, a TOML file path or None, got {type(cards).__name__}"
+        )
+    if players is not None:
+        from sunset_sim.rules.options import Rules
+
+        problems = check_playable(card_set, players, Rules().days if days is None else days)
+        if problems:
+            raise InputError(problems[0])
+    return card_set
+
+
+def check_strategies(
+    strategies: Sequence[str | Player] | str, name: str = "strategies"
+) -> list[Player]:
+    """Strategies as players: each a text (``"greedy:lateness=1"``, ``"balanced:params=tuned"``)
+    or a ``Player``; at least one. A single text is one strategy (not its letters)."""
+    from sunset_sim.strategy import Player, StrategyError, make_player
+
+    if isinstance(strategies, str | Player):
+        strategies = [strategies]
+    try:
+        items = list(strategies)
+    except TypeError:
+        raise InputError(
+            f"{name}: expected a list of strategy names or players, got {type(strategies).__name__}"
+        ) from None
+    if not items:
+        raise InputError(f"{name}: give at least one strategy")
+    players = []
+    for item in items:
+        if isinstance(item, Player):
+            players.append(item)
+        elif isinstance(item, str):
+            try:
+                players.append(make_player(item))
+            except StrategyError as error:
+                raise InputError(f"{name}: {error}") from None
+        else:
+            raise InputError(
+                f"{name}: {short_number(repr(item))} is not a strategy name or a Player"
+            )
+    return players

@@ -1,0 +1,107 @@
+"""Every result file records how it was made (sunset_sim/provenance.py): Parquet schema
+metadata, a CSV's FILE.csv.json sidecar, a dataset folder's manifest. ``report FILE``
+uses the card set recorded there and refuses a --cards that disagrees, naming both."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from conftest import cli, fails, ok
+
+import sunset_sim
+import sunset_sim.cards
+from sunset_sim.cards.loader import default_cards_text, load_cards
+from sunset_sim.provenance import METADATA_KEY, read_provenance, sidecar_path
+
+DEFAULT_CARDS = Path(sunset_sim.cards.__file__).parent / "default.toml"  # the packaged set
+
+
+@pytest.fixture
+def mine(tmp_path):
+    """A small custom card set: the default with another name and one fame changed."""
+    text = re.sub(r"^name = .*$", 'name = "mine"', default_cards_text(), count=1, flags=re.M)
+    text = text.replace("fame = 3", "fame = 4", 1)
+    path = tmp_path / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    cards = load_cards(path)
+    assert cards.content_hash != load_cards().content_hash
+    return path
+
+
+def simulate_to(path, cards_path, *extra):
+    ok(cli("simulate", "--games", "60", "--seed", "3", "--cards", cards_path,
+           "--rule", "days=5", "--strategy", "greedy", "--strategy", "random",
+           "--out", path, "--quiet", *extra))  # fmt: skip
+
+
+def check_recorded(run: dict, cards_path) -> None:
+    cards = load_cards(cards_path)
+    assert run["cards"]["name"] == "mine"
+    assert run["cards"]["hash"] == cards.content_hash
+    assert run["cards"]["text"] == cards_path.read_text(encoding="utf-8")
+    assert run["rules"] == {"tie_break": "random", "days": 5}
+    assert run["seed"] == 3 and run["games"] == 60 and run["players"] == 4
+    assert [s["label"] for s in run["strategies"]] == ["greedy", "random"] * 2
+    assert run["written_by"] == f"sunset-sim {sunset_sim.__version__}"
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_a_results_file_records_how_it_was_made(tmp_path, mine, suffix):
+    out = tmp_path / f"mine{suffix}"
+    simulate_to(out, mine)
+    if suffix == ".parquet":
+        metadata = pq.read_schema(out).metadata
+        check_recorded(json.loads(metadata[METADATA_KEY]), mine)
+    else:
+        check_recorded(json.loads(sidecar_path(out).read_text(encoding="utf-8")), mine)
+    check_recorded(read_provenance(out), mine)
+
+
+@pytest.mark.parametrize("name", ["mine.parquet", "mine.csv", "mine-dataset/"])
+def test_report_uses_the_card_set_the_file_was_played_with(tmp_path, mine, name):
+    out = tmp_path / name
+    simulate_to(out, mine)
+    ok(cli("report", out, "--out", tmp_path / "report", "--quiet"))
+    text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert f"cards: mine ({load_cards(mine).content_hash[:12]})" in text
+    # the same set given again is fine; another set is refused, naming both
+    ok(cli("report", out, "--cards", mine, "--out", tmp_path / "again", "--quiet"))
+    line = fails(cli("report", out, "--cards", DEFAULT_CARDS, "--out", tmp_path / "x"))
+    assert "the games used card set 'mine'" in line
+    assert "not 'sunset-default-reconstructed'" in line
+
+
+def test_a_file_without_provenance_still_reports(tmp_path, mine):
+    """Files from older versions: the packaged set, or --cards, as before."""
+    frame = sunset_sim.simulate(games=40, players=3, cards=mine)
+    old = tmp_path / "old.parquet"
+    frame.to_parquet(old)  # no sunset_sim metadata
+    assert read_provenance(old) is None
+    ok(cli("report", old, "--out", tmp_path / "a", "--quiet"))
+    assert "cards: sunset-default-reconstructed" in (tmp_path / "a" / "report.md").read_text()
+    ok(cli("report", old, "--cards", mine, "--out", tmp_path / "b", "--quiet"))
+    assert "cards: mine" in (tmp_path / "b" / "report.md").read_text()
+
+
+def test_the_api_reports_with_the_recorded_card_set(tmp_path, mine):
+    out = tmp_path / "mine.csv"
+    simulate_to(out, mine)
+    frame, run = sunset_sim.read_results(out)
+    assert run["cards"]["name"] == "mine"
+    report = sunset_sim.build_report(frame)
+    assert report.meta["cards"].startswith("mine (")
+    with pytest.raises(ValueError, match="the games used card set 'mine'"):
+        sunset_sim.build_report(frame, load_cards())
+
+
+def test_an_overwritten_csv_never_keeps_another_runs_sidecar(tmp_path, mine):
+    out = tmp_path / "mine.csv"
+    simulate_to(out, mine)
+    ok(cli("simulate", "--games", "20", "--out", out, "--force", "--quiet"))
+    assert read_provenance(out)["cards"]["name"] == "sunset-default-reconstructed"
+    assert len(pd.read_csv(out)) == 20 * 4
