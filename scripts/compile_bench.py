@@ -121,17 +121,27 @@ def main() -> int:
     results: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="sunset-bench-") as scratch:
         scratch_path = Path(scratch)
+        old = scratch_path / "old"
+        if options.old_ref:
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), options.old_ref],
+                check=True,
+                capture_output=True,
+            )
         if not options.skip_cold:
-            cold = []
-            for number in range(options.repeat):
-                cache = scratch_path / f"cold-{number}"
-                cold.append(
-                    run_python(FIRST_GAME, ["greedy,random", "2"], environment(cache))[
-                        "first_game_s"
-                    ]
-                )
-            results["cold first game, greedy + random"] = cold
-            show("cold first game, greedy + random", cold)
+            sources = {"new": ROOT, "old": old} if options.old_ref else {"new": ROOT}
+            cold: dict[str, list[float]] = {name: [] for name in sources}
+            for number in range(options.repeat):  # alternating, so both meet the same load
+                for name, source in sources.items():
+                    cache = scratch_path / f"cold-{name}-{number}"
+                    env = environment(cache, None if name == "new" else source)
+                    cold[name].append(
+                        run_python(FIRST_GAME, ["greedy,random", "2"], env, source)["first_game_s"]
+                    )
+            for name, values in cold.items():
+                label = "cold first game, greedy + random" + ("" if name == "new" else ", old")
+                results[label] = values
+                show(label, values)
         warm_cache = scratch_path / "warm"
         env = environment(warm_cache)
         done = subprocess.run(
@@ -181,12 +191,6 @@ def main() -> int:
         show("after editing goal_chaser.py, first game of goal-chaser + greedy", with_edit)
         engines = {"new": (env, ROOT)}
         if options.old_ref:
-            old = scratch_path / "old"
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), options.old_ref],
-                check=True,
-                capture_output=True,
-            )
             engines["old"] = (environment(scratch_path / "old-cache", old), old)
         try:
             for strategy in ("greedy", "random"):
