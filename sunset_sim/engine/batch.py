@@ -6,7 +6,9 @@ into chunks or jobs gives the same games.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 
 import numba
@@ -130,6 +132,19 @@ def check_bans(banned: np.ndarray | None, n_players: int, tables: CardTables) ->
     return banned
 
 
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """One thread pool per thread count, kept for the process (batches come often)."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(threads)
+        if pool is None:
+            pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="sunset-sim")
+        return pool
+
+
 def run_games(
     tables: CardTables,
     players: list[Player],
@@ -141,7 +156,8 @@ def run_games(
     field: Sequence[Player] = (),
     banned: np.ndarray | None = None,
 ) -> BatchArrays:
-    """Play a contiguous range of games with the numba kernel (all numba threads).
+    """Play a contiguous range of games with the numba kernel, on as many threads as
+    ``numba.get_num_threads()`` (``numba.set_num_threads`` sets it, as ``--jobs`` does).
 
     With ``check_invariants``, ``game[:, enums.G_VIOLATIONS]`` holds each game's bitmask
     of failed invariants (engine/invariants.py); it is 0 otherwise. ``banned``: restricted
@@ -149,30 +165,42 @@ def run_games(
     banned = check_bans(banned, len(players), check_tables(tables))
     functions, ids, params = kernel_arguments(players, field)
     out = allocate(n_games, len(players), rules.days, tables, first_game)
-    kernel.play_games(
-        np.uint64(seed),
-        np.int64(first_game),
-        np.int64(n_games),
-        np.int64(len(players)),
-        functions,
-        ids,
-        params,
-        banned,
-        tables,
-        np.int64(rules.tie_break_code),
-        np.int64(rules.days),
-        out.seat,
-        out.game,
-        out.plan,
-        out.position,
-        out.painted,
-        out.day,
-        out.commission,
-        out.goal,
-        out.available,
-        np.int64(min(n_games, 4 * numba.get_num_threads())),  # blocks of games, one workspace each
-        np.int64(1 if check_invariants else 0),
-    )
+    threads = 1 if numba.config.DISABLE_JIT else max(1, numba.get_num_threads())
+    n_blocks = max(1, min(n_games, 4 * threads))  # blocks of games, one workspace each
+    blocks = [(b * n_games // n_blocks, (b + 1) * n_games // n_blocks) for b in range(n_blocks)]
+
+    def play(block: tuple[int, int]) -> None:
+        kernel.play_games(
+            np.uint64(seed),
+            np.int64(first_game),
+            np.int64(block[0]),
+            np.int64(block[1]),
+            np.int64(len(players)),
+            functions,
+            ids,
+            params,
+            banned,
+            tables,
+            np.int64(rules.tie_break_code),
+            np.int64(rules.days),
+            out.seat,
+            out.game,
+            out.plan,
+            out.position,
+            out.painted,
+            out.day,
+            out.commission,
+            out.goal,
+            out.available,
+            np.zeros(1, dtype=np.int32),  # no trace
+            np.int64(1 if check_invariants else 0),
+        )
+
+    if threads == 1 or n_blocks == 1:
+        for block in blocks:
+            play(block)
+    else:  # play_games releases the GIL: the blocks run on `threads` cores at once
+        list(_pool(threads).map(play, blocks))
     return out
 
 
@@ -191,9 +219,11 @@ def trace_game(
     out = allocate(1, len(players), rules.days, tables, game_index)
     trace = np.zeros(1 << 16, dtype=np.int32)
     trace[0] = 1
-    kernel.play_game(
+    kernel.play_games(
         np.uint64(seed),
         np.int64(game_index),
+        np.int64(0),
+        np.int64(1),
         np.int64(len(players)),
         functions,
         ids,
@@ -202,17 +232,16 @@ def trace_game(
         tables,
         np.int64(rules.tie_break_code),
         np.int64(rules.days),
-        out.seat[0],
-        out.game[0],
-        out.plan[0],
-        out.position[0],
-        out.painted[0],
-        out.day[0],
-        out.commission[0],
-        out.goal[0],
-        out.available[0],
+        out.seat,
+        out.game,
+        out.plan,
+        out.position,
+        out.painted,
+        out.day,
+        out.commission,
+        out.goal,
+        out.available,
         trace,
-        kernel.workspace_for(np.int64(len(players)), tables),
         np.int64(1),  # check the invariants too
     )
     return trace[1 : trace[0]].copy(), out

@@ -65,13 +65,14 @@ def take_turn(
         show_private(obs, seat, hands, n_hand[seat], position)
         rows = options
         rows_context = context
-        n_options = sale_options(obs, tables, hands, seat, n_hand[seat], rows)
-        if n_options > options.shape[0]:
+        while True:  # one call site: the search is inlined once
+            n_options = sale_options(obs, tables, hands, seat, n_hand[seat], rows)
+            if n_options <= rows.shape[0]:
+                break
             # More sales than the buffer holds (a permissive card set, a long game): a
             # buffer of this decision's own, so that every legal sale is offered
             # (R-SELL-1), as the reference engine offers them.
             rows = np.empty((n_options, OPTION_WIDTH), dtype=np.int32)
-            sale_options(obs, tables, hands, seat, n_hand[seat], rows)
             rows_context = address_of((obs, rows, params, work.streams, tables), CONTEXT)
         if banned[ban_mask, seat, BAN_ANY]:
             n_options = allowed_sales(rows, n_options, banned, ban_mask, seat, comm_column)
