@@ -47,7 +47,7 @@ from sunset_sim.files import write_atomically
 from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import chunk_ranges
-from sunset_sim.run.backends import LocalBackend
+from sunset_sim.run.backends import BackendOption, DaskBackend, LocalBackend, using_backend
 from sunset_sim.run.progress import ProgressOption, combine, progress_bar
 from sunset_sim.runner import DEFAULT_CHUNK
 from sunset_sim.strategy import Player, StrategyError, StrategySpec, make_player
@@ -249,6 +249,7 @@ class _Evaluator:
         jobs: int | None,
         chunk_size: int,
         on_games: Callable[[int], None] | None,
+        backend: LocalBackend | DaskBackend | None = None,
     ) -> None:
         self.spec = spec
         self.field = field
@@ -257,7 +258,7 @@ class _Evaluator:
         self.cards = cards
         self.tables = build_tables(cards)
         self.rules = rules
-        self.backend = LocalBackend(jobs)
+        self.backend = backend if backend is not None else LocalBackend(jobs)
         self.chunk_size = chunk_size
         self.on_games = on_games
 
@@ -326,6 +327,8 @@ def tune(
     on_games: Callable[[int], None] | None = None,
     on_generation: Callable[[dict], None] | None = None,
     progress: ProgressOption = False,
+    backend: BackendOption = "local",
+    scheduler: str | None = None,
 ) -> TuneResult:
     """Tune ``strategy``'s parameters against ``opponents`` with the cross-entropy method.
 
@@ -338,7 +341,10 @@ def tune(
     ``validation_games`` deals from ``VALIDATION_FIRST_GAME`` for the tuned vector and the
     defaults. ``on_games(n)`` is told of games played; ``on_generation(row)`` gets each
     row of the history. ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr).
-    The result depends only on the arguments (not on ``jobs``)."""
+    ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them
+    ("local", "dask", a ``distributed.Client``); the candidates are played one after
+    another, each one's chunks in parallel there.
+    The result depends only on the arguments (not on ``jobs`` or the backend)."""
     player = tunable_spec(strategy)
     spec = player.spec
     for name, value, low in (
@@ -400,7 +406,7 @@ def tune(
     except ValueError as error:
         raise TuneError(str(error)) from None
     total = total_games(players, games, generations, population, validation_games)
-    with progress_bar(progress, total) as told:
+    with using_backend(backend, jobs, scheduler) as runner, progress_bar(progress, total) as told:
         evaluator = _Evaluator(
             spec,
             field_players,
@@ -411,6 +417,7 @@ def tune(
             jobs,
             chunk_size,
             combine(on_games, told),
+            runner,
         )
         rng = np.random.default_rng([seed, 0x7475_6E65])  # the search's own stream ("tune")
         history = []

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 import threading
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
@@ -76,19 +77,34 @@ class LocalBackend:
         seed: int,
         ranges: Iterable[tuple[int, int]],
         progress: Progress | None = None,
+        field: Sequence[Player] = (),
+        banned: np.ndarray | None = None,
     ) -> Iterator[BatchArrays]:
         """The chunks in order; ``progress(games)`` is told of games played within a
-        chunk too (``run.progress.play_in_steps``), so a bar moves during a long chunk."""
+        chunk too (``run.progress.play_in_steps``), so a bar moves during a long chunk.
+        ``field`` and ``banned`` as ``engine.batch.run_games`` takes them."""
         seats = list(seats)
+        field = list(field)
         with numba_threads(self.jobs):
             for first, count in ranges:
                 yield play_in_steps(
-                    tables, seats, rules, seed, first, count, progress, self.check_invariants
+                    tables,
+                    seats,
+                    rules,
+                    seed,
+                    first,
+                    count,
+                    progress,
+                    self.check_invariants,
+                    field,
+                    banned,
                 )
 
 
 class DaskBackend:
-    """Chunks as joblib tasks on the Dask cluster whose scheduler is at ``scheduler``.
+    """Chunks as joblib tasks on the Dask cluster whose scheduler is at ``scheduler``, or
+    on the cluster of an existing ``distributed.Client`` (``client``: used as it is and
+    left open, since its owner closes it).
 
     ``jobs`` is the number of numba threads a task uses on its worker (default: all of
     the worker's ``NUMBA_NUM_THREADS``). A worker process plays one chunk at a time, so
@@ -97,14 +113,22 @@ class DaskBackend:
     name = "dask"
 
     def __init__(
-        self, scheduler: str, jobs: int | None = None, check_invariants: bool = False
+        self,
+        scheduler: str | None = None,
+        jobs: int | None = None,
+        check_invariants: bool = False,
+        client: object | None = None,
     ) -> None:
-        self.scheduler = scheduler
+        self.scheduler = scheduler or _client_address(client)
         self.jobs = jobs
         self.check_invariants = check_invariants
+        self.given = client  # the caller's Client: never closed here
         self.client = None
 
     def __enter__(self) -> DaskBackend:
+        if self.given is not None:
+            self.client = self.given
+            return self
         distributed = import_dask()
         try:
             self.client = distributed.Client(self.scheduler, timeout=CONNECT_TIMEOUT_S)
@@ -116,9 +140,9 @@ class DaskBackend:
         return self
 
     def __exit__(self, *exc_info) -> None:
-        if self.client is not None:
+        if self.client is not None and self.given is None:
             self.client.close()
-            self.client = None
+        self.client = None
 
     def play(
         self,
@@ -128,21 +152,35 @@ class DaskBackend:
         seed: int,
         ranges: Iterable[tuple[int, int]],
         progress: Progress | None = None,
+        field: Sequence[Player] = (),
+        banned: np.ndarray | None = None,
     ) -> Iterator[BatchArrays]:
-        """The chunks in order; ``progress(games)`` once per chunk (played remotely)."""
+        """The chunks in order; ``progress(games)`` once per chunk (played remotely).
+        ``field`` travels as strategy names (only their code matters to the kernel)."""
         import joblib
 
         if self.client is None:
             raise RuntimeError("DaskBackend.play outside its with-block")
         data = seat_data(seats)
+        entrants = field_data(field)
         expected = engine_hash(seats)
         tasks = (
             joblib.delayed(play_chunk)(
-                tables, data, rules, seed, first, count, self.jobs, self.check_invariants
+                tables,
+                data,
+                rules,
+                seed,
+                first,
+                count,
+                self.jobs,
+                self.check_invariants,
+                entrants,
+                banned,
             )
             for first, count in ranges
         )
-        with joblib.parallel_config(backend="dask"):
+        # this backend's client, not whichever Client was made last in this process
+        with joblib.parallel_config(backend="dask", client=self.client):
             # ordered results, one chunk per task (no auto-batching of "fast" tasks)
             parallel = joblib.Parallel(n_jobs=-1, batch_size=1, return_as="generator")
             results = parallel(tasks)
@@ -163,25 +201,74 @@ class DaskBackend:
                     results.close()
 
 
+# where the scheduler is when --backend dask has no --scheduler (Dask's own variable)
+SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
+
+BackendOption = str | LocalBackend | DaskBackend | object | None
+
+
 def open_backend(
-    name: str = "local",
+    name: BackendOption = "local",
     jobs: int | None = None,
     scheduler: str | None = None,
     check_invariants: bool = False,
 ) -> LocalBackend | DaskBackend:
     """A backend to use in a ``with`` block (the Dask one connects when entered).
 
-    With ``check_invariants`` every game's invariants are checked (engine/invariants.py)."""
-    if name == "local":
+    ``name``: ``"local"`` (or None), ``"dask"`` (the scheduler at ``scheduler``, else at
+    ``$DASK_SCHEDULER_ADDRESS``) or an existing ``distributed.Client`` (its cluster; left
+    open). With ``check_invariants`` every game's invariants are checked
+    (engine/invariants.py)."""
+    if name is None or name == "local":
+        if scheduler:
+            raise RunError("--scheduler: only for --backend dask")
         return LocalBackend(jobs, check_invariants)
+    if _is_client(name):
+        if scheduler:
+            raise RunError("--scheduler: not with a Client as the backend (it has its own)")
+        return DaskBackend(None, jobs, check_invariants, client=name)
     if name == "dask":
+        scheduler = scheduler or os.environ.get(SCHEDULER_VARIABLE, "").strip()
         if not scheduler:
             raise RunError(
-                "--backend dask needs --scheduler ADDRESS (start one with `dask scheduler`, "
-                "and workers with `dask worker ADDRESS --nthreads 1`)"
+                "--backend dask needs --scheduler ADDRESS or DASK_SCHEDULER_ADDRESS (start "
+                "one with `dask scheduler`, and workers with `dask worker ADDRESS --nthreads 1`)"
             )
         return DaskBackend(scheduler, jobs, check_invariants)
-    raise RunError(f"--backend: {name!r} is not one of {', '.join(BACKENDS)}")
+    if isinstance(name, str):
+        raise RunError(f"--backend: {name!r} is not one of {', '.join(BACKENDS)}")
+    raise RunError(f"backend: {type(name).__name__} is not 'local', 'dask' or a distributed.Client")
+
+
+@contextmanager
+def using_backend(
+    backend: BackendOption = "local",
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    check_invariants: bool = False,
+) -> Iterator[LocalBackend | DaskBackend]:
+    """An open backend for the block: ``backend`` itself if it is one already open (a
+    caller playing several seatings connects once), else ``open_backend(...)`` entered."""
+    if isinstance(backend, LocalBackend | DaskBackend):
+        yield backend
+        return
+    with open_backend(backend, jobs, scheduler, check_invariants) as runner:
+        yield runner
+
+
+def _is_client(value: object) -> bool:
+    """A ``distributed.Client``, recognised without importing distributed."""
+    module = sys.modules.get("distributed")
+    return module is not None and isinstance(value, module.Client)
+
+
+def _client_address(client: object | None) -> str | None:
+    if client is None:
+        return None
+    try:
+        return client.scheduler.address  # type: ignore[attr-defined]
+    except AttributeError:
+        return None
 
 
 # How to get the extra: sunset-sim is not on a package index, so from a checkout (or
@@ -222,6 +309,18 @@ def seat_data(seats: Sequence[Player]) -> SeatData:
     return tuple((p.spec.name, tuple(float(v) for v in p.params), p.label) for p in seats)
 
 
+def field_data(field: Sequence[Player]) -> tuple[str, ...]:
+    """A study's field as the worker needs it: the names of its (registered) strategies."""
+    known = registry()
+    names = []
+    for player in field:
+        if known.get(player.spec.name) is not player.spec:
+            seat_data([player])  # the same one-line RunError
+        if player.spec.name not in names:
+            names.append(player.spec.name)
+    return tuple(names)
+
+
 # ---- on the worker ---------------------------------------------------------------------
 
 _KERNEL_LOCK = threading.Lock()  # one chunk at a time per process: it uses numba's threads
@@ -255,23 +354,32 @@ def play_chunk(
     count: int,
     jobs: int | None,
     check_invariants: bool = False,
+    field: tuple[str, ...] = (),
+    banned: np.ndarray | None = None,
 ) -> tuple[str, str, BatchArrays]:
     """One chunk on a worker: (host, engine hash, games first .. first + count - 1 as
     raw arrays)."""
     seats, engine = worker_seats(data)
+    entrants = worker_seats(tuple((name, (), name) for name in field))[0] if field else []
     with _KERNEL_LOCK, numba_threads(jobs):
-        batch = run_games(tables, seats, rules, seed, first, count, check_invariants)
+        batch = run_games(
+            tables, seats, rules, seed, first, count, check_invariants, entrants, banned
+        )
         return socket.gethostname(), engine, batch
 
 
 __all__ = [
     "BACKENDS",
+    "BackendOption",
     "DaskBackend",
     "engine_hash",
+    "field_data",
     "LocalBackend",
     "import_dask",
     "numba_threads",
     "open_backend",
     "play_chunk",
+    "SCHEDULER_VARIABLE",
     "seat_data",
+    "using_backend",
 ]
