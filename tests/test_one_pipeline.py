@@ -1,0 +1,167 @@
+"""One run pipeline (issue 14): every command plays its chunks through run/backends.py, so
+each one runs on Dask as well as here, with the same results. ``backend=`` takes "local",
+"dask" (``scheduler`` or ``$DASK_SCHEDULER_ADDRESS``), an existing ``distributed.Client``
+or an open backend. The cluster is one in-process LocalCluster with one worker: small and
+quick, and the worker's module state (which seats it built) can be looked at directly."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from sunset_sim.cli import main
+from sunset_sim.run import RunError, backends
+from sunset_sim.run.backends import DaskBackend, LocalBackend, open_backend
+from sunset_sim.runner import simulate
+
+try:  # click < 8.2 mixes stderr into stdout unless told not to
+    RUNNER = CliRunner(mix_stderr=False)
+except TypeError:
+    RUNNER = CliRunner()
+
+
+def cli(*args) -> str:
+    result = RUNNER.invoke(main, [str(a) for a in args])
+    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def client():
+    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("dask")
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as connected,
+    ):
+        yield connected
+
+
+@pytest.fixture
+def worker_seats(monkeypatch):
+    """The seats the (in-process) worker built: empty at the start of the test, so a
+    non-empty dict shows that chunks were played on the cluster, not here."""
+    built: dict = {}
+    monkeypatch.setattr(backends, "_SEATS", built)
+    return built
+
+
+# ---- choosing a backend (no cluster) -------------------------------------------------
+
+
+def test_backend_choices(monkeypatch):
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    assert isinstance(open_backend(None), LocalBackend)
+    assert isinstance(open_backend("local"), LocalBackend)
+    with pytest.raises(RunError, match="needs --scheduler ADDRESS or DASK_SCHEDULER_ADDRESS"):
+        open_backend("dask")
+    with pytest.raises(RunError, match="--scheduler: only for --backend dask"):
+        open_backend("local", scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(RunError, match="int is not 'local', 'dask' or a distributed.Client"):
+        open_backend(42)
+    with pytest.raises(RunError, match="'ray' is not one of local, dask"):
+        simulate(games=4, players=2, backend="ray")
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://10.0.0.5:8786")
+    chosen = open_backend("dask")  # not entered: nothing connects
+    assert isinstance(chosen, DaskBackend) and chosen.scheduler == "tcp://10.0.0.5:8786"
+    assert open_backend("dask", scheduler="tcp://10.0.0.6:8786").scheduler == "tcp://10.0.0.6:8786"
+
+
+def test_a_bad_backend_on_the_command_line_is_one_line(monkeypatch):
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    for command in (
+        ["tournament", "--strategy", "greedy", "--strategy", "random", "-n", "5"],
+        ["compare", "-n", "5", "--b-rule", "days=4"],
+        ["sweep", "--param", "balanced:deny=0,1", "-n", "5"],
+        ["tune", "balanced", "-n", "2", "--generations", "1", "--population", "4"],
+    ):
+        result = RUNNER.invoke(main, [*command, "--backend", "dask"])
+        assert result.exit_code == 2, (command, result.output, result.exception)
+        lines = result.stderr.splitlines()
+        assert lines[-1] == (
+            "error: --backend dask needs --scheduler ADDRESS or DASK_SCHEDULER_ADDRESS (start "
+            "one with `dask scheduler`, and workers with `dask worker ADDRESS --nthreads 1`)"
+        ), (command, result.stderr)
+        assert result.stdout == ""
+
+
+# ---- on a LocalCluster: the same results as a local run ------------------------------
+
+
+def test_simulate_on_an_existing_client(client, worker_seats):
+    kwargs = dict(games=120, players=3, strategies=["greedy", "random"], seed=5, chunk_size=50)
+    local = simulate(**kwargs, jobs=1)
+    remote = simulate(**kwargs, backend=client)  # was: 'Client' object has no attribute 'play'
+    pd.testing.assert_frame_equal(remote, local)
+    assert worker_seats, "the chunks did not run on the cluster"
+    assert client.status == "running"  # the caller's client is left open
+
+
+def test_scheduler_address_from_the_environment(client, worker_seats, monkeypatch):
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", client.scheduler.address)
+    kwargs = dict(games=60, players=2, strategies=["greedy", "random"], seed=9, chunk_size=25)
+    pd.testing.assert_frame_equal(simulate(**kwargs, backend="dask"), simulate(**kwargs, jobs=1))
+    assert worker_seats
+    worker_seats.clear()
+    command = ["tournament", "--strategy", "greedy", "--strategy", "random", "-n", "40"]
+    command += ["--rating-games", "20", "--format", "json", "-q"]
+    assert json.loads(cli(*command, "--backend", "dask")) == json.loads(cli(*command))
+    assert worker_seats
+
+
+def test_api_commands_on_a_client_match_local(client, worker_seats):
+    from sunset_sim.analysis.tournament import tournament
+    from sunset_sim.analysis.tune import tune
+    from sunset_sim.analysis.whatif import compare, sweep
+
+    small = dict(games=60, seed=3, chunk_size=25)
+    local = tournament(["greedy", "random", "balanced"], players=3, rating_games=30, **small)
+    remote = tournament(
+        ["greedy", "random", "balanced"], players=3, rating_games=30, backend=client, **small
+    )
+    for name in ("standings", "head_to_head", "by_seat", "by_turn_position"):
+        pd.testing.assert_frame_equal(getattr(remote, name), getattr(local, name))
+    assert worker_seats
+    worker_seats.clear()
+
+    arguments = dict(strategies=["greedy", "random"], players=2, rules_b={"days": 4}, **small)
+    pd.testing.assert_frame_equal(compare(**arguments, backend=client), compare(**arguments))
+    assert worker_seats
+    worker_seats.clear()
+
+    arguments = dict(param="balanced:deny=0,1", strategies=["greedy"], players=2, **small)
+    pd.testing.assert_frame_equal(sweep(**arguments, backend=client), sweep(**arguments))
+    assert worker_seats
+    worker_seats.clear()
+
+    arguments = dict(games=8, players=2, generations=2, population=3, validation_games=10)
+    arguments.update(seed=4, chunk_size=5)
+    here = tune("balanced", **arguments)
+    there = tune("balanced", **arguments, backend=client)
+    assert there.best == here.best and there.difference == here.difference
+    pd.testing.assert_frame_equal(there.history, here.history)
+    pd.testing.assert_frame_equal(there.validation, here.validation)
+    assert worker_seats
+
+
+def test_commands_on_the_cluster_match_local(client, worker_seats, tmp_path):
+    address = ["--backend", "dask", "--scheduler", client.scheduler.address]
+    commands = [
+        ["compare", "-n", "40", "-p", "2", "--b-rule", "days=4", "--format", "json", "-q"],
+        ["sweep", "--param", "balanced:deny=0,1", "-n", "30", "-p", "2", "--format", "json", "-q"],
+    ]
+    for command in commands:
+        assert json.loads(cli(*command, *address)) == json.loads(cli(*command)), command
+        assert worker_seats, command
+        worker_seats.clear()
+    tune = ["tune", "balanced", "-n", "6", "-p", "2", "--generations", "1", "--population", "4"]
+    tune += ["--validation-games", "8", "--format", "json", "-q"]
+    here = json.loads(cli(*tune, "-o", tmp_path / "here.json"))
+    there = json.loads(cli(*tune, *address, "-o", tmp_path / "there.json"))
+    assert there == here
+    assert worker_seats
