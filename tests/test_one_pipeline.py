@@ -165,3 +165,42 @@ def test_commands_on_the_cluster_match_local(client, worker_seats, tmp_path):
     there = json.loads(cli(*tune, *address, "-o", tmp_path / "there.json"))
     assert there == here
     assert worker_seats
+
+
+def test_restricted_play_and_study_on_a_client_match_local(client, worker_seats):
+    """Restricted play: the ban masks travel to the worker with the chunks."""
+    from sunset_sim.analysis.experiments import restricted_play
+    from sunset_sim.analysis.study import run_study
+
+    arguments = dict(strategies=["greedy", "random"], players=2, games=40, seed=6)
+    arguments["families"] = ("commission",)
+    pd.testing.assert_frame_equal(
+        restricted_play(**arguments, backend=client), restricted_play(**arguments)
+    )
+    assert worker_seats
+    worker_seats.clear()
+    arguments = dict(players=2, games=30, seed=2, families=("commission",), edits=())
+    here = run_study(["greedy", "random"], **arguments)
+    there = run_study(["greedy", "random"], **arguments, backend=client)
+    for name in ("values", "targets", "suggestions"):
+        pd.testing.assert_frame_equal(getattr(there, name), getattr(here, name))
+    assert worker_seats
+
+
+def test_report_and_study_commands_on_the_cluster_match_local(client, worker_seats, tmp_path):
+    address = ["--backend", "dask", "--scheduler", client.scheduler.address]
+    report = ["report", "--games", "60", "-p", "2", "--strategy", "greedy", "--strategy"]
+    report += ["random", "--study-games", "30", "--format", "json", "-q"]
+    here = cli(*report, "--out", tmp_path / "here")
+    there = cli(*report, *address, "--out", tmp_path / "there")
+    assert json.loads(there) == json.loads(here)
+    for name in ("values.csv", "targets.csv", "tables/strategies.csv"):
+        assert (tmp_path / "there" / name).read_text() == (tmp_path / "here" / name).read_text()
+    assert worker_seats
+    worker_seats.clear()
+    study = ["study", "-n", "30", "-p", "2", "--families", "commission", "--edits", "none"]
+    study += ["--format", "json", "-q"]
+    here = cli(*study, "--out", tmp_path / "study-here")
+    there = cli(*study, *address, "--out", tmp_path / "study-there")
+    assert json.loads(there) == json.loads(here)
+    assert worker_seats

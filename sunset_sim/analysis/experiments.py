@@ -39,6 +39,7 @@ from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.restricted import BAN_ANY
 from sunset_sim.rules.options import Rules
+from sunset_sim.run.backends import BackendOption, using_backend
 from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
 from sunset_sim.strategy import Player, make_player
 
@@ -176,8 +177,10 @@ def play_field(
     keep: bool = False,
     progress: Progress | None = None,
     chunk_size: int = DEFAULT_CHUNK,
+    backend: BackendOption = "local",
 ) -> FieldRun:
-    """Play deals first_game .. first_game + games - 1 at every table (rotation)."""
+    """Play deals first_game .. first_game + games - 1 at every table (rotation), on
+    ``backend`` (``runner.iter_batches``)."""
     players = len(tables[0])
     entrants = [player for table in tables for player in table]
     share = np.zeros((len(tables), games, players))
@@ -199,6 +202,7 @@ def play_field(
             field=entrants,
             banned=banned,
             progress=progress,
+            backend=backend,
         ):
             rows = slice(
                 batch.first_game - first_game, batch.first_game - first_game + len(batch.game)
@@ -375,6 +379,8 @@ def restricted_play(
     jobs: int | None = None,
     first_game: int = 0,
     progress: Progress | None = None,
+    backend: BackendOption = "local",
+    scheduler: str | None = None,
 ) -> pd.DataFrame:
     """The value of every card of ``families`` (or of the ``restrictions`` given): what a
     seat loses when it may not take it, paired on the same deals.
@@ -382,15 +388,17 @@ def restricted_play(
     One row per restriction and strategy ("all" = every seat); ``value`` is the win-share
     cost in points with its 95% CI, ``value_per_fame`` the same per fame point
     (commissions), ``fame_cost`` the mean fame lost, ``use_rate`` how often the seat used
-    the card when allowed, ``n`` the deals and ``games`` the games per arm."""
+    the card when allowed, ``n`` the deals and ``games`` the games per arm.
+    ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them."""
     card_set = _cards(cards)
     rules = rules or Rules()
     tables = seatings(_players(strategies), players)
     chosen = (
         list(restrictions) if restrictions is not None else restrictions_for(card_set, families)
     )
-    lab = Lab(tables, games, seed, rules, first_game, jobs, progress)
-    frame = values_frame(lab, card_set, chosen)
+    with using_backend(backend, jobs, scheduler) as runner:
+        lab = Lab(tables, games, seed, rules, first_game, jobs, progress, backend=runner)
+        frame = values_frame(lab, card_set, chosen)
     frame.attrs.update(games=games, players=players, seed=seed, tables=len(tables))
     return frame
 
@@ -409,6 +417,7 @@ class Lab:
     jobs: int | None
     progress: Callable[[int], None] | None
     _runs: dict = field(default_factory=dict)
+    backend: BackendOption = "local"  # an open one (run.backends.using_backend), or a name
 
     def base(self, cards: CardSet) -> FieldRun:
         return self._run(cards, None)
@@ -426,7 +435,7 @@ class Lab:
                 banned = ban_array(cards, len(self.tables[0]), restriction)
             self._runs[key] = play_field(
                 self.tables, self.games, self.seed, cards, self.rules, self.first_game,
-                banned, self.jobs, restriction is None, self.progress,
+                banned, self.jobs, restriction is None, self.progress, backend=self.backend,
             )  # fmt: skip
         return self._runs[key]
 
