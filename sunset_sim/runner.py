@@ -30,6 +30,7 @@ from sunset_sim.run.backends import (  # numba_threads, open_backend: imported f
     BackendOption,
     DaskBackend,
     LocalBackend,
+    Seating,
     numba_threads,  # noqa: F401
     open_backend,  # noqa: F401
     using_backend,
@@ -97,6 +98,42 @@ def iter_batches(
             tables, seats, rules, seed, ranges, progress, field=entrants, banned=banned
         ):
             yield batch, labels
+
+
+def iter_seatings(
+    games: int,
+    players: int,
+    tables: Sequence[Sequence[str | Player]],
+    seed: int = 0,
+    cards: CardSet | str | os.PathLike | None = None,
+    rules: Rules | None = None,
+    jobs: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    first_game: int = 0,
+    field: Sequence[str | Player] = (),
+    banned: np.ndarray | None = None,
+    progress: Progress | None = None,
+    backend: BackendOption = "local",
+    scheduler: str | None = None,
+) -> Iterator[tuple[int, BatchArrays, list[str]]]:
+    """(table index, raw arrays, seat labels) for every chunk of every table, in table
+    order: the chunks ``iter_batches`` yields table by table, handed to the backend
+    together, so that a cluster plays the tables side by side (a tournament's seatings of
+    one chunk each would otherwise run one at a time). Same arrays, same order."""
+    resolved = [resolve(players, table, cards, rules) for table in tables]
+    if not resolved:
+        return
+    card_tables = build_tables(resolved[0][0])
+    entrants = [s if isinstance(s, Player) else make_player(s) for s in field]
+    ranges = chunk_ranges(games, chunk_size, first_game)
+    seatings = [
+        Seating(card_tables, seats, checked, seed, ranges, entrants, banned)
+        for _, seats, checked in resolved
+    ]
+    labels = [[p.name for p in seats] for _, seats, _ in resolved]
+    with using_backend(backend, jobs, scheduler) as runner:
+        for index, batch in runner.play_seatings(seatings, progress):
+            yield index, batch, labels[index]
 
 
 def simulate(

@@ -204,3 +204,21 @@ def test_report_and_study_commands_on_the_cluster_match_local(client, worker_sea
     there = cli(*study, *address, "--out", tmp_path / "study-there")
     assert json.loads(there) == json.loads(here)
     assert worker_seats
+
+
+def test_the_tables_of_a_command_go_to_the_cluster_together(client, monkeypatch):
+    """A tournament's seatings (one chunk each here) are handed over in one call, so the
+    workers play them side by side rather than one seating at a time."""
+    from sunset_sim.analysis.tournament import tournament
+
+    calls = []
+    play_seatings = DaskBackend.play_seatings
+
+    def counted(self, seatings, progress=None):
+        seatings = list(seatings)
+        calls.append(len(seatings))
+        return play_seatings(self, seatings, progress)
+
+    monkeypatch.setattr(DaskBackend, "play_seatings", counted)
+    tournament(["greedy", "random", "balanced"], players=3, games=20, backend=client)
+    assert calls == [3]  # three rotations of the table, one call

@@ -40,7 +40,7 @@ from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.restricted import BAN_ANY
 from sunset_sim.rules.options import Rules
 from sunset_sim.run.backends import BackendOption, using_backend
-from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
+from sunset_sim.runner import DEFAULT_CHUNK, iter_seatings
 from sunset_sim.strategy import Player, make_player
 
 __all__ = [
@@ -180,46 +180,42 @@ def play_field(
     backend: BackendOption = "local",
 ) -> FieldRun:
     """Play deals first_game .. first_game + games - 1 at every table (rotation), on
-    ``backend`` (``runner.iter_batches``)."""
+    ``backend`` (``runner.iter_seatings``: the tables side by side on a cluster)."""
     players = len(tables[0])
     entrants = [player for table in tables for player in table]
     share = np.zeros((len(tables), games, players))
     fame = np.zeros((len(tables), games, players))
-    raw: list[dict] = []
-    labels = []
-    for t, table in enumerate(tables):
-        kept: dict[str, list[np.ndarray]] = {name: [] for name in KEPT}
-        for batch, _ in iter_batches(
-            games,
-            players,
-            list(table),
-            seed,
-            cards,
-            rules,
-            jobs,
-            chunk_size,
-            first_game,
-            field=entrants,
-            banned=banned,
-            progress=progress,
-            backend=backend,
-        ):
-            rows = slice(
-                batch.first_game - first_game, batch.first_game - first_game + len(batch.game)
-            )
-            seat = batch.seat
-            share[t, rows] = seat[:, :, enums.R_WON] / seat[:, :, enums.R_WINNERS]
-            fame[t, rows] = seat[:, :, enums.R_FAME]
-            if keep:
-                kept["plan"].append(batch.plan)
-                kept["commission"].append(batch.commission[:, :, enums.C_SEAT])
-                kept["painted"].append(batch.painted)
-                kept["position"].append(batch.position)
-                kept["goal_flags"].append(batch.day[:, :, :, enums.D_GOAL])
-                kept["goal"].append(batch.goal)
-        labels.append([player.name for player in table])
+    kept = [{name: [] for name in KEPT} for _ in tables]  # per table: the KEPT arrays
+    for t, batch, _ in iter_seatings(
+        games,
+        players,
+        [list(table) for table in tables],
+        seed,
+        cards,
+        rules,
+        jobs,
+        chunk_size,
+        first_game,
+        field=entrants,
+        banned=banned,
+        progress=progress,
+        backend=backend,
+    ):
+        rows = slice(batch.first_game - first_game, batch.first_game - first_game + len(batch.game))
+        seat = batch.seat
+        share[t, rows] = seat[:, :, enums.R_WON] / seat[:, :, enums.R_WINNERS]
+        fame[t, rows] = seat[:, :, enums.R_FAME]
         if keep:
-            raw.append({name: np.concatenate(parts) for name, parts in kept.items()})
+            kept[t]["plan"].append(batch.plan)
+            kept[t]["commission"].append(batch.commission[:, :, enums.C_SEAT])
+            kept[t]["painted"].append(batch.painted)
+            kept[t]["position"].append(batch.position)
+            kept[t]["goal_flags"].append(batch.day[:, :, :, enums.D_GOAL])
+            kept[t]["goal"].append(batch.goal)
+    labels = [[player.name for player in table] for table in tables]
+    raw: list[dict] = []
+    if keep:
+        raw = [{name: np.concatenate(parts) for name, parts in arrays.items()} for arrays in kept]
     return FieldRun(first_game, players, labels, share, fame, raw)
 
 

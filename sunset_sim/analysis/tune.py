@@ -47,7 +47,13 @@ from sunset_sim.files import write_atomically
 from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import chunk_ranges
-from sunset_sim.run.backends import BackendOption, DaskBackend, LocalBackend, using_backend
+from sunset_sim.run.backends import (
+    BackendOption,
+    DaskBackend,
+    LocalBackend,
+    Seating,
+    using_backend,
+)
 from sunset_sim.run.progress import ProgressOption, combine, progress_bar
 from sunset_sim.runner import DEFAULT_CHUNK
 from sunset_sim.strategy import Player, StrategyError, StrategySpec, make_player
@@ -271,19 +277,24 @@ class _Evaluator:
         return out
 
     def shares(self, vectors: np.ndarray, first_game: int, games: int) -> np.ndarray:
+        """[candidate, seat, deal] win shares: every candidate at every seating, handed to
+        the backend together (a cluster plays the candidates side by side)."""
         result = np.empty((len(vectors), self.players, games), dtype=np.float64)
+        ranges = chunk_ranges(games, self.chunk_size, first_game)
+        places = []  # (candidate number, its seat) of each seating
+        seatings = []
         for number, vector in enumerate(vectors):
             candidate = Player(self.spec, np.asarray(vector, dtype=np.float64), "candidate")
             for seat, seating in self.tables_for(candidate):
-                ranges = chunk_ranges(games, self.chunk_size, first_game)
-                done = 0
-                for batch in self.backend.play(
-                    self.tables, seating, self.rules, self.seed, ranges, self.on_games
-                ):
-                    won = batch.seat[:, seat, enums.R_WON].astype(np.float64)
-                    share = won / batch.seat[:, seat, enums.R_WINNERS]
-                    result[number, seat, done : done + len(share)] = share
-                    done += len(share)
+                places.append((number, seat))
+                seatings.append(Seating(self.tables, seating, self.rules, self.seed, ranges))
+        done = [0] * len(seatings)
+        for index, batch in self.backend.play_seatings(seatings, self.on_games):
+            number, seat = places[index]
+            won = batch.seat[:, seat, enums.R_WON].astype(np.float64)
+            share = won / batch.seat[:, seat, enums.R_WINNERS]
+            result[number, seat, done[index] : done[index] + len(share)] = share
+            done[index] += len(share)
         return result
 
 

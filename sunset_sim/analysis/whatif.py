@@ -48,7 +48,7 @@ from sunset_sim.enums import END_COMMISSION_SHORTAGE
 from sunset_sim.rules.options import RuleOptionError, Rules
 from sunset_sim.run.backends import BackendOption, using_backend
 from sunset_sim.run.progress import ProgressOption, combine, progress_bar
-from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
+from sunset_sim.runner import DEFAULT_CHUNK, iter_seatings
 from sunset_sim.strategy import Player, StrategyError, make_player, registry
 
 __all__ = [
@@ -198,23 +198,22 @@ def _play(
 ) -> _Deals:
     deals = _Deals(games, players)
     for table in tables:
-        labels = [p.name for p in table]
-        deals.start_table(labels)
-        for batch, seat_labels in iter_batches(
-            games,
-            players,
-            table,
-            seed,
-            cards,
-            rules,
-            jobs,
-            chunk_size,
-            first_game,
-            field=[player for seating in tables for player in seating],
-            progress=on_chunk,
-            backend=backend,
-        ):
-            deals.add(batch, seat_labels, first_game)
+        deals.start_table([p.name for p in table])
+    for _, batch, seat_labels in iter_seatings(
+        games,
+        players,
+        tables,
+        seed,
+        cards,
+        rules,
+        jobs,
+        chunk_size,
+        first_game,
+        field=[player for seating in tables for player in seating],
+        progress=on_chunk,
+        backend=backend,
+    ):
+        deals.add(batch, seat_labels, first_game)
     return deals
 
 

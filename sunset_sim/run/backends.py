@@ -15,6 +15,7 @@ strategy code than the driver stops the run rather than mix two engines in one r
 
 from __future__ import annotations
 
+import collections
 import os
 import socket
 import sys
@@ -22,6 +23,7 @@ import threading
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -38,6 +40,21 @@ CONNECT_TIMEOUT_S = float(os.environ.get("SUNSET_SIM_DASK_TIMEOUT", "20"))
 
 # (strategy name, parameter vector, label) per seat: what a worker rebuilds seats from.
 SeatData = tuple[tuple[str, tuple[float, ...], str], ...]
+
+
+@dataclass(frozen=True)
+class Seating:
+    """One table's chunks: a caller that plays several tables (a tournament's rotations,
+    a tune's candidates) hands them over together (``play_seatings``), so a cluster plays
+    all of them at once rather than one table at a time."""
+
+    tables: CardTables
+    seats: Sequence[Player]
+    rules: Rules
+    seed: int
+    ranges: Sequence[tuple[int, int]]
+    field: Sequence[Player] = ()
+    banned: np.ndarray | None = None
 
 
 @contextmanager
@@ -100,6 +117,23 @@ class LocalBackend:
                     banned,
                 )
 
+    def play_seatings(
+        self, seatings: Iterable[Seating], progress: Progress | None = None
+    ) -> Iterator[tuple[int, BatchArrays]]:
+        """(seating index, chunk) for every chunk of every seating, in that order."""
+        for index, seating in enumerate(seatings):
+            for batch in self.play(
+                seating.tables,
+                seating.seats,
+                seating.rules,
+                seating.seed,
+                seating.ranges,
+                progress,
+                seating.field,
+                seating.banned,
+            ):
+                yield index, batch
+
 
 class DaskBackend:
     """Chunks as joblib tasks on the Dask cluster whose scheduler is at ``scheduler``, or
@@ -157,35 +191,56 @@ class DaskBackend:
     ) -> Iterator[BatchArrays]:
         """The chunks in order; ``progress(games)`` once per chunk (played remotely).
         ``field`` travels as strategy names (only their code matters to the kernel)."""
+        seating = Seating(tables, seats, rules, seed, list(ranges), field, banned)
+        for _, batch in self.play_seatings([seating], progress):
+            yield batch
+
+    def play_seatings(
+        self, seatings: Iterable[Seating], progress: Progress | None = None
+    ) -> Iterator[tuple[int, BatchArrays]]:
+        """(seating index, chunk) for every chunk of every seating, in that order; the
+        chunks of all the seatings are tasks of one joblib call, so the workers play
+        them side by side (a few seatings of one chunk each keep every worker busy)."""
         import joblib
 
         if self.client is None:
             raise RuntimeError("DaskBackend.play outside its with-block")
-        data = seat_data(seats)
-        entrants = field_data(field)
-        expected = engine_hash(seats)
-        tasks = (
-            joblib.delayed(play_chunk)(
-                tables,
-                data,
-                rules,
-                seed,
-                first,
-                count,
-                self.jobs,
-                self.check_invariants,
-                entrants,
-                banned,
+        prepared = [  # checked here, before any task: a strategy a worker cannot rebuild
+            (
+                seating,
+                seat_data(seating.seats),
+                field_data(seating.field),
+                engine_hash(seating.seats),
             )
-            for first, count in ranges
-        )
+            for seating in seatings
+        ]
+        dispatched: collections.deque[tuple[int, str]] = collections.deque()
+
+        def tasks():  # lazily: joblib takes a few ahead of the results (pre_dispatch)
+            for index, (seating, data, entrants, expected) in enumerate(prepared):
+                for first, count in seating.ranges:
+                    dispatched.append((index, expected))  # results come back in this order
+                    yield joblib.delayed(play_chunk)(
+                        seating.tables,
+                        data,
+                        seating.rules,
+                        seating.seed,
+                        first,
+                        count,
+                        self.jobs,
+                        self.check_invariants,
+                        entrants,
+                        seating.banned,
+                    )
+
         # this backend's client, not whichever Client was made last in this process
         with joblib.parallel_config(backend="dask", client=self.client):
             # ordered results, one chunk per task (no auto-batching of "fast" tasks)
             parallel = joblib.Parallel(n_jobs=-1, batch_size=1, return_as="generator")
-            results = parallel(tasks)
+            results = parallel(tasks())
             try:
                 for worker, engine, batch in results:
+                    index, expected = dispatched.popleft()
                     if engine != expected:
                         raise RunError(
                             f"worker {worker} runs other engine or strategy code than this "
@@ -194,7 +249,7 @@ class DaskBackend:
                         )
                     if callable(progress):
                         progress(len(batch.game))
-                    yield batch
+                    yield index, batch
             finally:  # stopped early: cancel the rest without joblib's warning about it
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", UserWarning)
@@ -380,6 +435,7 @@ __all__ = [
     "open_backend",
     "play_chunk",
     "SCHEDULER_VARIABLE",
+    "Seating",
     "seat_data",
     "using_backend",
 ]
