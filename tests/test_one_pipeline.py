@@ -43,12 +43,31 @@ def client():
 
 
 @pytest.fixture
-def worker_seats(monkeypatch):
-    """The seats the (in-process) worker built: empty at the start of the test, so a
-    non-empty dict shows that chunks were played on the cluster, not here."""
-    built: dict = {}
-    monkeypatch.setattr(backends, "_SEATS", built)
-    return built
+def played_on(monkeypatch):
+    """Where each chunk was played: a worker's address, or "driver" when it was played in
+    this process outside any worker (joblib's shortcut for a one-thread cluster). The
+    cluster is in-process, so the wrapped function is the one that runs there."""
+    where: list[str] = []
+    worker_seats = backends.worker_seats  # what play_chunk calls first, wherever it runs
+
+    def recorded(data):
+        import distributed
+
+        try:
+            where.append(distributed.get_worker().address)
+        except ValueError:
+            where.append("driver")
+        return worker_seats(data)
+
+    monkeypatch.setattr(backends, "worker_seats", recorded)
+    return where
+
+
+def on_cluster(where: list[str]) -> None:
+    """Every chunk since the last check was played on a worker; then start afresh."""
+    assert where, "no chunk was played on the cluster"
+    assert "driver" not in where, f"chunks played outside the cluster: {where}"
+    where.clear()
 
 
 # ---- choosing a backend (no cluster) -------------------------------------------------
@@ -93,28 +112,27 @@ def test_a_bad_backend_on_the_command_line_is_one_line(monkeypatch):
 # ---- on a LocalCluster: the same results as a local run ------------------------------
 
 
-def test_simulate_on_an_existing_client(client, worker_seats):
+def test_simulate_on_an_existing_client(client, played_on):
     kwargs = dict(games=120, players=3, strategies=["greedy", "random"], seed=5, chunk_size=50)
     local = simulate(**kwargs, jobs=1)
     remote = simulate(**kwargs, backend=client)  # was: 'Client' object has no attribute 'play'
     pd.testing.assert_frame_equal(remote, local)
-    assert worker_seats, "the chunks did not run on the cluster"
+    on_cluster(played_on)
     assert client.status == "running"  # the caller's client is left open
 
 
-def test_scheduler_address_from_the_environment(client, worker_seats, monkeypatch):
+def test_scheduler_address_from_the_environment(client, played_on, monkeypatch):
     monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", client.scheduler.address)
     kwargs = dict(games=60, players=2, strategies=["greedy", "random"], seed=9, chunk_size=25)
     pd.testing.assert_frame_equal(simulate(**kwargs, backend="dask"), simulate(**kwargs, jobs=1))
-    assert worker_seats
-    worker_seats.clear()
+    on_cluster(played_on)
     command = ["tournament", "--strategy", "greedy", "--strategy", "random", "-n", "40"]
     command += ["--rating-games", "20", "--format", "json", "-q"]
     assert json.loads(cli(*command, "--backend", "dask")) == json.loads(cli(*command))
-    assert worker_seats
+    on_cluster(played_on)
 
 
-def test_api_commands_on_a_client_match_local(client, worker_seats):
+def test_api_commands_on_a_client_match_local(client, played_on):
     from sunset_sim.analysis.tournament import tournament
     from sunset_sim.analysis.tune import tune
     from sunset_sim.analysis.whatif import compare, sweep
@@ -126,18 +144,15 @@ def test_api_commands_on_a_client_match_local(client, worker_seats):
     )
     for name in ("standings", "head_to_head", "by_seat", "by_turn_position"):
         pd.testing.assert_frame_equal(getattr(remote, name), getattr(local, name))
-    assert worker_seats
-    worker_seats.clear()
+    on_cluster(played_on)
 
     arguments = dict(strategies=["greedy", "random"], players=2, rules_b={"days": 4}, **small)
     pd.testing.assert_frame_equal(compare(**arguments, backend=client), compare(**arguments))
-    assert worker_seats
-    worker_seats.clear()
+    on_cluster(played_on)
 
     arguments = dict(param="balanced:deny=0,1", strategies=["greedy"], players=2, **small)
     pd.testing.assert_frame_equal(sweep(**arguments, backend=client), sweep(**arguments))
-    assert worker_seats
-    worker_seats.clear()
+    on_cluster(played_on)
 
     arguments = dict(games=8, players=2, generations=2, population=3, validation_games=10)
     arguments.update(seed=4, chunk_size=5)
@@ -146,10 +161,10 @@ def test_api_commands_on_a_client_match_local(client, worker_seats):
     assert there.best == here.best and there.difference == here.difference
     pd.testing.assert_frame_equal(there.history, here.history)
     pd.testing.assert_frame_equal(there.validation, here.validation)
-    assert worker_seats
+    on_cluster(played_on)
 
 
-def test_commands_on_the_cluster_match_local(client, worker_seats, tmp_path):
+def test_commands_on_the_cluster_match_local(client, played_on, tmp_path):
     address = ["--backend", "dask", "--scheduler", client.scheduler.address]
     commands = [
         ["compare", "-n", "40", "-p", "2", "--b-rule", "days=4", "--format", "json", "-q"],
@@ -157,17 +172,16 @@ def test_commands_on_the_cluster_match_local(client, worker_seats, tmp_path):
     ]
     for command in commands:
         assert json.loads(cli(*command, *address)) == json.loads(cli(*command)), command
-        assert worker_seats, command
-        worker_seats.clear()
+        on_cluster(played_on)
     tune = ["tune", "balanced", "-n", "6", "-p", "2", "--generations", "1", "--population", "4"]
     tune += ["--validation-games", "8", "--format", "json", "-q"]
     here = json.loads(cli(*tune, "-o", tmp_path / "here.json"))
     there = json.loads(cli(*tune, *address, "-o", tmp_path / "there.json"))
     assert there == here
-    assert worker_seats
+    on_cluster(played_on)
 
 
-def test_restricted_play_and_study_on_a_client_match_local(client, worker_seats):
+def test_restricted_play_and_study_on_a_client_match_local(client, played_on):
     """Restricted play: the ban masks travel to the worker with the chunks."""
     from sunset_sim.analysis.experiments import restricted_play
     from sunset_sim.analysis.study import run_study
@@ -177,17 +191,16 @@ def test_restricted_play_and_study_on_a_client_match_local(client, worker_seats)
     pd.testing.assert_frame_equal(
         restricted_play(**arguments, backend=client), restricted_play(**arguments)
     )
-    assert worker_seats
-    worker_seats.clear()
+    on_cluster(played_on)
     arguments = dict(players=2, games=30, seed=2, families=("commission",), edits=())
     here = run_study(["greedy", "random"], **arguments)
     there = run_study(["greedy", "random"], **arguments, backend=client)
     for name in ("values", "targets", "suggestions"):
         pd.testing.assert_frame_equal(getattr(there, name), getattr(here, name))
-    assert worker_seats
+    on_cluster(played_on)
 
 
-def test_report_and_study_commands_on_the_cluster_match_local(client, worker_seats, tmp_path):
+def test_report_and_study_commands_on_the_cluster_match_local(client, played_on, tmp_path):
     address = ["--backend", "dask", "--scheduler", client.scheduler.address]
     report = ["report", "--games", "60", "-p", "2", "--strategy", "greedy", "--strategy"]
     report += ["random", "--study-games", "30", "--format", "json", "-q"]
@@ -196,14 +209,13 @@ def test_report_and_study_commands_on_the_cluster_match_local(client, worker_sea
     assert json.loads(there) == json.loads(here)
     for name in ("values.csv", "targets.csv", "tables/strategies.csv"):
         assert (tmp_path / "there" / name).read_text() == (tmp_path / "here" / name).read_text()
-    assert worker_seats
-    worker_seats.clear()
+    on_cluster(played_on)
     study = ["study", "-n", "30", "-p", "2", "--families", "commission", "--edits", "none"]
     study += ["--format", "json", "-q"]
     here = cli(*study, "--out", tmp_path / "study-here")
     there = cli(*study, *address, "--out", tmp_path / "study-there")
     assert json.loads(there) == json.loads(here)
-    assert worker_seats
+    on_cluster(played_on)
 
 
 def test_the_tables_of_a_command_go_to_the_cluster_together(client, monkeypatch):

@@ -234,7 +234,7 @@ class DaskBackend:
                     )
 
         # this backend's client, not whichever Client was made last in this process
-        with joblib.parallel_config(backend="dask", client=self.client):
+        with joblib.parallel_config(backend=joblib_dask_backend(), client=self.client):
             # ordered results, one chunk per task (no auto-batching of "fast" tasks)
             parallel = joblib.Parallel(n_jobs=-1, batch_size=1, return_as="generator")
             results = parallel(tasks())
@@ -254,6 +254,27 @@ class DaskBackend:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", UserWarning)
                     results.close()
+
+
+_JOBLIB_BACKEND = "sunset-sim-dask"
+
+
+def joblib_dask_backend() -> str:
+    """The name of joblib's Dask backend as registered here: joblib's own, except that a
+    cluster of one worker thread still gets the tasks. joblib plays a call whose backend
+    reports one job in the calling process instead (``Parallel``'s ``n_jobs == 1``
+    shortcut), so on a one-thread cluster every chunk was played on the driver."""
+    import joblib
+
+    if _JOBLIB_BACKEND not in joblib.parallel.BACKENDS:
+        from joblib._dask import DaskDistributedBackend
+
+        class ClusterBackend(DaskDistributedBackend):
+            def effective_n_jobs(self, n_jobs: int) -> int:
+                return max(2, super().effective_n_jobs(n_jobs))
+
+        joblib.register_parallel_backend(_JOBLIB_BACKEND, ClusterBackend)
+    return _JOBLIB_BACKEND
 
 
 # where the scheduler is when --backend dask has no --scheduler (Dask's own variable)
@@ -431,6 +452,7 @@ __all__ = [
     "field_data",
     "LocalBackend",
     "import_dask",
+    "joblib_dask_backend",
     "numba_threads",
     "open_backend",
     "play_chunk",
