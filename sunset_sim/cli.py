@@ -18,6 +18,7 @@ from sunset_sim import cli_common, validation
 from sunset_sim.cards.loader import CardSetError, load_cards
 from sunset_sim.cli_common import (
     CliError,
+    backend_options,
     cards_option,
     check_fast,
     check_output,
@@ -260,21 +261,7 @@ def play_command(
     help="Continue an interrupted run into the dataset folder --out DIR/ (same arguments); "
     "starts afresh if the folder is missing or empty.",
 )
-@click.option(
-    "--backend",
-    type=click.Choice(["local", "dask"]),
-    default="local",
-    show_default=True,
-    help="Where chunks are played: this process, or a Dask cluster (needs dask and "
-    "distributed: pip install -e '.[dask]' in a checkout, or pip install dask distributed; "
-    "start `dask scheduler` and `dask worker ADDRESS --nthreads 1` on each machine, with "
-    "sunset-sim installed there too). Results are identical.",
-)
-@click.option(
-    "--scheduler",
-    metavar="ADDRESS",
-    help="Dask scheduler address for --backend dask, e.g. tcp://10.0.0.5:8786.",
-)
+@backend_options
 @cards_option
 @rule_option
 @format_option
@@ -450,6 +437,7 @@ def report_invariants(summary) -> None:
     help="Root seed; deal g uses (seed, g).",
 )
 @click.option("--jobs", type=int, default=0, help="Worker threads (default: all cores).")
+@backend_options
 @click.option(
     "--rating-games",
     type=cli_common.RangedInt("--rating-games"),
@@ -468,6 +456,8 @@ def tournament_command(
     games,
     seed,
     jobs,
+    backend,
+    scheduler,
     rating_games,
     cards_path,
     rule_texts,
@@ -513,7 +503,11 @@ def tournament_command(
     if note is not None:  # said once here, in one line (the API warns instead)
         click.echo(note, err=True)
     compile_engine(entrants)
-    with games_progress(total, progress_output(quiet)) as bar, warnings.catch_warnings():
+    with (
+        cli_common.open_cli_backend(backend, jobs, scheduler) as runner,
+        games_progress(total, progress_output(quiet)) as bar,
+        warnings.catch_warnings(),
+    ):
         warnings.simplefilter("ignore", TournamentSeatWarning)
         result = tournament(
             entrants,
@@ -525,6 +519,7 @@ def tournament_command(
             jobs or None,
             rating_games=rating_games,
             on_chunk=bar.update,
+            backend=runner,
         )
     sections = [
         ("standings", "Standings", result.standings),

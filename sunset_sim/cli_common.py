@@ -7,6 +7,7 @@ This module imports no command module, so any of them can import it at load time
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
@@ -30,6 +31,7 @@ __all__ = [
     "MAX_SEED",
     "SEED",
     "CliError",
+    "backend_options",
     "check_range",
     "cards_option",
     "check_out_folder",
@@ -52,6 +54,7 @@ __all__ = [
     "table_option",
     "compile_engine",
     "check_fast",
+    "open_cli_backend",
     "rule_option",
     "strategy_option",
     "text_option",
@@ -300,6 +303,47 @@ def output_kind(text: str | None) -> tuple[Path | None, bool]:
             "name without a suffix or ending in / (a dataset folder)"
         )
     return path, False
+
+
+def backend_options(function):
+    """``--backend`` and ``--scheduler``: where a command plays its chunks (run/backends.py).
+    Every command that plays games takes them; the results never depend on them."""
+    function = click.option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Dask scheduler address for --backend dask, e.g. tcp://10.0.0.5:8786 "
+        "(default: $DASK_SCHEDULER_ADDRESS).",
+    )(function)
+    return click.option(
+        "--backend",
+        type=click.Choice(["local", "dask"]),
+        default="local",
+        show_default=True,
+        help="Where chunks are played: this process, or a Dask cluster (needs dask and "
+        "distributed: pip install -e '.[dask]' in a checkout, or pip install dask "
+        "distributed; start `dask scheduler` and `dask worker ADDRESS --nthreads 1` on each "
+        "machine, with sunset-sim installed there too). Results are identical.",
+    )(function)
+
+
+@contextlib.contextmanager
+def open_cli_backend(backend: str, jobs: int | None, scheduler: str | None, **options):
+    """The backend for a command, open for the block; a ``RunError`` (dask missing, a
+    scheduler that cannot be reached, a strategy a worker lacks) becomes one line, exit 2."""
+    from sunset_sim.run import RunError
+    from sunset_sim.run.backends import open_backend
+
+    try:
+        opened = open_backend(backend, jobs or None, scheduler, **options)
+        runner = opened.__enter__()
+    except RunError as error:
+        raise CliError(str(error)) from None
+    try:
+        yield runner
+    except RunError as error:
+        raise CliError(str(error)) from None
+    finally:
+        opened.__exit__(None, None, None)
 
 
 def format_option(function):

@@ -13,6 +13,7 @@ from sunset_sim.cli_common import (
     GAMES,
     SEED,
     CliError,
+    backend_options,
     cards_option,
     check_out_folder,
     check_players,
@@ -22,6 +23,7 @@ from sunset_sim.cli_common import (
     games_progress,
     load_card_set,
     make_seats,
+    open_cli_backend,
     parse_rules,
     print_tables,
     progress_output,
@@ -58,6 +60,7 @@ def _clear_old_outputs(out_dir: Path) -> None:
 @strategy_option
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Root seed with --games.")
 @click.option("--jobs", type=int, default=0, help="Worker threads with --games (default: all).")
+@backend_options
 @cards_option
 @rule_option
 @click.option(
@@ -96,6 +99,8 @@ def report_command(
     strategy_texts,
     seed,
     jobs,
+    backend,
+    scheduler,
     cards_path,
     rule_texts,
     out_dir,
@@ -174,8 +179,9 @@ def report_command(
             if len(counts) > 1:
                 step(f"{players} players")
             played[players] = _play_count(
-                games, players, strategy_texts, seed, cards, rules, jobs, stream, step
-            )
+                games, players, strategy_texts, seed, cards, rules, jobs, stream, step,
+                (backend, scheduler),
+            )  # fmt: skip
     out_dir.mkdir(parents=True, exist_ok=True)
     if force:
         _clear_old_outputs(out_dir)
@@ -187,7 +193,10 @@ def report_command(
                 deals = _default_study_games(strategy_texts, players) if games is not None else 0
             study = None
             if deals:
-                study = _study(strategy_texts, players, deals, seed, cards, rules, jobs, step)
+                study = _study(
+                    strategy_texts, players, deals, seed, cards, rules, jobs, step,
+                    (backend, scheduler),
+                )  # fmt: skip
                 from sunset_sim.analysis.study_files import write_study
 
                 # the largest count's study beside the report, the others in players-N/
@@ -253,7 +262,9 @@ def _default_study_games(strategy_texts, players: int) -> int:
     return max(200, DEFAULT_STUDY_GAMES * 4 // max(count, 4))
 
 
-def _play_count(games, players, strategy_texts, seed, cards, rules, jobs, stream, step):
+def _play_count(
+    games, players, strategy_texts, seed, cards, rules, jobs, stream, step, where=("local", None)
+):
     """Play ``games`` games at ``players`` (every seating equally often): (rows, source)."""
     tables = _lineups(strategy_texts, players)
     per_table = -(-games // len(tables))  # every seating plays equally often
@@ -263,7 +274,7 @@ def _play_count(games, players, strategy_texts, seed, cards, rules, jobs, stream
             f"at each of {len(tables)} seatings, so every strategy sits in every seat "
             "equally often"
         )
-    frame = _play(per_table, players, tables, seed, cards, rules, jobs or None, stream)
+    frame = _play(per_table, players, tables, seed, cards, rules, jobs or None, stream, where)
     total = per_table * len(tables)
     if len(tables) == 1:
         names = ", ".join(seat.name for seat in tables[0])
@@ -285,15 +296,18 @@ def _study_field(strategy_texts, players):
     return entrants, seatings(entrants, players)
 
 
-def _study(strategy_texts, players, games, seed, cards, rules, jobs, step):
-    """The designer study of the report's field (analysis.study), on its own deals."""
+def _study(strategy_texts, players, games, seed, cards, rules, jobs, step, where=("local", None)):
+    """The designer study of the report's field (analysis.study), on its own deals, on
+    the backend ``where`` (--backend, --scheduler)."""
     from sunset_sim.analysis.study import run_study
 
     entrants, _ = _study_field(strategy_texts, players)
     step(f"study: paired experiments on {games:,} deals (card values, suggestions)")
-    return run_study(
-        entrants, players, games, seed, cards, rules, edits=(), jobs=jobs or None, status=step
-    )
+    with open_cli_backend(where[0], jobs, where[1]) as runner:
+        return run_study(
+            entrants, players, games, seed, cards, rules, edits=(), jobs=jobs or None,
+            status=step, backend=runner,
+        )  # fmt: skip
 
 
 def _played_cards(results, run: dict | None, given):
@@ -326,7 +340,9 @@ def _lineups(strategy_texts, players: int) -> list:
     return seatings(entrants, players)
 
 
-def _play(games_per_table, players, tables, seed, cards, rules, jobs, stream):
+def _play(
+    games_per_table, players, tables, seed, cards, rules, jobs, stream, where=("local", None)
+):
     """Play ``games_per_table`` games at each seating chunk by chunk, keeping only the
     columns the report reads. Seating i plays games i * games_per_table onwards under the
     same root seed: every game has its own index and deal, so the rows stay independent
@@ -340,7 +356,10 @@ def _play(games_per_table, players, tables, seed, cards, rules, jobs, stream):
     plan_ids = [p.id for p in cards.plans]
     frames = []
     compile_engine(player for table in tables for player in table)
-    with games_progress(games_per_table * len(tables), stream) as bar:
+    with (
+        open_cli_backend(where[0], jobs, where[1]) as runner,
+        games_progress(games_per_table * len(tables), stream) as bar,
+    ):
         for index, seats in enumerate(tables):
             first = index * games_per_table
             for batch, labels in iter_batches(
@@ -353,6 +372,7 @@ def _play(games_per_table, players, tables, seed, cards, rules, jobs, stream):
                 jobs,
                 first_game=first,
                 field=[player for table in tables for player in table],
+                backend=runner,
             ):
                 frame = to_frame(batch, labels, plan_ids)
                 frames.append(frame[wanted_columns(list(frame.columns))])

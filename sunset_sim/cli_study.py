@@ -17,6 +17,7 @@ from sunset_sim.cli_common import (
     check_out_folder,
     compile_engine,
     games_progress,
+    open_cli_backend,
     parse_number,
     parse_rules,
     print_tables,
@@ -100,6 +101,8 @@ def study_command(
     players_text,
     seed_text,
     jobs_text,
+    backend,
+    scheduler,
     cards_path,
     rule_texts,
     families_text,
@@ -171,7 +174,10 @@ def study_command(
     say = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))
     say(f"study: {arms} arms x {games} deals x {tables} table(s)")
     compile_engine([*entrants, *(check_field or [])])
-    with games_progress(arms * games * tables, stream) as bar:
+    with (
+        open_cli_backend(backend, jobs, scheduler) as runner,
+        games_progress(arms * games * tables, stream) as bar,
+    ):
         study = run_study(
             entrants,
             players,
@@ -188,6 +194,7 @@ def study_command(
             jobs=jobs or None,
             progress=bar.update,
             status=say,
+            backend=runner,
         )
     out_path.mkdir(parents=True, exist_ok=True)
     written = write_study(study, out_path, cards)

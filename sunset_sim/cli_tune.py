@@ -17,6 +17,7 @@ import click
 
 from sunset_sim.cli_common import (
     CliError,
+    backend_options,
     cards_option,
     check_output,
     check_players,
@@ -25,6 +26,7 @@ from sunset_sim.cli_common import (
     games_progress,
     jobs_text_option,
     load_card_set,
+    open_cli_backend,
     parse_number,
     parse_rules,
     players_text_option,
@@ -84,6 +86,7 @@ def _number(option: str, text: str) -> float | int:
     "Fresh deals (each at every seat) on which tuned and default values are compared.",
 )
 @jobs_text_option
+@backend_options
 @cards_option
 @rule_option
 @click.option(
@@ -107,6 +110,8 @@ def tune_command(
     seed_text,
     validation_text,
     jobs_text,
+    backend,
+    scheduler,
     cards_path,
     rule_texts,
     out_path,
@@ -212,7 +217,10 @@ def tune_command(
 
     total = total_games(players, games, generations, population, validation_games)
     compile_engine([player, *(make_player(text) for text in opponent_texts or ("greedy",))])
-    with games_progress(total, progress_stream) as bar:
+    with (
+        open_cli_backend(backend, jobs, scheduler) as runner,
+        games_progress(total, progress_stream) as bar,
+    ):
         try:
             result = tune(
                 player,
@@ -229,6 +237,7 @@ def tune_command(
                 validation_games=validation_games,
                 on_games=bar.update,
                 on_generation=on_generation,
+                backend=runner,
             )
         except TuneError as error:
             raise CliError(str(error)) from None

@@ -14,6 +14,7 @@ import click
 from sunset_sim import validation
 from sunset_sim.cli_common import (
     CliError,
+    backend_options,
     cards_option,
     check_fast,
     check_output,
@@ -23,6 +24,7 @@ from sunset_sim.cli_common import (
     games_progress,
     jobs_text_option,
     load_card_set,
+    open_cli_backend,
     parse_number,
     parse_rules,
     players_text_option,
@@ -69,6 +71,7 @@ def _common(function):
             "Root seed; deal g uses (seed, g) in every variant and for every value.",
         ),
         jobs_text_option,
+        backend_options,
         cards_option,
         rule_option,
     ]
@@ -194,6 +197,8 @@ def compare_command(
     players_text,
     seed_text,
     jobs_text,
+    backend,
+    scheduler,
     cards_path,
     rule_texts,
     a_cards,
@@ -256,7 +261,10 @@ def compare_command(
     entrants = _entrants(strategy_texts)
     total = 2 * games * len(seatings(entrants, players))
     compile_engine(entrants)
-    with games_progress(total, progress_output(quiet)) as bar:
+    with (
+        open_cli_backend(backend, jobs, scheduler) as runner,
+        games_progress(total, progress_output(quiet)) as bar,
+    ):
         frame = compare(
             entrants,
             players,
@@ -269,6 +277,7 @@ def compare_command(
             jobs=jobs or None,
             alpha=alpha,
             on_chunk=bar.update,
+            backend=runner,
         )
     attrs = frame.attrs
     if table_format == "json":
@@ -355,6 +364,8 @@ def sweep_command(
     players_text,
     seed_text,
     jobs_text,
+    backend,
+    scheduler,
     cards_path,
     rule_texts,
     plot_path,
@@ -430,7 +441,10 @@ def sweep_command(
             raise CliError(f"--plot: {plot_path} must end in .png, .svg or .pdf")
         check_output(plot_path, force)
     compile_engine(entrants)
-    with games_progress(total, progress_output(quiet)) as bar:
+    with (
+        open_cli_backend(backend, jobs, scheduler) as runner,
+        games_progress(total, progress_output(quiet)) as bar,
+    ):
         frame = sweep(
             **arguments,
             strategies=entrants,
@@ -441,6 +455,7 @@ def sweep_command(
             rules=base_rules,
             jobs=jobs or None,
             on_chunk=bar.update,
+            backend=runner,
         )
     strategy_columns = ["value", "strategy", "n"]
     strategy_columns += ["win_share", "win_share_ci_low", "win_share_ci_high"]

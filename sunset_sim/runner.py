@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import nullcontext
 from pathlib import Path
 from typing import TextIO
 
@@ -27,9 +26,17 @@ from sunset_sim.provenance import METADATA_KEY, provenance, sidecar_path
 from sunset_sim.results import Summary, to_frame
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
-from sunset_sim.run.backends import DaskBackend, LocalBackend, numba_threads, open_backend
+from sunset_sim.run.backends import (  # numba_threads, open_backend: imported from here too
+    BackendOption,
+    DaskBackend,
+    LocalBackend,
+    Seating,
+    numba_threads,  # noqa: F401
+    open_backend,  # noqa: F401
+    using_backend,
+)
 from sunset_sim.run.dataset import DatasetStore, run_identity
-from sunset_sim.run.progress import Progress, ProgressOption, play_in_steps, progress_bar
+from sunset_sim.run.progress import Progress, ProgressOption, progress_bar
 from sunset_sim.strategy import Player, make_player
 
 Backend = LocalBackend | DaskBackend
@@ -67,9 +74,16 @@ def iter_batches(
     field: Sequence[str | Player] = (),
     banned: np.ndarray | None = None,
     progress: Progress | None = None,
+    backend: BackendOption = "local",
+    scheduler: str | None = None,
 ) -> Iterator[tuple[BatchArrays, list[str]]]:
     """Yield (raw arrays, seat labels) chunk by chunk: memory stays flat for any ``games``.
 
+    Every command plays its games here (tournament, compare, sweep, report --games,
+    study) or through ``play`` (simulate, tune), on ``backend``: "local", "dask" (at
+    ``scheduler`` or ``$DASK_SCHEDULER_ADDRESS``), a ``distributed.Client`` or a backend
+    already open (``run.backends.using_backend``: a caller with several seatings
+    connects once). The rows do not depend on it.
     ``field`` lists every strategy of a study that plays several seatings, so that they
     all run on one generated kernel (compiled once) rather than one per seating.
     ``banned``: restricted play (``engine.batch.run_games``). ``progress(games)`` is told
@@ -78,13 +92,48 @@ def iter_batches(
     tables = build_tables(card_set)
     labels = [p.name for p in seats]
     entrants = [s if isinstance(s, Player) else make_player(s) for s in field]
-    with numba_threads(jobs):
-        for start in range(first_game, first_game + games, chunk_size):
-            count = min(chunk_size, first_game + games - start)
-            batch = play_in_steps(
-                tables, seats, rules, seed, start, count, progress, field=entrants, banned=banned
-            )
+    ranges = chunk_ranges(games, chunk_size, first_game)
+    with using_backend(backend, jobs, scheduler) as runner:
+        for batch in runner.play(
+            tables, seats, rules, seed, ranges, progress, field=entrants, banned=banned
+        ):
             yield batch, labels
+
+
+def iter_seatings(
+    games: int,
+    players: int,
+    tables: Sequence[Sequence[str | Player]],
+    seed: int = 0,
+    cards: CardSet | str | os.PathLike | None = None,
+    rules: Rules | None = None,
+    jobs: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    first_game: int = 0,
+    field: Sequence[str | Player] = (),
+    banned: np.ndarray | None = None,
+    progress: Progress | None = None,
+    backend: BackendOption = "local",
+    scheduler: str | None = None,
+) -> Iterator[tuple[int, BatchArrays, list[str]]]:
+    """(table index, raw arrays, seat labels) for every chunk of every table, in table
+    order: the chunks ``iter_batches`` yields table by table, handed to the backend
+    together, so that a cluster plays the tables side by side (a tournament's seatings of
+    one chunk each would otherwise run one at a time). Same arrays, same order."""
+    resolved = [resolve(players, table, cards, rules) for table in tables]
+    if not resolved:
+        return
+    card_tables = build_tables(resolved[0][0])
+    entrants = [s if isinstance(s, Player) else make_player(s) for s in field]
+    ranges = chunk_ranges(games, chunk_size, first_game)
+    seatings = [
+        Seating(card_tables, seats, checked, seed, ranges, entrants, banned)
+        for _, seats, checked in resolved
+    ]
+    labels = [[p.name for p in seats] for _, seats, _ in resolved]
+    with using_backend(backend, jobs, scheduler) as runner:
+        for index, batch in runner.play_seatings(seatings, progress):
+            yield index, batch, labels[index]
 
 
 def simulate(
@@ -96,13 +145,15 @@ def simulate(
     rules: Rules | Mapping | Sequence[str] | None = None,
     jobs: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
-    backend: str | Backend = "local",
+    backend: BackendOption = "local",
     scheduler: str | None = None,
     progress: ProgressOption = False,
 ) -> pd.DataFrame:
     """Play ``games`` games on the fast engine; one row per game and seat (results.to_frame).
 
-    ``backend="dask"`` plays the chunks on the Dask cluster at ``scheduler`` (same rows).
+    ``backend="dask"`` plays the chunks on the Dask cluster at ``scheduler`` (or at
+    ``$DASK_SCHEDULER_ADDRESS``); ``backend=client`` on an existing ``distributed.Client``'s
+    cluster (left open). The rows are the same as a local run's.
     ``progress=True`` shows a bar (``tqdm.auto``: a widget in Jupyter, stderr elsewhere)
     that moves within chunks; a callable is told the games played; off by default.
     Inputs are held to the CLI's limits (validation.InputError, a ValueError, in one
@@ -127,7 +178,7 @@ def simulate(
 
 
 def play(
-    backend: str | Backend,
+    backend: BackendOption,
     jobs: int | None,
     scheduler: str | None,
     cards: CardSet,
@@ -137,10 +188,9 @@ def play(
     ranges: list[tuple[int, int]],
     progress: Progress | None = None,
 ) -> Iterator[BatchArrays]:
-    """The chunks ``ranges`` in game order on ``backend`` (a name, or one already open);
-    ``progress(games)`` is told of games played as they are."""
-    opened = open_backend(backend, jobs, scheduler) if isinstance(backend, str) else None
-    with opened if opened is not None else nullcontext(backend) as runner:
+    """The chunks ``ranges`` in game order on ``backend`` (a name, a ``distributed.Client``
+    or one already open); ``progress(games)`` is told of games played as they are."""
+    with using_backend(backend, jobs, scheduler) as runner:
         yield from runner.play(build_tables(cards), seats, rules, seed, ranges, progress)
 
 
@@ -155,7 +205,7 @@ def simulate_to_file(
     jobs: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     on_chunk: Callable[[int], None] | None = None,
-    backend: str | Backend = "local",
+    backend: BackendOption = "local",
     scheduler: str | None = None,
     stream: TextIO | None = None,
 ) -> Summary:
@@ -224,7 +274,7 @@ def simulate_to_dataset(
     on_chunk: Callable[[int], None] | None = None,
     resume: bool = False,
     force: bool = False,
-    backend: str | Backend = "local",
+    backend: BackendOption = "local",
     scheduler: str | None = None,
 ) -> Summary:
     """Play a batch into a Parquet dataset folder, one file per chunk plus a manifest

@@ -39,7 +39,8 @@ from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.restricted import BAN_ANY
 from sunset_sim.rules.options import Rules
-from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
+from sunset_sim.run.backends import BackendOption, using_backend
+from sunset_sim.runner import DEFAULT_CHUNK, iter_seatings
 from sunset_sim.strategy import Player, make_player
 
 __all__ = [
@@ -176,46 +177,45 @@ def play_field(
     keep: bool = False,
     progress: Progress | None = None,
     chunk_size: int = DEFAULT_CHUNK,
+    backend: BackendOption = "local",
 ) -> FieldRun:
-    """Play deals first_game .. first_game + games - 1 at every table (rotation)."""
+    """Play deals first_game .. first_game + games - 1 at every table (rotation), on
+    ``backend`` (``runner.iter_seatings``: the tables side by side on a cluster)."""
     players = len(tables[0])
     entrants = [player for table in tables for player in table]
     share = np.zeros((len(tables), games, players))
     fame = np.zeros((len(tables), games, players))
-    raw: list[dict] = []
-    labels = []
-    for t, table in enumerate(tables):
-        kept: dict[str, list[np.ndarray]] = {name: [] for name in KEPT}
-        for batch, _ in iter_batches(
-            games,
-            players,
-            list(table),
-            seed,
-            cards,
-            rules,
-            jobs,
-            chunk_size,
-            first_game,
-            field=entrants,
-            banned=banned,
-            progress=progress,
-        ):
-            rows = slice(
-                batch.first_game - first_game, batch.first_game - first_game + len(batch.game)
-            )
-            seat = batch.seat
-            share[t, rows] = seat[:, :, enums.R_WON] / seat[:, :, enums.R_WINNERS]
-            fame[t, rows] = seat[:, :, enums.R_FAME]
-            if keep:
-                kept["plan"].append(batch.plan)
-                kept["commission"].append(batch.commission[:, :, enums.C_SEAT])
-                kept["painted"].append(batch.painted)
-                kept["position"].append(batch.position)
-                kept["goal_flags"].append(batch.day[:, :, :, enums.D_GOAL])
-                kept["goal"].append(batch.goal)
-        labels.append([player.name for player in table])
+    kept = [{name: [] for name in KEPT} for _ in tables]  # per table: the KEPT arrays
+    for t, batch, _ in iter_seatings(
+        games,
+        players,
+        [list(table) for table in tables],
+        seed,
+        cards,
+        rules,
+        jobs,
+        chunk_size,
+        first_game,
+        field=entrants,
+        banned=banned,
+        progress=progress,
+        backend=backend,
+    ):
+        rows = slice(batch.first_game - first_game, batch.first_game - first_game + len(batch.game))
+        seat = batch.seat
+        share[t, rows] = seat[:, :, enums.R_WON] / seat[:, :, enums.R_WINNERS]
+        fame[t, rows] = seat[:, :, enums.R_FAME]
         if keep:
-            raw.append({name: np.concatenate(parts) for name, parts in kept.items()})
+            kept[t]["plan"].append(batch.plan)
+            kept[t]["commission"].append(batch.commission[:, :, enums.C_SEAT])
+            kept[t]["painted"].append(batch.painted)
+            kept[t]["position"].append(batch.position)
+            kept[t]["goal_flags"].append(batch.day[:, :, :, enums.D_GOAL])
+            kept[t]["goal"].append(batch.goal)
+    labels = [[player.name for player in table] for table in tables]
+    raw: list[dict] = []
+    if keep:
+        raw = [{name: np.concatenate(parts) for name, parts in arrays.items()} for arrays in kept]
     return FieldRun(first_game, players, labels, share, fame, raw)
 
 
@@ -375,6 +375,8 @@ def restricted_play(
     jobs: int | None = None,
     first_game: int = 0,
     progress: Progress | None = None,
+    backend: BackendOption = "local",
+    scheduler: str | None = None,
 ) -> pd.DataFrame:
     """The value of every card of ``families`` (or of the ``restrictions`` given): what a
     seat loses when it may not take it, paired on the same deals.
@@ -382,15 +384,17 @@ def restricted_play(
     One row per restriction and strategy ("all" = every seat); ``value`` is the win-share
     cost in points with its 95% CI, ``value_per_fame`` the same per fame point
     (commissions), ``fame_cost`` the mean fame lost, ``use_rate`` how often the seat used
-    the card when allowed, ``n`` the deals and ``games`` the games per arm."""
+    the card when allowed, ``n`` the deals and ``games`` the games per arm.
+    ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them."""
     card_set = _cards(cards)
     rules = rules or Rules()
     tables = seatings(_players(strategies), players)
     chosen = (
         list(restrictions) if restrictions is not None else restrictions_for(card_set, families)
     )
-    lab = Lab(tables, games, seed, rules, first_game, jobs, progress)
-    frame = values_frame(lab, card_set, chosen)
+    with using_backend(backend, jobs, scheduler) as runner:
+        lab = Lab(tables, games, seed, rules, first_game, jobs, progress, backend=runner)
+        frame = values_frame(lab, card_set, chosen)
     frame.attrs.update(games=games, players=players, seed=seed, tables=len(tables))
     return frame
 
@@ -409,6 +413,7 @@ class Lab:
     jobs: int | None
     progress: Callable[[int], None] | None
     _runs: dict = field(default_factory=dict)
+    backend: BackendOption = "local"  # an open one (run.backends.using_backend), or a name
 
     def base(self, cards: CardSet) -> FieldRun:
         return self._run(cards, None)
@@ -426,7 +431,7 @@ class Lab:
                 banned = ban_array(cards, len(self.tables[0]), restriction)
             self._runs[key] = play_field(
                 self.tables, self.games, self.seed, cards, self.rules, self.first_game,
-                banned, self.jobs, restriction is None, self.progress,
+                banned, self.jobs, restriction is None, self.progress, backend=self.backend,
             )  # fmt: skip
         return self._runs[key]
 

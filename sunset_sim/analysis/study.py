@@ -52,6 +52,7 @@ from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import GOAL_FLAG_KEPT
 from sunset_sim.rules.options import Rules
+from sunset_sim.run.backends import BackendOption, DaskBackend, LocalBackend, using_backend
 from sunset_sim.run.progress import ProgressOption, progress_bar
 from sunset_sim.strategy import Player, make_player
 
@@ -256,17 +257,23 @@ def card_edits(
     edits: Sequence[tuple[str, str, int]] | None = None,
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: BackendOption = "local",
+    scheduler: str | None = None,
 ) -> pd.DataFrame:
     """Every edit of ``families`` (or the ``edits`` given as (card, field, steps)) played on
     the same deals as the unedited set. Rows per edit: ``measure`` "value" (the card's
     restricted-play value in points, commissions and plan cards) and "win_share" per
     strategy (points); ``diff`` = after - before with its paired 95% CI; win shares and
-    values in points."""
+    values in points. ``backend``/``scheduler``: as ``simulate`` takes them."""
     card_set = cards if isinstance(cards, CardSet) else load_cards(cards)
     entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
-    lab = Lab(seatings(entrants, players), games, seed, rules or Rules(), 0, jobs, progress)
-    chosen = list(edits) if edits is not None else _edit_list(card_set, families)
-    rows = [row for edit in chosen for row in _edit_rows(lab, card_set, *edit)]
+    with using_backend(backend, jobs, scheduler) as runner:
+        lab = Lab(
+            seatings(entrants, players), games, seed, rules or Rules(), 0, jobs, progress,
+            backend=runner,
+        )  # fmt: skip
+        chosen = list(edits) if edits is not None else _edit_list(card_set, families)
+        rows = [row for edit in chosen for row in _edit_rows(lab, card_set, *edit)]
     return pd.DataFrame(rows, columns=EDIT_COLUMNS)
 
 
@@ -570,6 +577,8 @@ def run_study(
     jobs: int | None = None,
     progress: ProgressOption = None,
     status: Status | None = None,
+    backend: BackendOption = "local",
+    scheduler: str | None = None,
 ) -> Study:
     """The whole study (module docstring): values, edits, targets, verified suggestions.
 
@@ -578,7 +587,9 @@ def run_study(
     ``check_field`` replays the values with a second field (``check_games`` deals) and
     marks in ``targets.holds_in_check_field`` each finding that holds with it too.
     ``progress``: a callable told the games played, or True for a ``tqdm.auto`` bar over
-    the values and edits (Jupyter or stderr; the suggestions' search is not counted)."""
+    the values and edits (Jupyter or stderr; the suggestions' search is not counted).
+    ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them
+    ("local", "dask", a ``distributed.Client``); the same study on any."""
     arguments = dict(locals())  # the call as given, to repeat it under a bar
     card_set = cards if isinstance(cards, CardSet) else load_cards(cards)
     if progress is True:
@@ -587,12 +598,17 @@ def run_study(
         arms = 1 + len(restrictions_for(card_set, families)) + 2 * len(_edit_list(card_set, edits))
         with progress_bar(True, arms * games * tables) as bar:
             return run_study(**{**arguments, "cards": card_set, "progress": bar})
+    if not isinstance(backend, LocalBackend | DaskBackend):  # connect once for every arm
+        with using_backend(backend, jobs, scheduler) as runner:
+            return run_study(
+                **{**arguments, "cards": card_set, "backend": runner, "scheduler": None}
+            )
     rules = rules or Rules()
     targets = targets or Targets()
     say = status or (lambda text: None)
     entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
     tables = seatings(entrants, players)
-    lab = Lab(tables, games, seed, rules, 0, jobs, progress)
+    lab = Lab(tables, games, seed, rules, 0, jobs, progress, backend=backend)
     say(f"values: {len(families)} famil(ies) on {games} deals x {len(tables)} table(s)")
     base = lab.base(card_set)
     values = values_frame(lab, card_set, restrictions_for(card_set, families))
@@ -616,13 +632,15 @@ def run_study(
     if check_field:
         target_frame["holds_in_check_field"] = _check(
             check_field, players, check_games or games, seed, card_set, rules, families,
-            targets, target_frame, jobs, progress, say,
+            targets, target_frame, jobs, progress, say, backend,
         )  # fmt: skip
     suggestions = pd.DataFrame(columns=SUGGESTION_COLUMNS)
     suggested = None
     if suggest:
         lab.progress = None  # the search and the verification play an unknown number of arms
-        verify_lab = Lab(tables, verify_games or games, seed, rules, games, jobs, None)
+        verify_lab = Lab(
+            tables, verify_games or games, seed, rules, games, jobs, None, backend=backend
+        )
         suggestions, suggested, more = _suggest(
             lab, verify_lab, card_set, target_frame, max_steps, say
         )
@@ -645,11 +663,11 @@ def run_study(
 
 def _check(
     check_field, players, games, seed, cards, rules, families, targets, study_targets,
-    jobs, progress, say,
+    jobs, progress, say, backend="local",
 ) -> list:  # fmt: skip
     """Per target row: True/False whether the second field finds the same status."""
     entrants = [s if isinstance(s, Player) else make_player(s) for s in check_field]
-    lab = Lab(seatings(entrants, players), games, seed, rules, 0, jobs, progress)
+    lab = Lab(seatings(entrants, players), games, seed, rules, 0, jobs, progress, backend=backend)
     say(f"check field {', '.join(p.name for p in entrants)}: {games} deals")
     base = lab.base(cards)
     wanted = restrictions_for(cards, [f for f in families if f in METRIC])

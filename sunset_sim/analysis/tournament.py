@@ -21,8 +21,9 @@ from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
+from sunset_sim.run.backends import BackendOption, using_backend
 from sunset_sim.run.progress import ProgressOption, combine, progress_bar
-from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
+from sunset_sim.runner import DEFAULT_CHUNK, iter_seatings
 from sunset_sim.strategy import Player
 
 RESULTS_NOTE = "results between bots: they describe these strategies, not human play"
@@ -165,6 +166,8 @@ def tournament(
     rating_games: int = 20_000,
     on_chunk: Callable[[int], None] | None = None,
     progress: ProgressOption = False,
+    backend: BackendOption = "local",
+    scheduler: str | None = None,
 ) -> TournamentResult:
     """Play games 0..games-1 at every seating; tables per strategy with 95% CIs.
 
@@ -196,24 +199,27 @@ def tournament(
     accumulator = _Accumulator()
     rated: list[tuple[BatchArrays, list[str]]] = []
     tables = seatings(entrants, players)
-    with progress_bar(progress, games * len(tables)) as on_games:
-        for table in tables:
-            for batch, seat_labels in iter_batches(
-                games,
-                players,
-                table,
-                seed,
-                cards,
-                rules,
-                jobs,
-                chunk_size,
-                field=entrants,
-                progress=combine(on_chunk, on_games),
-            ):
-                accumulator.add(batch, seat_labels)
-                kept = max(0, min(len(batch.game), rating_games - batch.first_game))
-                if kept:
-                    rated.append((batch.rows(0, kept), seat_labels))
+    with (
+        using_backend(backend, jobs, scheduler) as runner,
+        progress_bar(progress, games * len(tables)) as on_games,
+    ):
+        for _, batch, seat_labels in iter_seatings(
+            games,
+            players,
+            tables,
+            seed,
+            cards,
+            rules,
+            jobs,
+            chunk_size,
+            field=entrants,
+            progress=combine(on_chunk, on_games),
+            backend=runner,
+        ):
+            accumulator.add(batch, seat_labels)
+            kept = max(0, min(len(batch.game), rating_games - batch.first_game))
+            if kept:
+                rated.append((batch.rows(0, kept), seat_labels))
     standings = pd.DataFrame(
         [
             {

@@ -47,7 +47,13 @@ from sunset_sim.files import write_atomically
 from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import chunk_ranges
-from sunset_sim.run.backends import LocalBackend
+from sunset_sim.run.backends import (
+    BackendOption,
+    DaskBackend,
+    LocalBackend,
+    Seating,
+    using_backend,
+)
 from sunset_sim.run.progress import ProgressOption, combine, progress_bar
 from sunset_sim.runner import DEFAULT_CHUNK
 from sunset_sim.strategy import Player, StrategyError, StrategySpec, make_player
@@ -249,6 +255,7 @@ class _Evaluator:
         jobs: int | None,
         chunk_size: int,
         on_games: Callable[[int], None] | None,
+        backend: LocalBackend | DaskBackend | None = None,
     ) -> None:
         self.spec = spec
         self.field = field
@@ -257,7 +264,7 @@ class _Evaluator:
         self.cards = cards
         self.tables = build_tables(cards)
         self.rules = rules
-        self.backend = LocalBackend(jobs)
+        self.backend = backend if backend is not None else LocalBackend(jobs)
         self.chunk_size = chunk_size
         self.on_games = on_games
 
@@ -270,19 +277,24 @@ class _Evaluator:
         return out
 
     def shares(self, vectors: np.ndarray, first_game: int, games: int) -> np.ndarray:
+        """[candidate, seat, deal] win shares: every candidate at every seating, handed to
+        the backend together (a cluster plays the candidates side by side)."""
         result = np.empty((len(vectors), self.players, games), dtype=np.float64)
+        ranges = chunk_ranges(games, self.chunk_size, first_game)
+        places = []  # (candidate number, its seat) of each seating
+        seatings = []
         for number, vector in enumerate(vectors):
             candidate = Player(self.spec, np.asarray(vector, dtype=np.float64), "candidate")
             for seat, seating in self.tables_for(candidate):
-                ranges = chunk_ranges(games, self.chunk_size, first_game)
-                done = 0
-                for batch in self.backend.play(
-                    self.tables, seating, self.rules, self.seed, ranges, self.on_games
-                ):
-                    won = batch.seat[:, seat, enums.R_WON].astype(np.float64)
-                    share = won / batch.seat[:, seat, enums.R_WINNERS]
-                    result[number, seat, done : done + len(share)] = share
-                    done += len(share)
+                places.append((number, seat))
+                seatings.append(Seating(self.tables, seating, self.rules, self.seed, ranges))
+        done = [0] * len(seatings)
+        for index, batch in self.backend.play_seatings(seatings, self.on_games):
+            number, seat = places[index]
+            won = batch.seat[:, seat, enums.R_WON].astype(np.float64)
+            share = won / batch.seat[:, seat, enums.R_WINNERS]
+            result[number, seat, done[index] : done[index] + len(share)] = share
+            done[index] += len(share)
         return result
 
 
@@ -326,6 +338,8 @@ def tune(
     on_games: Callable[[int], None] | None = None,
     on_generation: Callable[[dict], None] | None = None,
     progress: ProgressOption = False,
+    backend: BackendOption = "local",
+    scheduler: str | None = None,
 ) -> TuneResult:
     """Tune ``strategy``'s parameters against ``opponents`` with the cross-entropy method.
 
@@ -338,7 +352,10 @@ def tune(
     ``validation_games`` deals from ``VALIDATION_FIRST_GAME`` for the tuned vector and the
     defaults. ``on_games(n)`` is told of games played; ``on_generation(row)`` gets each
     row of the history. ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr).
-    The result depends only on the arguments (not on ``jobs``)."""
+    ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them
+    ("local", "dask", a ``distributed.Client``); the candidates are played one after
+    another, each one's chunks in parallel there.
+    The result depends only on the arguments (not on ``jobs`` or the backend)."""
     player = tunable_spec(strategy)
     spec = player.spec
     for name, value, low in (
@@ -400,7 +417,7 @@ def tune(
     except ValueError as error:
         raise TuneError(str(error)) from None
     total = total_games(players, games, generations, population, validation_games)
-    with progress_bar(progress, total) as told:
+    with using_backend(backend, jobs, scheduler) as runner, progress_bar(progress, total) as told:
         evaluator = _Evaluator(
             spec,
             field_players,
@@ -411,6 +428,7 @@ def tune(
             jobs,
             chunk_size,
             combine(on_games, told),
+            runner,
         )
         rng = np.random.default_rng([seed, 0x7475_6E65])  # the search's own stream ("tune")
         history = []

@@ -46,8 +46,9 @@ from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.enums import END_COMMISSION_SHORTAGE
 from sunset_sim.rules.options import RuleOptionError, Rules
+from sunset_sim.run.backends import BackendOption, using_backend
 from sunset_sim.run.progress import ProgressOption, combine, progress_bar
-from sunset_sim.runner import DEFAULT_CHUNK, iter_batches
+from sunset_sim.runner import DEFAULT_CHUNK, iter_seatings
 from sunset_sim.strategy import Player, StrategyError, make_player, registry
 
 __all__ = [
@@ -193,25 +194,26 @@ def _play(
     chunk_size: int,
     on_chunk: Callable[[int], None] | None,
     first_game: int = 0,
+    backend: BackendOption = "local",
 ) -> _Deals:
     deals = _Deals(games, players)
     for table in tables:
-        labels = [p.name for p in table]
-        deals.start_table(labels)
-        for batch, seat_labels in iter_batches(
-            games,
-            players,
-            table,
-            seed,
-            cards,
-            rules,
-            jobs,
-            chunk_size,
-            first_game,
-            field=[player for seating in tables for player in seating],
-            progress=on_chunk,
-        ):
-            deals.add(batch, seat_labels, first_game)
+        deals.start_table([p.name for p in table])
+    for _, batch, seat_labels in iter_seatings(
+        games,
+        players,
+        tables,
+        seed,
+        cards,
+        rules,
+        jobs,
+        chunk_size,
+        first_game,
+        field=[player for seating in tables for player in seating],
+        progress=on_chunk,
+        backend=backend,
+    ):
+        deals.add(batch, seat_labels, first_game)
     return deals
 
 
@@ -296,6 +298,8 @@ def compare(
     alpha: float = 0.05,
     on_chunk: Callable[[int], None] | None = None,
     progress: ProgressOption = False,
+    backend: BackendOption = "local",
+    scheduler: str | None = None,
 ) -> pd.DataFrame:
     """Play the same strategies on variant A and variant B on the same seeds; one row per
     measure with A, B, their difference ``diff = b - a``, its paired 95% CI and p-value.
@@ -316,7 +320,8 @@ def compare(
     descriptions), ``same_deals`` (True when both card sets have the same card ids in the
     same order, so every deal is identical: ``CardSet.deal_key``), ``games``, ``tables``.
     ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr); ``on_chunk(games)``
-    is told of games played.
+    is told of games played. ``backend``/``scheduler``: where the chunks are played, as
+    ``simulate`` takes them ("local", "dask", a ``distributed.Client``); same results.
     """
     _check_sizes(players, games, seed, jobs)
     base_cards = _cards(cards)
@@ -327,10 +332,13 @@ def compare(
     variant_b = resolve_rules(rules_b, base_rules)
     entrants = validation.check_strategies(strategies or ("greedy",))
     tables = seatings(entrants, players)
-    with progress_bar(progress, 2 * games * len(tables)) as on_games:
+    with (
+        using_backend(backend, jobs, scheduler) as runner,
+        progress_bar(progress, 2 * games * len(tables)) as on_games,
+    ):
         told = combine(on_chunk, on_games)
         played = [
-            _play(tables, players, games, seed, set_, rules_, jobs, chunk_size, told)
+            _play(tables, players, games, seed, set_, rules_, jobs, chunk_size, told, 0, runner)
             for set_, rules_ in ((set_a, variant_a), (set_b, variant_b))
         ]
     frame = compare_deals(*played, alpha=alpha)
@@ -499,6 +507,8 @@ def sweep(
     chunk_size: int = DEFAULT_CHUNK,
     on_chunk: Callable[[int], None] | None = None,
     progress: ProgressOption = False,
+    backend: BackendOption = "local",
+    scheduler: str | None = None,
 ) -> pd.DataFrame:
     """Play one setting at each of a list of values, on the same seeds for every value.
 
@@ -514,7 +524,8 @@ def sweep(
     ``mean_fame_ci_low``, ``mean_fame_ci_high``,
     ``balance``, ``balance_ci_low``, ``balance_ci_high`` (seat Balance, 1 - the largest
     gap between seats' win rates), ``tie_rate``, ``early_end_rate``, ``days_played``.
-    ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr)."""
+    ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr). ``backend``/
+    ``scheduler``: where the chunks are played, as ``simulate`` takes them; same rows."""
     if (param is None) == (rule is None):
         raise ValueError("give exactly one of param (a strategy parameter) or rule")
     _check_sizes(players, games, seed, jobs)
@@ -528,7 +539,10 @@ def sweep(
         total = sweep_games(
             entrants, players, games, rule_values=len(parse_rule_sweep(rule, values)[1])
         )
-    with progress_bar(progress, total) as on_games:
+    with (
+        using_backend(backend, jobs, scheduler) as runner,
+        progress_bar(progress, total) as on_games,
+    ):
         told = combine(on_chunk, on_games)
         if param is not None:
             name, key, numbers = parse_param_sweep(param, values)
@@ -536,7 +550,17 @@ def sweep(
             for number in numbers:
                 tables = sweep_tables(entrants, players, (name, key, number))
                 deals = _play(
-                    tables, players, games, seed, card_set, base_rules, jobs, chunk_size, told
+                    tables,
+                    players,
+                    games,
+                    seed,
+                    card_set,
+                    base_rules,
+                    jobs,
+                    chunk_size,
+                    told,
+                    0,
+                    runner,
                 )
                 label = tables[0][0].name
                 rows.append(_sweep_row(swept_name, number, label, deals))
@@ -546,7 +570,17 @@ def sweep(
             for option in options:
                 variant = Rules.from_dict({**base_rules.to_dict(), key: option})
                 deals = _play(
-                    tables, players, games, seed, card_set, variant, jobs, chunk_size, told
+                    tables,
+                    players,
+                    games,
+                    seed,
+                    card_set,
+                    variant,
+                    jobs,
+                    chunk_size,
+                    told,
+                    0,
+                    runner,
                 )
                 for label in deals.labels:
                     rows.append(_sweep_row(key, option, label, deals))

@@ -15,12 +15,15 @@ strategy code than the driver stops the run rather than mix two engines in one r
 
 from __future__ import annotations
 
+import collections
 import os
 import socket
+import sys
 import threading
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -37,6 +40,21 @@ CONNECT_TIMEOUT_S = float(os.environ.get("SUNSET_SIM_DASK_TIMEOUT", "20"))
 
 # (strategy name, parameter vector, label) per seat: what a worker rebuilds seats from.
 SeatData = tuple[tuple[str, tuple[float, ...], str], ...]
+
+
+@dataclass(frozen=True)
+class Seating:
+    """One table's chunks: a caller that plays several tables (a tournament's rotations,
+    a tune's candidates) hands them over together (``play_seatings``), so a cluster plays
+    all of them at once rather than one table at a time."""
+
+    tables: CardTables
+    seats: Sequence[Player]
+    rules: Rules
+    seed: int
+    ranges: Sequence[tuple[int, int]]
+    field: Sequence[Player] = ()
+    banned: np.ndarray | None = None
 
 
 @contextmanager
@@ -76,19 +94,51 @@ class LocalBackend:
         seed: int,
         ranges: Iterable[tuple[int, int]],
         progress: Progress | None = None,
+        field: Sequence[Player] = (),
+        banned: np.ndarray | None = None,
     ) -> Iterator[BatchArrays]:
         """The chunks in order; ``progress(games)`` is told of games played within a
-        chunk too (``run.progress.play_in_steps``), so a bar moves during a long chunk."""
+        chunk too (``run.progress.play_in_steps``), so a bar moves during a long chunk.
+        ``field`` and ``banned`` as ``engine.batch.run_games`` takes them."""
         seats = list(seats)
+        field = list(field)
         with numba_threads(self.jobs):
             for first, count in ranges:
                 yield play_in_steps(
-                    tables, seats, rules, seed, first, count, progress, self.check_invariants
+                    tables,
+                    seats,
+                    rules,
+                    seed,
+                    first,
+                    count,
+                    progress,
+                    self.check_invariants,
+                    field,
+                    banned,
                 )
+
+    def play_seatings(
+        self, seatings: Iterable[Seating], progress: Progress | None = None
+    ) -> Iterator[tuple[int, BatchArrays]]:
+        """(seating index, chunk) for every chunk of every seating, in that order."""
+        for index, seating in enumerate(seatings):
+            for batch in self.play(
+                seating.tables,
+                seating.seats,
+                seating.rules,
+                seating.seed,
+                seating.ranges,
+                progress,
+                seating.field,
+                seating.banned,
+            ):
+                yield index, batch
 
 
 class DaskBackend:
-    """Chunks as joblib tasks on the Dask cluster whose scheduler is at ``scheduler``.
+    """Chunks as joblib tasks on the Dask cluster whose scheduler is at ``scheduler``, or
+    on the cluster of an existing ``distributed.Client`` (``client``: used as it is and
+    left open, since its owner closes it).
 
     ``jobs`` is the number of numba threads a task uses on its worker (default: all of
     the worker's ``NUMBA_NUM_THREADS``). A worker process plays one chunk at a time, so
@@ -97,14 +147,22 @@ class DaskBackend:
     name = "dask"
 
     def __init__(
-        self, scheduler: str, jobs: int | None = None, check_invariants: bool = False
+        self,
+        scheduler: str | None = None,
+        jobs: int | None = None,
+        check_invariants: bool = False,
+        client: object | None = None,
     ) -> None:
-        self.scheduler = scheduler
+        self.scheduler = scheduler or _client_address(client)
         self.jobs = jobs
         self.check_invariants = check_invariants
+        self.given = client  # the caller's Client: never closed here
         self.client = None
 
     def __enter__(self) -> DaskBackend:
+        if self.given is not None:
+            self.client = self.given
+            return self
         distributed = import_dask()
         try:
             self.client = distributed.Client(self.scheduler, timeout=CONNECT_TIMEOUT_S)
@@ -116,9 +174,9 @@ class DaskBackend:
         return self
 
     def __exit__(self, *exc_info) -> None:
-        if self.client is not None:
+        if self.client is not None and self.given is None:
             self.client.close()
-            self.client = None
+        self.client = None
 
     def play(
         self,
@@ -128,26 +186,61 @@ class DaskBackend:
         seed: int,
         ranges: Iterable[tuple[int, int]],
         progress: Progress | None = None,
+        field: Sequence[Player] = (),
+        banned: np.ndarray | None = None,
     ) -> Iterator[BatchArrays]:
-        """The chunks in order; ``progress(games)`` once per chunk (played remotely)."""
+        """The chunks in order; ``progress(games)`` once per chunk (played remotely).
+        ``field`` travels as strategy names (only their code matters to the kernel)."""
+        seating = Seating(tables, seats, rules, seed, list(ranges), field, banned)
+        for _, batch in self.play_seatings([seating], progress):
+            yield batch
+
+    def play_seatings(
+        self, seatings: Iterable[Seating], progress: Progress | None = None
+    ) -> Iterator[tuple[int, BatchArrays]]:
+        """(seating index, chunk) for every chunk of every seating, in that order; the
+        chunks of all the seatings are tasks of one joblib call, so the workers play
+        them side by side (a few seatings of one chunk each keep every worker busy)."""
         import joblib
 
         if self.client is None:
             raise RuntimeError("DaskBackend.play outside its with-block")
-        data = seat_data(seats)
-        expected = engine_hash(seats)
-        tasks = (
-            joblib.delayed(play_chunk)(
-                tables, data, rules, seed, first, count, self.jobs, self.check_invariants
+        prepared = [  # checked here, before any task: a strategy a worker cannot rebuild
+            (
+                seating,
+                seat_data(seating.seats),
+                field_data(seating.field),
+                engine_hash(seating.seats),
             )
-            for first, count in ranges
-        )
-        with joblib.parallel_config(backend="dask"):
+            for seating in seatings
+        ]
+        dispatched: collections.deque[tuple[int, str]] = collections.deque()
+
+        def tasks():  # lazily: joblib takes a few ahead of the results (pre_dispatch)
+            for index, (seating, data, entrants, expected) in enumerate(prepared):
+                for first, count in seating.ranges:
+                    dispatched.append((index, expected))  # results come back in this order
+                    yield joblib.delayed(play_chunk)(
+                        seating.tables,
+                        data,
+                        seating.rules,
+                        seating.seed,
+                        first,
+                        count,
+                        self.jobs,
+                        self.check_invariants,
+                        entrants,
+                        seating.banned,
+                    )
+
+        # this backend's client, not whichever Client was made last in this process
+        with joblib.parallel_config(backend=joblib_dask_backend(), client=self.client):
             # ordered results, one chunk per task (no auto-batching of "fast" tasks)
             parallel = joblib.Parallel(n_jobs=-1, batch_size=1, return_as="generator")
-            results = parallel(tasks)
+            results = parallel(tasks())
             try:
                 for worker, engine, batch in results:
+                    index, expected = dispatched.popleft()
                     if engine != expected:
                         raise RunError(
                             f"worker {worker} runs other engine or strategy code than this "
@@ -156,32 +249,102 @@ class DaskBackend:
                         )
                     if callable(progress):
                         progress(len(batch.game))
-                    yield batch
+                    yield index, batch
             finally:  # stopped early: cancel the rest without joblib's warning about it
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", UserWarning)
                     results.close()
 
 
+_JOBLIB_BACKEND = "sunset-sim-dask"
+
+
+def joblib_dask_backend() -> str:
+    """The name of joblib's Dask backend as registered here: joblib's own, except that a
+    cluster of one worker thread still gets the tasks. joblib plays a call whose backend
+    reports one job in the calling process instead (``Parallel``'s ``n_jobs == 1``
+    shortcut), so on a one-thread cluster every chunk was played on the driver."""
+    import joblib
+
+    if _JOBLIB_BACKEND not in joblib.parallel.BACKENDS:
+        from joblib._dask import DaskDistributedBackend
+
+        class ClusterBackend(DaskDistributedBackend):
+            def effective_n_jobs(self, n_jobs: int) -> int:
+                return max(2, super().effective_n_jobs(n_jobs))
+
+        joblib.register_parallel_backend(_JOBLIB_BACKEND, ClusterBackend)
+    return _JOBLIB_BACKEND
+
+
+# where the scheduler is when --backend dask has no --scheduler (Dask's own variable)
+SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
+
+BackendOption = str | LocalBackend | DaskBackend | object | None
+
+
 def open_backend(
-    name: str = "local",
+    name: BackendOption = "local",
     jobs: int | None = None,
     scheduler: str | None = None,
     check_invariants: bool = False,
 ) -> LocalBackend | DaskBackend:
     """A backend to use in a ``with`` block (the Dask one connects when entered).
 
-    With ``check_invariants`` every game's invariants are checked (engine/invariants.py)."""
-    if name == "local":
+    ``name``: ``"local"`` (or None), ``"dask"`` (the scheduler at ``scheduler``, else at
+    ``$DASK_SCHEDULER_ADDRESS``) or an existing ``distributed.Client`` (its cluster; left
+    open). With ``check_invariants`` every game's invariants are checked
+    (engine/invariants.py)."""
+    if name is None or name == "local":
+        if scheduler:
+            raise RunError("--scheduler: only for --backend dask")
         return LocalBackend(jobs, check_invariants)
+    if _is_client(name):
+        if scheduler:
+            raise RunError("--scheduler: not with a Client as the backend (it has its own)")
+        return DaskBackend(None, jobs, check_invariants, client=name)
     if name == "dask":
+        scheduler = scheduler or os.environ.get(SCHEDULER_VARIABLE, "").strip()
         if not scheduler:
             raise RunError(
-                "--backend dask needs --scheduler ADDRESS (start one with `dask scheduler`, "
-                "and workers with `dask worker ADDRESS --nthreads 1`)"
+                "--backend dask needs --scheduler ADDRESS or DASK_SCHEDULER_ADDRESS (start "
+                "one with `dask scheduler`, and workers with `dask worker ADDRESS --nthreads 1`)"
             )
         return DaskBackend(scheduler, jobs, check_invariants)
-    raise RunError(f"--backend: {name!r} is not one of {', '.join(BACKENDS)}")
+    if isinstance(name, str):
+        raise RunError(f"--backend: {name!r} is not one of {', '.join(BACKENDS)}")
+    raise RunError(f"backend: {type(name).__name__} is not 'local', 'dask' or a distributed.Client")
+
+
+@contextmanager
+def using_backend(
+    backend: BackendOption = "local",
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    check_invariants: bool = False,
+) -> Iterator[LocalBackend | DaskBackend]:
+    """An open backend for the block: ``backend`` itself if it is one already open (a
+    caller playing several seatings connects once), else ``open_backend(...)`` entered."""
+    if isinstance(backend, LocalBackend | DaskBackend):
+        yield backend
+        return
+    with open_backend(backend, jobs, scheduler, check_invariants) as runner:
+        yield runner
+
+
+def _is_client(value: object) -> bool:
+    """A ``distributed.Client``, recognised without importing distributed."""
+    module = sys.modules.get("distributed")
+    return module is not None and isinstance(value, module.Client)
+
+
+def _client_address(client: object | None) -> str | None:
+    if client is None:
+        return None
+    try:
+        return client.scheduler.address  # type: ignore[attr-defined]
+    except AttributeError:
+        return None
 
 
 # How to get the extra: sunset-sim is not on a package index, so from a checkout (or
@@ -222,6 +385,18 @@ def seat_data(seats: Sequence[Player]) -> SeatData:
     return tuple((p.spec.name, tuple(float(v) for v in p.params), p.label) for p in seats)
 
 
+def field_data(field: Sequence[Player]) -> tuple[str, ...]:
+    """A study's field as the worker needs it: the names of its (registered) strategies."""
+    known = registry()
+    names = []
+    for player in field:
+        if known.get(player.spec.name) is not player.spec:
+            seat_data([player])  # the same one-line RunError
+        if player.spec.name not in names:
+            names.append(player.spec.name)
+    return tuple(names)
+
+
 # ---- on the worker ---------------------------------------------------------------------
 
 _KERNEL_LOCK = threading.Lock()  # one chunk at a time per process: it uses numba's threads
@@ -255,23 +430,34 @@ def play_chunk(
     count: int,
     jobs: int | None,
     check_invariants: bool = False,
+    field: tuple[str, ...] = (),
+    banned: np.ndarray | None = None,
 ) -> tuple[str, str, BatchArrays]:
     """One chunk on a worker: (host, engine hash, games first .. first + count - 1 as
     raw arrays)."""
     seats, engine = worker_seats(data)
+    entrants = worker_seats(tuple((name, (), name) for name in field))[0] if field else []
     with _KERNEL_LOCK, numba_threads(jobs):
-        batch = run_games(tables, seats, rules, seed, first, count, check_invariants)
+        batch = run_games(
+            tables, seats, rules, seed, first, count, check_invariants, entrants, banned
+        )
         return socket.gethostname(), engine, batch
 
 
 __all__ = [
     "BACKENDS",
+    "BackendOption",
     "DaskBackend",
     "engine_hash",
+    "field_data",
     "LocalBackend",
     "import_dask",
+    "joblib_dask_backend",
     "numba_threads",
     "open_backend",
     "play_chunk",
+    "SCHEDULER_VARIABLE",
+    "Seating",
     "seat_data",
+    "using_backend",
 ]
