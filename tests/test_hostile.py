@@ -461,3 +461,57 @@ def load_default():
     from sunset_sim.cards.loader import load_cards
 
     return load_cards()
+
+
+# ---- the attack set rerun: strings that reach the terminal, the day number, a BOM -------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "needle"),
+    [
+        ('id = "C01"', 'id = "\\u001b[2JC01\\u0007"', "id: must not contain control"),
+        ('id = "C01"', 'id = "C\\u0000"', "id: must not contain control"),
+        ('id = "L01"', 'id = "L\\n01"', "id: must not contain control"),
+        ('id = "C01"', 'id = "' + "C" * 100_000 + '"', "id: must be at most 64 characters"),
+        (
+            'name = "sunset-default-reconstructed"',
+            'name = "x\\u001b]0;owned\\u0007"',
+            "name: must not contain control",
+        ),
+        ('name = "sunset-default-reconstructed"', 'name = "' + "n" * 300 + '"', "at most 200"),
+    ],
+    ids=["escape-id", "nul-id", "newline-id", "long-id", "escape-name", "long-name"],
+)
+def test_ids_and_names_that_reach_the_terminal_are_refused(old, new, needle):
+    """Card ids and the set's name are printed by play, cards, study and reports: a control
+    character in one would drive the user's terminal, so the loader refuses it."""
+    assert old in TEXT
+    found = problems(TEXT.replace(old, new, 1))
+    assert any(needle in line for line in found), found
+    assert all(line.isprintable() for line in found), found  # the problem lines too
+
+
+def test_card_file_with_a_byte_order_mark_loads(tmp_path):
+    """Some editors save UTF-8 with a BOM; tomllib alone calls it an invalid statement."""
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + TEXT.encode())
+    assert "sunset-default-reconstructed" in ok(cli("cards", "--cards", path))
+
+
+def test_record_hash_is_printed_without_terminal_escapes(tmp_path):
+    record = record_of_default_game()
+    record["cards"] = {"name": "n\x1b[2J", "hash": "\x1b]0;owned\x07\x1b[2J"}
+    file = tmp_path / "r.json"
+    file.write_text(json.dumps(record))
+    line = fails(cli("replay", file), "pass --cards FILE")
+    assert line.isprintable(), line
+
+
+@pytest.mark.parametrize("value", [5, 0, None, "1", 1.0, "\x1b[2J"])
+def test_replay_checks_each_days_number(value):
+    """A day's ``day`` field, when present, is its place in ``days`` (it was ignored)."""
+    record = record_of_default_game()
+    record["days"][0]["day"] = value
+    with pytest.raises(RecordError, match="^day 1: day: the record numbers this day") as info:
+        replay(record)
+    assert str(info.value).isprintable()

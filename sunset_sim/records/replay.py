@@ -82,7 +82,8 @@ def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
     if named.get("hash") not in (None, cards.content_hash):
         raise RecordError(
             f"cards: the record was played with card set {named.get('name')!r} hash "
-            f"{named.get('hash')}, not {cards.name!r} hash {cards.content_hash}; pass --cards FILE"
+            f"{printable(named.get('hash'))}, not {cards.name!r} hash {cards.content_hash}; "
+            "pass --cards FILE"
         )
     return cards
 
@@ -128,6 +129,8 @@ class RecordDecider(Decider):
         day = days[state.day - 1]
         if not isinstance(day, dict):
             raise self._fail("expected an object for the day", state.day)
+        if "day" in day and (type(day["day"]) is not int or day["day"] != state.day):
+            raise self._fail(f"day: the record numbers this day {printable(day['day'])}", state.day)
         return day
 
     def setup_orders(self, cards: CardSet, n_players: int) -> SetupOrders:
