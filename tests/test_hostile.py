@@ -515,3 +515,26 @@ def test_replay_checks_each_days_number(value):
     with pytest.raises(RecordError, match="^day 1: day: the record numbers this day") as info:
         replay(record)
     assert str(info.value).isprintable()
+
+
+ESCAPE = "\x1b[2J\x1b]0;owned\x07"
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda r: r.__setitem__("fame", [ESCAPE] * 2),
+        lambda r: r.__setitem__("fame_parts", [ESCAPE] * 2),
+        lambda r: r["days"][0]["turns"][0].__setitem__("seat", ESCAPE),
+        lambda r: r["days"][0]["turns"][0]["painted"][0].__setitem__("cell", ESCAPE),
+    ],
+    ids=["fame", "fame-parts", "turn-seat", "painted-cell"],
+)
+def test_no_record_string_reaches_the_terminal_raw(tmp_path, mutate):
+    """Whichever check fails, the one line quotes the record's strings escaped."""
+    record = record_of_default_game()
+    mutate(record)
+    file = tmp_path / "r.json"
+    file.write_text(json.dumps(record))
+    line = fails(cli("replay", file))
+    assert line.isprintable() and "\\x1b[2J" in line, line

@@ -26,6 +26,11 @@ from sunset_sim.rules.state import GameState
 class RecordError(Exception):
     """A record that cannot be read or that does not describe a legal game: one line."""
 
+    def __init__(self, message: str) -> None:
+        # The line can quote a record's own strings: never pass their control characters
+        # (terminal escape sequences, line breaks) to the terminal, whichever check fails.
+        super().__init__("".join(c if c.isprintable() else ascii(c)[1:-1] for c in message))
+
 
 def load_record(path: str | Path) -> dict:
     try:
@@ -344,8 +349,9 @@ def compare_results(recorded: dict, derived: dict) -> None:
             for seat, (theirs, mine) in enumerate(zip(recorded[key], derived[key], strict=False)):
                 if theirs != mine and key != "winners":
                     raise RecordError(
-                        f"player {seat}: {rule}: recorded {key} {theirs}, the rules give {mine}"
+                        f"player {seat}: {rule}: recorded {key} {printable(theirs)}, the rules "
+                        f"give {mine}"
                     )
             raise RecordError(
-                f"{rule}: recorded {key} {recorded[key]}, the rules give {derived[key]}"
+                f"{rule}: recorded {key} {printable(recorded[key])}, the rules give {derived[key]}"
             )
