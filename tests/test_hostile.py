@@ -538,3 +538,16 @@ def test_no_record_string_reaches_the_terminal_raw(tmp_path, mutate):
     file.write_text(json.dumps(record))
     line = fails(cli("replay", file))
     assert line.isprintable() and "\\x1b[2J" in line, line
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["greedy:lateness=1,lateness=2", "greedy:lateness=1, lateness =1"],
+)
+def test_a_strategy_parameter_given_twice_is_refused(text):
+    """``lateness=1,lateness=2`` silently played lateness 2; now it names the key."""
+    from sunset_sim.strategy import StrategyError, make_player
+
+    with pytest.raises(StrategyError, match="given more than once"):
+        make_player(text)
+    fails(cli("play", "--players", "2", "--quiet", "--strategy", text), "more than once")
