@@ -5,6 +5,7 @@ opened that the user did not name."""
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -551,3 +552,46 @@ def test_a_strategy_parameter_given_twice_is_refused(text):
     with pytest.raises(StrategyError, match="given more than once"):
         make_player(text)
     fails(cli("play", "--players", "2", "--quiet", "--strategy", text), "more than once")
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "too-big"])
+def test_replay_reads_only_a_bounded_regular_file(tmp_path, kind):
+    """``replay /dev/zero`` read until MemoryError and a FIFO without a writer blocked."""
+    import os
+
+    if kind == "device":
+        path, needle = "/dev/zero", "not a regular file"
+    elif kind == "fifo":
+        path, needle = tmp_path / "pipe", "not a regular file"
+        os.mkfifo(path)
+    else:
+        from sunset_sim.records.replay import MAX_RECORD_BYTES
+
+        path, needle = tmp_path / "big.json", "larger than"
+        path.write_text(json.dumps(record_of_default_game()) + " " * MAX_RECORD_BYTES)
+    started = time.perf_counter()
+    fails(cli("replay", path), needle)
+    assert time.perf_counter() - started < 10
+
+
+@pytest.mark.parametrize(
+    ("mutate", "needle"),
+    [
+        (lambda r: r["rules"].__setitem__("days", True), "days: True is not a whole number"),
+        (lambda r: r.__setitem__("rules", "days"), "rules: expected an object"),
+        (lambda r: r.__setitem__("rules", 6), "rules: expected an object"),
+        (lambda r: r["days"][0]["plans"][0].__setitem__("kept", ["P1"]), "unknown plan id"),
+        (
+            lambda r: r["setup"].__setitem__("landscapes", [[x] for x in r["setup"]["landscapes"]]),
+            "unknown landscape id",
+        ),
+    ],
+    ids=["days-true", "rules-text", "rules-number", "kept-list", "landscapes-nested"],
+)
+def test_record_values_of_the_wrong_type_name_their_field(mutate, needle):
+    """``days: true`` played a one-day game; a list where an id belongs said only
+    'malformed record (TypeError: unhashable type)'."""
+    record = record_of_default_game()
+    mutate(record)
+    with pytest.raises(RecordError, match=re.escape(needle)):
+        replay(record)

@@ -32,9 +32,21 @@ class RecordError(Exception):
         super().__init__("".join(c if c.isprintable() else ascii(c)[1:-1] for c in message))
 
 
+MAX_RECORD_BYTES = 16 << 20  # a 12-day, 4-player record is under 100 KiB
+
+
 def load_record(path: str | Path) -> dict:
+    """A record file as JSON: a regular file of at most MAX_RECORD_BYTES, read no further
+    (a device such as /dev/zero would be read until memory ran out, a pipe could block)."""
+    file = Path(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if file.exists() and not file.is_dir() and not file.is_file():
+            raise RecordError("not a regular file (a device, pipe or socket)")
+        with open(file, "rb") as stream:
+            raw = stream.read(MAX_RECORD_BYTES + 1)
+        if len(raw) > MAX_RECORD_BYTES:
+            raise RecordError(f"larger than {MAX_RECORD_BYTES >> 20} MiB: not a game record")
+        text = raw.decode("utf-8")
     except OSError as error:
         raise RecordError(f"cannot read: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
@@ -120,7 +132,7 @@ class RecordDecider(Decider):
             raise self._fail(f"{where}: expected a list of {kind} ids", day, seat)
         table = self.index[kind]
         for card in ids:
-            if card not in table:
+            if not isinstance(card, str) or card not in table:
                 raise self._fail(f"{where}: unknown {kind} id {card!r}", day, seat)
         return [table[card] for card in ids]
 
@@ -242,6 +254,8 @@ class RecordDecider(Decider):
 def replay(record: dict, cards: CardSet | None = None, on_event=None) -> GameResult:
     """Replay a record; RecordError (one line) at the first illegal step or wrong result."""
     cards = record_cards(record, cards)
+    if not isinstance(record.get("rules") or {}, dict):
+        raise RecordError('rules: expected an object of rule options, e.g. {"days": 6}')
     try:
         rules = Rules.from_dict(record.get("rules") or {})
     except (RuleOptionError, TypeError) as error:
