@@ -595,3 +595,32 @@ def test_record_values_of_the_wrong_type_name_their_field(mutate, needle):
     mutate(record)
     with pytest.raises(RecordError, match=re.escape(needle)):
         replay(record)
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        (("report", "--games", "20", "--players", "2", "--study-games", "0", "--out"), "rep"),
+        (("study", "--games", "10", "--players", "2", "--families", "plan", "--edits", "none",
+          "--no-suggest", "--out"), "st"),
+        (("play", "--players", "2", "--record"), "game.json"),
+        (("tune", "greedy", "--games", "2", "--players", "2", "--generations", "1",
+          "--population", "4", "--validation-games", "2", "--out"), "t.json"),
+        (("sweep", "--games", "4", "--players", "2", "--rule-values", "days=4,5", "--plot"),
+         "s.png"),
+    ],
+    ids=["report", "study", "play-record", "tune-out", "sweep-plot"],
+)  # fmt: skip
+def test_a_second_writer_of_the_same_output_is_refused(tmp_path, monkeypatch, args, name):
+    """Two reports into one folder both said they succeeded; the folder held files of both
+    (the attack rerun found 1 file of the first run among 26 of the second)."""
+    import fcntl
+
+    monkeypatch.chdir(tmp_path)
+    with open(tmp_path / f".{name}.writing", "a+b") as other:  # another run's lock
+        fcntl.flock(other.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fails(cli(*args, name, "--quiet"), "another sunset-sim run is writing this output")
+    assert not (tmp_path / name).exists()
+    ok(cli(*args, name, "--quiet"))  # the lock released: a run alone writes
+    ok(cli(*args, name, "--quiet", "--force"))  # and the next one too (released at the end)
+    assert not (tmp_path / f".{name}.writing").exists()
