@@ -79,6 +79,13 @@ class OneLineErrors(click.Group):
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
+        except MemoryError as error:  # e.g. compare --games 10**10: 149 GiB of results
+            detail = " ".join(str(error).split())[:160] or "out of memory"
+            click.echo(
+                f"error: not enough memory for this run ({detail}); use fewer games or deals",
+                err=True,
+            )
+            sys.exit(2)
         except OSError as error:
             if error.errno not in WRITE_ERRORS:
                 raise

@@ -624,3 +624,40 @@ def test_a_second_writer_of_the_same_output_is_refused(tmp_path, monkeypatch, ar
     ok(cli(*args, name, "--quiet"))  # the lock released: a run alone writes
     ok(cli(*args, name, "--quiet", "--force"))  # and the next one too (released at the end)
     assert not (tmp_path / f".{name}.writing").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("compare", "--b-rule", "days=4", "--games"),
+        ("sweep", "--rule-values", "days=4,5", "--games"),
+        ("tune", "greedy", "--generations", "1", "--population", "4", "--games"),
+        ("study", "--out", "st", "--games"),
+        ("report", "--games", "50", "--out", "rep", "--study-games"),
+    ],
+    ids=["compare", "sweep", "tune", "study", "report-study"],
+)
+def test_the_largest_number_of_deals_is_one_line_when_memory_runs_out(tmp_path, args):
+    """10**10 deals (the stated limit) allocate 149 GiB up front in the paired commands:
+    a MemoryError traceback before; now one line, exit 2 (run with 8 GiB of address space)."""
+    import resource
+    import subprocess
+
+    from conftest import console_script
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30))
+
+    done = subprocess.run(
+        [*console_script(), *args, str(10**10), "--players", "2", "--quiet"],
+        capture_output=True, text=True, timeout=600, cwd=tmp_path, preexec_fn=limit,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "not enough memory" in lines[0], done.stderr
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+def test_report_study_games_has_a_stated_range(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    fails(cli("report", "--games", "5", "--out", "r", "--study-games", str(10**30)), "limit")
