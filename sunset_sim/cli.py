@@ -87,10 +87,15 @@ class OneLineErrors(click.Group):
             )
             sys.exit(2)
         except OSError as error:
-            if error.errno not in WRITE_ERRORS:
+            if error.errno in WRITE_ERRORS:
+                where = error.filename or "output"
+                click.echo(f"error: {where}: cannot write: {error.strerror}", err=True)
+                sys.exit(2)
+            if error.filename is None:
                 raise
-            where = error.filename or "output"
-            click.echo(f"error: {where}: cannot write: {error.strerror}", err=True)
+            # A path the user gave that the system refuses (a name too long, a dangling
+            # link in the way, a folder that cannot be made there): one line naming it.
+            click.echo(f"error: {error.filename}: {error.strerror or error}", err=True)
             sys.exit(2)
         sys.exit(value if isinstance(value, int) else 0)
 

@@ -661,3 +661,23 @@ def test_the_largest_number_of_deals_is_one_line_when_memory_runs_out(tmp_path, 
 def test_report_study_games_has_a_stated_range(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     fails(cli("report", "--games", "5", "--out", "r", "--study-games", str(10**30)), "limit")
+
+
+@pytest.mark.parametrize(
+    ("out", "needle"),
+    [
+        ("x" * 300 + ".parquet", "File name too long"),
+        ("x" * 300 + ".csv", "File name too long"),
+        ("x" * 300, "File name too long"),
+        ("/proc/ds", "/proc/ds"),
+        ("link", "link: File exists"),  # a dangling symbolic link where the folder goes
+    ],
+    ids=["long-parquet", "long-csv", "long-folder", "proc-folder", "dangling-link"],
+)
+def test_an_output_path_the_system_refuses_is_one_line(tmp_path, monkeypatch, out, needle):
+    """These were OSError tracebacks (ENAMETOOLONG, ENOENT, EEXIST) found by the rerun."""
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    os.symlink(tmp_path / "nowhere" / "x", tmp_path / "link")
+    fails(cli("simulate", "--games", "5", "--quiet", "--out", out), needle)
