@@ -681,3 +681,19 @@ def test_an_output_path_the_system_refuses_is_one_line(tmp_path, monkeypatch, ou
     monkeypatch.chdir(tmp_path)
     os.symlink(tmp_path / "nowhere" / "x", tmp_path / "link")
     fails(cli("simulate", "--games", "5", "--quiet", "--out", out), needle)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "needle"),
+    [
+        ("--generations", str(10**30), "more than the limit of 10,000"),
+        ("--population", str(2**64), "more than the limit of 10,000"),
+        ("--population", "2", "use a population of at least 3"),
+    ],
+    ids=["generations", "population", "elite-hint"],
+)
+def test_tune_search_sizes_have_a_stated_range(tmp_path, monkeypatch, option, value, needle):
+    """10**30 generations ran on, a 2**64 population was a ValueError traceback, and
+    population 2 with elite 0.25 (which keeps round(0.5) = 0) was told to use 2."""
+    monkeypatch.chdir(tmp_path)
+    fails(cli("tune", "greedy", "--players", "2", "--quiet", option, value), needle)
