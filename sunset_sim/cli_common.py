@@ -260,6 +260,8 @@ def check_output(path: Path, force: bool) -> None:
     """Refuse to overwrite without --force, and fail early if the folder cannot be written."""
     if path.exists() and not force:
         raise CliError(f"{path}: already exists (use --force to overwrite)")
+    if path.exists() and not path.is_file():  # --record /dev/null --force replaced the device
+        raise CliError(f"{path}: exists and is not a regular file; choose another name")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise CliError(f"{path}: folder {folder} does not exist")

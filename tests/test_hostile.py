@@ -697,3 +697,31 @@ def test_tune_search_sizes_have_a_stated_range(tmp_path, monkeypatch, option, va
     population 2 with elite 0.25 (which keeps round(0.5) = 0) was told to use 2."""
     monkeypatch.chdir(tmp_path)
     fails(cli("tune", "greedy", "--players", "2", "--quiet", option, value), needle)
+
+
+def test_study_out_empty_is_refused(tmp_path, monkeypatch):
+    """``study --out ''`` wrote its files into the current folder (report was fixed)."""
+    monkeypatch.chdir(tmp_path)
+    fails(cli("study", "--games", "5", "--quiet", "--out", ""), "--out: empty path")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("play", "--players", "2", "--quiet", "--record"),
+        ("simulate", "--games", "5", "--quiet", "--out"),
+    ],
+    ids=["play-record", "simulate-out"],
+)
+def test_force_never_replaces_a_device(tmp_path, monkeypatch, args):
+    """``--record /dev/null --force`` (as root) replaced the device with a regular file:
+    the attack rerun did it with a FIFO and a device node of its own."""
+    import os
+    import stat
+
+    monkeypatch.chdir(tmp_path)
+    name = "r.json" if args[0] == "play" else "o.csv"
+    os.mkfifo(tmp_path / name)
+    fails(cli(*args, name, "--force"), "not a regular file")
+    assert stat.S_ISFIFO(os.lstat(tmp_path / name).st_mode)
