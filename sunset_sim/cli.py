@@ -168,7 +168,7 @@ def strategies_command() -> None:
 @click.option(
     "--game",
     "game_index",
-    type=int,
+    type=cli_common.RangedInt("--game"),
     default=0,
     show_default=True,
     help="Game index under the seed.",

@@ -147,10 +147,10 @@ MAX_GAMES = 10**10  # more than anyone plays (46 hours at 60,000 games/s), and t
 
 def check_range(option: str, value: int) -> int:
     """The stated range of a seed or a number of games, in one line if outside it."""
-    if option == "--seed" and value < 0:
-        raise CliError(f"--seed: must not be negative, got {_short(value)}")
-    if option == "--seed" and value > MAX_SEED:
-        raise CliError(f"--seed: {_short(value)} is outside 0 to 2**64 - 1")
+    if option in ("--seed", "--game") and value < 0:
+        raise CliError(f"{option}: must not be negative, got {_short(value)}")
+    if option in ("--seed", "--game") and value > MAX_SEED:  # play --game 2**64 was game 0
+        raise CliError(f"{option}: {_short(value)} is outside 0 to 2**64 - 1")
     if option.endswith("games") and value > MAX_GAMES:
         raise CliError(f"{option}: {_short(value)} is more than the limit of {MAX_GAMES:,}")
     return value

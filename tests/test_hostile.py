@@ -725,3 +725,9 @@ def test_force_never_replaces_a_device(tmp_path, monkeypatch, args):
     os.mkfifo(tmp_path / name)
     fails(cli(*args, name, "--force"), "not a regular file")
     assert stat.S_ISFIFO(os.lstat(tmp_path / name).st_mode)
+
+
+@pytest.mark.parametrize("game", [str(2**64), str(10**30), "-1"])
+def test_play_game_index_has_a_stated_range(game):
+    """``play --game 2**64`` played game 0 again (a silent wrap, as --seed did)."""
+    fails(cli("play", "--players", "2", "--quiet", "--game", game), "--game")
