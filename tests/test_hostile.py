@@ -731,3 +731,64 @@ def test_force_never_replaces_a_device(tmp_path, monkeypatch, args):
 def test_play_game_index_has_a_stated_range(game):
     """``play --game 2**64`` played game 0 again (a silent wrap, as --seed did)."""
     fails(cli("play", "--players", "2", "--quiet", "--game", game), "--game")
+
+
+def _dataset_with(tmp_path, change) -> object:
+    from sunset_sim.run.dataset import MANIFEST
+
+    folder = tmp_path / "ds"
+    ok(cli(*DATASET, "--out", f"{folder}/"))
+    manifest = json.loads((folder / MANIFEST).read_text())
+    change(folder, manifest)
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        (
+            lambda folder, m: m["chunks"][0].__setitem__("file", "../outside.parquet"),
+            "not this folder's part file",
+        ),
+        (lambda folder, m: m["chunks"].append(m["chunks"][0]), "overlaps another"),
+        (lambda folder, m: m["chunks"][0].__setitem__("games", -5), "overlaps another"),
+        (lambda folder, m: m["chunks"][0].__setitem__("file", 5), "not this folder's part"),
+    ],
+    ids=["outside-file-that-exists", "chunk-twice", "negative-games", "file-not-text"],
+)
+def test_report_reads_only_the_folders_own_chunks_once(tmp_path, change, needle):
+    """``report DIR/`` read whatever file a manifest named (an existing file out of the
+    folder was opened), counted a chunk listed twice twice, and a number as a file name
+    was a TypeError traceback; ``read_dataset`` already refused the first."""
+    import shutil
+
+    from sunset_sim.run.dataset import MANIFEST
+
+    def write(folder, manifest):
+        shutil.copy(folder / manifest["chunks"][0]["file"], tmp_path / "outside.parquet")
+        change(folder, manifest)
+        (folder / MANIFEST).write_text(json.dumps(manifest))
+
+    folder = _dataset_with(tmp_path, write)
+    fails(cli("report", f"{folder}/", "--out", tmp_path / "rep", "--quiet"), needle)
+    assert not (tmp_path / "rep").exists()
+
+
+@pytest.mark.parametrize("kind", ["deep", "fifo"])
+def test_a_damaged_manifest_is_one_line(tmp_path, kind):
+    """A manifest nested 100,000 deep was a RecursionError traceback; a FIFO in its place
+    would block the read."""
+    import os
+
+    from sunset_sim.run.dataset import MANIFEST
+
+    def damage(folder, manifest):
+        (folder / MANIFEST).unlink()
+        if kind == "deep":
+            (folder / MANIFEST).write_text("[" * 100_000 + "]" * 100_000)
+        else:
+            os.mkfifo(folder / MANIFEST)
+
+    folder = _dataset_with(tmp_path, damage)
+    fails(cli("report", f"{folder}/", "--out", tmp_path / "rep", "--quiet"), "_manifest.json")
+    fails(cli(*DATASET, "--out", f"{folder}/", "--resume"), "_manifest.json")
