@@ -792,3 +792,19 @@ def test_a_damaged_manifest_is_one_line(tmp_path, kind):
     folder = _dataset_with(tmp_path, damage)
     fails(cli("report", f"{folder}/", "--out", tmp_path / "rep", "--quiet"), "_manifest.json")
     fails(cli(*DATASET, "--out", f"{folder}/", "--resume"), "_manifest.json")
+
+
+def test_report_refuses_a_chunk_damaged_without_a_size_change(tmp_path):
+    """``--resume`` checks each part's SHA-256 (issue item 8); ``report DIR/`` read the
+    damaged part as results."""
+    from sunset_sim.run.dataset import MANIFEST
+
+    def damage(folder, manifest):
+        part = folder / manifest["chunks"][1]["file"]
+        data = bytearray(part.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        part.write_bytes(bytes(data))
+
+    folder = _dataset_with(tmp_path, damage)
+    assert json.loads((folder / MANIFEST).read_text())["complete"]
+    fails(cli("report", f"{folder}/", "--out", tmp_path / "rep", "--quiet"), "damaged", "SHA-256")
