@@ -479,7 +479,7 @@ def load_default():
             'name = "x\\u001b]0;owned\\u0007"',
             "name: must not contain control",
         ),
-        ('name = "sunset-default-reconstructed"', 'name = "' + "n" * 300 + '"', "at most 200"),
+        ('name = "sunset-default-reconstructed"', 'name = "' + "n" * 500 + '"', "at most 400"),
     ],
     ids=["escape-id", "nul-id", "newline-id", "long-id", "escape-name", "long-name"],
 )
