@@ -86,11 +86,23 @@ class OneLineErrors(click.Group):
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
+        except MemoryError as error:  # e.g. compare --games 10**10: 149 GiB of results
+            detail = " ".join(str(error).split())[:160] or "out of memory"
+            click.echo(
+                f"error: not enough memory for this run ({detail}); use fewer games or deals",
+                err=True,
+            )
+            sys.exit(2)
         except OSError as error:
-            if error.errno not in WRITE_ERRORS:
+            if error.errno in WRITE_ERRORS:
+                where = error.filename or "output"
+                click.echo(f"error: {where}: cannot write: {error.strerror}", err=True)
+                sys.exit(2)
+            if error.filename is None:
                 raise
-            where = error.filename or "output"
-            click.echo(f"error: {where}: cannot write: {error.strerror}", err=True)
+            # A path the user gave that the system refuses (a name too long, a dangling
+            # link in the way, a folder that cannot be made there): one line naming it.
+            click.echo(f"error: {error.filename}: {error.strerror or error}", err=True)
             sys.exit(2)
         sys.exit(value if isinstance(value, int) else 0)
 
@@ -173,7 +185,7 @@ def strategies_command() -> None:
 @click.option(
     "--game",
     "game_index",
-    type=int,
+    type=cli_common.RangedInt("--game"),
     default=0,
     show_default=True,
     help="Game index under the seed.",

@@ -40,6 +40,7 @@ __all__ = [
     "checked",
     "format_option",
     "games_progress",
+    "hold_output_lock",
     "jobs_text_option",
     "load_card_set",
     "make_seats",
@@ -145,10 +146,11 @@ def load_card_set(path: Path | None, players: int | None = None, days: int = 6) 
 
 
 def check_range(option: str, value: int) -> int:
-    """The stated range of a seed or a number of games (validation.py), in one line if
-    outside it. Zero games passes here (commands say "not a positive number" themselves)."""
+    """The stated range of a seed (or a game index) or a number of games
+    (validation.py), in one line if outside it. Zero games passes here (commands say "not a
+    positive number" themselves)."""
     try:
-        if option == "--seed":
+        if option in ("--seed", "--game"):  # play --game 2**64 was game 0
             return validation.check_seed(value, option)
         if option.endswith("games") and value > MAX_GAMES:
             return validation.check_games(value, option)
@@ -267,11 +269,47 @@ def check_output(path: Path, force: bool) -> None:
     """Refuse to overwrite without --force, and fail early if the folder cannot be written."""
     if path.exists() and not force:
         raise CliError(f"{path}: already exists (use --force to overwrite)")
+    if path.exists() and not path.is_file():  # --record /dev/null --force replaced the device
+        raise CliError(f"{path}: exists and is not a regular file; choose another name")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise CliError(f"{path}: folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
         raise CliError(f"{path}: folder {folder} is not writable")
+    hold_output_lock(path)
+
+
+def hold_output_lock(path: Path) -> None:
+    """Hold ``.NAME.writing`` beside an output file or folder until the command ends, so a
+    second run writing the same output fails at its start, in one line, instead of both
+    reporting success over a mix of their files (flock: released if the process dies)."""
+    context = click.get_current_context(silent=True)
+    target = Path(os.path.abspath(path))
+    if context is None or not target.name or not target.parent.is_dir():
+        return
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): one writer per output is up to the user
+        return
+    lock_path = target.with_name(f".{target.name}.writing")
+    try:
+        handle = open(lock_path, "a+b")  # noqa: SIM115 - held until the command ends
+    except OSError:
+        return  # an unwritable folder: the write itself says so, naming the path
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise CliError(
+            f"{path}: another sunset-sim run is writing this output now; wait for it or "
+            "choose another --out"
+        ) from None
+
+    def release() -> None:
+        lock_path.unlink(missing_ok=True)
+        handle.close()
+
+    context.call_on_close(release)
 
 
 def check_out_folder(out_dir: Path, force: bool) -> None:
@@ -285,6 +323,7 @@ def check_out_folder(out_dir: Path, force: bool) -> None:
         parent = parent.parent
     if not os.access(parent, os.W_OK):
         raise CliError(f"--out {out_dir}: folder {parent} is not writable")
+    hold_output_lock(out_dir)
 
 
 def output_kind(text: str | None) -> tuple[Path | None, bool]:

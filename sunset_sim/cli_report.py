@@ -13,6 +13,7 @@ from sunset_sim.cli_common import (
     GAMES,
     SEED,
     CliError,
+    RangedInt,
     backend_options,
     cards_option,
     check_out_folder,
@@ -80,7 +81,7 @@ def _clear_old_outputs(out_dir: Path) -> None:
 )
 @click.option(
     "--study-games",
-    type=int,
+    type=RangedInt("--study-games"),  # at most MAX_GAMES, like --games
     default=None,
     help="Deals for the paired experiments (card values by restricted play, targets and "
     "verified rebalance suggestions, as `sunset-sim study --edits none`, whose files it "
@@ -222,8 +223,8 @@ def report_command(
         written = write_report(report, out_dir, on_step=step)
     except ReportInputError as error:
         raise CliError(str(error)) from None
-    except OSError:  # e.g. a full disk: no study files without their report either
-        _clear_old_outputs(out_dir)
+    except (OSError, MemoryError):  # a full disk, too many deals: no study files left
+        _clear_old_outputs(out_dir)  # without their report either
         raise
     step("done")
     meta = {"games": int(report.meta["games"]), "players": report.meta["players"]}

@@ -80,7 +80,7 @@ def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
 @click.option(
     "--out",
     "out_path",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False),  # text: an empty --out is refused, not "."
     default=Path("study"),
     show_default=True,
     help="Folder for values.csv, edits.csv, targets.csv, suggestions.csv, "
@@ -166,6 +166,9 @@ def study_command(
     check_field = None
     if check_text:
         check_field = _entrants(tuple(t.strip() for t in check_text.split(",") if t.strip()))
+    if not str(out_path).strip():  # Path("") would be the current folder
+        raise CliError("--out: empty path")
+    out_path = Path(out_path)
     check_out_folder(out_path, force)
     assert set(EDIT_CHOICES) - {"none"} == set(EDIT_FAMILIES)
     tables = len(seatings(entrants, players))

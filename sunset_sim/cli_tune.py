@@ -36,6 +36,9 @@ from sunset_sim.cli_common import (
     rule_option,
     text_option,
 )
+from sunset_sim.validation import short_number
+
+MAX_SEARCH = 10_000  # generations and population: the stated range's top
 
 # Numbers are read as text and checked here, so that "--games abc" is one line too.
 _WHOLE = {"--games", "--generations", "--population", "--players", "--seed"}
@@ -168,12 +171,17 @@ def tune_command(
     ):
         if value < low:
             raise CliError(f"{option}: {value} is less than {low}")
+    for option, value in (("--generations", generations), ("--population", population)):
+        if value > MAX_SEARCH:  # 10**30 generations ran on; a population, a traceback
+            raise CliError(
+                f"{option}: {short_number(value)} is more than the limit of {MAX_SEARCH:,}"
+            )
     if not 0.0 < elite < 1.0:
         raise CliError(f"--elite: {elite:g} is not a fraction between 0 and 1")
     if round(elite * population) < 1:
         raise CliError(
             f"--elite: {elite:g} of --population {population} keeps no candidate "
-            f"(use a population of at least {math.ceil(0.5 / elite)})"
+            f"(use a population of at least {math.floor(0.5 / elite) + 1})"
         )
     try:
         player = tunable_spec(strategy)

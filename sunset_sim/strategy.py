@@ -200,10 +200,14 @@ def make_player(text: str) -> Player:
         raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(specs)})")
     spec = specs[name]
     overrides: dict[str, float] = {}
+    given: set[str] = set()  # a key twice is ambiguous, not "the last one wins"
     for item in filter(None, (a.strip() for a in arguments.split(","))):
         key, sep, value = item.partition("=")
         if not sep:
             raise StrategyError(f"strategy {name}: {item!r} is not of the form key=value")
+        if key.strip() in given:
+            raise StrategyError(f"strategy {name}: {key.strip()!r} is given more than once")
+        given.add(key.strip())
         if key.strip() == "params":
             overrides.update(load_params_file(spec, params_path(spec, value.strip())))
             continue

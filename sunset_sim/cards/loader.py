@@ -44,6 +44,8 @@ MAX_GOAL_COUNT = 99  # a goal's n: 1 to 99
 MAX_CARDS = 1000  # cards per section
 MAX_FILE_BYTES = 1 << 20  # a card-set file: 1 MiB (the packaged one is about 10 KiB)
 MAX_NESTING = 32  # arrays, inline tables and dotted-key parts, at most this deep
+MAX_ID_CHARS = 64  # a card id: printed in tables, logs, records and reports
+MAX_NAME_CHARS = 400  # the set's name: printed in summaries and report titles
 WILD_TOKEN = "?"
 OPEN_TOKEN = "?..."
 MIN_LANDSCAPES = 25  # R-SET-1: the 5x5 wilderness is dealt at setup
@@ -191,6 +193,10 @@ def _parse_set(chk: _Checker, data: dict[str, Any]) -> tuple[str | None, tuple[s
     if name is not None and not name.strip():
         chk.add("set", "name", "must not be empty")
         name = None
+    problem = None if name is None else _text_problem(name, MAX_NAME_CHARS)
+    if problem is not None:
+        chk.add("set", "name", problem)
+        name = None
     if "features" not in table:
         chk.add("set", "features", "missing (a list of 1 to 8 feature names)")
         return name, None
@@ -231,9 +237,25 @@ def _card_tables(chk: _Checker, data: dict[str, Any], section: str) -> list[dict
 def _card_where(table: dict[str, Any], section: str, index: int) -> str:
     """How a problem line names a card: its id if it has a usable one, else section[index]."""
     card_id = table.get("id")
-    if isinstance(card_id, str) and card_id.strip():
+    if (
+        isinstance(card_id, str)
+        and card_id.strip()
+        and _text_problem(card_id, MAX_ID_CHARS) is None
+    ):
         return card_id
     return f"{section}[{index}]"
+
+
+def _text_problem(text: str, limit: int) -> str | None:
+    """Why a name or id cannot be printed safely (None if it can): ids and names reach the
+    terminal, CSV tables and reports, so no control characters (terminal escapes, NUL,
+    line breaks) and a stated length."""
+    if len(text) > limit:
+        return f"must be at most {limit} characters, got {len(text)}"
+    bad = next((c for c in text if not c.isprintable()), None)
+    if bad is not None:
+        return f"must not contain control or other unprintable characters, got {ascii(bad)}"
+    return None
 
 
 def _count_vector(
@@ -277,6 +299,10 @@ def _card_id(chk: _Checker, table: dict[str, Any], where: str) -> str | None:
     card_id = chk.string(where, table, "id")
     if card_id is not None and not card_id.strip():
         chk.add(where, "id", "must not be empty")
+        return None
+    problem = None if card_id is None else _text_problem(card_id, MAX_ID_CHARS)
+    if problem is not None:
+        chk.add(where, "id", problem)
         return None
     return card_id
 
@@ -418,6 +444,7 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
     lines and is stored as ``CardSet.path``.
     """
     chk = _Checker(str(path))
+    text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark, as some editors save
     problem = _shape_problem(text)
     if problem is not None:
         raise CardSetError([f"{path}: file: {problem}"])

@@ -26,10 +26,27 @@ from sunset_sim.rules.state import GameState
 class RecordError(Exception):
     """A record that cannot be read or that does not describe a legal game: one line."""
 
+    def __init__(self, message: str) -> None:
+        # The line can quote a record's own strings: never pass their control characters
+        # (terminal escape sequences, line breaks) to the terminal, whichever check fails.
+        super().__init__("".join(c if c.isprintable() else ascii(c)[1:-1] for c in message))
+
+
+MAX_RECORD_BYTES = 16 << 20  # a 12-day, 4-player record is under 100 KiB
+
 
 def load_record(path: str | Path) -> dict:
+    """A record file as JSON: a regular file of at most MAX_RECORD_BYTES, read no further
+    (a device such as /dev/zero would be read until memory ran out, a pipe could block)."""
+    file = Path(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if file.exists() and not file.is_dir() and not file.is_file():
+            raise RecordError("not a regular file (a device, pipe or socket)")
+        with open(file, "rb") as stream:
+            raw = stream.read(MAX_RECORD_BYTES + 1)
+        if len(raw) > MAX_RECORD_BYTES:
+            raise RecordError(f"larger than {MAX_RECORD_BYTES >> 20} MiB: not a game record")
+        text = raw.decode("utf-8")
     except OSError as error:
         raise RecordError(f"cannot read: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
@@ -82,7 +99,8 @@ def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
     if named.get("hash") not in (None, cards.content_hash):
         raise RecordError(
             f"cards: the record was played with card set {named.get('name')!r} hash "
-            f"{named.get('hash')}, not {cards.name!r} hash {cards.content_hash}; pass --cards FILE"
+            f"{printable(named.get('hash'))}, not {cards.name!r} hash {cards.content_hash}; "
+            "pass --cards FILE"
         )
     return cards
 
@@ -114,7 +132,7 @@ class RecordDecider(Decider):
             raise self._fail(f"{where}: expected a list of {kind} ids", day, seat)
         table = self.index[kind]
         for card in ids:
-            if card not in table:
+            if not isinstance(card, str) or card not in table:
                 raise self._fail(f"{where}: unknown {kind} id {card!r}", day, seat)
         return [table[card] for card in ids]
 
@@ -128,6 +146,8 @@ class RecordDecider(Decider):
         day = days[state.day - 1]
         if not isinstance(day, dict):
             raise self._fail("expected an object for the day", state.day)
+        if "day" in day and (type(day["day"]) is not int or day["day"] != state.day):
+            raise self._fail(f"day: the record numbers this day {printable(day['day'])}", state.day)
         return day
 
     def setup_orders(self, cards: CardSet, n_players: int) -> SetupOrders:
@@ -234,6 +254,8 @@ class RecordDecider(Decider):
 def replay(record: dict, cards: CardSet | None = None, on_event=None) -> GameResult:
     """Replay a record; RecordError (one line) at the first illegal step or wrong result."""
     cards = record_cards(record, cards)
+    if not isinstance(record.get("rules") or {}, dict):
+        raise RecordError('rules: expected an object of rule options, e.g. {"days": 6}')
     try:
         rules = Rules.from_dict(record.get("rules") or {})
     except (RuleOptionError, TypeError) as error:
@@ -341,8 +363,9 @@ def compare_results(recorded: dict, derived: dict) -> None:
             for seat, (theirs, mine) in enumerate(zip(recorded[key], derived[key], strict=False)):
                 if theirs != mine and key != "winners":
                     raise RecordError(
-                        f"player {seat}: {rule}: recorded {key} {theirs}, the rules give {mine}"
+                        f"player {seat}: {rule}: recorded {key} {printable(theirs)}, the rules "
+                        f"give {mine}"
                     )
             raise RecordError(
-                f"{rule}: recorded {key} {recorded[key]}, the rules give {derived[key]}"
+                f"{rule}: recorded {key} {printable(recorded[key])}, the rules give {derived[key]}"
             )

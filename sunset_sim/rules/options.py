@@ -24,7 +24,7 @@ class Rules:
             raise RuleOptionError(
                 f"tie_break: {self.tie_break!r} is not one of {', '.join(TIE_BREAK_NAMES)}"
             )
-        if not isinstance(self.days, int) or not 1 <= self.days <= 12:
+        if type(self.days) is not int or not 1 <= self.days <= 12:  # not a bool
             raise RuleOptionError(f"days: {self.days!r} is not a whole number from 1 to 12")
 
     @property

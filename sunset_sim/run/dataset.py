@@ -296,12 +296,16 @@ class DatasetStore:
 def read_manifest(folder: str | os.PathLike) -> dict:
     """The manifest of a dataset folder, checked for format and version (RunError if not)."""
     path = Path(folder) / MANIFEST
+    if path.exists() and not path.is_file():  # a FIFO would block, a device never end
+        raise RunError(f"{path}: not a regular file (a device, pipe or socket)")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise RunError(f"{folder}: no {MANIFEST}: not a sunset-sim dataset folder") from None
+    except RecursionError:
+        raise RunError(f"{path}: damaged (nested too deeply)") from None
     except (OSError, ValueError) as error:
-        raise RunError(f"{path}: unreadable or damaged ({error})") from None
+        raise RunError(f"{path}: unreadable or damaged ({_first_line(error)})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise RunError(f"{path}: not a sunset-sim dataset manifest")
     if manifest.get("version") != VERSION:
@@ -321,20 +325,45 @@ def read_dataset(folder: str | os.PathLike, allow_incomplete: bool = False) -> p
     manifest = read_manifest(folder)
     if not manifest.get("complete") and not allow_incomplete:
         raise RunError(f"{folder}: the run is not complete (continue it with --resume)")
-    try:
-        entries = sorted(manifest["chunks"], key=lambda entry: int(entry["first_game"]))
-    except (TypeError, KeyError, ValueError):
-        raise RunError(f"{Path(folder) / MANIFEST}: damaged chunk list") from None
-    for entry in entries:  # only the folder's own part files: never a path out of it
-        if entry.get("file") != part_name(int(entry["first_game"])):
-            raise RunError(
-                f"{Path(folder) / MANIFEST}: chunk file {ascii(entry.get('file'))[:60]} is not "
-                "this folder's part file for its first game"
-            )
-    files = [str(Path(folder) / entry["file"]) for entry in entries]
+    files = chunk_files(folder, manifest)
     if not files:
         return pd.DataFrame()
     return ds.dataset(files, format="parquet").to_table().to_pandas()
+
+
+def chunk_files(folder: str | os.PathLike, manifest: dict) -> list[str]:
+    """The part files a manifest lists, in game order: only the folder's own part files
+    (never a path out of it), each game once (a chunk listed twice would count its games
+    twice), every entry well-formed, each file whole (its SHA-256 as recorded). RunError in
+    one line otherwise."""
+    where = Path(folder) / MANIFEST
+    entries = manifest["chunks"]
+    if not all(isinstance(e, dict) and type(e.get("first_game")) is int for e in entries):
+        raise RunError(f"{where}: damaged chunk list")
+    entries = sorted(entries, key=lambda entry: entry["first_game"])
+    next_game = 0
+    for entry in entries:
+        if entry.get("file") != part_name(entry["first_game"]):
+            raise RunError(
+                f"{where}: chunk file {ascii(entry.get('file'))[:60]} is not "
+                "this folder's part file for its first game"
+            )
+        games = entry.get("games")
+        if type(games) is not int or games < 1 or entry["first_game"] < next_game:
+            raise RunError(f"{where}: chunk {entry['file']} overlaps another or has no games")
+        next_game = entry["first_game"] + games
+        path = Path(folder) / entry["file"]
+        if path.is_file() and "sha256" in entry and entry["sha256"] != file_digest(path):
+            raise RunError(  # damaged without a change of size: never read as results
+                f"{path}: damaged (its SHA-256 differs from the manifest); play it again with "
+                "simulate --resume and the original arguments"
+            )
+    return [str(Path(folder) / entry["file"]) for entry in entries]
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
 
 
 def _kept_chunks(folder: Path, identity: dict) -> dict[int, dict]:

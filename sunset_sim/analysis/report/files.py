@@ -85,8 +85,12 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
             raise ReportInputError(str(error)) from None
         if not manifest.get("complete"):
             raise ReportInputError(f"{path}: the run is not complete (continue it with --resume)")
-        entries = sorted(manifest["chunks"], key=lambda entry: entry["first_game"])
-        files = [str(path / entry["file"]) for entry in entries]
+        from sunset_sim.run.dataset import chunk_files
+
+        try:  # the folder's own part files only, each game once
+            files = chunk_files(path, manifest)
+        except RunError as error:
+            raise ReportInputError(str(error)) from None
         if not files:
             raise ReportInputError(f"{path}: the dataset has no chunks")
         missing = [f for f in files if not Path(f).is_file()]
