@@ -168,15 +168,47 @@ def cards_command(cards_path: Path | None, table_format: str, table_name: str | 
 
 
 @main.command("strategies")
-def strategies_command() -> None:
-    """List the strategies, their descriptions and parameters."""
+@cli_common.format_option
+@cli_common.table_option(["strategies", "parameters"])
+def strategies_command(table_format: str, table_name: str | None) -> None:
+    """List the strategies, their descriptions and parameters.
+
+    --format csv prints one table (strategies, or --table parameters: one row per
+    strategy and parameter); json one object with both."""
+    import pandas as pd
+
     from sunset_sim.strategy import registry
 
-    for name, spec in registry().items():
-        click.echo(f"{name}")
-        click.echo(f"    {spec.description}")
-        for p in spec.parameters:
-            click.echo(f"    {p.name} = {p.default:g}  (range {p.low:g}..{p.high:g}) {p.help}")
+    specs = registry()
+    if table_format == "table":
+        for name, spec in specs.items():
+            click.echo(f"{name}")
+            click.echo(f"    {spec.description}")
+            for p in spec.parameters:
+                click.echo(f"    {p.name} = {p.default:g}  (range {p.low:g}..{p.high:g}) {p.help}")
+        return
+    strategies = pd.DataFrame(
+        [{"strategy": name, "description": spec.description} for name, spec in specs.items()]
+    )
+    parameters = pd.DataFrame(
+        [
+            {
+                "strategy": name,
+                "parameter": p.name,
+                "default": p.default,
+                "low": p.low,
+                "high": p.high,
+                "help": p.help,
+            }
+            for name, spec in specs.items()
+            for p in spec.parameters
+        ]
+    )
+    cli_common.print_tables(
+        [("strategies", "Strategies", strategies), ("parameters", "Parameters", parameters)],
+        table_format,
+        table_name,
+    )
 
 
 @main.command("play")

@@ -118,6 +118,18 @@ def test_sweep_and_cards_csv_are_one_table():
     assert {"name", "hash", "commissions", "goals", "plans", "landscapes"} <= set(cards)
 
 
+def test_strategies_lists_as_one_csv_table_or_one_json_object():
+    rows = one_csv_table(ok(cli("strategies", "--format", "csv")))
+    assert rows[0] == ["strategy", "description"]
+    assert {"greedy", "random", "balanced"} <= {row[0] for row in rows[1:]}
+    rows = one_csv_table(ok(cli("strategies", "--format", "csv", "--table", "parameters")))
+    assert rows[0][:5] == ["strategy", "parameter", "default", "low", "high"]
+    assert ["balanced", "deny"] in [row[:2] for row in rows[1:]]
+    payload = json.loads(ok(cli("strategies", "--format", "json")))
+    assert set(payload) == {"strategies", "parameters"}
+    assert "greedy" in ok(cli("strategies")).splitlines()  # the text list stays the default
+
+
 def test_a_missing_table_is_one_line_exit_2():
     result = cli("sweep", "--param", "greedy:lateness=0,1", "--strategy", "random", "--games", "4")
     ok(result)
