@@ -145,6 +145,47 @@ def _pool(threads: int) -> ThreadPoolExecutor:
         return pool
 
 
+def _play_block(
+    tables: CardTables,
+    players: list[Player],
+    rules: Rules,
+    seed: int,
+    arguments: tuple,
+    out: BatchArrays,
+    start: int,
+    stop: int,
+    trace: np.ndarray,
+    check: bool,
+) -> None:
+    """Rows start .. stop - 1 of ``out`` (games out.first_game + start ...), one thread."""
+    functions, ids, params, banned = arguments
+    kernel.play_games(
+        np.uint64(seed),
+        np.int64(out.first_game),
+        np.int64(start),
+        np.int64(stop),
+        np.int64(len(players)),
+        functions,
+        ids,
+        params,
+        banned,
+        tables,
+        np.int64(rules.tie_break_code),
+        np.int64(rules.days),
+        out.seat,
+        out.game,
+        out.plan,
+        out.position,
+        out.painted,
+        out.day,
+        out.commission,
+        out.goal,
+        out.available,
+        trace,
+        np.int64(1 if check else 0),
+    )
+
+
 def run_games(
     tables: CardTables,
     players: list[Player],
@@ -163,37 +204,16 @@ def run_games(
     of failed invariants (engine/invariants.py); it is 0 otherwise. ``banned``: restricted
     play (kernel.py): game g uses ``banned[g % len(banned)]``, one row per seat."""
     banned = check_bans(banned, len(players), check_tables(tables))
-    functions, ids, params = kernel_arguments(players, field)
+    arguments = (*kernel_arguments(players, field), banned)
     out = allocate(n_games, len(players), rules.days, tables, first_game)
     threads = 1 if numba.config.DISABLE_JIT else max(1, numba.get_num_threads())
     n_blocks = max(1, min(n_games, 4 * threads))  # blocks of games, one workspace each
     blocks = [(b * n_games // n_blocks, (b + 1) * n_games // n_blocks) for b in range(n_blocks)]
+    no_trace = np.zeros(1, dtype=np.int32)
 
     def play(block: tuple[int, int]) -> None:
-        kernel.play_games(
-            np.uint64(seed),
-            np.int64(first_game),
-            np.int64(block[0]),
-            np.int64(block[1]),
-            np.int64(len(players)),
-            functions,
-            ids,
-            params,
-            banned,
-            tables,
-            np.int64(rules.tie_break_code),
-            np.int64(rules.days),
-            out.seat,
-            out.game,
-            out.plan,
-            out.position,
-            out.painted,
-            out.day,
-            out.commission,
-            out.goal,
-            out.available,
-            np.zeros(1, dtype=np.int32),  # no trace
-            np.int64(1 if check_invariants else 0),
+        _play_block(
+            tables, players, rules, seed, arguments, out, *block, no_trace, check_invariants
         )
 
     if threads == 1 or n_blocks == 1:
@@ -213,35 +233,12 @@ def trace_game(
     field: Sequence[Player] = (),
     banned: np.ndarray | None = None,
 ) -> tuple[np.ndarray, BatchArrays]:
-    """One game with its full trace (every decision and chance outcome), for parity checks."""
+    """One game with its full trace (every decision and chance outcome), for parity checks;
+    the invariants are checked too."""
     banned = check_bans(banned, len(players), check_tables(tables))
-    functions, ids, params = kernel_arguments(players, field)
+    arguments = (*kernel_arguments(players, field), banned)
     out = allocate(1, len(players), rules.days, tables, game_index)
     trace = np.zeros(1 << 16, dtype=np.int32)
     trace[0] = 1
-    kernel.play_games(
-        np.uint64(seed),
-        np.int64(game_index),
-        np.int64(0),
-        np.int64(1),
-        np.int64(len(players)),
-        functions,
-        ids,
-        params,
-        banned,
-        tables,
-        np.int64(rules.tie_break_code),
-        np.int64(rules.days),
-        out.seat,
-        out.game,
-        out.plan,
-        out.position,
-        out.painted,
-        out.day,
-        out.commission,
-        out.goal,
-        out.available,
-        trace,
-        np.int64(1),  # check the invariants too
-    )
+    _play_block(tables, players, rules, seed, arguments, out, 0, 1, trace, True)
     return trace[1 : trace[0]].copy(), out
