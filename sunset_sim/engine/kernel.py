@@ -29,7 +29,7 @@ Speed (measured with perf; keep it in mind when editing):
   fits (``tables.land_frames``) and, in the sale search, hand positions per frame and per
   feature kind. Grid steps are one lookup in ``NEXT_CELL``.
 - Strategies are not compiled in: each decision calls the seat's adapter through its
-  machine-code address with four integers (``decide`` below; ``decisions.py`` has the
+  machine-code address with four integers (``ask.decide``; ``decisions.py`` has the
   designs measured), so this module compiles once for every line-up and a strategy once
   for every line-up it sits in. The strategy sees the arrays of one context tuple built
   per game.
