@@ -44,6 +44,21 @@ NEXT_CELL = np.array(
     ],
     dtype=np.int64,
 )
+# RAY_CELLS[(cell * N_DIRECTIONS + direction) * RAY_LENGTH + k]: the cell k + 1 steps
+# away, -1 off the grid. A hike's cells in one lookup each, none waiting for the step
+# before it (NEXT_CELL walks one step at a time).
+RAY_LENGTH = GRID_SIZE - 1  # the longest straight hike on the grid
+RAY_CELLS = np.full(N_CELLS * N_DIRECTIONS * RAY_LENGTH, -1, dtype=np.int64)
+for _cell in range(N_CELLS):
+    for _direction, (_dr, _dc) in enumerate(DIRECTION_DELTAS):
+        for _k in range(RAY_LENGTH):
+            _row = _cell // GRID_SIZE + _dr * (_k + 1)
+            _col = _cell % GRID_SIZE + _dc * (_k + 1)
+            if 0 <= _row < GRID_SIZE and 0 <= _col < GRID_SIZE:
+                RAY_CELLS[(_cell * N_DIRECTIONS + _direction) * RAY_LENGTH + _k] = (
+                    _row * GRID_SIZE + _col
+                )
+del _cell, _direction, _dr, _dc, _k, _row, _col
 DIRECTION_CLASS_ARRAY = np.array(DIRECTION_CLASS, dtype=np.int64)
 PATH_TOP = GRID_SIZE  # a straight path on a 5x5 grid has at most 5 cells
 PATH_PREFIX = PATH_TOP + 1
@@ -61,6 +76,8 @@ __all__ = [
     "lowest_bit",
     "stack_empty",
     "NEXT_CELL",
+    "RAY_CELLS",
+    "RAY_LENGTH",
     "PATH_TOP",
     "PATH_PREFIX",
     "others_mask",
@@ -82,7 +99,8 @@ def ray_step(obs, cell, direction):
     """The next cell of a straight hike from ``cell``, or -1 where the ray stops: off the
     grid (R-HIKE-3) or at an empty cell (R-HIKE-4). A cell holding another artist is
     returned: the hike passes through it but never ends there (R-HIKE-5, the caller's
-    check). The one hike-ray step of the engine and the strategies."""
+    check). The strategies' hike-ray step; the engine's option search
+    (``engine/hike.legal_hikes``) applies the same two tests to ``RAY_CELLS``."""
     following = NEXT_CELL[cell * N_DIRECTIONS + direction]
     if following < 0 or obs[OBS_GRID + following] < 0:
         return -1
@@ -93,11 +111,13 @@ def ray_step(obs, cell, direction):
 def takeable_cells(obs, occupied, start, direction, steps, cells):
     """The cells a hike's painting may take, in path order (R-PAINT-1/2: start and path
     cells with a card and no other artist); their number."""
-    cell = start
     n = 0
-    for step in range(steps + 1):
-        if step > 0:
-            cell = step_cell(cell, direction)
+    if obs[OBS_GRID + start] >= 0 and not (occupied >> start) & 1:
+        cells[0] = start
+        n = 1
+    ray = (start * N_DIRECTIONS + direction) * RAY_LENGTH
+    for step in range(min(steps, RAY_LENGTH)):
+        cell = RAY_CELLS[ray + step]
         if obs[OBS_GRID + cell] >= 0 and not (occupied >> cell) & 1:
             cells[n] = cell
             n += 1

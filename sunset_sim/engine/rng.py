@@ -42,10 +42,19 @@ def rng_below(stream, n):
 
 @jit
 def rng_shuffle(stream, items, n):
-    """Fisher-Yates from the back over items[:n], as ``sunset_sim.rng.Stream.shuffle``."""
+    """Fisher-Yates from the back over items[:n], as ``sunset_sim.rng.Stream.shuffle``.
+
+    The draws are rng_below's, with the key and counter kept in registers: stored back
+    once, not after every draw (items may be any integer array, so the compiler could not
+    keep them there itself: a store to items might change the stream)."""
+    key = stream[0]
+    counter = stream[1]
     for i in range(n - 1, 0, -1):
-        j = rng_below(stream, i + 1)
+        z = mix64(key + counter * GOLDEN)
+        counter += np.uint64(1)
+        j = np.int64(((z >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
         items[i], items[j] = items[j], items[i]
+    stream[1] = counter
 
 
 if numba.config.DISABLE_JIT:  # plain Python: exact 64-bit wrap-around without numpy warnings
@@ -57,6 +66,11 @@ if numba.config.DISABLE_JIT:  # plain Python: exact 64-bit wrap-around without n
         value = python_below(int(stream[0]), int(stream[1]), int(n))
         stream[1] = np.uint64(int(stream[1]) + 1)
         return np.int64(value)
+
+    def rng_shuffle(stream, items, n):  # noqa: F811
+        for i in range(n - 1, 0, -1):
+            j = rng_below(stream, i + 1)
+            items[i], items[j] = items[j], items[i]
 
 
 def new_stream(seed: int, game_index: int, stream: int) -> np.ndarray:

@@ -50,9 +50,11 @@ def sale_options(obs, tables, hands, seat, n_hand, options):
     # (land_frames: one bit per frame; card sets of up to 64 frames take this fast path).
     one_word = tables.land_frames.shape[1] == 1
     held = np.uint64(0)
+    hand_frames = stack_empty(MAX_PAINTINGS, np.uint64)  # per hand position (one word)
     if one_word:
         for i in range(n_hand):
-            held |= tables.land_frames[hands[seat, i], 0]
+            hand_frames[i] = tables.land_frames[hands[seat, i], 0]
+            held |= hand_frames[i]
         if held == 0:
             return n
     same_kind = stack_empty(MAX_PAINTINGS, np.uint64)  # earlier positions of the same kind
@@ -70,13 +72,17 @@ def sale_options(obs, tables, hands, seat, n_hand, options):
         possible = True
         for f in range(n_frames):
             frame = tables.comm_frames[commission, f]
-            if one_word and not (held >> np.uint64(frame)) & np.uint64(1):
-                possible = False
-                break
             mask = np.uint64(0)
-            for i in range(n_hand):
-                if tables.match[hands[seat, i], frame]:
-                    mask |= np.uint64(1) << np.uint64(i)
+            if one_word:
+                if not (held >> np.uint64(frame)) & np.uint64(1):
+                    possible = False
+                    break
+                for i in range(n_hand):
+                    mask |= ((hand_frames[i] >> np.uint64(frame)) & np.uint64(1)) << np.uint64(i)
+            else:
+                for i in range(n_hand):
+                    if tables.match[hands[seat, i], frame]:
+                        mask |= np.uint64(1) << np.uint64(i)
             fit[f] = mask
             if mask == 0:
                 possible = False
