@@ -61,6 +61,13 @@ def resolve(
     return card_set, seats, rules
 
 
+def _entrants(field: Sequence[str | Player]) -> list[Player]:
+    """One player per strategy of ``field``: the engine compiles and addresses strategies,
+    not seats (a study's field of 140 tables is otherwise 560 entries on every call)."""
+    players = [s if isinstance(s, Player) else make_player(s) for s in field]
+    return list({id(player.spec): player for player in players}.values())
+
+
 def iter_batches(
     games: int,
     players: int = 4,
@@ -91,7 +98,7 @@ def iter_batches(
     card_set, seats, rules = resolve(players, strategies, cards, rules)
     tables = build_tables(card_set)
     labels = [p.name for p in seats]
-    entrants = [s if isinstance(s, Player) else make_player(s) for s in field]
+    entrants = _entrants(field)
     ranges = chunk_ranges(games, chunk_size, first_game)
     with using_backend(backend, jobs, scheduler) as runner:
         for batch in runner.play(
@@ -124,7 +131,7 @@ def iter_seatings(
     if not resolved:
         return
     card_tables = build_tables(resolved[0][0])
-    entrants = [s if isinstance(s, Player) else make_player(s) for s in field]
+    entrants = _entrants(field)
     ranges = chunk_ranges(games, chunk_size, first_game)
     seatings = [
         Seating(card_tables, seats, checked, seed, ranges, entrants, banned)
