@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from sunset_sim.engine.jit import jit
 from sunset_sim.strategy import StrategySpec
-from sunset_sim.strategy_tools import rng_below
+from sunset_sim.strategy_tools import uniform_choice
 
-
-@jit(_nrt=False)  # allocates nothing: no reference counting on its arguments
-def decide(kind, obs, options, n_options, params, rng, tables):
-    return rng_below(rng, n_options)
-
+# The engine makes this draw itself, without calling the strategy (engine/ask.py).
+decide = uniform_choice
 
 STRATEGY = StrategySpec(
     name="random",

@@ -186,7 +186,7 @@ def play_game(
         choose_plans(
             obs, work.options, work.drawn, work.kept, work.plan_ring, work.plan_head,
             work.plan_count, work.hands, work.n_hand, n_players, banned, ban_mask, plan_column,
-            strategy_functions, strategy_ids, context, trace,
+            strategy_functions, strategy_ids, streams, context, trace,
         )  # fmt: skip
         turn_order(
             obs, tables.plan_wake, work.kept, work.chance, tie_break, work.permutation,

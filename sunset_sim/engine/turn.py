@@ -41,7 +41,10 @@ def take_turn(
     sums[seat, S_FORCED_STAY] = (
         1 if n_options == 1 and options[0, 1] == 0 and (occupied >> start) & 1 else 0
     )
-    choice = decide(strategy_functions, strategy_id, KIND_HIKE, np.int64(n_options), seat, context)
+    choice = decide(
+        strategy_functions, strategy_id, KIND_HIKE, np.int64(n_options), seat, work.streams,
+        context,
+    )  # fmt: skip
     direction = options[choice, 0]
     steps = options[choice, 1]
     obs[OBS_POS + seat] = options[choice, 2]
@@ -54,7 +57,10 @@ def take_turn(
     )
     if banned[ban_mask, seat, BAN_ANY]:
         n_options = allowed_paint_sets(obs, options, n_options, banned, ban_mask, seat, land_column)
-    choice = decide(strategy_functions, strategy_id, KIND_PAINT, np.int64(n_options), seat, context)
+    choice = decide(
+        strategy_functions, strategy_id, KIND_PAINT, np.int64(n_options), seat, work.streams,
+        context,
+    )  # fmt: skip
     n_painted = take_paintings(
         obs, options, choice, seat, hands, n_hand, sums, tables.land_icons, land_place,
         painted_out, day_out, day, trace,
@@ -77,8 +83,9 @@ def take_turn(
         if banned[ban_mask, seat, BAN_ANY]:
             n_options = allowed_sales(rows, n_options, banned, ban_mask, seat, comm_column)
         choice = decide(
-            strategy_functions, strategy_id, KIND_SALE, np.int64(n_options), seat, rows_context
-        )
+            strategy_functions, strategy_id, KIND_SALE, np.int64(n_options), seat, work.streams,
+            rows_context,
+        )  # fmt: skip
         if choice == 0:
             break
         n_discard, row_len = make_sale(
