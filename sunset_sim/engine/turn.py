@@ -21,6 +21,31 @@ from sunset_sim.observation import OBS_DONE, OBS_GOAL_HOLDER, OBS_POS, OPTION_WI
 CONTEXT = context_type()  # what every decision hands to the strategies (decisions.py)
 
 
+@jit
+def long_list_sale(
+    obs, tables, hands, seat, n_hand, n_options, options, params, streams, strategy_functions,
+    strategy_id, banned, ban_mask, comm_column,
+):  # fmt: skip
+    """A sale decision with more sales than the option buffer holds (a permissive card
+    set, a long game): every legal sale is offered (R-SELL-1), as the reference engine
+    offers them, from a list of this decision's own. The chosen sale is copied to row 1
+    of ``options`` (returns 1), or 0 for "stop". Kept out of ``take_turn``: an array
+    allocated there made numba count references on the option buffer at every sale."""
+    rows = np.empty((n_options, OPTION_WIDTH), dtype=np.int32)
+    sale_options(obs, tables, hands, seat, n_hand, rows)
+    if banned[ban_mask, seat, BAN_ANY]:
+        n_options = allowed_sales(rows, n_options, banned, ban_mask, seat, comm_column)
+    rows_context = address_of((obs, rows, params, streams, tables), CONTEXT)
+    choice = decide(
+        strategy_functions, strategy_id, KIND_SALE, np.int64(n_options), seat, streams,
+        rows_context,
+    )  # fmt: skip
+    if choice == 0:
+        return 0
+    options[1, :] = rows[choice, :]
+    return 1
+
+
 @jit(inline="always")
 def take_turn(
     obs, tables, work, params, seat, position, n_players, plan, goal, goal_holder,
@@ -69,27 +94,23 @@ def take_turn(
     n_sold = 0
     while True:
         show_private(obs, seat, hands, n_hand[seat], position)
-        rows = options
-        rows_context = context
-        while True:  # one call site: the search is inlined once
-            n_options = sale_options(obs, tables, hands, seat, n_hand[seat], rows)
-            if n_options <= rows.shape[0]:
-                break
-            # More sales than the buffer holds (a permissive card set, a long game): a
-            # buffer of this decision's own, so that every legal sale is offered
-            # (R-SELL-1), as the reference engine offers them.
-            rows = np.empty((n_options, OPTION_WIDTH), dtype=np.int32)
-            rows_context = address_of((obs, rows, params, work.streams, tables), CONTEXT)
-        if banned[ban_mask, seat, BAN_ANY]:
-            n_options = allowed_sales(rows, n_options, banned, ban_mask, seat, comm_column)
-        choice = decide(
-            strategy_functions, strategy_id, KIND_SALE, np.int64(n_options), seat, work.streams,
-            rows_context,
-        )  # fmt: skip
+        n_options = sale_options(obs, tables, hands, seat, n_hand[seat], options)
+        if n_options > options.shape[0]:
+            choice = long_list_sale(
+                obs, tables, hands, seat, n_hand[seat], n_options, options, params,
+                work.streams, strategy_functions, strategy_id, banned, ban_mask, comm_column,
+            )  # fmt: skip
+        else:
+            if banned[ban_mask, seat, BAN_ANY]:
+                n_options = allowed_sales(options, n_options, banned, ban_mask, seat, comm_column)
+            choice = decide(
+                strategy_functions, strategy_id, KIND_SALE, np.int64(n_options), seat,
+                work.streams, context,
+            )  # fmt: skip
         if choice == 0:
             break
         n_discard, row_len = make_sale(
-            obs, rows, choice, seat, hands, n_hand, sums, work.discard, n_discard, row_len,
+            obs, options, choice, seat, hands, n_hand, sums, work.discard, n_discard, row_len,
             tables.comm_fame, tables.comm_n_frames, tables.land_icons, land_place, comm_place,
             commission_out, day, trace,
         )  # fmt: skip
