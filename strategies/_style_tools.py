@@ -26,7 +26,6 @@ from sunset_sim.enums import (
     GRID_SIZE,
     MAX_FRAMES,
     N_CELLS,
-    N_DIRECTIONS,
 )
 from sunset_sim.observation import (
     MAX_ROW,
@@ -41,10 +40,9 @@ from sunset_sim.observation import (
     OBS_ROW,
     OBS_ROW_LEN,
 )
-from sunset_sim.strategy_tools import popcount, ray_step, step_cell, takeable_cells
+from sunset_sim.strategy_tools import popcount, step_cell, takeable_cells
 
 MAX_PATH = GRID_SIZE  # a straight path holds the start and at most 4 further cells
-MAX_HIKES = 1 + N_DIRECTIONS * (GRID_SIZE - 1)  # the stay, then up to 4 steps each way
 MAX_VISIBLE = MAX_ROW + 1  # the commission row and the preview
 N_MASKS = 1 << MAX_FRAMES  # frame subsets of a commission
 BIG = 1e9
@@ -71,36 +69,6 @@ def others_mask(obs):
         if seat != me and obs[OBS_POS + seat] >= 0:
             mask |= 1 << obs[OBS_POS + seat]
     return mask
-
-
-@jit
-def plan_hikes(obs, occupied, directions, max_steps, out_direction, out_steps):
-    """The legal hikes (direction, steps) a plan card would allow from here now, in the
-    engines' order (R-HIKE-1..5); the stay (-1, 0) if nothing else is legal."""
-    start = obs[OBS_POS + obs[OBS_ME]]
-    n = 0
-    if not (occupied >> start) & 1:
-        out_direction[n] = -1
-        out_steps[n] = 0
-        n += 1
-    for direction in range(N_DIRECTIONS):
-        if not (directions >> direction) & 1:
-            continue
-        cell = start
-        for steps in range(1, max_steps + 1):
-            cell = ray_step(obs, cell, direction)
-            if cell < 0:  # R-HIKE-3, R-HIKE-4
-                break
-            if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
-                continue
-            out_direction[n] = direction
-            out_steps[n] = steps
-            n += 1
-    if n == 0:
-        out_direction[0] = -1
-        out_steps[0] = 0
-        n = 1
-    return n
 
 
 @jit
