@@ -254,7 +254,8 @@ def prepare(
         elif (mine >> np.uint64(commission)) & np.uint64(1):  # counted in a register
             packed = 0  # 8 bits per frame mask m (at most MAX_PAINTINGS = 64 each)
             for i in range(n_held):
-                packed += 1 << (8 * land_fit[obs[OBS_PAINTINGS + i], commission])
+                m = np.int64(land_fit[obs[OBS_PAINTINGS + i], commission])  # (not uint8 math)
+                packed += np.int64(1) << (8 * m)
             for m in range(N_MASKS):
                 ints[COUNTS + k * N_MASKS + m] = (packed >> (8 * m)) & 255
             hall = hall_entry(ints, COUNTS + k * N_MASKS, n_frames)
