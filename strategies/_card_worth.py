@@ -116,7 +116,8 @@ def _hall_table() -> np.ndarray:
     return np.concatenate(parts)
 
 
-HALL = _hall_table()
+# int16 (entries < 2^10): 33 KB instead of 132 KB, so that its lookups stay in cache
+HALL = _hall_table().astype(np.int16)
 # where each number of frames starts in HALL
 FRAMES_OFFSET = np.cumsum([0] + [1 << (2 * ((1 << n) - 1)) for n in range(MAX_FRAMES)])
 
@@ -128,7 +129,7 @@ def hall_entry(counts, offset, n_frames):
     key = 0
     for m in range(1, 1 << n_frames):
         key += min(counts[offset + m], 3) << (2 * (m - 1))
-    return HALL[FRAMES_OFFSET[n_frames] + key]
+    return np.int64(HALL[FRAMES_OFFSET[n_frames] + key])
 
 
 @jit(inline="always")
@@ -178,10 +179,12 @@ def others_paintings(obs, block, me, n_seats):
     """Bitmask over landscapes block .. block + 63: the other players' unsold paintings
     (public places), found without a branch per card: most cards are on the grid, in
     the deck or sold, so a branch would mispredict."""
-    first = obs[OBS_LAND_PLACE]
+    first = obs[OBS_LAND_PLACE] + block
+    places = obs[first : first + min(64, obs[OBS_COMM_PLACE] - first)]
     theirs = np.uint64(0)
-    for offset in range(min(64, obs[OBS_COMM_PLACE] - first - block)):
-        seat = obs[first + block + offset]
+    for offset in range(places.shape[0]):
+        # an unsigned index: no wraparound test, so the loop vectorizes without gathers
+        seat = places[np.uint64(offset)]
         bit = np.uint64(1) << np.uint64(offset)
         theirs |= bit if seat >= 0 and seat < n_seats and seat != me else np.uint64(0)
     return theirs
@@ -190,14 +193,15 @@ def others_paintings(obs, block, me, n_seats):
 @jit(_nrt=False)
 def prepare(
     obs, land_features, land_fit, land_commissions, comm_n_frames, comm_fame, comm_share,
-    include_preview, rate_mode, preview_factor, with_deny, ints, floats,
+    include_preview, rate_mode, preview_factor, with_deny, with_features, ints, floats,
 ):  # fmt: skip
     """Once per decision: the context above for the visible commissions (the row, then the
     preview if wanted). My rate of a frame is fame per frame (RATE_SHARE) or per frame still
     missing (RATE_MISSING), times ``preview_factor`` for the preview. An opponent collects
     for a commission when one of their unsold paintings (public) fits one of its frames;
     then every card that fits a frame is worth denying. Returns (number visible, my unsold
-    paintings, their features as a bitmask)."""
+    paintings, their features as a bitmask: 0 unless ``with_features``, as only an "all
+    features" goal reads them)."""
     me = obs[OBS_ME]
     n_seats = obs[OBS_N_PLAYERS]
     n_vis = 0
@@ -209,20 +213,26 @@ def prepare(
         ints[VIS + n_vis] = obs[OBS_PREVIEW]
         preview_slot = n_vis
         n_vis += 1
-    started = stack_empty(MAX_VISIBLE, np.int64)  # 1 where an opponent collects for it
-    for k in range(n_vis):
+    one_word = land_commissions.shape[1] == 1
+    # card sets of more than 64 commissions: 1 where an opponent collects for it, counts
+    started = stack_empty(MAX_VISIBLE, np.int64)
+    for k in range(0 if one_word else n_vis):
         started[k] = 0  # (set below when with_deny)
         for m in range(N_MASKS):
             ints[COUNTS + k * N_MASKS + m] = 0
-    one_word = land_commissions.shape[1] == 1
     collected = np.uint64(0)  # commissions (< 64) some opponent's painting fits
+    mine = np.uint64(0)  # commissions (< 64) one of my paintings fits
     n_held = obs[OBS_N_PAINTINGS]
     held_features = 0
     for i in range(n_held):  # my unsold paintings are listed in the observation
         card = obs[OBS_PAINTINGS + i]
-        held_features |= card_features(land_features, card)
-        for k in range(n_vis):
-            ints[COUNTS + k * N_MASKS + land_fit[card, ints[VIS + k]]] += 1
+        if with_features:
+            held_features |= card_features(land_features, card)
+        if one_word:
+            mine |= land_commissions[card, 0]
+        else:
+            for k in range(n_vis):
+                ints[COUNTS + k * N_MASKS + land_fit[card, ints[VIS + k]]] += 1
     first = obs[OBS_LAND_PLACE]
     for block in range(0, (obs[OBS_COMM_PLACE] - first) if with_deny else 0, 64):
         theirs = others_paintings(obs, block, me, n_seats)
@@ -238,7 +248,24 @@ def prepare(
     for k in range(n_vis):
         commission = ints[VIS + k]
         n_frames = comm_n_frames[commission]
-        hall = hall_entry(ints, COUNTS + k * N_MASKS, n_frames)
+        if not one_word:
+            hall = hall_entry(ints, COUNTS + k * N_MASKS, n_frames)
+            is_started = started[k] != 0
+        elif (mine >> np.uint64(commission)) & np.uint64(1):  # counted in a register
+            packed = 0  # 8 bits per frame mask m (at most MAX_PAINTINGS = 64 each)
+            for i in range(n_held):
+                m = np.int64(land_fit[obs[OBS_PAINTINGS + i], commission])  # (not uint8 math)
+                packed += np.int64(1) << (8 * m)
+            for m in range(N_MASKS):
+                ints[COUNTS + k * N_MASKS + m] = (packed >> (8 * m)) & 255
+            hall = hall_entry(ints, COUNTS + k * N_MASKS, n_frames)
+            is_started = with_deny and ((collected >> np.uint64(commission)) & np.uint64(1)) != 0
+        else:  # none of mine fits it (m = 0 for all): no table lookup needed
+            ints[COUNTS + k * N_MASKS] = n_held
+            for m in range(1, N_MASKS):
+                ints[COUNTS + k * N_MASKS + m] = 0
+            hall = np.int64(HALL[FRAMES_OFFSET[n_frames]])
+            is_started = with_deny and ((collected >> np.uint64(commission)) & np.uint64(1)) != 0
         ints[ADDS + k] = hall & 255
         ints[BASE + k] = hall >> 8
         floats[SHARE + k] = comm_share[commission]
@@ -248,9 +275,7 @@ def prepare(
             floats[RATE + k] = comm_share[commission]
         if k == preview_slot:
             floats[RATE + k] *= preview_factor
-        if one_word and with_deny:
-            started[k] = (collected >> np.uint64(commission)) & np.uint64(1)
-        ints[DENY + k] = (1 << (1 << n_frames)) - 2 if started[k] else 0  # m = 1 .. 2^n - 1
+        ints[DENY + k] = (1 << (1 << n_frames)) - 2 if is_started else 0  # m = 1 .. 2^n - 1
     return n_vis, n_held, held_features
 
 
@@ -260,13 +285,15 @@ def context(
 ):
     """``prepare`` with the card tables it reads, then the weights (icons, target, other,
     deny, goal: W_* order) into floats. Returns (number visible, my unsold paintings,
-    their features)."""
+    their features if today's goal is "all features", else 0)."""
     for w in range(N_WEIGHTS):
         floats[WEIGHTS + w] = weights[w]
+    goal = obs[OBS_GOAL]
+    with_features = goal >= 0 and tables.goal_kind[goal] == GOAL_ALL_FEATURES
     return prepare(
         obs, tables.land_features, tables.land_fit, tables.land_commissions,
         tables.comm_n_frames, tables.comm_fame, tables.comm_share, include_preview,
-        rate_mode, preview_factor, with_deny, ints, floats,
+        rate_mode, preview_factor, with_deny, with_features, ints, floats,
     )  # fmt: skip
 
 
@@ -280,11 +307,11 @@ def fit_tables(n_vis, ints, floats, target):
         share = floats[SHARE + k]
         adds = ints[ADDS + k]
         deny = ints[DENY + k]
-        for m in range(N_MASKS):
-            floats[OTHER_FIT + k * N_MASKS + m] = rate * ((adds >> m) & 1)
+        for m in range(N_MASKS):  # (a select, not rate x bit: the same value, cheaper)
+            floats[OTHER_FIT + k * N_MASKS + m] = rate if (adds >> m) & 1 else 0.0
         if floats[WEIGHTS + W_DENY] != 0.0:
             for m in range(N_MASKS):
-                floats[DENY_FIT + k * N_MASKS + m] = share * ((deny >> m) & 1)
+                floats[DENY_FIT + k * N_MASKS + m] = share if (deny >> m) & 1 else 0.0
     if target >= 0:
         for m in range(N_MASKS):
             floats[TARGET_FIT + m] = floats[OTHER_FIT + target * N_MASKS + m]
@@ -406,6 +433,7 @@ def paint_values(
     goal the cards decide (the hike is already made)."""
     full = (1 << land_features.shape[1]) - 1
     with_deny = floats[WEIGHTS + W_DENY] != 0.0
+    track = goal_kind == GOAL_ALL_FEATURES  # the features taken matter
     worth = stack_empty(N_CELLS, np.float64)
     done = 0
     for i in range(n_options):
@@ -423,7 +451,8 @@ def paint_values(
                 )
                 done |= 1 << cell
             value += worth[cell]
-            features |= card_features(land_features, card)
+            if track:
+                features |= card_features(land_features, card)
             n += 1
         if set_goal_met(goal_kind, goal_param, n, n_held, features, full):
             value += floats[WEIGHTS + W_GOAL]

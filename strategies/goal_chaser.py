@@ -829,7 +829,14 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     if goal >= 0:
         goal_kind = tables.goal_kind[goal]
         goal_param = tables.goal_param[goal]
-        if kind == DECIDE_SALE:
+        # goals that no sale and no set of cards decides: greedy's sale and paint set
+        cards_decide = (
+            goal_kind == GOAL_PAINTED
+            or goal_kind == GOAL_HOLDS
+            or goal_kind == GOAL_ALL_FEATURES
+            or goal_kind == GOAL_SOLD
+        )
+        if kind == DECIDE_SALE and cards_decide:
             return choose_sale(
                 obs,
                 options,
@@ -845,7 +852,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                 tables.land_icons,
                 tables.land_features,
             )
-        if kind == DECIDE_PLAN:
+        elif kind == DECIDE_PLAN:
             index = choose_plan(
                 obs,
                 options,
@@ -864,7 +871,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
             )
             if index >= 0:
                 return index
-        else:
+        elif kind == DECIDE_HIKE or cards_decide:
             if kind == DECIDE_HIKE:
                 plan = obs[OBS_PLAN + obs[OBS_ME]]
                 keep = hike_keep(
