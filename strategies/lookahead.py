@@ -35,27 +35,22 @@ option is not visible, so ties are always ordered at random.
 from __future__ import annotations
 
 import numpy as np
+from sunset_sim.strategies._card_worth import hall_entry
 from sunset_sim.strategies._style_tools import (
     BIG,
+    MAX_HIKES,
     MAX_PATH,
+    MAX_VISIBLE,
     N_MASKS,
-    N_WEIGHTS,
-    RATE_SHARE,
-    W_GOAL,
-    W_ICONS,
-    W_OTHER,
     all_features,
     argmax,
-    evaluation,
     feature_mask,
-    fill_hist,
-    matched,
+    option_cells,
     others_mask,
-    paint_values,
     path_takeable,
-    seat_paintings,
-    set_value,
+    set_goal_met,
     subset_cells,
+    visible_commissions,
 )
 
 from sunset_sim.engine.jit import jit
@@ -72,11 +67,13 @@ from sunset_sim.enums import (
     PLAN_HAND,
 )
 from sunset_sim.observation import (
+    OBS_COMM_PLACE,
     OBS_DAY,
     OBS_DAYS,
     OBS_GOAL,
     OBS_GOAL_HOLDER,
     OBS_GRID,
+    OBS_LAND_PLACE,
     OBS_ME,
     OBS_N_PLAYERS,
     OBS_ORDER,
@@ -85,7 +82,15 @@ from sunset_sim.observation import (
     OBS_TURN_POS,
 )
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
-from sunset_sim.strategy_tools import hike_goal_met, popcount, rng_below, sale_value, step_cell
+from sunset_sim.strategy_tools import (
+    card_features,
+    hike_goal_met,
+    popcount,
+    rng_below,
+    sale_value,
+    stack_empty,
+    step_cell,
+)
 
 # The parameters, in params-vector order; the index constants are derived from them.
 PARAMETERS = (
@@ -129,6 +134,11 @@ PARAMETERS = (
 )
 
 NOISE_STEPS = 1024  # perturbations are drawn as rng_below(NOISE_STEPS) / NOISE_STEPS
+# scratch sizes (stack arrays need module-level constants)
+SEAT_VIS = MAX_PLAYERS * MAX_VISIBLE  # one entry per seat and visible commission
+SEAT_COUNTS = SEAT_VIS * N_MASKS  # paintings per seat, visible commission and frame mask
+SEAT_CELLS = MAX_PLAYERS * N_CELLS  # a value per seat and cell
+HIKE_CELLS = MAX_HIKES * MAX_PATH  # the cells each hike option would paint
 
 
 # ---- the fast policy on a scratch grid --------------------------------------------------------
@@ -185,9 +195,9 @@ def policy_turn(
     directions = tables.plan_directions[plan]
     max_steps = tables.plan_hike[plan]
     paint = min(tables.plan_paint[plan], MAX_PATH)
-    top_value = np.empty(MAX_PATH, dtype=np.float64)
-    top_cell = np.empty(MAX_PATH, dtype=np.int64)
-    best_cells = np.empty(MAX_PATH, dtype=np.int64)
+    top_value = stack_empty(MAX_PATH, np.float64)
+    top_cell = stack_empty(MAX_PATH, np.int64)
+    best_cells = stack_empty(MAX_PATH, np.int64)
     best = -BIG
     best_value = 0.0
     best_n = 0
@@ -299,7 +309,7 @@ def play_out(
             n_players,
             grid,
             pos,
-            values[seat],
+            values[seat * N_CELLS : (seat + 1) * N_CELLS],
             tables,
             goal_kind,
             goal_param,
@@ -342,46 +352,90 @@ def frame_rate(tables, commission, filled, urgency):
 
 
 @jit
-def seat_values(obs, tables, n_players, vis, n_vis, masks, w_icons, w_commission, urgency, values):
-    """values[seat, cell]: the card on the cell to that seat (half its icons times
-    ``w_icons``, plus ``w_commission`` times the fame per frame of the best visible
-    commission whose frame it would newly fill, given the seat's public unsold paintings);
-    -1 on empty cells. Returns (paintings held, their feature mask) per seat."""
-    held = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    features = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    work = np.empty(max(obs.shape[0], 1), dtype=np.int64)
-    hist = np.zeros(N_MASKS, dtype=np.int64)
-    extra = np.zeros(2 * MAX_PATH, dtype=np.int64)
-    share = np.zeros(N_CELLS, dtype=np.float64)
+def seat_state(obs, tables, n_players, vis, n_vis, urgency, held, features, counts, adds, rates):
+    """What each seat's public unsold paintings make of the visible commissions, in one
+    pass over the landscapes: held[seat] their number, features[seat] their feature mask,
+    counts[(seat * MAX_VISIBLE + k) * N_MASKS + m] how many fit exactly the frames m of
+    visible commission k; adds[seat * MAX_VISIBLE + k] the frame masks of a card that would
+    fill one more of its frames at once (bit m, by Hall: _card_worth.HALL) and
+    rates[seat * MAX_VISIBLE + k] that frame's worth (frame_rate). Returns the frames each
+    seat fills, in ``base`` order of adds (the caller's own frames: see set_worth)."""
+    for i in range(n_players * MAX_VISIBLE * N_MASKS):
+        counts[i] = 0
     for seat in range(n_players):
-        n_cards = seat_paintings(obs, seat, work)
-        held[seat] = n_cards
-        mask = 0
-        for i in range(n_cards):
-            mask |= feature_mask(tables, work[i])
-        features[seat] = mask
-        share[:] = 0.0
+        held[seat] = 0
+        features[seat] = 0
+    first = obs[OBS_LAND_PLACE]
+    for card in range(obs[OBS_COMM_PLACE] - first):
+        seat = obs[first + card]  # place == seat: that seat's unsold painting
+        if seat < 0 or seat >= n_players:
+            continue
+        held[seat] += 1
+        features[seat] |= card_features(tables.land_features, card)
         for k in range(n_vis):
-            commission = vis[k]
-            n_frames = tables.comm_n_frames[commission]
-            fill_hist(tables, work, n_cards, commission, hist)
-            before = matched(n_frames, hist, extra, 0)
-            if before == n_frames:
-                continue
-            rate = frame_rate(tables, commission, before, urgency)
-            for cell in range(N_CELLS):
-                if masks[cell, k] == 0 or share[cell] >= rate:
-                    continue
-                extra[0] = masks[cell, k]
-                if matched(n_frames, hist, extra, 1) > before:
-                    share[cell] = rate
+            counts[(seat * MAX_VISIBLE + k) * N_MASKS + tables.land_fit[card, vis[k]]] += 1
+    for seat in range(n_players):
+        for k in range(n_vis):
+            slot = seat * MAX_VISIBLE + k
+            hall = hall_entry(counts, slot * N_MASKS, tables.comm_n_frames[vis[k]])
+            adds[slot] = hall & 255
+            rates[slot] = frame_rate(tables, vis[k], hall >> 8, urgency)
+
+
+@jit
+def seat_values(obs, tables, n_players, vis, n_vis, adds, rates, w_icons, w_commission, values):
+    """values[seat * N_CELLS + cell]: the card on the cell to that seat (half its icons
+    times ``w_icons``, plus ``w_commission`` times the fame per frame of the best visible
+    commission whose frame it would newly fill, given the seat's public unsold
+    paintings); -1 on empty cells."""
+    for seat in range(n_players):
         for cell in range(N_CELLS):
             card = obs[OBS_GRID + cell]
             if card < 0:
-                values[seat, cell] = -1.0
-            else:
-                values[seat, cell] = w_icons * tables.land_icons[card] + w_commission * share[cell]
-    return held, features
+                values[seat * N_CELLS + cell] = -1.0
+                continue
+            share = 0.0
+            for k in range(n_vis):
+                slot = seat * MAX_VISIBLE + k
+                if (adds[slot] >> tables.land_fit[card, vis[k]]) & 1 and rates[slot] > share:
+                    share = rates[slot]
+            values[seat * N_CELLS + cell] = w_icons * tables.land_icons[card] + w_commission * share
+
+
+@jit
+def set_worth(obs, tables, cells, n, me, vis, n_vis, counts, rates, w_icons, w_commission):
+    """My weighted value of taking the cards on ``cells[:n]`` (today's goal not included):
+    ``w_icons`` per icon plus ``w_commission`` times the most progress toward one visible
+    commission (frames it newly fills at once, by Hall, times its rate): balanced's exact
+    evaluation of a set."""
+    icons = 0
+    for i in range(n):
+        icons += tables.land_icons[obs[OBS_GRID + cells[i]]]
+    value = w_icons * icons
+    if w_commission == 0.0:
+        return value
+    other = 0.0
+    key = stack_empty(N_MASKS, np.int64)
+    for k in range(n_vis):
+        offset = (me * MAX_VISIBLE + k) * N_MASKS
+        for m in range(N_MASKS):
+            key[m] = counts[offset + m]
+        n_extra = 0
+        for i in range(n):
+            m = tables.land_fit[obs[OBS_GRID + cells[i]], vis[k]]
+            if m:
+                key[m] += 1
+                n_extra += 1
+        if n_extra == 0:
+            continue
+        n_frames = tables.comm_n_frames[vis[k]]
+        gain = (hall_entry(key, 0, n_frames) >> 8) - (hall_entry(counts, offset, n_frames) >> 8)
+        if gain <= 0:
+            continue
+        progress = gain * rates[me * MAX_VISIBLE + k]
+        if progress > other:
+            other = progress
+    return value + w_commission * other
 
 
 @jit
@@ -389,10 +443,10 @@ def perturb(values, base, me, n_players, noise, rng):
     """values = base, plus a uniform draw in [0, noise) on every other seat's card."""
     for seat in range(n_players):
         for cell in range(N_CELLS):
-            value = base[seat, cell]
+            value = base[seat * N_CELLS + cell]
             if seat != me and noise > 0.0 and value >= 0.0:
                 value += noise * rng_below(rng, NOISE_STEPS) / NOISE_STEPS
-            values[seat, cell] = value
+            values[seat * N_CELLS + cell] = value
 
 
 @jit
@@ -436,17 +490,6 @@ def pos_copy(obs, n_players, pos):
 
 
 @jit
-def weights_of(obs, tables, params):
-    weights = np.zeros(N_WEIGHTS, dtype=np.float64)
-    weights[W_ICONS] = 0.5 * params[LEFTOVER]
-    weights[W_OTHER] = params[COMMISSION]
-    goal = obs[OBS_GOAL]
-    if goal >= 0:
-        weights[W_GOAL] = params[GOAL] * tables.goal_fame[goal]
-    return weights
-
-
-@jit
 def goal_state(obs, tables, params):
     """(kind, param, value) of today's goal, kind -1 when there is none or it is out of
     reach (a goal already kept stays with its holder only until someone else meets it)."""
@@ -457,8 +500,9 @@ def goal_state(obs, tables, params):
 
 
 @jit
-def choose_plan(obs, options, n_options, params, rng, tables, lookup):
-    n_vis, _, vis, _, _, _, masks, _, _, _ = lookup
+def choose_plan(obs, options, n_options, params, rng, tables, held, features, base):
+    """The plan card with the best mean rollout score; ``base`` holds each seat's card
+    values (seat_values)."""
     me = obs[OBS_ME]
     n_players = obs[OBS_N_PLAYERS]
     samples = max(1, int(params[SAMPLES]))
@@ -466,23 +510,10 @@ def choose_plan(obs, options, n_options, params, rng, tables, lookup):
     mobility = position_weight(obs, params)
     goal_kind, goal_param, goal_value = goal_state(obs, tables, params)
     full = all_features(tables)
-    base = np.empty((MAX_PLAYERS, N_CELLS), dtype=np.float64)
-    held, features = seat_values(
-        obs,
-        tables,
-        n_players,
-        vis,
-        n_vis,
-        masks,
-        0.5 * params[LEFTOVER],
-        params[COMMISSION],
-        params[URGENCY],
-        base,
-    )
     n_plans = tables.plan_wake.shape[0]
     earliest = tables.plan_wake.min()
-    grid = np.empty(N_CELLS, dtype=np.int64)
-    pos = np.empty(MAX_PLAYERS, dtype=np.int64)
+    grid = stack_empty(N_CELLS, np.int64)
+    pos = stack_empty(MAX_PLAYERS, np.int64)
     # the opponents' model: how much each plan card would be worth to each of them now
     preference = np.zeros((MAX_PLAYERS, n_plans), dtype=np.float64)
     grid_copy(obs, grid)
@@ -497,7 +528,7 @@ def choose_plan(obs, options, n_options, params, rng, tables, lookup):
                 n_players,
                 grid,
                 pos,
-                base[seat],
+                base[seat * N_CELLS : (seat + 1) * N_CELLS],
                 tables,
                 goal_kind,
                 goal_param,
@@ -511,12 +542,16 @@ def choose_plan(obs, options, n_options, params, rng, tables, lookup):
             preference[seat, plan] = total - params[OPP_LATENESS] * lateness
     hand_size = min(PLAN_HAND, n_plans)
     deck = np.empty(n_plans, dtype=np.int64)
-    plans = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    rank = np.empty(MAX_PLAYERS, dtype=np.int64)
-    order = np.empty(MAX_PLAYERS, dtype=np.int64)
-    values = np.empty((MAX_PLAYERS, N_CELLS), dtype=np.float64)
-    gains = np.zeros(MAX_PLAYERS, dtype=np.float64)
-    score = np.zeros(n_options, dtype=np.float64)
+    plans = stack_empty(MAX_PLAYERS, np.int64)
+    rank = stack_empty(MAX_PLAYERS, np.int64)
+    order = stack_empty(MAX_PLAYERS, np.int64)
+    values = stack_empty(SEAT_CELLS, np.float64)
+    gains = stack_empty(MAX_PLAYERS, np.float64)
+    score = stack_empty(PLAN_HAND, np.float64)
+    for seat in range(MAX_PLAYERS):
+        plans[seat] = 0
+    for index in range(n_options):
+        score[index] = 0.0
     for _ in range(samples):
         for seat in range(n_players):  # each opponent's hand, and the card it keeps
             if seat == me:
@@ -549,7 +584,8 @@ def choose_plan(obs, options, n_options, params, rng, tables, lookup):
                     j -= 1
             grid_copy(obs, grid)
             pos_copy(obs, n_players, pos)
-            gains[:] = 0.0
+            for seat in range(MAX_PLAYERS):
+                gains[seat] = 0.0
             holder = play_out(
                 order,
                 0,
@@ -580,59 +616,45 @@ def choose_plan(obs, options, n_options, params, rng, tables, lookup):
 
 
 @jit
-def my_hikes(obs, tables, options, n_options, weights, lookup, goal_kind, goal_param, cells_out):
+def my_hikes(
+    obs, tables, options, n_options, params, context, goal_kind, goal_param, goal_bonus,
+    value_out, met_out, n_out, cells_out,
+):  # fmt: skip
     """For each hike option: the best set of cards to paint by the balanced evaluation
-    (set_value, commission progress by matching) and whether it meets today's goal;
-    returns (value without the goal, goal met, number of cells) per option, and the cells
-    in cells_out[option]."""
-    n_vis, _, vis, hist, base, rate, masks, deny, work, extra = lookup
+    (set_worth, commission progress by matching) and whether it meets today's goal:
+    value_out[option] without the goal, met_out[option], n_out[option] cells, stored in
+    cells_out[option * MAX_PATH ...]."""
+    vis, n_vis, held, features, counts, rates = context
     me = obs[OBS_ME]
     occupied = others_mask(obs)
     plan = obs[OBS_PLAN + me]
     paint = tables.plan_paint[plan]
-    n_held = seat_paintings(obs, me, work)
-    held_features = 0
-    for i in range(n_held):
-        held_features |= feature_mask(tables, work[i])
     full = all_features(tables)
-    cells = np.empty(MAX_PATH, dtype=np.int64)
-    chosen = np.empty(MAX_PATH, dtype=np.int64)
-    value_out = np.empty(n_options, dtype=np.float64)
-    met_out = np.zeros(n_options, dtype=np.bool_)
-    n_out = np.zeros(n_options, dtype=np.int64)
-    goal_bonus = weights[W_GOAL]
+    w_icons = 0.5 * params[LEFTOVER]
+    w_commission = params[COMMISSION]
+    cells = stack_empty(MAX_PATH, np.int64)
+    chosen = stack_empty(MAX_PATH, np.int64)
     for index in range(n_options):
         direction = options[index, 0]
         steps = options[index, 1]
         end = options[index, 2]
         n_cells = path_takeable(obs, occupied, direction, steps, cells)
         best = -BIG
+        met_out[index] = False
+        n_out[index] = 0
         for mask in range(1 << n_cells):
             if popcount(mask) > paint:
                 continue
             n = subset_cells(cells, mask, chosen)
-            value = set_value(
-                obs,
-                tables,
-                chosen,
-                n,
-                weights,
-                n_vis,
-                vis,
-                hist,
-                base,
-                rate,
-                masks,
-                -1,
-                deny,
-                extra,
+            value = set_worth(
+                obs, tables, chosen, n, me, vis, n_vis, counts, rates, w_icons, w_commission
             )
-            features = held_features
+            taken = features[me]
             if goal_kind == GOAL_ALL_FEATURES:
                 for i in range(n):
-                    features |= feature_mask(tables, obs[OBS_GRID + chosen[i]])
+                    taken |= feature_mask(tables, obs[OBS_GRID + chosen[i]])
             met = rollout_goal_met(
-                goal_kind, goal_param, direction, steps, end, n, n_held, features, full
+                goal_kind, goal_param, direction, steps, end, n, held[me], taken, full
             )
             total = value + (goal_bonus if met else 0.0)
             if total > best:
@@ -641,20 +663,27 @@ def my_hikes(obs, tables, options, n_options, weights, lookup, goal_kind, goal_p
                 met_out[index] = met
                 n_out[index] = n
                 for i in range(n):
-                    cells_out[index, i] = chosen[i]
-    return value_out, met_out, n_out
+                    cells_out[index * MAX_PATH + i] = chosen[i]
 
 
 @jit
-def choose_hike(obs, options, n_options, params, rng, tables, lookup, weights):
-    n_vis, _, vis, _, _, _, masks, _, _, _ = lookup
+def choose_hike(obs, options, n_options, params, rng, tables, context, base):
+    """The candidate hike (best one-ply first) with the best mean score of the rest of the
+    day played out."""
     me = obs[OBS_ME]
     n_players = obs[OBS_N_PLAYERS]
+    _, _, held, features, _, _ = context
     goal_kind, goal_param, goal_value = goal_state(obs, tables, params)
-    cells = np.empty((n_options, MAX_PATH), dtype=np.int64)
-    value, met, n_cells = my_hikes(
-        obs, tables, options, n_options, weights, lookup, goal_kind, goal_param, cells
-    )
+    goal = obs[OBS_GOAL]
+    goal_bonus = params[GOAL] * tables.goal_fame[goal] if goal >= 0 else 0.0
+    value = stack_empty(MAX_HIKES, np.float64)
+    met = stack_empty(MAX_HIKES, np.bool_)
+    n_cells = stack_empty(MAX_HIKES, np.int64)
+    cells = stack_empty(HIKE_CELLS, np.int64)
+    my_hikes(
+        obs, tables, options, n_options, params, context, goal_kind, goal_param, goal_bonus,
+        value, met, n_cells, cells,
+    )  # fmt: skip
     # the candidates: the best hikes by the one-ply value, best first (stable)
     one_ply = np.empty(n_options, dtype=np.float64)
     mobility = position_weight(obs, params)
@@ -667,31 +696,20 @@ def choose_hike(obs, options, n_options, params, rng, tables, lookup, weights):
     if n_candidates == 1:
         return candidates[0]
     full = all_features(tables)
-    base = np.empty((MAX_PLAYERS, N_CELLS), dtype=np.float64)
-    held, features = seat_values(
-        obs,
-        tables,
-        n_players,
-        vis,
-        n_vis,
-        masks,
-        0.5 * params[LEFTOVER],
-        params[COMMISSION],
-        params[URGENCY],
-        base,
-    )
-    plans = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    order = np.empty(MAX_PLAYERS, dtype=np.int64)
+    plans = stack_empty(MAX_PLAYERS, np.int64)
+    order = stack_empty(MAX_PLAYERS, np.int64)
     for seat in range(n_players):
         plans[seat] = obs[OBS_PLAN + seat]
         order[seat] = obs[OBS_ORDER + seat]
     first = obs[OBS_TURN_POS] + 1  # the players still to come today
     samples = max(1, int(params[SAMPLES])) if first < n_players else 1
-    values = np.empty((MAX_PLAYERS, N_CELLS), dtype=np.float64)
-    grid = np.empty(N_CELLS, dtype=np.int64)
-    pos = np.empty(MAX_PLAYERS, dtype=np.int64)
-    gains = np.zeros(MAX_PLAYERS, dtype=np.float64)
-    score = np.zeros(n_candidates, dtype=np.float64)
+    values = stack_empty(SEAT_CELLS, np.float64)
+    grid = stack_empty(N_CELLS, np.int64)
+    pos = stack_empty(MAX_PLAYERS, np.int64)
+    gains = stack_empty(MAX_PLAYERS, np.float64)
+    score = stack_empty(MAX_HIKES, np.float64)
+    for c in range(n_candidates):
+        score[c] = 0.0
     for _ in range(samples):
         if first < n_players:
             perturb(values, base, me, n_players, params[NOISE], rng)
@@ -700,9 +718,10 @@ def choose_hike(obs, options, n_options, params, rng, tables, lookup, weights):
             grid_copy(obs, grid)
             pos_copy(obs, n_players, pos)
             for i in range(n_cells[index]):
-                grid[cells[index, i]] = -1
+                grid[cells[index * MAX_PATH + i]] = -1
             pos[me] = options[index, 2]
-            gains[:] = 0.0
+            for seat in range(MAX_PLAYERS):
+                gains[seat] = 0.0
             gains[me] = value[index]
             holder = me if met[index] else obs[OBS_GOAL_HOLDER]
             holder = play_out(
@@ -730,6 +749,39 @@ def choose_hike(obs, options, n_options, params, rng, tables, lookup, weights):
 
 
 @jit
+def paint_choice(obs, options, n_options, params, tables, context):
+    """The paint option with the best set_worth, plus today's goal when the set decides it
+    (painted n, holds n, all features: the hike is already made)."""
+    vis, n_vis, held, features, counts, rates = context
+    me = obs[OBS_ME]
+    goal = obs[OBS_GOAL]
+    goal_kind = tables.goal_kind[goal] if goal >= 0 else -1
+    goal_param = tables.goal_param[goal] if goal >= 0 else 0
+    goal_bonus = params[GOAL] * tables.goal_fame[goal] if goal >= 0 else 0.0
+    full = all_features(tables)
+    w_icons = 0.5 * params[LEFTOVER]
+    w_commission = params[COMMISSION]
+    cells = stack_empty(MAX_PATH, np.int64)
+    best_index = 0
+    best = 0.0
+    for i in range(n_options):
+        n = option_cells(options, i, cells)
+        value = set_worth(
+            obs, tables, cells, n, me, vis, n_vis, counts, rates, w_icons, w_commission
+        )
+        if goal_kind >= 0:
+            taken = features[me]
+            for j in range(n):
+                taken |= feature_mask(tables, obs[OBS_GRID + cells[j]])
+            if set_goal_met(goal_kind, goal_param, n, held[me], taken, full):
+                value += goal_bonus
+        if i == 0 or value > best:
+            best = value
+            best_index = i
+    return best_index
+
+
+@jit
 def decide(kind, obs, options, n_options, params, rng, tables):
     if kind == DECIDE_SALE:  # fame against the weighted leftover fame handed in
         best_index = 0
@@ -742,19 +794,29 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                 best = value
                 best_index = index
         return best_index
+    n_players = obs[OBS_N_PLAYERS]
+    vis = stack_empty(MAX_VISIBLE, np.int64)
     include_preview = obs[OBS_DAY] < obs[OBS_DAYS]  # the preview joins the row tomorrow
-    lookup = evaluation(obs, tables, obs[OBS_ME], include_preview, RATE_SHARE, 1.0, False)
-    n_vis, _, vis, _, base, rate, _, _, _, _ = lookup
-    for k in range(n_vis):
-        rate[k] = frame_rate(tables, vis[k], base[k], params[URGENCY])
+    n_vis, _ = visible_commissions(obs, include_preview, vis)
+    held = stack_empty(MAX_PLAYERS, np.int64)
+    features = stack_empty(MAX_PLAYERS, np.int64)
+    counts = stack_empty(SEAT_COUNTS, np.int64)
+    adds = stack_empty(SEAT_VIS, np.int64)
+    rates = stack_empty(SEAT_VIS, np.float64)
+    seat_state(
+        obs, tables, n_players, vis, n_vis, params[URGENCY], held, features, counts, adds, rates
+    )
+    context = (vis, n_vis, held, features, counts, rates)
+    if kind != DECIDE_PLAN and kind != DECIDE_HIKE:  # DECIDE_PAINT
+        return paint_choice(obs, options, n_options, params, tables, context)
+    base = stack_empty(SEAT_CELLS, np.float64)
+    seat_values(
+        obs, tables, n_players, vis, n_vis, adds, rates, 0.5 * params[LEFTOVER],
+        params[COMMISSION], base,
+    )  # fmt: skip
     if kind == DECIDE_PLAN:
-        return choose_plan(obs, options, n_options, params, rng, tables, lookup)
-    weights = weights_of(obs, tables, params)
-    if kind == DECIDE_HIKE:
-        return choose_hike(obs, options, n_options, params, rng, tables, lookup, weights)
-    values = np.empty(n_options, dtype=np.float64)  # DECIDE_PAINT
-    paint_values(obs, tables, options, n_options, weights, -1, lookup, values)
-    return argmax(values, n_options)
+        return choose_plan(obs, options, n_options, params, rng, tables, held, features, base)
+    return choose_hike(obs, options, n_options, params, rng, tables, context, base)
 
 
 STRATEGY = StrategySpec(
