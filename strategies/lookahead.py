@@ -281,9 +281,91 @@ def policy_turn(
 
 
 @jit
+def plan_totals(
+    seat, n_players, grid, pos, values, tables, goal_kind, goal_param, goal_value, held,
+    features, full, out,
+):  # fmt: skip
+    """out[plan] = the value with the goal of ``policy_turn(seat, plan, ...)`` for every plan
+    card at once: one walk per direction serves every card (the same path; another reach,
+    paint number and direction set), with the same sums in the same order."""
+    n_plans = tables.plan_wake.shape[0]
+    start = pos[seat]
+    occupied = 0
+    for other in range(n_players):
+        if other != seat and pos[other] >= 0:
+            occupied |= 1 << pos[other]
+    reach = 0
+    wanted = 0
+    for plan in range(n_plans):
+        out[plan] = -BIG
+        reach = max(reach, tables.plan_hike[plan])
+        wanted |= tables.plan_directions[plan]
+    top_value = stack_empty(MAX_PATH, np.float64)
+    top_cell = stack_empty(MAX_PATH, np.int64)
+    start_free = not (occupied >> start) & 1
+    start_takeable = start_free and grid[start] >= 0
+    if start_free:  # the stay (R-HIKE-5: not on another artist's cell)
+        for plan in range(n_plans):
+            n = 1 if start_takeable and tables.plan_paint[plan] > 0 else 0
+            value = values[start] if n == 1 else 0.0
+            feats = features
+            if n == 1 and goal_kind == GOAL_ALL_FEATURES:
+                feats |= feature_mask(tables, grid[start])
+            met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, n, held, feats, full)
+            out[plan] = max(out[plan], value + (goal_value if met else 0.0))
+    for direction in range(N_DIRECTIONS):
+        if not (wanted >> direction) & 1:
+            continue
+        n_top = 0
+        if start_takeable:
+            top_value[0] = values[start]
+            top_cell[0] = start
+            n_top = 1
+        cell = start
+        for steps in range(1, reach + 1):
+            cell = step_cell(cell, direction)
+            if cell < 0 or grid[cell] < 0:  # R-HIKE-3, R-HIKE-4
+                break
+            if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end or paint here
+                continue
+            value = values[cell]  # insert (value, cell), best first, as policy_turn does
+            slot = min(n_top, MAX_PATH - 1)
+            while slot > 0 and top_value[slot - 1] < value:
+                top_value[slot] = top_value[slot - 1]
+                top_cell[slot] = top_cell[slot - 1]
+                slot -= 1
+            top_value[slot] = value
+            top_cell[slot] = cell
+            n_top = min(n_top + 1, MAX_PATH)
+            for plan in range(n_plans):
+                if (
+                    steps > tables.plan_hike[plan]
+                    or not (tables.plan_directions[plan] >> direction) & 1
+                ):
+                    continue
+                n = min(min(tables.plan_paint[plan], MAX_PATH), n_top)
+                total = 0.0
+                for i in range(n):
+                    total += top_value[i]
+                feats = features
+                if goal_kind == GOAL_ALL_FEATURES:
+                    feats = taken_features(tables, grid, top_cell, n, features)
+                if rollout_goal_met(
+                    goal_kind, goal_param, direction, steps, cell, n, held, feats, full
+                ):
+                    total += goal_value
+                out[plan] = max(out[plan], total)
+    for plan in range(n_plans):
+        if out[plan] == -BIG:  # no legal hike: stay on the shared cell (R-HIKE-5)
+            met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, 0, held, features, full)
+            out[plan] = goal_value if met else 0.0
+
+
+@jit
 def play_out(
     order,
     first,
+    last,
     n_players,
     plans,
     grid,
@@ -299,9 +381,9 @@ def play_out(
     gains,
     holder,
 ):
-    """The turns of order[first:] with the fast policy; adds each seat's card value to
-    ``gains`` and returns the goal's holder at the end of the day (R-GOAL-2)."""
-    for position in range(first, n_players):
+    """The turns of order[first:last] with the fast policy; adds each seat's card value to
+    ``gains`` and returns the goal's holder after them (R-GOAL-2)."""
+    for position in range(first, last):
         seat = order[position]
         value, met, _ = policy_turn(
             seat,
@@ -352,14 +434,15 @@ def frame_rate(tables, commission, filled, urgency):
 
 
 @jit
-def seat_state(obs, tables, n_players, vis, n_vis, urgency, held, features, counts, adds, rates):
+def seat_state(
+    obs, tables, n_players, vis, n_vis, urgency, held, features, counts, adds, filled, rates
+):
     """What each seat's public unsold paintings make of the visible commissions, in one
     pass over the landscapes: held[seat] their number, features[seat] their feature mask,
     counts[(seat * MAX_VISIBLE + k) * N_MASKS + m] how many fit exactly the frames m of
-    visible commission k; adds[seat * MAX_VISIBLE + k] the frame masks of a card that would
-    fill one more of its frames at once (bit m, by Hall: _card_worth.HALL) and
-    rates[seat * MAX_VISIBLE + k] that frame's worth (frame_rate). Returns the frames each
-    seat fills, in ``base`` order of adds (the caller's own frames: see set_worth)."""
+    visible commission k; at slot = seat * MAX_VISIBLE + k, filled[slot] the frames of it
+    they fill at once, adds[slot] the frame masks of a card that would fill one more (bit
+    m; both by Hall: _card_worth.HALL) and rates[slot] that frame's worth (frame_rate)."""
     for i in range(n_players * MAX_VISIBLE * N_MASKS):
         counts[i] = 0
     for seat in range(n_players):
@@ -379,7 +462,8 @@ def seat_state(obs, tables, n_players, vis, n_vis, urgency, held, features, coun
             slot = seat * MAX_VISIBLE + k
             hall = hall_entry(counts, slot * N_MASKS, tables.comm_n_frames[vis[k]])
             adds[slot] = hall & 255
-            rates[slot] = frame_rate(tables, vis[k], hall >> 8, urgency)
+            filled[slot] = hall >> 8
+            rates[slot] = frame_rate(tables, vis[k], filled[slot], urgency)
 
 
 @jit
@@ -403,7 +487,7 @@ def seat_values(obs, tables, n_players, vis, n_vis, adds, rates, w_icons, w_comm
 
 
 @jit
-def set_worth(obs, tables, cells, n, me, vis, n_vis, counts, rates, w_icons, w_commission):
+def set_worth(obs, tables, cells, n, me, vis, n_vis, counts, filled, rates, w_icons, w_commission):
     """My weighted value of taking the cards on ``cells[:n]`` (today's goal not included):
     ``w_icons`` per icon plus ``w_commission`` times the most progress toward one visible
     commission (frames it newly fills at once, by Hall, times its rate): balanced's exact
@@ -429,7 +513,7 @@ def set_worth(obs, tables, cells, n, me, vis, n_vis, counts, rates, w_icons, w_c
         if n_extra == 0:
             continue
         n_frames = tables.comm_n_frames[vis[k]]
-        gain = (hall_entry(key, 0, n_frames) >> 8) - (hall_entry(counts, offset, n_frames) >> 8)
+        gain = (hall_entry(key, 0, n_frames) >> 8) - filled[me * MAX_VISIBLE + k]
         if gain <= 0:
             continue
         progress = gain * rates[me * MAX_VISIBLE + k]
@@ -516,38 +600,34 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ba
     pos = stack_empty(MAX_PLAYERS, np.int64)
     # the opponents' model: how much each plan card would be worth to each of them now
     preference = np.zeros((MAX_PLAYERS, n_plans), dtype=np.float64)
+    totals = np.empty(n_plans, dtype=np.float64)
     grid_copy(obs, grid)
     pos_copy(obs, n_players, pos)
     for seat in range(n_players):
         if seat == me:
             continue
+        plan_totals(
+            seat, n_players, grid, pos, base[seat * N_CELLS : (seat + 1) * N_CELLS], tables,
+            goal_kind, goal_param, goal_value, held[seat], features[seat], full, totals,
+        )  # fmt: skip
         for plan in range(n_plans):
-            _, _, total = policy_turn(
-                seat,
-                plan,
-                n_players,
-                grid,
-                pos,
-                base[seat * N_CELLS : (seat + 1) * N_CELLS],
-                tables,
-                goal_kind,
-                goal_param,
-                goal_value,
-                held[seat],
-                features[seat],
-                full,
-                False,
-            )
             lateness = (tables.plan_wake[plan] - earliest) / 15.0
-            preference[seat, plan] = total - params[OPP_LATENESS] * lateness
+            preference[seat, plan] = totals[plan] - params[OPP_LATENESS] * lateness
     hand_size = min(PLAN_HAND, n_plans)
     deck = np.empty(n_plans, dtype=np.int64)
     plans = stack_empty(MAX_PLAYERS, np.int64)
     rank = stack_empty(MAX_PLAYERS, np.int64)
-    order = stack_empty(MAX_PLAYERS, np.int64)
     values = stack_empty(SEAT_CELLS, np.float64)
     gains = stack_empty(MAX_PLAYERS, np.float64)
     score = stack_empty(PLAN_HAND, np.float64)
+    others = stack_empty(MAX_PLAYERS, np.int64)  # the other seats in turn order
+    rest = stack_empty(MAX_PLAYERS, np.int64)  # me, then the others after me
+    rank_of = stack_empty(MAX_PLAYERS, np.int64)
+    position_of = stack_empty(PLAN_HAND, np.int64)  # per card: the others before me
+    by_position = stack_empty(PLAN_HAND, np.int64)
+    shared_grid = stack_empty(N_CELLS, np.int64)
+    shared_pos = stack_empty(MAX_PLAYERS, np.int64)
+    shared_gains = stack_empty(MAX_PLAYERS, np.float64)
     for seat in range(MAX_PLAYERS):
         plans[seat] = 0
     for index in range(n_options):
@@ -571,39 +651,65 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ba
             j = rng_below(rng, k + 1)
             rank[k], rank[j] = rank[j], rank[k]
         perturb(values, base, me, n_players, params[NOISE], rng)
+        # R-ORD-1: by wake-up time, then the draw. The others' order is the same whatever
+        # my card; the turns before mine are played once and shared by the cards that
+        # leave them before mine (the same moves: they do not depend on my card).
+        n_others = 0
+        for position in range(n_players):
+            rank_of[rank[position]] = position
+            if rank[position] != me:
+                others[n_others] = rank[position]
+                n_others += 1
+        for i in range(1, n_others):
+            j = i
+            while (
+                j > 0
+                and tables.plan_wake[plans[others[j - 1]]] > tables.plan_wake[plans[others[j]]]
+            ):
+                others[j - 1], others[j] = others[j], others[j - 1]
+                j -= 1
         for index in range(n_options):
+            wake = tables.plan_wake[options[index, 0]]
+            before = 0
+            for i in range(n_others):
+                other_wake = tables.plan_wake[plans[others[i]]]
+                if other_wake < wake or (other_wake == wake and rank_of[others[i]] < rank_of[me]):
+                    before += 1
+            position_of[index] = before
+            by_position[index] = index
+        for i in range(1, n_options):
+            j = i
+            while j > 0 and position_of[by_position[j - 1]] > position_of[by_position[j]]:
+                by_position[j - 1], by_position[j] = by_position[j], by_position[j - 1]
+                j -= 1
+        grid_copy(obs, shared_grid)
+        pos_copy(obs, n_players, shared_pos)
+        for seat in range(MAX_PLAYERS):
+            shared_gains[seat] = 0.0
+        shared_holder = -1
+        done = 0
+        for t in range(n_options):
+            index = by_position[t]
+            mine = position_of[index]
+            shared_holder = play_out(
+                others, done, mine, n_players, plans, shared_grid, shared_pos, values, tables,
+                goal_kind, goal_param, goal_value, held, features, full, shared_gains,
+                shared_holder,
+            )  # fmt: skip
+            done = mine
             plans[me] = options[index, 0]
-            for position in range(n_players):  # R-ORD-1: wake-up time, then the draw
-                order[position] = rank[position]
-            for i in range(1, n_players):
-                j = i
-                while j > 0 and (
-                    tables.plan_wake[plans[order[j - 1]]] > tables.plan_wake[plans[order[j]]]
-                ):
-                    order[j - 1], order[j] = order[j], order[j - 1]
-                    j -= 1
-            grid_copy(obs, grid)
-            pos_copy(obs, n_players, pos)
+            for cell in range(N_CELLS):
+                grid[cell] = shared_grid[cell]
             for seat in range(MAX_PLAYERS):
-                gains[seat] = 0.0
+                pos[seat] = shared_pos[seat]
+                gains[seat] = shared_gains[seat]
+            rest[0] = me
+            for i in range(mine, n_others):
+                rest[1 + i - mine] = others[i]
             holder = play_out(
-                order,
-                0,
-                n_players,
-                plans,
-                grid,
-                pos,
-                values,
-                tables,
-                goal_kind,
-                goal_param,
-                goal_value,
-                held,
-                features,
-                full,
-                gains,
-                -1,
-            )
+                rest, 0, 1 + n_others - mine, n_players, plans, grid, pos, values, tables,
+                goal_kind, goal_param, goal_value, held, features, full, gains, shared_holder,
+            )  # fmt: skip
             score[index] += rollout_score(gains, holder, goal_value, me, n_players, rivalry)
             if mobility != 0.0:
                 score[index] += mobility * mobility_of(tables, pos[me])
@@ -624,7 +730,7 @@ def my_hikes(
     (set_worth, commission progress by matching) and whether it meets today's goal:
     value_out[option] without the goal, met_out[option], n_out[option] cells, stored in
     cells_out[option * MAX_PATH ...]."""
-    vis, n_vis, held, features, counts, rates = context
+    vis, n_vis, held, features, counts, filled, rates = context
     me = obs[OBS_ME]
     occupied = others_mask(obs)
     plan = obs[OBS_PLAN + me]
@@ -639,15 +745,19 @@ def my_hikes(
         steps = options[index, 1]
         end = options[index, 2]
         n_cells = path_takeable(obs, occupied, direction, steps, cells)
+        # With w_icons > 0 one more card always adds value (and never loses the goal), so
+        # only the largest sets can be best: the first best in mask order is among them.
+        smallest = min(paint, n_cells) if w_icons > 0.0 else 0
         best = -BIG
         met_out[index] = False
         n_out[index] = 0
         for mask in range(1 << n_cells):
-            if popcount(mask) > paint:
+            size = popcount(mask)
+            if size > paint or size < smallest:
                 continue
             n = subset_cells(cells, mask, chosen)
             value = set_worth(
-                obs, tables, chosen, n, me, vis, n_vis, counts, rates, w_icons, w_commission
+                obs, tables, chosen, n, me, vis, n_vis, counts, filled, rates, w_icons, w_commission
             )
             taken = features[me]
             if goal_kind == GOAL_ALL_FEATURES:
@@ -672,7 +782,7 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, base):
     day played out."""
     me = obs[OBS_ME]
     n_players = obs[OBS_N_PLAYERS]
-    _, _, held, features, _, _ = context
+    _, _, held, features, _, _, _ = context
     goal_kind, goal_param, goal_value = goal_state(obs, tables, params)
     goal = obs[OBS_GOAL]
     goal_bonus = params[GOAL] * tables.goal_fame[goal] if goal >= 0 else 0.0
@@ -728,6 +838,7 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, base):
                 order,
                 first,
                 n_players,
+                n_players,
                 plans,
                 grid,
                 pos,
@@ -752,7 +863,7 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, base):
 def paint_choice(obs, options, n_options, params, tables, context):
     """The paint option with the best set_worth, plus today's goal when the set decides it
     (painted n, holds n, all features: the hike is already made)."""
-    vis, n_vis, held, features, counts, rates = context
+    vis, n_vis, held, features, counts, filled, rates = context
     me = obs[OBS_ME]
     goal = obs[OBS_GOAL]
     goal_kind = tables.goal_kind[goal] if goal >= 0 else -1
@@ -767,7 +878,7 @@ def paint_choice(obs, options, n_options, params, tables, context):
     for i in range(n_options):
         n = option_cells(options, i, cells)
         value = set_worth(
-            obs, tables, cells, n, me, vis, n_vis, counts, rates, w_icons, w_commission
+            obs, tables, cells, n, me, vis, n_vis, counts, filled, rates, w_icons, w_commission
         )
         if goal_kind >= 0:
             taken = features[me]
@@ -802,11 +913,23 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     features = stack_empty(MAX_PLAYERS, np.int64)
     counts = stack_empty(SEAT_COUNTS, np.int64)
     adds = stack_empty(SEAT_VIS, np.int64)
+    filled = stack_empty(SEAT_VIS, np.int64)
     rates = stack_empty(SEAT_VIS, np.float64)
     seat_state(
-        obs, tables, n_players, vis, n_vis, params[URGENCY], held, features, counts, adds, rates
+        obs,
+        tables,
+        n_players,
+        vis,
+        n_vis,
+        params[URGENCY],
+        held,
+        features,
+        counts,
+        adds,
+        filled,
+        rates,
     )
-    context = (vis, n_vis, held, features, counts, rates)
+    context = (vis, n_vis, held, features, counts, filled, rates)
     if kind != DECIDE_PLAN and kind != DECIDE_HIKE:  # DECIDE_PAINT
         return paint_choice(obs, options, n_options, params, tables, context)
     base = stack_empty(SEAT_CELLS, np.float64)
