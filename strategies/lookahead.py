@@ -158,10 +158,10 @@ def rollout_goal_met(goal_kind, goal_param, direction, steps, end, n_taken, held
 
 
 @jit
-def taken_features(tables, grid, cells, n, start_mask):
+def taken_features(land_features, grid, cells, n, start_mask):
     mask = start_mask
     for i in range(n):
-        mask |= feature_mask(tables, grid[cells[i]])
+        mask |= card_features(land_features, grid[cells[i]])
     return mask
 
 
@@ -173,7 +173,10 @@ def policy_turn(
     grid,
     pos,
     values,
-    tables,
+    plan_directions,
+    plan_hike,
+    plan_paint,
+    land_features,
     goal_kind,
     goal_param,
     goal_value,
@@ -192,9 +195,9 @@ def policy_turn(
     for other in range(n_players):
         if other != seat and pos[other] >= 0:
             occupied |= 1 << pos[other]
-    directions = tables.plan_directions[plan]
-    max_steps = tables.plan_hike[plan]
-    paint = min(tables.plan_paint[plan], MAX_PATH)
+    directions = plan_directions[plan]
+    max_steps = plan_hike[plan]
+    paint = min(plan_paint[plan], MAX_PATH)
     top_value = stack_empty(MAX_PATH, np.float64)
     top_cell = stack_empty(MAX_PATH, np.int64)
     best_cells = stack_empty(MAX_PATH, np.int64)
@@ -210,7 +213,7 @@ def policy_turn(
         value = values[start] if n == 1 else 0.0
         feats = features
         if n == 1 and goal_kind == GOAL_ALL_FEATURES:
-            feats |= feature_mask(tables, grid[start])
+            feats |= card_features(land_features, grid[start])
         met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, n, held, feats, full)
         total = value + (goal_value if met else 0.0)
         if total > best:
@@ -253,7 +256,7 @@ def policy_turn(
             taken = total
             feats = features
             if goal_kind == GOAL_ALL_FEATURES:
-                feats = taken_features(tables, grid, top_cell, n, features)
+                feats = taken_features(land_features, grid, top_cell, n, features)
             met = rollout_goal_met(
                 goal_kind, goal_param, direction, steps, cell, n, held, feats, full
             )
@@ -282,13 +285,13 @@ def policy_turn(
 
 @jit
 def plan_totals(
-    seat, n_players, grid, pos, values, tables, goal_kind, goal_param, goal_value, held,
+    seat, n_players, grid, pos, values, plan_directions, plan_hike, plan_paint, land_features, goal_kind, goal_param, goal_value, held,
     features, full, out,
 ):  # fmt: skip
     """out[plan] = the value with the goal of ``policy_turn(seat, plan, ...)`` for every plan
     card at once: one walk per direction serves every card (the same path; another reach,
     paint number and direction set), with the same sums in the same order."""
-    n_plans = tables.plan_wake.shape[0]
+    n_plans = plan_hike.shape[0]
     start = pos[seat]
     occupied = 0
     for other in range(n_players):
@@ -298,19 +301,19 @@ def plan_totals(
     wanted = 0
     for plan in range(n_plans):
         out[plan] = -BIG
-        reach = max(reach, tables.plan_hike[plan])
-        wanted |= tables.plan_directions[plan]
+        reach = max(reach, plan_hike[plan])
+        wanted |= plan_directions[plan]
     top_value = stack_empty(MAX_PATH, np.float64)
     top_cell = stack_empty(MAX_PATH, np.int64)
     start_free = not (occupied >> start) & 1
     start_takeable = start_free and grid[start] >= 0
     if start_free:  # the stay (R-HIKE-5: not on another artist's cell)
         for plan in range(n_plans):
-            n = 1 if start_takeable and tables.plan_paint[plan] > 0 else 0
+            n = 1 if start_takeable and plan_paint[plan] > 0 else 0
             value = values[start] if n == 1 else 0.0
             feats = features
             if n == 1 and goal_kind == GOAL_ALL_FEATURES:
-                feats |= feature_mask(tables, grid[start])
+                feats |= card_features(land_features, grid[start])
             met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, n, held, feats, full)
             out[plan] = max(out[plan], value + (goal_value if met else 0.0))
     for direction in range(N_DIRECTIONS):
@@ -338,18 +341,15 @@ def plan_totals(
             top_cell[slot] = cell
             n_top = min(n_top + 1, MAX_PATH)
             for plan in range(n_plans):
-                if (
-                    steps > tables.plan_hike[plan]
-                    or not (tables.plan_directions[plan] >> direction) & 1
-                ):
+                if steps > plan_hike[plan] or not (plan_directions[plan] >> direction) & 1:
                     continue
-                n = min(min(tables.plan_paint[plan], MAX_PATH), n_top)
+                n = min(min(plan_paint[plan], MAX_PATH), n_top)
                 total = 0.0
                 for i in range(n):
                     total += top_value[i]
                 feats = features
                 if goal_kind == GOAL_ALL_FEATURES:
-                    feats = taken_features(tables, grid, top_cell, n, features)
+                    feats = taken_features(land_features, grid, top_cell, n, features)
                 if rollout_goal_met(
                     goal_kind, goal_param, direction, steps, cell, n, held, feats, full
                 ):
@@ -371,7 +371,10 @@ def play_out(
     grid,
     pos,
     values,
-    tables,
+    plan_directions,
+    plan_hike,
+    plan_paint,
+    land_features,
     goal_kind,
     goal_param,
     goal_value,
@@ -392,7 +395,10 @@ def play_out(
             grid,
             pos,
             values[seat * N_CELLS : (seat + 1) * N_CELLS],
-            tables,
+            plan_directions,
+            plan_hike,
+            plan_paint,
+            land_features,
             goal_kind,
             goal_param,
             goal_value,
@@ -607,7 +613,8 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ba
         if seat == me:
             continue
         plan_totals(
-            seat, n_players, grid, pos, base[seat * N_CELLS : (seat + 1) * N_CELLS], tables,
+            seat, n_players, grid, pos, base[seat * N_CELLS : (seat + 1) * N_CELLS],
+            tables.plan_directions, tables.plan_hike, tables.plan_paint, tables.land_features,
             goal_kind, goal_param, goal_value, held[seat], features[seat], full, totals,
         )  # fmt: skip
         for plan in range(n_plans):
@@ -692,7 +699,8 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ba
             index = by_position[t]
             mine = position_of[index]
             shared_holder = play_out(
-                others, done, mine, n_players, plans, shared_grid, shared_pos, values, tables,
+                others, done, mine, n_players, plans, shared_grid, shared_pos, values,
+                tables.plan_directions, tables.plan_hike, tables.plan_paint, tables.land_features,
                 goal_kind, goal_param, goal_value, held, features, full, shared_gains,
                 shared_holder,
             )  # fmt: skip
@@ -707,8 +715,9 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ba
             for i in range(mine, n_others):
                 rest[1 + i - mine] = others[i]
             holder = play_out(
-                rest, 0, 1 + n_others - mine, n_players, plans, grid, pos, values, tables,
-                goal_kind, goal_param, goal_value, held, features, full, gains, shared_holder,
+                rest, 0, 1 + n_others - mine, n_players, plans, grid, pos, values,
+                tables.plan_directions, tables.plan_hike, tables.plan_paint, tables.land_features, goal_kind, goal_param, goal_value, held, features,
+                full, gains, shared_holder,
             )  # fmt: skip
             score[index] += rollout_score(gains, holder, goal_value, me, n_players, rivalry)
             if mobility != 0.0:
@@ -843,7 +852,10 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, base):
                 grid,
                 pos,
                 values,
-                tables,
+                tables.plan_directions,
+                tables.plan_hike,
+                tables.plan_paint,
+                tables.land_features,
                 goal_kind,
                 goal_param,
                 goal_value,
