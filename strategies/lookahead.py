@@ -285,8 +285,8 @@ def policy_turn(
 
 @jit
 def plan_totals(
-    seat, n_players, grid, pos, values, plan_directions, plan_hike, plan_paint, land_features, goal_kind, goal_param, goal_value, held,
-    features, full, out,
+    seat, n_players, grid, pos, values, plan_directions, plan_hike, plan_paint,
+    land_features, goal_kind, goal_param, goal_value, held, features, full, out,
 ):  # fmt: skip
     """out[plan] = the value with the goal of ``policy_turn(seat, plan, ...)`` for every plan
     card at once: one walk per direction serves every card (the same path; another reach,
@@ -716,8 +716,8 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ba
                 rest[1 + i - mine] = others[i]
             holder = play_out(
                 rest, 0, 1 + n_others - mine, n_players, plans, grid, pos, values,
-                tables.plan_directions, tables.plan_hike, tables.plan_paint, tables.land_features, goal_kind, goal_param, goal_value, held, features,
-                full, gains, shared_holder,
+                tables.plan_directions, tables.plan_hike, tables.plan_paint, tables.land_features,
+                goal_kind, goal_param, goal_value, held, features, full, gains, shared_holder,
             )  # fmt: skip
             score[index] += rollout_score(gains, holder, goal_value, me, n_players, rivalry)
             if mobility != 0.0:
