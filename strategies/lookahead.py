@@ -44,7 +44,6 @@ from sunset_sim.strategies._style_tools import (
     N_MASKS,
     all_features,
     argmax,
-    feature_mask,
     option_cells,
     others_mask,
     path_takeable,
@@ -138,6 +137,7 @@ NOISE_STEPS = 1024  # perturbations are drawn as rng_below(NOISE_STEPS) / NOISE_
 SEAT_VIS = MAX_PLAYERS * MAX_VISIBLE  # one entry per seat and visible commission
 SEAT_COUNTS = SEAT_VIS * N_MASKS  # paintings per seat, visible commission and frame mask
 SEAT_CELLS = MAX_PLAYERS * N_CELLS  # a value per seat and cell
+CELL_VIS = N_CELLS * MAX_VISIBLE  # per cell and visible commission
 HIKE_CELLS = MAX_HIKES * MAX_PATH  # the cells each hike option would paint
 
 
@@ -158,10 +158,10 @@ def rollout_goal_met(goal_kind, goal_param, direction, steps, end, n_taken, held
 
 
 @jit
-def taken_features(land_features, grid, cells, n, start_mask):
+def taken_features(cell_features, cells, n, start_mask):
     mask = start_mask
     for i in range(n):
-        mask |= card_features(land_features, grid[cells[i]])
+        mask |= cell_features[cells[i]]
     return mask
 
 
@@ -176,7 +176,7 @@ def policy_turn(
     plan_directions,
     plan_hike,
     plan_paint,
-    land_features,
+    cell_features,
     goal_kind,
     goal_param,
     goal_value,
@@ -213,7 +213,7 @@ def policy_turn(
         value = values[start] if n == 1 else 0.0
         feats = features
         if n == 1 and goal_kind == GOAL_ALL_FEATURES:
-            feats |= card_features(land_features, grid[start])
+            feats |= cell_features[start]
         met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, n, held, feats, full)
         total = value + (goal_value if met else 0.0)
         if total > best:
@@ -256,7 +256,7 @@ def policy_turn(
             taken = total
             feats = features
             if goal_kind == GOAL_ALL_FEATURES:
-                feats = taken_features(land_features, grid, top_cell, n, features)
+                feats = taken_features(cell_features, top_cell, n, features)
             met = rollout_goal_met(
                 goal_kind, goal_param, direction, steps, cell, n, held, feats, full
             )
@@ -286,7 +286,7 @@ def policy_turn(
 @jit
 def plan_totals(
     seat, n_players, grid, pos, values, plan_directions, plan_hike, plan_paint,
-    land_features, goal_kind, goal_param, goal_value, held, features, full, out,
+    cell_features, goal_kind, goal_param, goal_value, held, features, full, out,
 ):  # fmt: skip
     """out[plan] = the value with the goal of ``policy_turn(seat, plan, ...)`` for every plan
     card at once: one walk per direction serves every card (the same path; another reach,
@@ -313,7 +313,7 @@ def plan_totals(
             value = values[start] if n == 1 else 0.0
             feats = features
             if n == 1 and goal_kind == GOAL_ALL_FEATURES:
-                feats |= card_features(land_features, grid[start])
+                feats |= cell_features[start]
             met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, n, held, feats, full)
             out[plan] = max(out[plan], value + (goal_value if met else 0.0))
     for direction in range(N_DIRECTIONS):
@@ -349,7 +349,7 @@ def plan_totals(
                     total += top_value[i]
                 feats = features
                 if goal_kind == GOAL_ALL_FEATURES:
-                    feats = taken_features(land_features, grid, top_cell, n, features)
+                    feats = taken_features(cell_features, top_cell, n, features)
                 if rollout_goal_met(
                     goal_kind, goal_param, direction, steps, cell, n, held, feats, full
                 ):
@@ -374,7 +374,7 @@ def play_out(
     plan_directions,
     plan_hike,
     plan_paint,
-    land_features,
+    cell_features,
     goal_kind,
     goal_param,
     goal_value,
@@ -398,7 +398,7 @@ def play_out(
             plan_directions,
             plan_hike,
             plan_paint,
-            land_features,
+            cell_features,
             goal_kind,
             goal_param,
             goal_value,
@@ -473,7 +473,19 @@ def seat_state(
 
 
 @jit
-def seat_values(obs, tables, n_players, vis, n_vis, adds, rates, w_icons, w_commission, values):
+def cell_state(obs, tables, vis, n_vis, fit, cell_features, cell_icons):
+    """Per cell of the grid: fit[cell * MAX_VISIBLE + k] the frames of visible commission k
+    its card fits (0 on an empty cell), the card's features and icons."""
+    for cell in range(N_CELLS):
+        card = obs[OBS_GRID + cell]
+        cell_features[cell] = card_features(tables.land_features, card) if card >= 0 else 0
+        cell_icons[cell] = tables.land_icons[card] if card >= 0 else 0
+        for k in range(n_vis):
+            fit[cell * MAX_VISIBLE + k] = tables.land_fit[card, vis[k]] if card >= 0 else 0
+
+
+@jit
+def seat_values(obs, tables, n_players, n_vis, fit, adds, rates, w_icons, w_commission, values):
     """values[seat * N_CELLS + cell]: the card on the cell to that seat (half its icons
     times ``w_icons``, plus ``w_commission`` times the fame per frame of the best visible
     commission whose frame it would newly fill, given the seat's public unsold
@@ -487,20 +499,22 @@ def seat_values(obs, tables, n_players, vis, n_vis, adds, rates, w_icons, w_comm
             share = 0.0
             for k in range(n_vis):
                 slot = seat * MAX_VISIBLE + k
-                if (adds[slot] >> tables.land_fit[card, vis[k]]) & 1 and rates[slot] > share:
+                if (adds[slot] >> fit[cell * MAX_VISIBLE + k]) & 1 and rates[slot] > share:
                     share = rates[slot]
             values[seat * N_CELLS + cell] = w_icons * tables.land_icons[card] + w_commission * share
 
 
 @jit
-def set_worth(obs, tables, cells, n, me, vis, n_vis, counts, filled, rates, w_icons, w_commission):
+def set_worth(
+    cells, n, me, n_vis, n_frames, fit, cell_icons, counts, filled, rates, w_icons, w_commission
+):
     """My weighted value of taking the cards on ``cells[:n]`` (today's goal not included):
     ``w_icons`` per icon plus ``w_commission`` times the most progress toward one visible
     commission (frames it newly fills at once, by Hall, times its rate): balanced's exact
-    evaluation of a set."""
+    evaluation of a set. ``n_frames[k]``: the frames of visible commission k."""
     icons = 0
     for i in range(n):
-        icons += tables.land_icons[obs[OBS_GRID + cells[i]]]
+        icons += cell_icons[cells[i]]
     value = w_icons * icons
     if w_commission == 0.0:
         return value
@@ -512,14 +526,13 @@ def set_worth(obs, tables, cells, n, me, vis, n_vis, counts, filled, rates, w_ic
             key[m] = counts[offset + m]
         n_extra = 0
         for i in range(n):
-            m = tables.land_fit[obs[OBS_GRID + cells[i]], vis[k]]
+            m = fit[cells[i] * MAX_VISIBLE + k]
             if m:
                 key[m] += 1
                 n_extra += 1
         if n_extra == 0:
             continue
-        n_frames = tables.comm_n_frames[vis[k]]
-        gain = (hall_entry(key, 0, n_frames) >> 8) - filled[me * MAX_VISIBLE + k]
+        gain = (hall_entry(key, 0, n_frames[k]) >> 8) - filled[me * MAX_VISIBLE + k]
         if gain <= 0:
             continue
         progress = gain * rates[me * MAX_VISIBLE + k]
@@ -590,7 +603,7 @@ def goal_state(obs, tables, params):
 
 
 @jit
-def choose_plan(obs, options, n_options, params, rng, tables, held, features, base):
+def choose_plan(obs, options, n_options, params, rng, tables, held, features, cell_features, base):
     """The plan card with the best mean rollout score; ``base`` holds each seat's card
     values (seat_values)."""
     me = obs[OBS_ME]
@@ -614,7 +627,7 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ba
             continue
         plan_totals(
             seat, n_players, grid, pos, base[seat * N_CELLS : (seat + 1) * N_CELLS],
-            tables.plan_directions, tables.plan_hike, tables.plan_paint, tables.land_features,
+            tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
             goal_kind, goal_param, goal_value, held[seat], features[seat], full, totals,
         )  # fmt: skip
         for plan in range(n_plans):
@@ -700,7 +713,7 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ba
             mine = position_of[index]
             shared_holder = play_out(
                 others, done, mine, n_players, plans, shared_grid, shared_pos, values,
-                tables.plan_directions, tables.plan_hike, tables.plan_paint, tables.land_features,
+                tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
                 goal_kind, goal_param, goal_value, held, features, full, shared_gains,
                 shared_holder,
             )  # fmt: skip
@@ -716,7 +729,7 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ba
                 rest[1 + i - mine] = others[i]
             holder = play_out(
                 rest, 0, 1 + n_others - mine, n_players, plans, grid, pos, values,
-                tables.plan_directions, tables.plan_hike, tables.plan_paint, tables.land_features,
+                tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
                 goal_kind, goal_param, goal_value, held, features, full, gains, shared_holder,
             )  # fmt: skip
             score[index] += rollout_score(gains, holder, goal_value, me, n_players, rivalry)
@@ -732,14 +745,14 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ba
 
 @jit
 def my_hikes(
-    obs, tables, options, n_options, params, context, goal_kind, goal_param, goal_bonus,
-    value_out, met_out, n_out, cells_out,
+    obs, tables, options, n_options, params, context, rates, goal_kind, goal_param,
+    goal_bonus, value_out, met_out, n_out, cells_out,
 ):  # fmt: skip
     """For each hike option: the best set of cards to paint by the balanced evaluation
     (set_worth, commission progress by matching) and whether it meets today's goal:
     value_out[option] without the goal, met_out[option], n_out[option] cells, stored in
     cells_out[option * MAX_PATH ...]."""
-    vis, n_vis, held, features, counts, filled, rates = context
+    n_vis, n_frames, fit, cell_features, cell_icons, held, features, counts, filled = context
     me = obs[OBS_ME]
     occupied = others_mask(obs)
     plan = obs[OBS_PLAN + me]
@@ -766,12 +779,23 @@ def my_hikes(
                 continue
             n = subset_cells(cells, mask, chosen)
             value = set_worth(
-                obs, tables, chosen, n, me, vis, n_vis, counts, filled, rates, w_icons, w_commission
+                chosen,
+                n,
+                me,
+                n_vis,
+                n_frames,
+                fit,
+                cell_icons,
+                counts,
+                filled,
+                rates,
+                w_icons,
+                w_commission,
             )
             taken = features[me]
             if goal_kind == GOAL_ALL_FEATURES:
                 for i in range(n):
-                    taken |= feature_mask(tables, obs[OBS_GRID + chosen[i]])
+                    taken |= cell_features[chosen[i]]
             met = rollout_goal_met(
                 goal_kind, goal_param, direction, steps, end, n, held[me], taken, full
             )
@@ -786,12 +810,12 @@ def my_hikes(
 
 
 @jit
-def choose_hike(obs, options, n_options, params, rng, tables, context, base):
+def choose_hike(obs, options, n_options, params, rng, tables, context, rates, base):
     """The candidate hike (best one-ply first) with the best mean score of the rest of the
     day played out."""
     me = obs[OBS_ME]
     n_players = obs[OBS_N_PLAYERS]
-    _, _, held, features, _, _, _ = context
+    _, _, _, cell_features, _, held, features, _, _ = context
     goal_kind, goal_param, goal_value = goal_state(obs, tables, params)
     goal = obs[OBS_GOAL]
     goal_bonus = params[GOAL] * tables.goal_fame[goal] if goal >= 0 else 0.0
@@ -800,8 +824,8 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, base):
     n_cells = stack_empty(MAX_HIKES, np.int64)
     cells = stack_empty(HIKE_CELLS, np.int64)
     my_hikes(
-        obs, tables, options, n_options, params, context, goal_kind, goal_param, goal_bonus,
-        value, met, n_cells, cells,
+        obs, tables, options, n_options, params, context, rates, goal_kind, goal_param,
+        goal_bonus, value, met, n_cells, cells,
     )  # fmt: skip
     # the candidates: the best hikes by the one-ply value, best first (stable)
     one_ply = np.empty(n_options, dtype=np.float64)
@@ -855,7 +879,7 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, base):
                 tables.plan_directions,
                 tables.plan_hike,
                 tables.plan_paint,
-                tables.land_features,
+                cell_features,
                 goal_kind,
                 goal_param,
                 goal_value,
@@ -872,10 +896,10 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, base):
 
 
 @jit
-def paint_choice(obs, options, n_options, params, tables, context):
+def paint_choice(obs, options, n_options, params, tables, context, rates):
     """The paint option with the best set_worth, plus today's goal when the set decides it
     (painted n, holds n, all features: the hike is already made)."""
-    vis, n_vis, held, features, counts, filled, rates = context
+    n_vis, n_frames, fit, cell_features, cell_icons, held, features, counts, filled = context
     me = obs[OBS_ME]
     goal = obs[OBS_GOAL]
     goal_kind = tables.goal_kind[goal] if goal >= 0 else -1
@@ -890,12 +914,23 @@ def paint_choice(obs, options, n_options, params, tables, context):
     for i in range(n_options):
         n = option_cells(options, i, cells)
         value = set_worth(
-            obs, tables, cells, n, me, vis, n_vis, counts, filled, rates, w_icons, w_commission
+            cells,
+            n,
+            me,
+            n_vis,
+            n_frames,
+            fit,
+            cell_icons,
+            counts,
+            filled,
+            rates,
+            w_icons,
+            w_commission,
         )
         if goal_kind >= 0:
             taken = features[me]
             for j in range(n):
-                taken |= feature_mask(tables, obs[OBS_GRID + cells[j]])
+                taken |= cell_features[cells[j]]
             if set_goal_met(goal_kind, goal_param, n, held[me], taken, full):
                 value += goal_bonus
         if i == 0 or value > best:
@@ -921,6 +956,13 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     vis = stack_empty(MAX_VISIBLE, np.int64)
     include_preview = obs[OBS_DAY] < obs[OBS_DAYS]  # the preview joins the row tomorrow
     n_vis, _ = visible_commissions(obs, include_preview, vis)
+    n_frames = stack_empty(MAX_VISIBLE, np.int64)
+    for k in range(n_vis):
+        n_frames[k] = tables.comm_n_frames[vis[k]]
+    fit = stack_empty(CELL_VIS, np.int64)
+    cell_features = stack_empty(N_CELLS, np.int64)
+    cell_icons = stack_empty(N_CELLS, np.int64)
+    cell_state(obs, tables, vis, n_vis, fit, cell_features, cell_icons)
     held = stack_empty(MAX_PLAYERS, np.int64)
     features = stack_empty(MAX_PLAYERS, np.int64)
     counts = stack_empty(SEAT_COUNTS, np.int64)
@@ -928,30 +970,22 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     filled = stack_empty(SEAT_VIS, np.int64)
     rates = stack_empty(SEAT_VIS, np.float64)
     seat_state(
-        obs,
-        tables,
-        n_players,
-        vis,
-        n_vis,
-        params[URGENCY],
-        held,
-        features,
-        counts,
-        adds,
-        filled,
-        rates,
-    )
-    context = (vis, n_vis, held, features, counts, filled, rates)
+        obs, tables, n_players, vis, n_vis, params[URGENCY], held, features, counts, adds,
+        filled, rates,
+    )  # fmt: skip
+    context = (n_vis, n_frames, fit, cell_features, cell_icons, held, features, counts, filled)
     if kind != DECIDE_PLAN and kind != DECIDE_HIKE:  # DECIDE_PAINT
-        return paint_choice(obs, options, n_options, params, tables, context)
+        return paint_choice(obs, options, n_options, params, tables, context, rates)
     base = stack_empty(SEAT_CELLS, np.float64)
     seat_values(
-        obs, tables, n_players, vis, n_vis, adds, rates, 0.5 * params[LEFTOVER],
+        obs, tables, n_players, n_vis, fit, adds, rates, 0.5 * params[LEFTOVER],
         params[COMMISSION], base,
     )  # fmt: skip
     if kind == DECIDE_PLAN:
-        return choose_plan(obs, options, n_options, params, rng, tables, held, features, base)
-    return choose_hike(obs, options, n_options, params, rng, tables, context, base)
+        return choose_plan(
+            obs, options, n_options, params, rng, tables, held, features, cell_features, base
+        )
+    return choose_hike(obs, options, n_options, params, rng, tables, context, rates, base)
 
 
 STRATEGY = StrategySpec(
