@@ -93,7 +93,7 @@ from sunset_sim.strategy_tools import (
 
 # The parameters, in params-vector order; the index constants are derived from them.
 PARAMETERS = (
-    Parameter("samples", 12.0, 1.0, 256.0, "Monte Carlo samples per plan or hike decision"),
+    Parameter("samples", 12.0, 1.0, 256.0, "Monte Carlo samples per plan decision"),
     Parameter("candidates", 6.0, 1.0, 33.0, "hike options played out (best one-ply first)"),
     Parameter("commission", 1.0, 0.0, 3.0, "weight of frames filled toward commissions"),
     Parameter("leftover", 1.4, 0.0, 3.0, "weight of leftover fame (icons / 2)"),
@@ -104,6 +104,7 @@ PARAMETERS = (
     Parameter("opp_lateness", 0.3, 0.0, 2.0, "opponents' model: fame per 15 min later"),
     Parameter("mobility", 0.0, 0.0, 2.0, "fame per hike end the end cell offers tomorrow"),
     Parameter("urgency", 0.5, 0.0, 1.0, "frame worth: 0 fame/frames .. 1 fame/frames missing"),
+    Parameter("hike_samples", 12.0, 1.0, 256.0, "samples per hike decision (perturbed values)"),
 )
 (
     SAMPLES,
@@ -117,6 +118,7 @@ PARAMETERS = (
     OPP_LATENESS,
     MOBILITY,
     URGENCY,
+    HIKE_SAMPLES,
 ) = parameter_indices(
     PARAMETERS,
     "samples",
@@ -130,6 +132,7 @@ PARAMETERS = (
     "opp_lateness",
     "mobility",
     "urgency",
+    "hike_samples",
 )
 
 NOISE_STEPS = 1024  # perturbations are drawn as rng_below(NOISE_STEPS) / NOISE_STEPS
@@ -441,14 +444,16 @@ def frame_rate(tables, commission, filled, urgency):
 
 @jit
 def seat_state(
-    obs, tables, n_players, vis, n_vis, urgency, held, features, counts, adds, filled, rates
-):
+    obs, tables, n_players, wanted, vis, n_vis, urgency, held, features, counts, adds, filled,
+    rates,
+):  # fmt: skip
     """What each seat's public unsold paintings make of the visible commissions, in one
     pass over the landscapes: held[seat] their number, features[seat] their feature mask,
     counts[(seat * MAX_VISIBLE + k) * N_MASKS + m] how many fit exactly the frames m of
     visible commission k; at slot = seat * MAX_VISIBLE + k, filled[slot] the frames of it
     they fill at once, adds[slot] the frame masks of a card that would fill one more (bit
-    m; both by Hall: _card_worth.HALL) and rates[slot] that frame's worth (frame_rate)."""
+    m; both by Hall: _card_worth.HALL) and rates[slot] that frame's worth (frame_rate).
+    The commission figures only for the seats in the bitmask ``wanted``."""
     for i in range(n_players * MAX_VISIBLE * N_MASKS):
         counts[i] = 0
     for seat in range(n_players):
@@ -461,9 +466,13 @@ def seat_state(
             continue
         held[seat] += 1
         features[seat] |= card_features(tables.land_features, card)
+        if not (wanted >> seat) & 1:
+            continue
         for k in range(n_vis):
             counts[(seat * MAX_VISIBLE + k) * N_MASKS + tables.land_fit[card, vis[k]]] += 1
     for seat in range(n_players):
+        if not (wanted >> seat) & 1:
+            continue
         for k in range(n_vis):
             slot = seat * MAX_VISIBLE + k
             hall = hall_entry(counts, slot * N_MASKS, tables.comm_n_frames[vis[k]])
@@ -485,12 +494,16 @@ def cell_state(obs, tables, vis, n_vis, fit, cell_features, cell_icons):
 
 
 @jit
-def seat_values(obs, tables, n_players, n_vis, fit, adds, rates, w_icons, w_commission, values):
+def seat_values(
+    obs, tables, n_players, wanted, n_vis, fit, adds, rates, w_icons, w_commission, values
+):
     """values[seat * N_CELLS + cell]: the card on the cell to that seat (half its icons
     times ``w_icons``, plus ``w_commission`` times the fame per frame of the best visible
     commission whose frame it would newly fill, given the seat's public unsold
-    paintings); -1 on empty cells."""
+    paintings); -1 on empty cells. Only for the seats in the bitmask ``wanted``."""
     for seat in range(n_players):
+        if not (wanted >> seat) & 1:
+            continue
         for cell in range(N_CELLS):
             card = obs[OBS_GRID + cell]
             if card < 0:
@@ -521,17 +534,16 @@ def set_worth(
     other = 0.0
     key = stack_empty(N_MASKS, np.int64)
     for k in range(n_vis):
+        fits = 0
+        for i in range(n):
+            fits |= fit[cells[i] * MAX_VISIBLE + k]
+        if fits == 0:
+            continue
         offset = (me * MAX_VISIBLE + k) * N_MASKS
         for m in range(N_MASKS):
             key[m] = counts[offset + m]
-        n_extra = 0
         for i in range(n):
-            m = fit[cells[i] * MAX_VISIBLE + k]
-            if m:
-                key[m] += 1
-                n_extra += 1
-        if n_extra == 0:
-            continue
+            key[fit[cells[i] * MAX_VISIBLE + k]] += 1  # (key[0] is never read)
         gain = (hall_entry(key, 0, n_frames[k]) >> 8) - filled[me * MAX_VISIBLE + k]
         if gain <= 0:
             continue
@@ -542,9 +554,12 @@ def set_worth(
 
 
 @jit
-def perturb(values, base, me, n_players, noise, rng):
-    """values = base, plus a uniform draw in [0, noise) on every other seat's card."""
+def perturb(values, base, me, n_players, wanted, noise, rng):
+    """values = base, plus a uniform draw in [0, noise) on every other seat's card, for the
+    seats in the bitmask ``wanted``."""
     for seat in range(n_players):
+        if not (wanted >> seat) & 1:
+            continue
         for cell in range(N_CELLS):
             value = base[seat * N_CELLS + cell]
             if seat != me and noise > 0.0 and value >= 0.0:
@@ -670,7 +685,7 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ce
         for k in range(n_players - 1, 0, -1):
             j = rng_below(rng, k + 1)
             rank[k], rank[j] = rank[j], rank[k]
-        perturb(values, base, me, n_players, params[NOISE], rng)
+        perturb(values, base, me, n_players, (1 << n_players) - 1, params[NOISE], rng)
         # R-ORD-1: by wake-up time, then the draw. The others' order is the same whatever
         # my card; the turns before mine are played once and shared by the cards that
         # leave them before mine (the same moves: they do not depend on my card).
@@ -810,7 +825,7 @@ def my_hikes(
 
 
 @jit
-def choose_hike(obs, options, n_options, params, rng, tables, context, rates, base):
+def choose_hike(obs, options, n_options, params, rng, tables, context, rates, wanted, base):
     """The candidate hike (best one-ply first) with the best mean score of the rest of the
     day played out."""
     me = obs[OBS_ME]
@@ -845,7 +860,7 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, ba
         plans[seat] = obs[OBS_PLAN + seat]
         order[seat] = obs[OBS_ORDER + seat]
     first = obs[OBS_TURN_POS] + 1  # the players still to come today
-    samples = max(1, int(params[SAMPLES])) if first < n_players else 1
+    samples = max(1, int(params[HIKE_SAMPLES])) if first < n_players else 1
     values = stack_empty(SEAT_CELLS, np.float64)
     grid = stack_empty(N_CELLS, np.int64)
     pos = stack_empty(MAX_PLAYERS, np.int64)
@@ -855,7 +870,7 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, ba
         score[c] = 0.0
     for _ in range(samples):
         if first < n_players:
-            perturb(values, base, me, n_players, params[NOISE], rng)
+            perturb(values, base, me, n_players, wanted, params[NOISE], rng)
         for c in range(n_candidates):
             index = candidates[c]
             grid_copy(obs, grid)
@@ -969,23 +984,31 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     adds = stack_empty(SEAT_VIS, np.int64)
     filled = stack_empty(SEAT_VIS, np.int64)
     rates = stack_empty(SEAT_VIS, np.float64)
+    me = obs[OBS_ME]
+    wanted = (1 << n_players) - 1  # the seats whose card values are needed
+    if kind == DECIDE_HIKE:  # me (my hikes) and the players still to come today
+        wanted = 1 << me
+        for position in range(obs[OBS_TURN_POS] + 1, n_players):
+            wanted |= 1 << obs[OBS_ORDER + position]
+    elif kind != DECIDE_PLAN:  # paint: only my own
+        wanted = 1 << me
     seat_state(
-        obs, tables, n_players, vis, n_vis, params[URGENCY], held, features, counts, adds,
-        filled, rates,
+        obs, tables, n_players, wanted, vis, n_vis, params[URGENCY], held, features, counts,
+        adds, filled, rates,
     )  # fmt: skip
     context = (n_vis, n_frames, fit, cell_features, cell_icons, held, features, counts, filled)
     if kind != DECIDE_PLAN and kind != DECIDE_HIKE:  # DECIDE_PAINT
         return paint_choice(obs, options, n_options, params, tables, context, rates)
     base = stack_empty(SEAT_CELLS, np.float64)
     seat_values(
-        obs, tables, n_players, n_vis, fit, adds, rates, 0.5 * params[LEFTOVER],
+        obs, tables, n_players, wanted, n_vis, fit, adds, rates, 0.5 * params[LEFTOVER],
         params[COMMISSION], base,
     )  # fmt: skip
     if kind == DECIDE_PLAN:
         return choose_plan(
             obs, options, n_options, params, rng, tables, held, features, cell_features, base
         )
-    return choose_hike(obs, options, n_options, params, rng, tables, context, rates, base)
+    return choose_hike(obs, options, n_options, params, rng, tables, context, rates, wanted, base)
 
 
 STRATEGY = StrategySpec(
