@@ -105,6 +105,7 @@ PARAMETERS = (
     Parameter("mobility", 0.0, 0.0, 2.0, "fame per hike end the end cell offers tomorrow"),
     Parameter("urgency", 0.5, 0.0, 1.0, "frame worth: 0 fame/frames .. 1 fame/frames missing"),
     Parameter("hike_samples", 12.0, 1.0, 256.0, "samples per hike decision (perturbed values)"),
+    Parameter("margin", 0.0, 0.0, 10.0, "plan: stop sampling when a card leads by this (0: never)"),
 )
 (
     SAMPLES,
@@ -119,6 +120,7 @@ PARAMETERS = (
     MOBILITY,
     URGENCY,
     HIKE_SAMPLES,
+    MARGIN,
 ) = parameter_indices(
     PARAMETERS,
     "samples",
@@ -133,8 +135,10 @@ PARAMETERS = (
     "mobility",
     "urgency",
     "hike_samples",
+    "margin",
 )
 
+MIN_SAMPLES = 2  # plan samples before an early stop (parameter ``margin``)
 NOISE_STEPS = 1024  # perturbations are drawn as rng_below(NOISE_STEPS) / NOISE_STEPS
 # scratch sizes (stack arrays need module-level constants)
 SEAT_VIS = MAX_PLAYERS * MAX_VISIBLE  # one entry per seat and visible commission
@@ -147,7 +151,7 @@ HIKE_CELLS = MAX_HIKES * MAX_PATH  # the cells each hike option would paint
 # ---- the fast policy on a scratch grid --------------------------------------------------------
 
 
-@jit
+@jit(inline="always")
 def rollout_goal_met(goal_kind, goal_param, direction, steps, end, n_taken, held, features, full):
     """Today's goal after a rollout turn (R-GOAL-3); sales are not played out, so a "sold"
     goal is never met and "holds" counts the paintings before any sale."""
@@ -160,7 +164,7 @@ def rollout_goal_met(goal_kind, goal_param, direction, steps, end, n_taken, held
     return hike_goal_met(goal_kind, goal_param, direction, steps, end, n_taken)
 
 
-@jit
+@jit(inline="always")
 def taken_features(cell_features, cells, n, start_mask):
     mask = start_mask
     for i in range(n):
@@ -168,7 +172,7 @@ def taken_features(cell_features, cells, n, start_mask):
     return mask
 
 
-@jit
+@jit(inline="always")
 def policy_turn(
     seat,
     plan,
@@ -618,6 +622,22 @@ def goal_state(obs, tables, params):
 
 
 @jit
+def clear_lead(score, price, n_options, n_samples, margin):
+    """Whether the best card's mean score so far (less its price) leads every other card's
+    by at least ``margin``: the remaining samples would hardly change the choice."""
+    best = -BIG
+    second = -BIG
+    for index in range(n_options):
+        value = score[index] / n_samples - price[index]
+        if value > best:
+            second = best
+            best = value
+        elif value > second:
+            second = value
+    return best - second >= margin
+
+
+@jit
 def choose_plan(obs, options, n_options, params, rng, tables, held, features, cell_features, base):
     """The plan card with the best mean rollout score; ``base`` holds each seat's card
     values (seat_values)."""
@@ -667,7 +687,19 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ce
         plans[seat] = 0
     for index in range(n_options):
         score[index] = 0.0
+    days = obs[OBS_DAYS]
+    ahead = (days - obs[OBS_DAY]) / max(days - 1, 1)  # share of the game still to come
+    price = stack_empty(PLAN_HAND, np.float64)  # for spending a late card early
+    for index in range(n_options):
+        lateness = (tables.plan_wake[options[index, 0]] - earliest) / 15.0
+        price[index] = params[SPEND] * ahead * lateness
+    margin = params[MARGIN]
+    done_samples = 0
     for _ in range(samples):
+        if margin > 0.0 and done_samples >= MIN_SAMPLES and n_options > 1:
+            if clear_lead(score, price, n_options, done_samples, margin):
+                break
+        done_samples += 1
         for seat in range(n_players):  # each opponent's hand, and the card it keeps
             if seat == me:
                 continue
@@ -750,11 +782,8 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ce
             score[index] += rollout_score(gains, holder, goal_value, me, n_players, rivalry)
             if mobility != 0.0:
                 score[index] += mobility * mobility_of(tables, pos[me])
-    days = obs[OBS_DAYS]
-    ahead = (days - obs[OBS_DAY]) / max(days - 1, 1)  # share of the game still to come
     for index in range(n_options):
-        lateness = (tables.plan_wake[options[index, 0]] - earliest) / 15.0
-        score[index] = score[index] / samples - params[SPEND] * ahead * lateness
+        score[index] = score[index] / done_samples - price[index]
     return argmax(score, n_options)
 
 
