@@ -458,8 +458,10 @@ def seat_state(
     they fill at once, adds[slot] the frame masks of a card that would fill one more (bit
     m; both by Hall: _card_worth.HALL) and rates[slot] that frame's worth (frame_rate).
     The commission figures only for the seats in the bitmask ``wanted``."""
-    for i in range(n_players * MAX_VISIBLE * N_MASKS):
-        counts[i] = 0
+    for seat in range(n_players):
+        if (wanted >> seat) & 1:
+            for i in range(seat * MAX_VISIBLE * N_MASKS, (seat + 1) * MAX_VISIBLE * N_MASKS):
+                counts[i] = 0
     for seat in range(n_players):
         held[seat] = 0
         features[seat] = 0
@@ -486,10 +488,13 @@ def seat_state(
 
 
 @jit
-def cell_state(obs, tables, vis, n_vis, fit, cell_features, cell_icons):
-    """Per cell of the grid: fit[cell * MAX_VISIBLE + k] the frames of visible commission k
-    its card fits (0 on an empty cell), the card's features and icons."""
+def cell_state(obs, tables, cell_mask, vis, n_vis, fit, cell_features, cell_icons):
+    """Per cell of the grid in the bitmask ``cell_mask``: fit[cell * MAX_VISIBLE + k] the
+    frames of visible commission k its card fits (0 on an empty cell), the card's
+    features and icons."""
     for cell in range(N_CELLS):
+        if not (cell_mask >> cell) & 1:
+            continue
         card = obs[OBS_GRID + cell]
         cell_features[cell] = card_features(tables.land_features, card) if card >= 0 else 0
         cell_icons[cell] = tables.land_icons[card] if card >= 0 else 0
@@ -872,14 +877,19 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, wa
         goal_bonus, value, met, n_cells, cells,
     )  # fmt: skip
     # the candidates: the best hikes by the one-ply value, best first (stable)
-    one_ply = np.empty(n_options, dtype=np.float64)
+    one_ply = stack_empty(MAX_HIKES, np.float64)
+    candidates = stack_empty(MAX_HIKES, np.int64)
     mobility = position_weight(obs, params)
     for index in range(n_options):
         one_ply[index] = value[index] + (goal_value if met[index] else 0.0)
         if mobility != 0.0:
             one_ply[index] += mobility * mobility_of(tables, options[index, 2])
+        j = index  # insertion: after every option with a value at least as high
+        while j > 0 and one_ply[candidates[j - 1]] < one_ply[index]:
+            candidates[j] = candidates[j - 1]
+            j -= 1
+        candidates[j] = index
     n_candidates = min(n_options, max(1, int(params[CANDIDATES])))
-    candidates = np.argsort(-one_ply, kind="mergesort")[:n_candidates]
     if n_candidates == 1:
         return candidates[0]
     full = all_features(tables)
@@ -996,6 +1006,8 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                 best = value
                 best_index = index
         return best_index
+    if n_options == 1:  # nothing to choose (a hike or paint decision with one option)
+        return 0
     n_players = obs[OBS_N_PLAYERS]
     vis = stack_empty(MAX_VISIBLE, np.int64)
     include_preview = obs[OBS_DAY] < obs[OBS_DAYS]  # the preview joins the row tomorrow
@@ -1006,7 +1018,14 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     fit = stack_empty(CELL_VIS, np.int64)
     cell_features = stack_empty(N_CELLS, np.int64)
     cell_icons = stack_empty(N_CELLS, np.int64)
-    cell_state(obs, tables, vis, n_vis, fit, cell_features, cell_icons)
+    cell_mask = (1 << N_CELLS) - 1
+    if kind != DECIDE_PLAN and kind != DECIDE_HIKE:  # paint: the cells of the options
+        cell_mask = 0
+        for i in range(n_options):
+            for column in range(options.shape[1]):
+                if options[i, column] >= 0:
+                    cell_mask |= 1 << options[i, column]
+    cell_state(obs, tables, cell_mask, vis, n_vis, fit, cell_features, cell_icons)
     held = stack_empty(MAX_PLAYERS, np.int64)
     features = stack_empty(MAX_PLAYERS, np.int64)
     counts = stack_empty(SEAT_COUNTS, np.int64)
