@@ -84,6 +84,7 @@ from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
     card_features,
     hike_goal_met,
+    lowest_bit,
     popcount,
     rng_below,
     sale_value,
@@ -105,7 +106,7 @@ PARAMETERS = (
     Parameter("mobility", 0.0, 0.0, 2.0, "fame per hike end the end cell offers tomorrow"),
     Parameter("urgency", 0.5, 0.0, 1.0, "frame worth: 0 fame/frames .. 1 fame/frames missing"),
     Parameter("hike_samples", 12.0, 1.0, 256.0, "samples per hike decision (perturbed values)"),
-    Parameter("margin", 0.0, 0.0, 10.0, "plan: stop sampling when a card leads by this (0: never)"),
+    Parameter("margin", 0.0, 0.0, 10.0, "plan: stop sampling once a card leads by this (0: never)"),
 )
 (
     SAMPLES,
@@ -205,6 +206,7 @@ def policy_turn(
     directions = plan_directions[plan]
     max_steps = plan_hike[plan]
     paint = min(plan_paint[plan], MAX_PATH)
+    keep = max(paint, 1)  # the path's best cells kept (n_top counts at most these)
     top_value = stack_empty(MAX_PATH, np.float64)
     top_cell = stack_empty(MAX_PATH, np.int64)
     best_cells = stack_empty(MAX_PATH, np.int64)
@@ -245,17 +247,18 @@ def policy_turn(
                 break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end or paint here
                 continue
-            # insert (value, cell) into the path's list, best first
+            # insert (value, cell) into the path's list, best first (after equal values);
+            # only the first ``keep`` entries are ever read
             value = values[cell]
-            slot = min(n_top, MAX_PATH - 1)
-            while slot > 0 and top_value[slot - 1] < value:
-                top_value[slot] = top_value[slot - 1]
-                top_cell[slot] = top_cell[slot - 1]
-                slot -= 1
-            if slot < MAX_PATH:
+            if n_top < keep or top_value[keep - 1] < value:
+                slot = min(n_top, keep - 1)
+                while slot > 0 and top_value[slot - 1] < value:
+                    top_value[slot] = top_value[slot - 1]
+                    top_cell[slot] = top_cell[slot - 1]
+                    slot -= 1
                 top_value[slot] = value
                 top_cell[slot] = cell
-            n_top = min(n_top + 1, MAX_PATH)
+            n_top = min(n_top + 1, keep)
             n = min(paint, n_top)
             total = 0.0
             for i in range(n):
@@ -446,6 +449,16 @@ def frame_rate(tables, commission, filled, urgency):
     return (1.0 - urgency) * fame / n_frames + urgency * fame / max(n_frames - filled, 1)
 
 
+@jit(inline="always")
+def seat_card(tables, seat, card, wanted, vis, n_vis, held, features, counts):
+    """Count one unsold painting of ``seat`` (see seat_state)."""
+    held[seat] += 1
+    features[seat] |= card_features(tables.land_features, card)
+    if (wanted >> seat) & 1:
+        for k in range(n_vis):
+            counts[(seat * MAX_VISIBLE + k) * N_MASKS + tables.land_fit[card, vis[k]]] += 1
+
+
 @jit
 def seat_state(
     obs, tables, n_players, wanted, vis, n_vis, urgency, held, features, counts, adds, filled,
@@ -466,16 +479,19 @@ def seat_state(
         held[seat] = 0
         features[seat] = 0
     first = obs[OBS_LAND_PLACE]
-    for card in range(obs[OBS_COMM_PLACE] - first):
-        seat = obs[first + card]  # place == seat: that seat's unsold painting
-        if seat < 0 or seat >= n_players:
-            continue
-        held[seat] += 1
-        features[seat] |= card_features(tables.land_features, card)
-        if not (wanted >> seat) & 1:
-            continue
-        for k in range(n_vis):
-            counts[(seat * MAX_VISIBLE + k) * N_MASKS + tables.land_fit[card, vis[k]]] += 1
+    n_cards = obs[OBS_COMM_PLACE] - first
+    for block in range(0, n_cards, 64):
+        # place == seat: that seat's unsold painting; a bitmask first (a branch per card
+        # would mispredict: most cards are elsewhere), then one step per painting
+        owned = np.uint64(0)
+        for offset in range(min(64, n_cards - block)):
+            seat = obs[first + block + offset]
+            bit = np.uint64(1) << np.uint64(offset)
+            owned |= bit if seat >= 0 and seat < n_players else np.uint64(0)
+        while owned:
+            card = block + lowest_bit(owned)
+            owned &= owned - np.uint64(1)
+            seat_card(tables, obs[first + card], card, wanted, vis, n_vis, held, features, counts)
     for seat in range(n_players):
         if not (wanted >> seat) & 1:
             continue
