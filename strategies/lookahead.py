@@ -441,27 +441,27 @@ def rollout_score(gains, holder, goal_value, me, n_players, rivalry):
 
 
 @jit
-def frame_rate(tables, commission, filled, urgency):
+def frame_rate(comm_fame, comm_n_frames, commission, filled, urgency):
     """Fame of one more frame of a commission when ``filled`` frames are already filled:
     (1 - urgency) x fame / frames + urgency x fame / frames still missing."""
-    fame = float(tables.comm_fame[commission])
-    n_frames = tables.comm_n_frames[commission]
+    fame = float(comm_fame[commission])
+    n_frames = comm_n_frames[commission]
     return (1.0 - urgency) * fame / n_frames + urgency * fame / max(n_frames - filled, 1)
 
 
 @jit(inline="always")
-def seat_card(tables, seat, card, wanted, vis, n_vis, held, features, counts):
+def seat_card(land_features, land_fit, seat, card, wanted, vis, n_vis, held, features, counts):
     """Count one unsold painting of ``seat`` (see seat_state)."""
     held[seat] += 1
-    features[seat] |= card_features(tables.land_features, card)
+    features[seat] |= card_features(land_features, card)
     if (wanted >> seat) & 1:
         for k in range(n_vis):
-            counts[(seat * MAX_VISIBLE + k) * N_MASKS + tables.land_fit[card, vis[k]]] += 1
+            counts[(seat * MAX_VISIBLE + k) * N_MASKS + land_fit[card, vis[k]]] += 1
 
 
 @jit
 def seat_state(
-    obs, tables, n_players, wanted, vis, n_vis, urgency, held, features, counts, adds, filled,
+    obs, cards, n_players, wanted, vis, n_vis, urgency, held, features, counts, adds, filled,
     rates,
 ):  # fmt: skip
     """What each seat's public unsold paintings make of the visible commissions, in one
@@ -471,6 +471,7 @@ def seat_state(
     they fill at once, adds[slot] the frame masks of a card that would fill one more (bit
     m; both by Hall: _card_worth.HALL) and rates[slot] that frame's worth (frame_rate).
     The commission figures only for the seats in the bitmask ``wanted``."""
+    land_features, land_fit, land_icons, comm_fame, comm_n_frames = cards
     for seat in range(n_players):
         if (wanted >> seat) & 1:
             for i in range(seat * MAX_VISIBLE * N_MASKS, (seat + 1) * MAX_VISIBLE * N_MASKS):
@@ -491,41 +492,54 @@ def seat_state(
         while owned:
             card = block + lowest_bit(owned)
             owned &= owned - np.uint64(1)
-            seat_card(tables, obs[first + card], card, wanted, vis, n_vis, held, features, counts)
+            seat_card(
+                land_features,
+                land_fit,
+                obs[first + card],
+                card,
+                wanted,
+                vis,
+                n_vis,
+                held,
+                features,
+                counts,
+            )
     for seat in range(n_players):
         if not (wanted >> seat) & 1:
             continue
         for k in range(n_vis):
             slot = seat * MAX_VISIBLE + k
-            hall = hall_entry(counts, slot * N_MASKS, tables.comm_n_frames[vis[k]])
+            hall = hall_entry(counts, slot * N_MASKS, comm_n_frames[vis[k]])
             adds[slot] = hall & 255
             filled[slot] = hall >> 8
-            rates[slot] = frame_rate(tables, vis[k], filled[slot], urgency)
+            rates[slot] = frame_rate(comm_fame, comm_n_frames, vis[k], filled[slot], urgency)
 
 
 @jit
-def cell_state(obs, tables, cell_mask, vis, n_vis, fit, cell_features, cell_icons):
+def cell_state(obs, cards, cell_mask, vis, n_vis, fit, cell_features, cell_icons):
     """Per cell of the grid in the bitmask ``cell_mask``: fit[cell * MAX_VISIBLE + k] the
     frames of visible commission k its card fits (0 on an empty cell), the card's
     features and icons."""
+    land_features, land_fit, land_icons, comm_fame, comm_n_frames = cards
     for cell in range(N_CELLS):
         if not (cell_mask >> cell) & 1:
             continue
         card = obs[OBS_GRID + cell]
-        cell_features[cell] = card_features(tables.land_features, card) if card >= 0 else 0
-        cell_icons[cell] = tables.land_icons[card] if card >= 0 else 0
+        cell_features[cell] = card_features(land_features, card) if card >= 0 else 0
+        cell_icons[cell] = land_icons[card] if card >= 0 else 0
         for k in range(n_vis):
-            fit[cell * MAX_VISIBLE + k] = tables.land_fit[card, vis[k]] if card >= 0 else 0
+            fit[cell * MAX_VISIBLE + k] = land_fit[card, vis[k]] if card >= 0 else 0
 
 
 @jit
 def seat_values(
-    obs, tables, n_players, wanted, n_vis, fit, adds, rates, w_icons, w_commission, values
+    obs, cards, n_players, wanted, n_vis, fit, adds, rates, w_icons, w_commission, values
 ):
     """values[seat * N_CELLS + cell]: the card on the cell to that seat (half its icons
     times ``w_icons``, plus ``w_commission`` times the fame per frame of the best visible
     commission whose frame it would newly fill, given the seat's public unsold
     paintings); -1 on empty cells. Only for the seats in the bitmask ``wanted``."""
+    land_features, land_fit, land_icons, comm_fame, comm_n_frames = cards
     for seat in range(n_players):
         if not (wanted >> seat) & 1:
             continue
@@ -539,7 +553,7 @@ def seat_values(
                 slot = seat * MAX_VISIBLE + k
                 if (adds[slot] >> fit[cell * MAX_VISIBLE + k]) & 1 and rates[slot] > share:
                     share = rates[slot]
-            values[seat * N_CELLS + cell] = w_icons * tables.land_icons[card] + w_commission * share
+            values[seat * N_CELLS + cell] = w_icons * land_icons[card] + w_commission * share
 
 
 @jit
@@ -1031,6 +1045,12 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     n_frames = stack_empty(MAX_VISIBLE, np.int64)
     for k in range(n_vis):
         n_frames[k] = tables.comm_n_frames[vis[k]]
+    # the card tables the per-decision state reads (a call copies each array's header,
+    # so these take five arrays, not the whole table set)
+    cards = (
+        tables.land_features, tables.land_fit, tables.land_icons, tables.comm_fame,
+        tables.comm_n_frames,
+    )  # fmt: skip
     fit = stack_empty(CELL_VIS, np.int64)
     cell_features = stack_empty(N_CELLS, np.int64)
     cell_icons = stack_empty(N_CELLS, np.int64)
@@ -1041,7 +1061,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
             for column in range(options.shape[1]):
                 if options[i, column] >= 0:
                     cell_mask |= 1 << options[i, column]
-    cell_state(obs, tables, cell_mask, vis, n_vis, fit, cell_features, cell_icons)
+    cell_state(obs, cards, cell_mask, vis, n_vis, fit, cell_features, cell_icons)
     held = stack_empty(MAX_PLAYERS, np.int64)
     features = stack_empty(MAX_PLAYERS, np.int64)
     counts = stack_empty(SEAT_COUNTS, np.int64)
@@ -1057,7 +1077,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     elif kind != DECIDE_PLAN:  # paint: only my own
         wanted = 1 << me
     seat_state(
-        obs, tables, n_players, wanted, vis, n_vis, params[URGENCY], held, features, counts,
+        obs, cards, n_players, wanted, vis, n_vis, params[URGENCY], held, features, counts,
         adds, filled, rates,
     )  # fmt: skip
     context = (n_vis, n_frames, fit, cell_features, cell_icons, held, features, counts, filled)
@@ -1065,7 +1085,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
         return paint_choice(obs, options, n_options, params, tables, context, rates)
     base = stack_empty(SEAT_CELLS, np.float64)
     seat_values(
-        obs, tables, n_players, wanted, n_vis, fit, adds, rates, 0.5 * params[LEFTOVER],
+        obs, cards, n_players, wanted, n_vis, fit, adds, rates, 0.5 * params[LEFTOVER],
         params[COMMISSION], base,
     )  # fmt: skip
     if kind == DECIDE_PLAN:
