@@ -82,6 +82,7 @@ from sunset_sim.observation import (
 )
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
+    PATH_PREFIX,
     card_features,
     hike_goal_met,
     lowest_bit,
@@ -315,6 +316,7 @@ def plan_totals(
         wanted |= plan_directions[plan]
     top_value = stack_empty(MAX_PATH, np.float64)
     top_cell = stack_empty(MAX_PATH, np.int64)
+    with_goal = stack_empty(PATH_PREFIX, np.float64)
     start_free = not (occupied >> start) & 1
     start_takeable = start_free and grid[start] >= 0
     if start_free:  # the stay (R-HIKE-5: not on another artist's cell)
@@ -350,21 +352,27 @@ def plan_totals(
             top_value[slot] = value
             top_cell[slot] = cell
             n_top = min(n_top + 1, MAX_PATH)
+            # the hike ending here with n cards painted: the same sum and goal check as
+            # policy_turn, once per n for the plan cards that allow it
+            done = 0
             for plan in range(n_plans):
                 if steps > plan_hike[plan] or not (plan_directions[plan] >> direction) & 1:
                     continue
                 n = min(min(plan_paint[plan], MAX_PATH), n_top)
-                total = 0.0
-                for i in range(n):
-                    total += top_value[i]
-                feats = features
-                if goal_kind == GOAL_ALL_FEATURES:
-                    feats = taken_features(cell_features, top_cell, n, features)
-                if rollout_goal_met(
-                    goal_kind, goal_param, direction, steps, cell, n, held, feats, full
-                ):
-                    total += goal_value
-                out[plan] = max(out[plan], total)
+                if not (done >> n) & 1:
+                    done |= 1 << n
+                    total = 0.0
+                    for i in range(n):
+                        total += top_value[i]
+                    feats = features
+                    if goal_kind == GOAL_ALL_FEATURES:
+                        feats = taken_features(cell_features, top_cell, n, features)
+                    if rollout_goal_met(
+                        goal_kind, goal_param, direction, steps, cell, n, held, feats, full
+                    ):
+                        total += goal_value
+                    with_goal[n] = total
+                out[plan] = max(out[plan], with_goal[n])
     for plan in range(n_plans):
         if out[plan] == -BIG:  # no legal hike: stay on the shared cell (R-HIKE-5)
             met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, 0, held, features, full)
@@ -938,8 +946,9 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, wa
     for c in range(n_candidates):
         score[c] = 0.0
     for _ in range(samples):
-        if first < n_players:
-            perturb(values, base, me, n_players, wanted, params[NOISE], rng)
+        if first < n_players:  # one sample plays the unperturbed values (the model's mean)
+            noise = params[NOISE] if samples > 1 else 0.0
+            perturb(values, base, me, n_players, wanted, noise, rng)
         for c in range(n_candidates):
             index = candidates[c]
             grid_copy(obs, grid)
