@@ -13,17 +13,26 @@ to the last player who meets it (R-GOAL-2). A card is worth to a player half its
 (leftover fame, R-END-2, times ``leftover``) plus ``commission`` times the worth of a
 frame of the best visible commission whose frame it would newly fill given that player's
 public unsold paintings (fame per frame, moved toward fame per missing frame by
-``urgency``). The score of a
-rollout is its own gain minus ``rivalry`` times the mean gain of the others; it keeps the
-card with the best mean score, less a price (``spend``) for spending a late card early.
+``urgency``). The score of a rollout is its own gain minus ``rivalry`` times the mean gain
+of the others; it keeps the card with the best mean score, less a price (``spend``) for
+spending a late card early. After two samples it stops as soon as one card's mean leads
+every other's by ``margin`` (most decisions are clear by then). The players before it in
+a sample's order play the same moves whatever its card: they are played once per sample.
 
 Hike decision (the plans and the order are public now). It values every hike with the
-best set of cards it could paint (commission progress counted as a set, by matching),
-keeps the ``candidates`` best, and for each plays out the rest of the day (the players
-after it, with the same fast policy and perturbed values, ``samples`` times): whether it
-keeps today's goal and what the later players can still take both depend on its hike.
+best set of cards it could paint (commission progress counted as a set, exactly, by
+Hall's theorem: _card_worth.HALL), keeps the ``candidates`` best, and for each plays out
+the rest of the day (the players after it, with the same fast policy): whether it keeps
+today's goal and what the later players can still take both depend on its hike. With
+``hike_samples`` 1 (the default) that is one rollout with the opponents' unperturbed
+values; with more, each is played that many times with perturbed values.
 
-Paint and sale decisions use ``balanced``'s evaluation with these weights.
+Paint and sale decisions use ``balanced``'s exact evaluation with these weights.
+
+Speed (issue 16): one pass per decision builds the card values of the seats it plays
+(Hall table lookups, no matching per card), scratch arrays live on the stack, the
+opponents' model values all plan cards in one walk per direction, and the fast policy
+keeps only the path's best cards it can paint.
 
 Approximations: the rollouts cover only the rest of today (no refills: they happen at
 clean-up, after the day); opponents' past plan cards are not visible in the observation,
@@ -95,7 +104,7 @@ from sunset_sim.strategy_tools import (
 
 # The parameters, in params-vector order; the index constants are derived from them.
 PARAMETERS = (
-    Parameter("samples", 12.0, 1.0, 256.0, "Monte Carlo samples per plan decision"),
+    Parameter("samples", 4.0, 1.0, 256.0, "Monte Carlo samples per plan decision (at most)"),
     Parameter("candidates", 6.0, 1.0, 33.0, "hike options played out (best one-ply first)"),
     Parameter("commission", 1.0, 0.0, 3.0, "weight of frames filled toward commissions"),
     Parameter("leftover", 1.4, 0.0, 3.0, "weight of leftover fame (icons / 2)"),
@@ -106,8 +115,8 @@ PARAMETERS = (
     Parameter("opp_lateness", 0.3, 0.0, 2.0, "opponents' model: fame per 15 min later"),
     Parameter("mobility", 0.0, 0.0, 2.0, "fame per hike end the end cell offers tomorrow"),
     Parameter("urgency", 0.5, 0.0, 1.0, "frame worth: 0 fame/frames .. 1 fame/frames missing"),
-    Parameter("hike_samples", 12.0, 1.0, 256.0, "samples per hike decision (perturbed values)"),
-    Parameter("margin", 0.0, 0.0, 10.0, "plan: stop sampling once a card leads by this (0: never)"),
+    Parameter("hike_samples", 1.0, 1.0, 256.0, "samples per hike decision (perturbed values)"),
+    Parameter("margin", 1.5, 0.0, 10.0, "plan: stop sampling once a card leads by this (0: never)"),
 )
 (
     SAMPLES,
