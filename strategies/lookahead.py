@@ -13,17 +13,26 @@ to the last player who meets it (R-GOAL-2). A card is worth to a player half its
 (leftover fame, R-END-2, times ``leftover``) plus ``commission`` times the worth of a
 frame of the best visible commission whose frame it would newly fill given that player's
 public unsold paintings (fame per frame, moved toward fame per missing frame by
-``urgency``). The score of a
-rollout is its own gain minus ``rivalry`` times the mean gain of the others; it keeps the
-card with the best mean score, less a price (``spend``) for spending a late card early.
+``urgency``). The score of a rollout is its own gain minus ``rivalry`` times the mean gain
+of the others; it keeps the card with the best mean score, less a price (``spend``) for
+spending a late card early. After two samples it stops as soon as one card's mean leads
+every other's by ``margin`` (most decisions are clear by then). The players before it in
+a sample's order play the same moves whatever its card: they are played once per sample.
 
 Hike decision (the plans and the order are public now). It values every hike with the
-best set of cards it could paint (commission progress counted as a set, by matching),
-keeps the ``candidates`` best, and for each plays out the rest of the day (the players
-after it, with the same fast policy and perturbed values, ``samples`` times): whether it
-keeps today's goal and what the later players can still take both depend on its hike.
+best set of cards it could paint (commission progress counted as a set, exactly, by
+Hall's theorem: _card_worth.HALL), keeps the ``candidates`` best, and for each plays out
+the rest of the day (the players after it, with the same fast policy): whether it keeps
+today's goal and what the later players can still take both depend on its hike. With
+``hike_samples`` 1 (the default) that is one rollout with the opponents' unperturbed
+values; with more, each is played that many times with perturbed values.
 
-Paint and sale decisions use ``balanced``'s evaluation with these weights.
+Paint and sale decisions use ``balanced``'s exact evaluation with these weights.
+
+Speed (issue 16): one pass per decision builds the card values of the seats it plays
+(Hall table lookups, no matching per card), scratch arrays live on the stack, the
+opponents' model values all plan cards in one walk per direction, and the fast policy
+keeps only the path's best cards it can paint.
 
 Approximations: the rollouts cover only the rest of today (no refills: they happen at
 clean-up, after the day); opponents' past plan cards are not visible in the observation,
@@ -35,27 +44,21 @@ option is not visible, so ties are always ordered at random.
 from __future__ import annotations
 
 import numpy as np
+from sunset_sim.strategies._card_worth import hall_entry
 from sunset_sim.strategies._style_tools import (
     BIG,
+    MAX_HIKES,
     MAX_PATH,
+    MAX_VISIBLE,
     N_MASKS,
-    N_WEIGHTS,
-    RATE_SHARE,
-    W_GOAL,
-    W_ICONS,
-    W_OTHER,
     all_features,
     argmax,
-    evaluation,
-    feature_mask,
-    fill_hist,
-    matched,
+    option_cells,
     others_mask,
-    paint_values,
     path_takeable,
-    seat_paintings,
-    set_value,
+    set_goal_met,
     subset_cells,
+    visible_commissions,
 )
 
 from sunset_sim.engine.jit import jit
@@ -72,11 +75,13 @@ from sunset_sim.enums import (
     PLAN_HAND,
 )
 from sunset_sim.observation import (
+    OBS_COMM_PLACE,
     OBS_DAY,
     OBS_DAYS,
     OBS_GOAL,
     OBS_GOAL_HOLDER,
     OBS_GRID,
+    OBS_LAND_PLACE,
     OBS_ME,
     OBS_N_PLAYERS,
     OBS_ORDER,
@@ -85,11 +90,21 @@ from sunset_sim.observation import (
     OBS_TURN_POS,
 )
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
-from sunset_sim.strategy_tools import hike_goal_met, popcount, rng_below, sale_value, step_cell
+from sunset_sim.strategy_tools import (
+    PATH_PREFIX,
+    card_features,
+    hike_goal_met,
+    lowest_bit,
+    popcount,
+    rng_below,
+    sale_value,
+    stack_empty,
+    step_cell,
+)
 
 # The parameters, in params-vector order; the index constants are derived from them.
 PARAMETERS = (
-    Parameter("samples", 12.0, 1.0, 256.0, "Monte Carlo samples per plan or hike decision"),
+    Parameter("samples", 4.0, 1.0, 256.0, "Monte Carlo samples per plan decision (at most)"),
     Parameter("candidates", 6.0, 1.0, 33.0, "hike options played out (best one-ply first)"),
     Parameter("commission", 1.0, 0.0, 3.0, "weight of frames filled toward commissions"),
     Parameter("leftover", 1.4, 0.0, 3.0, "weight of leftover fame (icons / 2)"),
@@ -100,6 +115,8 @@ PARAMETERS = (
     Parameter("opp_lateness", 0.3, 0.0, 2.0, "opponents' model: fame per 15 min later"),
     Parameter("mobility", 0.0, 0.0, 2.0, "fame per hike end the end cell offers tomorrow"),
     Parameter("urgency", 0.5, 0.0, 1.0, "frame worth: 0 fame/frames .. 1 fame/frames missing"),
+    Parameter("hike_samples", 1.0, 1.0, 256.0, "samples per hike decision (perturbed values)"),
+    Parameter("margin", 1.5, 0.0, 10.0, "plan: stop sampling once a card leads by this (0: never)"),
 )
 (
     SAMPLES,
@@ -113,6 +130,8 @@ PARAMETERS = (
     OPP_LATENESS,
     MOBILITY,
     URGENCY,
+    HIKE_SAMPLES,
+    MARGIN,
 ) = parameter_indices(
     PARAMETERS,
     "samples",
@@ -126,15 +145,24 @@ PARAMETERS = (
     "opp_lateness",
     "mobility",
     "urgency",
+    "hike_samples",
+    "margin",
 )
 
+MIN_SAMPLES = 2  # plan samples before an early stop (parameter ``margin``)
 NOISE_STEPS = 1024  # perturbations are drawn as rng_below(NOISE_STEPS) / NOISE_STEPS
+# scratch sizes (stack arrays need module-level constants)
+SEAT_VIS = MAX_PLAYERS * MAX_VISIBLE  # one entry per seat and visible commission
+SEAT_COUNTS = SEAT_VIS * N_MASKS  # paintings per seat, visible commission and frame mask
+SEAT_CELLS = MAX_PLAYERS * N_CELLS  # a value per seat and cell
+CELL_VIS = N_CELLS * MAX_VISIBLE  # per cell and visible commission
+HIKE_CELLS = MAX_HIKES * MAX_PATH  # the cells each hike option would paint
 
 
 # ---- the fast policy on a scratch grid --------------------------------------------------------
 
 
-@jit
+@jit(inline="always")
 def rollout_goal_met(goal_kind, goal_param, direction, steps, end, n_taken, held, features, full):
     """Today's goal after a rollout turn (R-GOAL-3); sales are not played out, so a "sold"
     goal is never met and "holds" counts the paintings before any sale."""
@@ -147,15 +175,15 @@ def rollout_goal_met(goal_kind, goal_param, direction, steps, end, n_taken, held
     return hike_goal_met(goal_kind, goal_param, direction, steps, end, n_taken)
 
 
-@jit
-def taken_features(tables, grid, cells, n, start_mask):
+@jit(inline="always")
+def taken_features(cell_features, cells, n, start_mask):
     mask = start_mask
     for i in range(n):
-        mask |= feature_mask(tables, grid[cells[i]])
+        mask |= cell_features[cells[i]]
     return mask
 
 
-@jit
+@jit(inline="always")
 def policy_turn(
     seat,
     plan,
@@ -163,7 +191,10 @@ def policy_turn(
     grid,
     pos,
     values,
-    tables,
+    plan_directions,
+    plan_hike,
+    plan_paint,
+    cell_features,
     goal_kind,
     goal_param,
     goal_value,
@@ -182,12 +213,13 @@ def policy_turn(
     for other in range(n_players):
         if other != seat and pos[other] >= 0:
             occupied |= 1 << pos[other]
-    directions = tables.plan_directions[plan]
-    max_steps = tables.plan_hike[plan]
-    paint = min(tables.plan_paint[plan], MAX_PATH)
-    top_value = np.empty(MAX_PATH, dtype=np.float64)
-    top_cell = np.empty(MAX_PATH, dtype=np.int64)
-    best_cells = np.empty(MAX_PATH, dtype=np.int64)
+    directions = plan_directions[plan]
+    max_steps = plan_hike[plan]
+    paint = min(plan_paint[plan], MAX_PATH)
+    keep = max(paint, 1)  # the path's best cells kept (n_top counts at most these)
+    top_value = stack_empty(MAX_PATH, np.float64)
+    top_cell = stack_empty(MAX_PATH, np.int64)
+    best_cells = stack_empty(MAX_PATH, np.int64)
     best = -BIG
     best_value = 0.0
     best_n = 0
@@ -200,7 +232,7 @@ def policy_turn(
         value = values[start] if n == 1 else 0.0
         feats = features
         if n == 1 and goal_kind == GOAL_ALL_FEATURES:
-            feats |= feature_mask(tables, grid[start])
+            feats |= cell_features[start]
         met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, n, held, feats, full)
         total = value + (goal_value if met else 0.0)
         if total > best:
@@ -225,17 +257,18 @@ def policy_turn(
                 break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end or paint here
                 continue
-            # insert (value, cell) into the path's list, best first
+            # insert (value, cell) into the path's list, best first (after equal values);
+            # only the first ``keep`` entries are ever read
             value = values[cell]
-            slot = min(n_top, MAX_PATH - 1)
-            while slot > 0 and top_value[slot - 1] < value:
-                top_value[slot] = top_value[slot - 1]
-                top_cell[slot] = top_cell[slot - 1]
-                slot -= 1
-            if slot < MAX_PATH:
+            if n_top < keep or top_value[keep - 1] < value:
+                slot = min(n_top, keep - 1)
+                while slot > 0 and top_value[slot - 1] < value:
+                    top_value[slot] = top_value[slot - 1]
+                    top_cell[slot] = top_cell[slot - 1]
+                    slot -= 1
                 top_value[slot] = value
                 top_cell[slot] = cell
-            n_top = min(n_top + 1, MAX_PATH)
+            n_top = min(n_top + 1, keep)
             n = min(paint, n_top)
             total = 0.0
             for i in range(n):
@@ -243,7 +276,7 @@ def policy_turn(
             taken = total
             feats = features
             if goal_kind == GOAL_ALL_FEATURES:
-                feats = taken_features(tables, grid, top_cell, n, features)
+                feats = taken_features(cell_features, top_cell, n, features)
             met = rollout_goal_met(
                 goal_kind, goal_param, direction, steps, cell, n, held, feats, full
             )
@@ -271,15 +304,104 @@ def policy_turn(
 
 
 @jit
+def plan_totals(
+    seat, n_players, grid, pos, values, plan_directions, plan_hike, plan_paint,
+    cell_features, goal_kind, goal_param, goal_value, held, features, full, out,
+):  # fmt: skip
+    """out[plan] = the value with the goal of ``policy_turn(seat, plan, ...)`` for every plan
+    card at once: one walk per direction serves every card (the same path; another reach,
+    paint number and direction set), with the same sums in the same order."""
+    n_plans = plan_hike.shape[0]
+    start = pos[seat]
+    occupied = 0
+    for other in range(n_players):
+        if other != seat and pos[other] >= 0:
+            occupied |= 1 << pos[other]
+    reach = 0
+    wanted = 0
+    for plan in range(n_plans):
+        out[plan] = -BIG
+        reach = max(reach, plan_hike[plan])
+        wanted |= plan_directions[plan]
+    top_value = stack_empty(MAX_PATH, np.float64)
+    top_cell = stack_empty(MAX_PATH, np.int64)
+    with_goal = stack_empty(PATH_PREFIX, np.float64)
+    start_free = not (occupied >> start) & 1
+    start_takeable = start_free and grid[start] >= 0
+    if start_free:  # the stay (R-HIKE-5: not on another artist's cell)
+        for plan in range(n_plans):
+            n = 1 if start_takeable and plan_paint[plan] > 0 else 0
+            value = values[start] if n == 1 else 0.0
+            feats = features
+            if n == 1 and goal_kind == GOAL_ALL_FEATURES:
+                feats |= cell_features[start]
+            met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, n, held, feats, full)
+            out[plan] = max(out[plan], value + (goal_value if met else 0.0))
+    for direction in range(N_DIRECTIONS):
+        if not (wanted >> direction) & 1:
+            continue
+        n_top = 0
+        if start_takeable:
+            top_value[0] = values[start]
+            top_cell[0] = start
+            n_top = 1
+        cell = start
+        for steps in range(1, reach + 1):
+            cell = step_cell(cell, direction)
+            if cell < 0 or grid[cell] < 0:  # R-HIKE-3, R-HIKE-4
+                break
+            if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end or paint here
+                continue
+            value = values[cell]  # insert (value, cell), best first, as policy_turn does
+            slot = min(n_top, MAX_PATH - 1)
+            while slot > 0 and top_value[slot - 1] < value:
+                top_value[slot] = top_value[slot - 1]
+                top_cell[slot] = top_cell[slot - 1]
+                slot -= 1
+            top_value[slot] = value
+            top_cell[slot] = cell
+            n_top = min(n_top + 1, MAX_PATH)
+            # the hike ending here with n cards painted: the same sum and goal check as
+            # policy_turn, once per n for the plan cards that allow it
+            done = 0
+            for plan in range(n_plans):
+                if steps > plan_hike[plan] or not (plan_directions[plan] >> direction) & 1:
+                    continue
+                n = min(min(plan_paint[plan], MAX_PATH), n_top)
+                if not (done >> n) & 1:
+                    done |= 1 << n
+                    total = 0.0
+                    for i in range(n):
+                        total += top_value[i]
+                    feats = features
+                    if goal_kind == GOAL_ALL_FEATURES:
+                        feats = taken_features(cell_features, top_cell, n, features)
+                    if rollout_goal_met(
+                        goal_kind, goal_param, direction, steps, cell, n, held, feats, full
+                    ):
+                        total += goal_value
+                    with_goal[n] = total
+                out[plan] = max(out[plan], with_goal[n])
+    for plan in range(n_plans):
+        if out[plan] == -BIG:  # no legal hike: stay on the shared cell (R-HIKE-5)
+            met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, 0, held, features, full)
+            out[plan] = goal_value if met else 0.0
+
+
+@jit
 def play_out(
     order,
     first,
+    last,
     n_players,
     plans,
     grid,
     pos,
     values,
-    tables,
+    plan_directions,
+    plan_hike,
+    plan_paint,
+    cell_features,
     goal_kind,
     goal_param,
     goal_value,
@@ -289,9 +411,9 @@ def play_out(
     gains,
     holder,
 ):
-    """The turns of order[first:] with the fast policy; adds each seat's card value to
-    ``gains`` and returns the goal's holder at the end of the day (R-GOAL-2)."""
-    for position in range(first, n_players):
+    """The turns of order[first:last] with the fast policy; adds each seat's card value to
+    ``gains`` and returns the goal's holder after them (R-GOAL-2)."""
+    for position in range(first, last):
         seat = order[position]
         value, met, _ = policy_turn(
             seat,
@@ -299,8 +421,11 @@ def play_out(
             n_players,
             grid,
             pos,
-            values[seat],
-            tables,
+            values[seat * N_CELLS : (seat + 1) * N_CELLS],
+            plan_directions,
+            plan_hike,
+            plan_paint,
+            cell_features,
             goal_kind,
             goal_param,
             goal_value,
@@ -333,66 +458,169 @@ def rollout_score(gains, holder, goal_value, me, n_players, rivalry):
 
 
 @jit
-def frame_rate(tables, commission, filled, urgency):
+def frame_rate(comm_fame, comm_n_frames, commission, filled, urgency):
     """Fame of one more frame of a commission when ``filled`` frames are already filled:
     (1 - urgency) x fame / frames + urgency x fame / frames still missing."""
-    fame = float(tables.comm_fame[commission])
-    n_frames = tables.comm_n_frames[commission]
+    fame = float(comm_fame[commission])
+    n_frames = comm_n_frames[commission]
     return (1.0 - urgency) * fame / n_frames + urgency * fame / max(n_frames - filled, 1)
 
 
-@jit
-def seat_values(obs, tables, n_players, vis, n_vis, masks, w_icons, w_commission, urgency, values):
-    """values[seat, cell]: the card on the cell to that seat (half its icons times
-    ``w_icons``, plus ``w_commission`` times the fame per frame of the best visible
-    commission whose frame it would newly fill, given the seat's public unsold paintings);
-    -1 on empty cells. Returns (paintings held, their feature mask) per seat."""
-    held = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    features = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    work = np.empty(max(obs.shape[0], 1), dtype=np.int64)
-    hist = np.zeros(N_MASKS, dtype=np.int64)
-    extra = np.zeros(2 * MAX_PATH, dtype=np.int64)
-    share = np.zeros(N_CELLS, dtype=np.float64)
-    for seat in range(n_players):
-        n_cards = seat_paintings(obs, seat, work)
-        held[seat] = n_cards
-        mask = 0
-        for i in range(n_cards):
-            mask |= feature_mask(tables, work[i])
-        features[seat] = mask
-        share[:] = 0.0
+@jit(inline="always")
+def seat_card(land_features, land_fit, seat, card, wanted, vis, n_vis, held, features, counts):
+    """Count one unsold painting of ``seat`` (see seat_state)."""
+    held[seat] += 1
+    features[seat] |= card_features(land_features, card)
+    if (wanted >> seat) & 1:
         for k in range(n_vis):
-            commission = vis[k]
-            n_frames = tables.comm_n_frames[commission]
-            fill_hist(tables, work, n_cards, commission, hist)
-            before = matched(n_frames, hist, extra, 0)
-            if before == n_frames:
-                continue
-            rate = frame_rate(tables, commission, before, urgency)
-            for cell in range(N_CELLS):
-                if masks[cell, k] == 0 or share[cell] >= rate:
-                    continue
-                extra[0] = masks[cell, k]
-                if matched(n_frames, hist, extra, 1) > before:
-                    share[cell] = rate
+            counts[(seat * MAX_VISIBLE + k) * N_MASKS + land_fit[card, vis[k]]] += 1
+
+
+@jit
+def seat_state(
+    obs, cards, n_players, wanted, vis, n_vis, urgency, held, features, counts, adds, filled,
+    rates,
+):  # fmt: skip
+    """What each seat's public unsold paintings make of the visible commissions, in one
+    pass over the landscapes: held[seat] their number, features[seat] their feature mask,
+    counts[(seat * MAX_VISIBLE + k) * N_MASKS + m] how many fit exactly the frames m of
+    visible commission k; at slot = seat * MAX_VISIBLE + k, filled[slot] the frames of it
+    they fill at once, adds[slot] the frame masks of a card that would fill one more (bit
+    m; both by Hall: _card_worth.HALL) and rates[slot] that frame's worth (frame_rate).
+    The commission figures only for the seats in the bitmask ``wanted``."""
+    land_features, land_fit, land_icons, comm_fame, comm_n_frames = cards
+    for seat in range(n_players):
+        if (wanted >> seat) & 1:
+            for i in range(seat * MAX_VISIBLE * N_MASKS, (seat + 1) * MAX_VISIBLE * N_MASKS):
+                counts[i] = 0
+    for seat in range(n_players):
+        held[seat] = 0
+        features[seat] = 0
+    first = obs[OBS_LAND_PLACE]
+    n_cards = obs[OBS_COMM_PLACE] - first
+    for block in range(0, n_cards, 64):
+        # place == seat: that seat's unsold painting; a bitmask first (a branch per card
+        # would mispredict: most cards are elsewhere), then one step per painting
+        owned = np.uint64(0)
+        for offset in range(min(64, n_cards - block)):
+            seat = obs[first + block + offset]
+            bit = np.uint64(1) << np.uint64(offset)
+            owned |= bit if seat >= 0 and seat < n_players else np.uint64(0)
+        while owned:
+            card = block + lowest_bit(owned)
+            owned &= owned - np.uint64(1)
+            seat_card(
+                land_features,
+                land_fit,
+                obs[first + card],
+                card,
+                wanted,
+                vis,
+                n_vis,
+                held,
+                features,
+                counts,
+            )
+    for seat in range(n_players):
+        if not (wanted >> seat) & 1:
+            continue
+        for k in range(n_vis):
+            slot = seat * MAX_VISIBLE + k
+            hall = hall_entry(counts, slot * N_MASKS, comm_n_frames[vis[k]])
+            adds[slot] = hall & 255
+            filled[slot] = hall >> 8
+            rates[slot] = frame_rate(comm_fame, comm_n_frames, vis[k], filled[slot], urgency)
+
+
+@jit
+def cell_state(obs, cards, cell_mask, vis, n_vis, fit, cell_features, cell_icons):
+    """Per cell of the grid in the bitmask ``cell_mask``: fit[cell * MAX_VISIBLE + k] the
+    frames of visible commission k its card fits (0 on an empty cell), the card's
+    features and icons."""
+    land_features, land_fit, land_icons, comm_fame, comm_n_frames = cards
+    for cell in range(N_CELLS):
+        if not (cell_mask >> cell) & 1:
+            continue
+        card = obs[OBS_GRID + cell]
+        cell_features[cell] = card_features(land_features, card) if card >= 0 else 0
+        cell_icons[cell] = land_icons[card] if card >= 0 else 0
+        for k in range(n_vis):
+            fit[cell * MAX_VISIBLE + k] = land_fit[card, vis[k]] if card >= 0 else 0
+
+
+@jit
+def seat_values(
+    obs, cards, n_players, wanted, n_vis, fit, adds, rates, w_icons, w_commission, values
+):
+    """values[seat * N_CELLS + cell]: the card on the cell to that seat (half its icons
+    times ``w_icons``, plus ``w_commission`` times the fame per frame of the best visible
+    commission whose frame it would newly fill, given the seat's public unsold
+    paintings); -1 on empty cells. Only for the seats in the bitmask ``wanted``."""
+    land_features, land_fit, land_icons, comm_fame, comm_n_frames = cards
+    for seat in range(n_players):
+        if not (wanted >> seat) & 1:
+            continue
         for cell in range(N_CELLS):
             card = obs[OBS_GRID + cell]
             if card < 0:
-                values[seat, cell] = -1.0
-            else:
-                values[seat, cell] = w_icons * tables.land_icons[card] + w_commission * share[cell]
-    return held, features
+                values[seat * N_CELLS + cell] = -1.0
+                continue
+            share = 0.0
+            for k in range(n_vis):
+                slot = seat * MAX_VISIBLE + k
+                if (adds[slot] >> fit[cell * MAX_VISIBLE + k]) & 1 and rates[slot] > share:
+                    share = rates[slot]
+            values[seat * N_CELLS + cell] = w_icons * land_icons[card] + w_commission * share
 
 
 @jit
-def perturb(values, base, me, n_players, noise, rng):
-    """values = base, plus a uniform draw in [0, noise) on every other seat's card."""
+def set_worth(
+    cells, n, me, n_vis, n_frames, fit, cell_icons, counts, filled, rates, w_icons, w_commission
+):
+    """My weighted value of taking the cards on ``cells[:n]`` (today's goal not included):
+    ``w_icons`` per icon plus ``w_commission`` times the most progress toward one visible
+    commission (frames it newly fills at once, by Hall, times its rate): balanced's exact
+    evaluation of a set. ``n_frames[k]``: the frames of visible commission k."""
+    icons = 0
+    for i in range(n):
+        icons += cell_icons[cells[i]]
+    value = w_icons * icons
+    if w_commission == 0.0:
+        return value
+    other = 0.0
+    key = stack_empty(N_MASKS, np.int64)
+    for k in range(n_vis):
+        fits = 0
+        for i in range(n):
+            fits |= fit[cells[i] * MAX_VISIBLE + k]
+        if fits == 0:
+            continue
+        offset = (me * MAX_VISIBLE + k) * N_MASKS
+        for m in range(N_MASKS):
+            key[m] = counts[offset + m]
+        for i in range(n):
+            key[fit[cells[i] * MAX_VISIBLE + k]] += 1  # (key[0] is never read)
+        gain = (hall_entry(key, 0, n_frames[k]) >> 8) - filled[me * MAX_VISIBLE + k]
+        if gain <= 0:
+            continue
+        progress = gain * rates[me * MAX_VISIBLE + k]
+        if progress > other:
+            other = progress
+    return value + w_commission * other
+
+
+@jit
+def perturb(values, base, me, n_players, wanted, noise, rng):
+    """values = base, plus a uniform draw in [0, noise) on every other seat's card, for the
+    seats in the bitmask ``wanted``."""
     for seat in range(n_players):
+        if not (wanted >> seat) & 1:
+            continue
         for cell in range(N_CELLS):
-            value = base[seat, cell]
+            value = base[seat * N_CELLS + cell]
             if seat != me and noise > 0.0 and value >= 0.0:
                 value += noise * rng_below(rng, NOISE_STEPS) / NOISE_STEPS
-            values[seat, cell] = value
+            values[seat * N_CELLS + cell] = value
 
 
 @jit
@@ -436,17 +664,6 @@ def pos_copy(obs, n_players, pos):
 
 
 @jit
-def weights_of(obs, tables, params):
-    weights = np.zeros(N_WEIGHTS, dtype=np.float64)
-    weights[W_ICONS] = 0.5 * params[LEFTOVER]
-    weights[W_OTHER] = params[COMMISSION]
-    goal = obs[OBS_GOAL]
-    if goal >= 0:
-        weights[W_GOAL] = params[GOAL] * tables.goal_fame[goal]
-    return weights
-
-
-@jit
 def goal_state(obs, tables, params):
     """(kind, param, value) of today's goal, kind -1 when there is none or it is out of
     reach (a goal already kept stays with its holder only until someone else meets it)."""
@@ -457,8 +674,25 @@ def goal_state(obs, tables, params):
 
 
 @jit
-def choose_plan(obs, options, n_options, params, rng, tables, lookup):
-    n_vis, _, vis, _, _, _, masks, _, _, _ = lookup
+def clear_lead(score, price, n_options, n_samples, margin):
+    """Whether the best card's mean score so far (less its price) leads every other card's
+    by at least ``margin``: the remaining samples would hardly change the choice."""
+    best = -BIG
+    second = -BIG
+    for index in range(n_options):
+        value = score[index] / n_samples - price[index]
+        if value > best:
+            second = best
+            best = value
+        elif value > second:
+            second = value
+    return best - second >= margin
+
+
+@jit
+def choose_plan(obs, options, n_options, params, rng, tables, held, features, cell_features, base):
+    """The plan card with the best mean rollout score; ``base`` holds each seat's card
+    values (seat_values)."""
     me = obs[OBS_ME]
     n_players = obs[OBS_N_PLAYERS]
     samples = max(1, int(params[SAMPLES]))
@@ -466,58 +700,58 @@ def choose_plan(obs, options, n_options, params, rng, tables, lookup):
     mobility = position_weight(obs, params)
     goal_kind, goal_param, goal_value = goal_state(obs, tables, params)
     full = all_features(tables)
-    base = np.empty((MAX_PLAYERS, N_CELLS), dtype=np.float64)
-    held, features = seat_values(
-        obs,
-        tables,
-        n_players,
-        vis,
-        n_vis,
-        masks,
-        0.5 * params[LEFTOVER],
-        params[COMMISSION],
-        params[URGENCY],
-        base,
-    )
     n_plans = tables.plan_wake.shape[0]
     earliest = tables.plan_wake.min()
-    grid = np.empty(N_CELLS, dtype=np.int64)
-    pos = np.empty(MAX_PLAYERS, dtype=np.int64)
+    grid = stack_empty(N_CELLS, np.int64)
+    pos = stack_empty(MAX_PLAYERS, np.int64)
     # the opponents' model: how much each plan card would be worth to each of them now
     preference = np.zeros((MAX_PLAYERS, n_plans), dtype=np.float64)
+    totals = np.empty(n_plans, dtype=np.float64)
     grid_copy(obs, grid)
     pos_copy(obs, n_players, pos)
     for seat in range(n_players):
         if seat == me:
             continue
+        plan_totals(
+            seat, n_players, grid, pos, base[seat * N_CELLS : (seat + 1) * N_CELLS],
+            tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
+            goal_kind, goal_param, goal_value, held[seat], features[seat], full, totals,
+        )  # fmt: skip
         for plan in range(n_plans):
-            _, _, total = policy_turn(
-                seat,
-                plan,
-                n_players,
-                grid,
-                pos,
-                base[seat],
-                tables,
-                goal_kind,
-                goal_param,
-                goal_value,
-                held[seat],
-                features[seat],
-                full,
-                False,
-            )
             lateness = (tables.plan_wake[plan] - earliest) / 15.0
-            preference[seat, plan] = total - params[OPP_LATENESS] * lateness
+            preference[seat, plan] = totals[plan] - params[OPP_LATENESS] * lateness
     hand_size = min(PLAN_HAND, n_plans)
     deck = np.empty(n_plans, dtype=np.int64)
-    plans = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    rank = np.empty(MAX_PLAYERS, dtype=np.int64)
-    order = np.empty(MAX_PLAYERS, dtype=np.int64)
-    values = np.empty((MAX_PLAYERS, N_CELLS), dtype=np.float64)
-    gains = np.zeros(MAX_PLAYERS, dtype=np.float64)
-    score = np.zeros(n_options, dtype=np.float64)
+    plans = stack_empty(MAX_PLAYERS, np.int64)
+    rank = stack_empty(MAX_PLAYERS, np.int64)
+    values = stack_empty(SEAT_CELLS, np.float64)
+    gains = stack_empty(MAX_PLAYERS, np.float64)
+    score = stack_empty(PLAN_HAND, np.float64)
+    others = stack_empty(MAX_PLAYERS, np.int64)  # the other seats in turn order
+    rest = stack_empty(MAX_PLAYERS, np.int64)  # me, then the others after me
+    rank_of = stack_empty(MAX_PLAYERS, np.int64)
+    position_of = stack_empty(PLAN_HAND, np.int64)  # per card: the others before me
+    by_position = stack_empty(PLAN_HAND, np.int64)
+    shared_grid = stack_empty(N_CELLS, np.int64)
+    shared_pos = stack_empty(MAX_PLAYERS, np.int64)
+    shared_gains = stack_empty(MAX_PLAYERS, np.float64)
+    for seat in range(MAX_PLAYERS):
+        plans[seat] = 0
+    for index in range(n_options):
+        score[index] = 0.0
+    days = obs[OBS_DAYS]
+    ahead = (days - obs[OBS_DAY]) / max(days - 1, 1)  # share of the game still to come
+    price = stack_empty(PLAN_HAND, np.float64)  # for spending a late card early
+    for index in range(n_options):
+        lateness = (tables.plan_wake[options[index, 0]] - earliest) / 15.0
+        price[index] = params[SPEND] * ahead * lateness
+    margin = params[MARGIN]
+    done_samples = 0
     for _ in range(samples):
+        if margin > 0.0 and done_samples >= MIN_SAMPLES and n_options > 1:
+            if clear_lead(score, price, n_options, done_samples, margin):
+                break
+        done_samples += 1
         for seat in range(n_players):  # each opponent's hand, and the card it keeps
             if seat == me:
                 continue
@@ -535,104 +769,131 @@ def choose_plan(obs, options, n_options, params, rng, tables, lookup):
         for k in range(n_players - 1, 0, -1):
             j = rng_below(rng, k + 1)
             rank[k], rank[j] = rank[j], rank[k]
-        perturb(values, base, me, n_players, params[NOISE], rng)
+        perturb(values, base, me, n_players, (1 << n_players) - 1, params[NOISE], rng)
+        # R-ORD-1: by wake-up time, then the draw. The others' order is the same whatever
+        # my card; the turns before mine are played once and shared by the cards that
+        # leave them before mine (the same moves: they do not depend on my card).
+        n_others = 0
+        for position in range(n_players):
+            rank_of[rank[position]] = position
+            if rank[position] != me:
+                others[n_others] = rank[position]
+                n_others += 1
+        for i in range(1, n_others):
+            j = i
+            while (
+                j > 0
+                and tables.plan_wake[plans[others[j - 1]]] > tables.plan_wake[plans[others[j]]]
+            ):
+                others[j - 1], others[j] = others[j], others[j - 1]
+                j -= 1
         for index in range(n_options):
+            wake = tables.plan_wake[options[index, 0]]
+            before = 0
+            for i in range(n_others):
+                other_wake = tables.plan_wake[plans[others[i]]]
+                if other_wake < wake or (other_wake == wake and rank_of[others[i]] < rank_of[me]):
+                    before += 1
+            position_of[index] = before
+            by_position[index] = index
+        for i in range(1, n_options):
+            j = i
+            while j > 0 and position_of[by_position[j - 1]] > position_of[by_position[j]]:
+                by_position[j - 1], by_position[j] = by_position[j], by_position[j - 1]
+                j -= 1
+        grid_copy(obs, shared_grid)
+        pos_copy(obs, n_players, shared_pos)
+        for seat in range(MAX_PLAYERS):
+            shared_gains[seat] = 0.0
+        shared_holder = -1
+        done = 0
+        for t in range(n_options):
+            index = by_position[t]
+            mine = position_of[index]
+            shared_holder = play_out(
+                others, done, mine, n_players, plans, shared_grid, shared_pos, values,
+                tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
+                goal_kind, goal_param, goal_value, held, features, full, shared_gains,
+                shared_holder,
+            )  # fmt: skip
+            done = mine
             plans[me] = options[index, 0]
-            for position in range(n_players):  # R-ORD-1: wake-up time, then the draw
-                order[position] = rank[position]
-            for i in range(1, n_players):
-                j = i
-                while j > 0 and (
-                    tables.plan_wake[plans[order[j - 1]]] > tables.plan_wake[plans[order[j]]]
-                ):
-                    order[j - 1], order[j] = order[j], order[j - 1]
-                    j -= 1
-            grid_copy(obs, grid)
-            pos_copy(obs, n_players, pos)
-            gains[:] = 0.0
+            for cell in range(N_CELLS):
+                grid[cell] = shared_grid[cell]
+            for seat in range(MAX_PLAYERS):
+                pos[seat] = shared_pos[seat]
+                gains[seat] = shared_gains[seat]
+            rest[0] = me
+            for i in range(mine, n_others):
+                rest[1 + i - mine] = others[i]
             holder = play_out(
-                order,
-                0,
-                n_players,
-                plans,
-                grid,
-                pos,
-                values,
-                tables,
-                goal_kind,
-                goal_param,
-                goal_value,
-                held,
-                features,
-                full,
-                gains,
-                -1,
-            )
+                rest, 0, 1 + n_others - mine, n_players, plans, grid, pos, values,
+                tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
+                goal_kind, goal_param, goal_value, held, features, full, gains, shared_holder,
+            )  # fmt: skip
             score[index] += rollout_score(gains, holder, goal_value, me, n_players, rivalry)
             if mobility != 0.0:
                 score[index] += mobility * mobility_of(tables, pos[me])
-    days = obs[OBS_DAYS]
-    ahead = (days - obs[OBS_DAY]) / max(days - 1, 1)  # share of the game still to come
     for index in range(n_options):
-        lateness = (tables.plan_wake[options[index, 0]] - earliest) / 15.0
-        score[index] = score[index] / samples - params[SPEND] * ahead * lateness
+        score[index] = score[index] / done_samples - price[index]
     return argmax(score, n_options)
 
 
 @jit
-def my_hikes(obs, tables, options, n_options, weights, lookup, goal_kind, goal_param, cells_out):
+def my_hikes(
+    obs, tables, options, n_options, params, context, rates, goal_kind, goal_param,
+    goal_bonus, value_out, met_out, n_out, cells_out,
+):  # fmt: skip
     """For each hike option: the best set of cards to paint by the balanced evaluation
-    (set_value, commission progress by matching) and whether it meets today's goal;
-    returns (value without the goal, goal met, number of cells) per option, and the cells
-    in cells_out[option]."""
-    n_vis, _, vis, hist, base, rate, masks, deny, work, extra = lookup
+    (set_worth, commission progress by matching) and whether it meets today's goal:
+    value_out[option] without the goal, met_out[option], n_out[option] cells, stored in
+    cells_out[option * MAX_PATH ...]."""
+    n_vis, n_frames, fit, cell_features, cell_icons, held, features, counts, filled = context
     me = obs[OBS_ME]
     occupied = others_mask(obs)
     plan = obs[OBS_PLAN + me]
     paint = tables.plan_paint[plan]
-    n_held = seat_paintings(obs, me, work)
-    held_features = 0
-    for i in range(n_held):
-        held_features |= feature_mask(tables, work[i])
     full = all_features(tables)
-    cells = np.empty(MAX_PATH, dtype=np.int64)
-    chosen = np.empty(MAX_PATH, dtype=np.int64)
-    value_out = np.empty(n_options, dtype=np.float64)
-    met_out = np.zeros(n_options, dtype=np.bool_)
-    n_out = np.zeros(n_options, dtype=np.int64)
-    goal_bonus = weights[W_GOAL]
+    w_icons = 0.5 * params[LEFTOVER]
+    w_commission = params[COMMISSION]
+    cells = stack_empty(MAX_PATH, np.int64)
+    chosen = stack_empty(MAX_PATH, np.int64)
     for index in range(n_options):
         direction = options[index, 0]
         steps = options[index, 1]
         end = options[index, 2]
         n_cells = path_takeable(obs, occupied, direction, steps, cells)
+        # With w_icons > 0 one more card always adds value (and never loses the goal), so
+        # only the largest sets can be best: the first best in mask order is among them.
+        smallest = min(paint, n_cells) if w_icons > 0.0 else 0
         best = -BIG
+        met_out[index] = False
+        n_out[index] = 0
         for mask in range(1 << n_cells):
-            if popcount(mask) > paint:
+            size = popcount(mask)
+            if size > paint or size < smallest:
                 continue
             n = subset_cells(cells, mask, chosen)
-            value = set_value(
-                obs,
-                tables,
+            value = set_worth(
                 chosen,
                 n,
-                weights,
+                me,
                 n_vis,
-                vis,
-                hist,
-                base,
-                rate,
-                masks,
-                -1,
-                deny,
-                extra,
+                n_frames,
+                fit,
+                cell_icons,
+                counts,
+                filled,
+                rates,
+                w_icons,
+                w_commission,
             )
-            features = held_features
+            taken = features[me]
             if goal_kind == GOAL_ALL_FEATURES:
                 for i in range(n):
-                    features |= feature_mask(tables, obs[OBS_GRID + chosen[i]])
+                    taken |= cell_features[chosen[i]]
             met = rollout_goal_met(
-                goal_kind, goal_param, direction, steps, end, n, n_held, features, full
+                goal_kind, goal_param, direction, steps, end, n, held[me], taken, full
             )
             total = value + (goal_bonus if met else 0.0)
             if total > best:
@@ -641,79 +902,86 @@ def my_hikes(obs, tables, options, n_options, weights, lookup, goal_kind, goal_p
                 met_out[index] = met
                 n_out[index] = n
                 for i in range(n):
-                    cells_out[index, i] = chosen[i]
-    return value_out, met_out, n_out
+                    cells_out[index * MAX_PATH + i] = chosen[i]
 
 
 @jit
-def choose_hike(obs, options, n_options, params, rng, tables, lookup, weights):
-    n_vis, _, vis, _, _, _, masks, _, _, _ = lookup
+def choose_hike(obs, options, n_options, params, rng, tables, context, rates, wanted, base):
+    """The candidate hike (best one-ply first) with the best mean score of the rest of the
+    day played out."""
     me = obs[OBS_ME]
     n_players = obs[OBS_N_PLAYERS]
+    _, _, _, cell_features, _, held, features, _, _ = context
     goal_kind, goal_param, goal_value = goal_state(obs, tables, params)
-    cells = np.empty((n_options, MAX_PATH), dtype=np.int64)
-    value, met, n_cells = my_hikes(
-        obs, tables, options, n_options, weights, lookup, goal_kind, goal_param, cells
-    )
+    goal = obs[OBS_GOAL]
+    goal_bonus = params[GOAL] * tables.goal_fame[goal] if goal >= 0 else 0.0
+    value = stack_empty(MAX_HIKES, np.float64)
+    met = stack_empty(MAX_HIKES, np.bool_)
+    n_cells = stack_empty(MAX_HIKES, np.int64)
+    cells = stack_empty(HIKE_CELLS, np.int64)
+    my_hikes(
+        obs, tables, options, n_options, params, context, rates, goal_kind, goal_param,
+        goal_bonus, value, met, n_cells, cells,
+    )  # fmt: skip
     # the candidates: the best hikes by the one-ply value, best first (stable)
-    one_ply = np.empty(n_options, dtype=np.float64)
+    one_ply = stack_empty(MAX_HIKES, np.float64)
+    candidates = stack_empty(MAX_HIKES, np.int64)
     mobility = position_weight(obs, params)
     for index in range(n_options):
         one_ply[index] = value[index] + (goal_value if met[index] else 0.0)
         if mobility != 0.0:
             one_ply[index] += mobility * mobility_of(tables, options[index, 2])
+        j = index  # insertion: after every option with a value at least as high
+        while j > 0 and one_ply[candidates[j - 1]] < one_ply[index]:
+            candidates[j] = candidates[j - 1]
+            j -= 1
+        candidates[j] = index
     n_candidates = min(n_options, max(1, int(params[CANDIDATES])))
-    candidates = np.argsort(-one_ply, kind="mergesort")[:n_candidates]
     if n_candidates == 1:
         return candidates[0]
     full = all_features(tables)
-    base = np.empty((MAX_PLAYERS, N_CELLS), dtype=np.float64)
-    held, features = seat_values(
-        obs,
-        tables,
-        n_players,
-        vis,
-        n_vis,
-        masks,
-        0.5 * params[LEFTOVER],
-        params[COMMISSION],
-        params[URGENCY],
-        base,
-    )
-    plans = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    order = np.empty(MAX_PLAYERS, dtype=np.int64)
+    plans = stack_empty(MAX_PLAYERS, np.int64)
+    order = stack_empty(MAX_PLAYERS, np.int64)
     for seat in range(n_players):
         plans[seat] = obs[OBS_PLAN + seat]
         order[seat] = obs[OBS_ORDER + seat]
     first = obs[OBS_TURN_POS] + 1  # the players still to come today
-    samples = max(1, int(params[SAMPLES])) if first < n_players else 1
-    values = np.empty((MAX_PLAYERS, N_CELLS), dtype=np.float64)
-    grid = np.empty(N_CELLS, dtype=np.int64)
-    pos = np.empty(MAX_PLAYERS, dtype=np.int64)
-    gains = np.zeros(MAX_PLAYERS, dtype=np.float64)
-    score = np.zeros(n_candidates, dtype=np.float64)
+    samples = max(1, int(params[HIKE_SAMPLES])) if first < n_players else 1
+    values = stack_empty(SEAT_CELLS, np.float64)
+    grid = stack_empty(N_CELLS, np.int64)
+    pos = stack_empty(MAX_PLAYERS, np.int64)
+    gains = stack_empty(MAX_PLAYERS, np.float64)
+    score = stack_empty(MAX_HIKES, np.float64)
+    for c in range(n_candidates):
+        score[c] = 0.0
     for _ in range(samples):
-        if first < n_players:
-            perturb(values, base, me, n_players, params[NOISE], rng)
+        if first < n_players:  # one sample plays the unperturbed values (the model's mean)
+            noise = params[NOISE] if samples > 1 else 0.0
+            perturb(values, base, me, n_players, wanted, noise, rng)
         for c in range(n_candidates):
             index = candidates[c]
             grid_copy(obs, grid)
             pos_copy(obs, n_players, pos)
             for i in range(n_cells[index]):
-                grid[cells[index, i]] = -1
+                grid[cells[index * MAX_PATH + i]] = -1
             pos[me] = options[index, 2]
-            gains[:] = 0.0
+            for seat in range(MAX_PLAYERS):
+                gains[seat] = 0.0
             gains[me] = value[index]
             holder = me if met[index] else obs[OBS_GOAL_HOLDER]
             holder = play_out(
                 order,
                 first,
                 n_players,
+                n_players,
                 plans,
                 grid,
                 pos,
                 values,
-                tables,
+                tables.plan_directions,
+                tables.plan_hike,
+                tables.plan_paint,
+                cell_features,
                 goal_kind,
                 goal_param,
                 goal_value,
@@ -730,6 +998,50 @@ def choose_hike(obs, options, n_options, params, rng, tables, lookup, weights):
 
 
 @jit
+def paint_choice(obs, options, n_options, params, tables, context, rates):
+    """The paint option with the best set_worth, plus today's goal when the set decides it
+    (painted n, holds n, all features: the hike is already made)."""
+    n_vis, n_frames, fit, cell_features, cell_icons, held, features, counts, filled = context
+    me = obs[OBS_ME]
+    goal = obs[OBS_GOAL]
+    goal_kind = tables.goal_kind[goal] if goal >= 0 else -1
+    goal_param = tables.goal_param[goal] if goal >= 0 else 0
+    goal_bonus = params[GOAL] * tables.goal_fame[goal] if goal >= 0 else 0.0
+    full = all_features(tables)
+    w_icons = 0.5 * params[LEFTOVER]
+    w_commission = params[COMMISSION]
+    cells = stack_empty(MAX_PATH, np.int64)
+    best_index = 0
+    best = 0.0
+    for i in range(n_options):
+        n = option_cells(options, i, cells)
+        value = set_worth(
+            cells,
+            n,
+            me,
+            n_vis,
+            n_frames,
+            fit,
+            cell_icons,
+            counts,
+            filled,
+            rates,
+            w_icons,
+            w_commission,
+        )
+        if goal_kind >= 0:
+            taken = features[me]
+            for j in range(n):
+                taken |= cell_features[cells[j]]
+            if set_goal_met(goal_kind, goal_param, n, held[me], taken, full):
+                value += goal_bonus
+        if i == 0 or value > best:
+            best = value
+            best_index = i
+    return best_index
+
+
+@jit
 def decide(kind, obs, options, n_options, params, rng, tables):
     if kind == DECIDE_SALE:  # fame against the weighted leftover fame handed in
         best_index = 0
@@ -742,19 +1054,63 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                 best = value
                 best_index = index
         return best_index
+    if n_options == 1:  # nothing to choose (a hike or paint decision with one option)
+        return 0
+    n_players = obs[OBS_N_PLAYERS]
+    vis = stack_empty(MAX_VISIBLE, np.int64)
     include_preview = obs[OBS_DAY] < obs[OBS_DAYS]  # the preview joins the row tomorrow
-    lookup = evaluation(obs, tables, obs[OBS_ME], include_preview, RATE_SHARE, 1.0, False)
-    n_vis, _, vis, _, base, rate, _, _, _, _ = lookup
+    n_vis, _ = visible_commissions(obs, include_preview, vis)
+    n_frames = stack_empty(MAX_VISIBLE, np.int64)
     for k in range(n_vis):
-        rate[k] = frame_rate(tables, vis[k], base[k], params[URGENCY])
+        n_frames[k] = tables.comm_n_frames[vis[k]]
+    # the card tables the per-decision state reads (a call copies each array's header,
+    # so these take five arrays, not the whole table set)
+    cards = (
+        tables.land_features, tables.land_fit, tables.land_icons, tables.comm_fame,
+        tables.comm_n_frames,
+    )  # fmt: skip
+    fit = stack_empty(CELL_VIS, np.int64)
+    cell_features = stack_empty(N_CELLS, np.int64)
+    cell_icons = stack_empty(N_CELLS, np.int64)
+    cell_mask = (1 << N_CELLS) - 1
+    if kind != DECIDE_PLAN and kind != DECIDE_HIKE:  # paint: the cells of the options
+        cell_mask = 0
+        for i in range(n_options):
+            for column in range(options.shape[1]):
+                if options[i, column] >= 0:
+                    cell_mask |= 1 << options[i, column]
+    cell_state(obs, cards, cell_mask, vis, n_vis, fit, cell_features, cell_icons)
+    held = stack_empty(MAX_PLAYERS, np.int64)
+    features = stack_empty(MAX_PLAYERS, np.int64)
+    counts = stack_empty(SEAT_COUNTS, np.int64)
+    adds = stack_empty(SEAT_VIS, np.int64)
+    filled = stack_empty(SEAT_VIS, np.int64)
+    rates = stack_empty(SEAT_VIS, np.float64)
+    me = obs[OBS_ME]
+    wanted = (1 << n_players) - 1  # the seats whose card values are needed
+    if kind == DECIDE_HIKE:  # me (my hikes) and the players still to come today
+        wanted = 1 << me
+        for position in range(obs[OBS_TURN_POS] + 1, n_players):
+            wanted |= 1 << obs[OBS_ORDER + position]
+    elif kind != DECIDE_PLAN:  # paint: only my own
+        wanted = 1 << me
+    seat_state(
+        obs, cards, n_players, wanted, vis, n_vis, params[URGENCY], held, features, counts,
+        adds, filled, rates,
+    )  # fmt: skip
+    context = (n_vis, n_frames, fit, cell_features, cell_icons, held, features, counts, filled)
+    if kind != DECIDE_PLAN and kind != DECIDE_HIKE:  # DECIDE_PAINT
+        return paint_choice(obs, options, n_options, params, tables, context, rates)
+    base = stack_empty(SEAT_CELLS, np.float64)
+    seat_values(
+        obs, cards, n_players, wanted, n_vis, fit, adds, rates, 0.5 * params[LEFTOVER],
+        params[COMMISSION], base,
+    )  # fmt: skip
     if kind == DECIDE_PLAN:
-        return choose_plan(obs, options, n_options, params, rng, tables, lookup)
-    weights = weights_of(obs, tables, params)
-    if kind == DECIDE_HIKE:
-        return choose_hike(obs, options, n_options, params, rng, tables, lookup, weights)
-    values = np.empty(n_options, dtype=np.float64)  # DECIDE_PAINT
-    paint_values(obs, tables, options, n_options, weights, -1, lookup, values)
-    return argmax(values, n_options)
+        return choose_plan(
+            obs, options, n_options, params, rng, tables, held, features, cell_features, base
+        )
+    return choose_hike(obs, options, n_options, params, rng, tables, context, rates, wanted, base)
 
 
 STRATEGY = StrategySpec(
