@@ -26,6 +26,7 @@ from sunset_sim.enums import (
     GRID_SIZE,
     MAX_FRAMES,
     N_CELLS,
+    N_DIRECTIONS,
 )
 from sunset_sim.observation import (
     MAX_ROW,
@@ -43,6 +44,7 @@ from sunset_sim.observation import (
 from sunset_sim.strategy_tools import popcount, step_cell, takeable_cells
 
 MAX_PATH = GRID_SIZE  # a straight path holds the start and at most 4 further cells
+MAX_HIKES = 1 + N_DIRECTIONS * (GRID_SIZE - 1)  # the stay, then up to 4 steps each way
 MAX_VISIBLE = MAX_ROW + 1  # the commission row and the preview
 N_MASKS = 1 << MAX_FRAMES  # frame subsets of a commission
 BIG = 1e9
