@@ -35,7 +35,7 @@ from sunset_sim.strategy_tools import (
     others_mask,
     path_add,
     path_start,
-    ray_step,
+    ray_cell,
     sale_value,
     stack_empty,
 )
@@ -216,9 +216,8 @@ def choose_plan(
         if not (wanted >> direction) & 1:
             continue
         n_top = path_start(top, prefix, start_value)
-        cell = start
         for steps in range(1, reach + 1):
-            cell = ray_step(obs, cell, direction)
+            cell = ray_cell(obs, start, direction, steps)
             if cell < 0:  # R-HIKE-3, R-HIKE-4
                 break
             card = obs[OBS_GRID + cell]
@@ -287,9 +286,8 @@ def choose_hike(
         if not (plan_directions >> direction) & 1:
             continue
         n_top = path_start(top, prefix, start_value)
-        cell = start
         for steps in range(1, plan_hike + 1):
-            cell = ray_step(obs, cell, direction)
+            cell = ray_cell(obs, start, direction, steps)
             if cell < 0:  # R-HIKE-3, R-HIKE-4
                 break
             card = obs[OBS_GRID + cell]

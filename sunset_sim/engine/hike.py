@@ -7,8 +7,8 @@ from sunset_sim.engine.jit import jit
 from sunset_sim.enums import (
     N_DIRECTIONS,
 )
-from sunset_sim.observation import OBS_GRID, OBS_POS
-from sunset_sim.strategy_tools import RAY_CELLS, RAY_LENGTH
+from sunset_sim.observation import OBS_POS
+from sunset_sim.strategy_tools import ray_cell
 
 
 @jit(_nrt=False)
@@ -39,14 +39,12 @@ def legal_hikes(obs, occupied, start, plan_directions, plan_hike, options):
     if not (occupied >> start) & 1:  # R-HIKE-5
         put_row(options, 0, -1, 0, start, -1, -1)
         n = 1
-    reach = min(plan_hike, RAY_LENGTH)
     for direction in range(N_DIRECTIONS):
         if not (plan_directions >> direction) & 1:
             continue
-        ray = (start * N_DIRECTIONS + direction) * RAY_LENGTH
-        for steps in range(1, reach + 1):
-            cell = RAY_CELLS[ray + steps - 1]
-            if cell < 0 or obs[OBS_GRID + cell] < 0:  # R-HIKE-3, R-HIKE-4
+        for steps in range(1, plan_hike + 1):
+            cell = ray_cell(obs, start, direction, steps)
+            if cell < 0:  # R-HIKE-3, R-HIKE-4
                 break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass, not end
                 continue
