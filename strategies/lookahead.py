@@ -184,6 +184,21 @@ def taken_features(cell_features, cells, n, start_mask):
 
 
 @jit(inline="always")
+def path_insert(top_value, top_cell, n_top, keep, value, cell):
+    """Insert (value, cell) into a hike path's list, best first (after equal values), of
+    which only the first ``keep`` entries are ever read; the list's new length."""
+    if n_top < keep or top_value[keep - 1] < value:
+        slot = min(n_top, keep - 1)
+        while slot > 0 and top_value[slot - 1] < value:
+            top_value[slot] = top_value[slot - 1]
+            top_cell[slot] = top_cell[slot - 1]
+            slot -= 1
+        top_value[slot] = value
+        top_cell[slot] = cell
+    return min(n_top + 1, keep)
+
+
+@jit(inline="always")
 def policy_turn(
     seat,
     plan,
@@ -257,18 +272,7 @@ def policy_turn(
                 break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end or paint here
                 continue
-            # insert (value, cell) into the path's list, best first (after equal values);
-            # only the first ``keep`` entries are ever read
-            value = values[cell]
-            if n_top < keep or top_value[keep - 1] < value:
-                slot = min(n_top, keep - 1)
-                while slot > 0 and top_value[slot - 1] < value:
-                    top_value[slot] = top_value[slot - 1]
-                    top_cell[slot] = top_cell[slot - 1]
-                    slot -= 1
-                top_value[slot] = value
-                top_cell[slot] = cell
-            n_top = min(n_top + 1, keep)
+            n_top = path_insert(top_value, top_cell, n_top, keep, values[cell], cell)
             n = min(paint, n_top)
             total = 0.0
             for i in range(n):
@@ -352,15 +356,8 @@ def plan_totals(
                 break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end or paint here
                 continue
-            value = values[cell]  # insert (value, cell), best first, as policy_turn does
-            slot = min(n_top, MAX_PATH - 1)
-            while slot > 0 and top_value[slot - 1] < value:
-                top_value[slot] = top_value[slot - 1]
-                top_cell[slot] = top_cell[slot - 1]
-                slot -= 1
-            top_value[slot] = value
-            top_cell[slot] = cell
-            n_top = min(n_top + 1, MAX_PATH)
+            # (a path has at most MAX_PATH cells: every one is kept)
+            n_top = path_insert(top_value, top_cell, n_top, MAX_PATH, values[cell], cell)
             # the hike ending here with n cards painted: the same sum and goal check as
             # policy_turn, once per n for the plan cards that allow it
             done = 0
