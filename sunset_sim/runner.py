@@ -19,7 +19,7 @@ import pandas as pd
 
 from sunset_sim import validation
 from sunset_sim.cards.model import CardSet
-from sunset_sim.cards.tables import build_tables
+from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.files import write_atomically
 from sunset_sim.provenance import METADATA_KEY, provenance, sidecar_path
@@ -61,6 +61,20 @@ def resolve(
     return card_set, seats, rules
 
 
+_TABLES: dict[str, CardTables] = {}  # the last few card sets' tables, by content hash
+
+
+def _tables(card_set: CardSet) -> CardTables:
+    """The card set's tables, built once for a run of calls on the same set (a study
+    plays each of its ~80 arms on the same cards); the engine only reads them."""
+    tables = _TABLES.get(card_set.content_hash)
+    if tables is None:
+        tables = _TABLES[card_set.content_hash] = build_tables(card_set)
+        while len(_TABLES) > 4:
+            del _TABLES[next(iter(_TABLES))]
+    return tables
+
+
 def _entrants(field: Sequence[str | Player]) -> list[Player]:
     """One player per strategy of ``field``: the engine compiles and addresses strategies,
     not seats (a study's field of 140 tables is otherwise 560 entries on every call)."""
@@ -96,7 +110,7 @@ def iter_batches(
     ``banned``: restricted play (``engine.batch.run_games``). ``progress(games)`` is told
     of games played, within a chunk too (``run.progress.play_in_steps``)."""
     card_set, seats, rules = resolve(players, strategies, cards, rules)
-    tables = build_tables(card_set)
+    tables = _tables(card_set)
     labels = [p.name for p in seats]
     entrants = _entrants(field)
     ranges = chunk_ranges(games, chunk_size, first_game)
@@ -130,7 +144,7 @@ def iter_seatings(
     resolved = [resolve(players, table, cards, rules) for table in tables]
     if not resolved:
         return
-    card_tables = build_tables(resolved[0][0])
+    card_tables = _tables(resolved[0][0])
     entrants = _entrants(field)
     ranges = chunk_ranges(games, chunk_size, first_game)
     seatings = [
@@ -198,7 +212,7 @@ def play(
     """The chunks ``ranges`` in game order on ``backend`` (a name, a ``distributed.Client``
     or one already open); ``progress(games)`` is told of games played as they are."""
     with using_backend(backend, jobs, scheduler) as runner:
-        yield from runner.play(build_tables(cards), seats, rules, seed, ranges, progress)
+        yield from runner.play(_tables(cards), seats, rules, seed, ranges, progress)
 
 
 def simulate_to_file(

@@ -156,3 +156,33 @@ def test_a_shared_field_kernel_plays_the_same_games():
         assert (array == getattr(shared, name)).all(), name
     functions, ids, _ = kernel_arguments(seats, field)
     assert len(functions) == 3 and ids.tolist() == [1, 2]  # early-bird, greedy, random
+
+
+def test_small_seatings_side_by_side_give_the_same_chunks_in_order():
+    """LocalBackend plays seatings of few games side by side, one thread each
+    (run/backends.py): the same (seating, chunk) stream as one seating after another."""
+    import numpy as np
+
+    from sunset_sim.cards.loader import load_cards
+    from sunset_sim.cards.tables import build_tables
+    from sunset_sim.rules.options import Rules
+    from sunset_sim.run.backends import SMALL_SEATING, LocalBackend, Seating
+    from sunset_sim.strategy import seat_players
+
+    tables = build_tables(load_cards())
+    lineups = (["greedy", "random"], ["random", "greedy"], ["greedy", "greedy"])
+    seatings = [
+        Seating(tables, seat_players(names, 2), Rules(), 5, [(0, 30), (30, 20)])
+        for names in lineups * 2
+    ]
+    assert 50 < SMALL_SEATING
+    told: list[int] = []
+    apart = list(LocalBackend(1).play_seatings(seatings))
+    together = list(LocalBackend(2).play_seatings(seatings, told.append))
+    assert [index for index, _ in together] == [index for index, _ in apart]
+    assert [index for index, _ in apart] == [i for i in range(6) for _ in range(2)]
+    for (_, a), (_, b) in zip(apart, together, strict=True):
+        assert a.first_game == b.first_game
+        for name, array in a.arrays().items():
+            assert np.array_equal(array, b.arrays()[name]), name
+    assert sum(told) == 6 * 50  # every game reported to the bar once

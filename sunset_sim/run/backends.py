@@ -22,6 +22,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -57,13 +58,17 @@ class Seating:
     banned: np.ndarray | None = None
 
 
+def thread_count(jobs: int | None) -> int:
+    """The threads ``jobs`` asks for: all cores when None or 0, at most all cores."""
+    cores = numba.config.NUMBA_NUM_THREADS
+    return cores if not jobs else min(jobs, cores)
+
+
 @contextmanager
 def numba_threads(jobs: int | None) -> Iterator[int]:
     """Use ``jobs`` numba threads (default: all cores) inside the block (this thread)."""
     previous = numba.get_num_threads()
-    wanted = (
-        numba.config.NUMBA_NUM_THREADS if not jobs else min(jobs, numba.config.NUMBA_NUM_THREADS)
-    )
+    wanted = thread_count(jobs)
     numba.set_num_threads(wanted)
     try:
         yield wanted
@@ -120,19 +125,80 @@ class LocalBackend:
     def play_seatings(
         self, seatings: Iterable[Seating], progress: Progress | None = None
     ) -> Iterator[tuple[int, BatchArrays]]:
-        """(seating index, chunk) for every chunk of every seating, in that order."""
-        for index, seating in enumerate(seatings):
-            for batch in self.play(
-                seating.tables,
-                seating.seats,
-                seating.rules,
-                seating.seed,
-                seating.ranges,
-                progress,
-                seating.field,
-                seating.banned,
-            ):
-                yield index, batch
+        """(seating index, chunk) for every chunk of every seating, in that order.
+
+        Seatings of few games (a study plays thousands of 200-game tables) run side by
+        side, one thread each, rather than one after another on all threads: a small
+        batch split across threads leaves one idle while the other finishes, and
+        measured on 2 cores a study ran about a quarter faster so. The chunks are the
+        same; only when they are played changes."""
+        seatings = list(seatings)
+        threads = thread_count(self.jobs)
+        small = all(
+            sum(count for _, count in seating.ranges) < SMALL_SEATING for seating in seatings
+        )
+        if threads < 2 or len(seatings) < 2 or not small:
+            for index, seating in enumerate(seatings):
+                for batch in self._play_seating(seating, progress):
+                    yield index, batch
+            return
+
+        alone = LocalBackend(1, self.check_invariants)
+        told = progress
+        if progress is not None:  # a bar is told from one thread at a time
+            lock = threading.Lock()
+
+            def told(games: int) -> None:
+                with lock:
+                    progress(games)
+
+        def one_thread(seating: Seating) -> list[BatchArrays]:
+            return list(alone._play_seating(seating, told))
+
+        pool = _seating_pool(threads)
+        pending: collections.deque = collections.deque()
+        try:
+            for index, seating in enumerate(seatings):
+                pending.append((index, pool.submit(one_thread, seating)))
+                while len(pending) > 2 * threads:  # a few ahead, results in order
+                    done_index, future = pending.popleft()
+                    for batch in future.result():
+                        yield done_index, batch
+            while pending:
+                done_index, future = pending.popleft()
+                for batch in future.result():
+                    yield done_index, batch
+        finally:  # stopped early (an error, Ctrl-C): drop what has not started
+            for _, future in pending:
+                future.cancel()
+
+    def _play_seating(self, seating: Seating, progress: Progress | None) -> Iterator[BatchArrays]:
+        return self.play(
+            seating.tables,
+            seating.seats,
+            seating.rules,
+            seating.seed,
+            seating.ranges,
+            progress,
+            seating.field,
+            seating.banned,
+        )
+
+
+SMALL_SEATING = 5000  # games: below this, seatings play side by side (play_seatings)
+_SEATING_POOLS: dict[int, ThreadPoolExecutor] = {}
+_SEATING_LOCK = threading.Lock()
+
+
+def _seating_pool(threads: int) -> ThreadPoolExecutor:
+    """One pool per thread count for the process (``engine.batch`` has its own for the
+    blocks of one batch: a seating thread plays its batches on one thread)."""
+    with _SEATING_LOCK:
+        pool = _SEATING_POOLS.get(threads)
+        if pool is None:
+            pool = ThreadPoolExecutor(threads, thread_name_prefix="sunset-sim-seating")
+            _SEATING_POOLS[threads] = pool
+        return pool
 
 
 class DaskBackend:
