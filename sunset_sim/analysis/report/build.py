@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis.report.data import _match, _prepare
@@ -126,11 +127,14 @@ def short_labels(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
     replaced by short aliases (``balanced*``, ``balanced*2``) so that tables and plot
     legends stay readable; the header lists each alias with its full label."""
     column = frame["strategy"]
-    labels = (
-        list(column.cat.categories)
-        if isinstance(column.dtype, pd.CategoricalDtype)
-        else list(dict.fromkeys(column.astype(str)))
-    )
+    categorical = isinstance(column.dtype, pd.CategoricalDtype)
+    codes, names = None, []
+    if categorical:
+        labels = list(column.cat.categories)
+    else:  # the distinct labels first (str() of millions of rows took seconds)
+        codes, uniques = pd.factorize(column, use_na_sentinel=False)
+        names = [str(value) for value in uniques]
+        labels = list(dict.fromkeys(names))
     taken = {str(label) for label in labels if len(str(label)) <= LONG_LABEL}
     aliases: dict[str, str] = {}
     for label in map(str, labels):
@@ -144,10 +148,11 @@ def short_labels(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
         aliases[label] = alias
     if not aliases:
         return frame, {}
-    if isinstance(column.dtype, pd.CategoricalDtype):
+    if categorical:
         renamed = column.cat.rename_categories(lambda c: aliases.get(str(c), c))
     else:
-        renamed = column.astype(str).map(lambda c: aliases.get(c, c))
+        shown = np.array([aliases.get(name, name) for name in names], dtype=object)
+        renamed = pd.Series(shown[codes], index=column.index, name=column.name)
     return frame.assign(strategy=renamed), aliases
 
 
