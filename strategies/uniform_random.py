@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from sunset_sim.engine.jit import jit
 from sunset_sim.strategy import StrategySpec
-from sunset_sim.strategy_tools import uniform_choice
+from sunset_sim.strategy_tools import rng_below
 
-# The engine makes this draw itself, without calling the strategy (engine/ask.py).
-decide = uniform_choice
+
+@jit(_nrt=False)  # allocates nothing: no reference counting on its arguments
+def decide(kind, obs, options, n_options, params, rng, tables):
+    return rng_below(rng, n_options)
+
 
 STRATEGY = StrategySpec(
     name="random",

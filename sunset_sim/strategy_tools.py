@@ -65,7 +65,6 @@ PATH_PREFIX = PATH_TOP + 1
 
 __all__ = [
     "rng_below",
-    "uniform_choice",
     "step_cell",
     "ray_step",
     "ray_cell",
@@ -87,16 +86,6 @@ __all__ = [
     "path_add",
     "path_start",
 ]
-
-
-@jit(_nrt=False)
-def uniform_choice(kind, obs, options, n_options, params, rng, tables):
-    """A ``decide`` that picks uniformly among the options, from the player's own stream.
-
-    A strategy whose ``decide`` is this one is played by the engine without a call: it
-    makes the same draw itself (``engine/ask.decide``), which the random baseline, seated
-    in most studies, gains from."""
-    return rng_below(rng, n_options)
 
 
 @jit(_nrt=False)

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sunset_sim.engine.decisions import ENGINE_DRAWS, call_strategy
+from sunset_sim.engine.decisions import call_strategy
 from sunset_sim.engine.jit import jit
-from sunset_sim.engine.rng import rng_below
 from sunset_sim.enums import DECIDE_HIKE, DECIDE_PAINT, DECIDE_PLAN, DECIDE_SALE
 
 # The decision kinds as int64, the type the adapters take: one adapter signature instead
@@ -22,18 +21,12 @@ KIND_SALE = np.int64(DECIDE_SALE)
 
 
 @jit(inline="always")
-def decide(strategy_functions, strategy_id, kind, n_options, seat, streams, context):
+def decide(strategy_functions, strategy_id, kind, n_options, seat, context):
     """The chosen option's index. A forced choice (one option) is not put to the
-    strategy, in either engine, so it draws no random numbers for it. A seat playing
-    ``strategy_tools.uniform_choice`` (ENGINE_DRAWS) gets that very draw from its stream
-    here, without a call: the call, and the spills around it, cost the random baseline
-    about a tenth of its games/s."""
+    strategy, in either engine, so it draws no random numbers for it."""
     if n_options == 1:
         return 0
-    function = strategy_functions[strategy_id]
-    if function == ENGINE_DRAWS:
-        return rng_below(streams[seat], n_options)
-    choice = call_strategy(function, kind, n_options, seat, context)
+    choice = call_strategy(strategy_functions[strategy_id], kind, n_options, seat, context)
     if choice < 0 or choice >= n_options:
         raise ValueError("a strategy chose an option that is not on the list")
     return choice

@@ -97,8 +97,6 @@ def missing(specs: Iterable[StrategySpec]) -> list[str]:
     engine = engine_entry()
     names = [] if engine.overloads or jit.is_cached(engine) else [ENGINE]
     for spec in lineup(specs):
-        if decisions.engine_draws(spec.decide):  # played by the engine itself
-            continue
         adapter = decisions.adapter_dispatcher(spec.decide)
         if not adapter.overloads and not jit.is_cached(adapter):
             names.append(spec.name)
@@ -151,8 +149,6 @@ def _prepare(specs: tuple[StrategySpec, ...], key: tuple, announce: bool) -> flo
     start = time.perf_counter()
     elsewhere = _compile_in_children(groups, times) if groups else set()
     for spec in specs:
-        if decisions.engine_draws(spec.decide):
-            continue
         begin = time.perf_counter()
         decisions.adapter_for(spec.decide)
         if spec.name in todo and spec.name not in elsewhere:

@@ -41,11 +41,6 @@ from numba.extending import intrinsic
 
 from sunset_sim.engine.jit import jit
 from sunset_sim.engine.state import strip_references
-from sunset_sim.strategy_tools import uniform_choice
-
-# The address that stands for ``strategy_tools.uniform_choice``: the engine draws the
-# choice itself from the seat's stream (``ask.decide``), the same draw, without a call.
-ENGINE_DRAWS = 0
 
 # The adapter's signature: (kind, n_options, seat, context address) -> chosen index.
 ADAPTER_ARGS = (types.int64, types.int64, types.int64, types.int64)
@@ -194,35 +189,21 @@ def address(adapter) -> int:
     return found
 
 
-def engine_draws(decide) -> bool:
-    """Whether the engine plays this ``decide`` itself, without an adapter (ENGINE_DRAWS)."""
-    return decide is uniform_choice and not numba.config.DISABLE_JIT
-
-
 def strategy_functions(decides: Iterable) -> np.ndarray | list:
     """What the engine's ``strategy_functions`` argument holds for these strategies, in
-    order: their adapters' addresses, ENGINE_DRAWS for ``uniform_choice`` (the adapters
-    themselves without JIT)."""
-    decides = list(decides)
+    order: their adapters' addresses (the adapters themselves without JIT)."""
+    adapters = [adapter_for(decide) for decide in decides]
     if numba.config.DISABLE_JIT:
-        return [adapter_for(decide) for decide in decides]
-    return np.array(
-        [
-            ENGINE_DRAWS if engine_draws(decide) else address(adapter_for(decide))
-            for decide in decides
-        ],
-        dtype=np.int64,
-    )
+        return adapters
+    return np.array([address(adapter) for adapter in adapters], dtype=np.int64)
 
 
 __all__ = [
-    "ENGINE_DRAWS",
     "adapter_dispatcher",
     "adapter_for",
     "address_of",
     "call_strategy",
     "context_type",
-    "engine_draws",
     "load_context",
     "strategy_functions",
 ]

@@ -32,8 +32,7 @@ Speed (measured with perf; keep it in mind when editing):
   machine-code address with four integers (``ask.decide``; ``decisions.py`` has the
   designs measured), so this module compiles once for every line-up and a strategy once
   for every line-up it sits in. The strategy sees the arrays of one context tuple built
-  per game. A seat playing ``strategy_tools.uniform_choice`` (random) is not called: the
-  engine makes its draw.
+  per game.
 - Where the time goes (``scripts/profile_engine.py``, perf per compiled function; and
   timing each phase run twice in a scratch build): with random at every seat, the engine
   is nearly all of it, spread thin: the sale search about a fifth, the hike list and the
@@ -196,7 +195,7 @@ def play_game(
         choose_plans(
             obs, work.options, work.drawn, work.kept, work.plan_ring, work.plan_head,
             work.plan_count, work.hands, work.n_hand, n_players, banned, ban_mask, plan_column,
-            strategy_functions, strategy_ids, streams, context, trace,
+            strategy_functions, strategy_ids, context, trace,
         )  # fmt: skip
         turn_order(
             obs, tables.plan_wake, work.kept, work.chance, tie_break, work.permutation,

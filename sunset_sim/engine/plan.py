@@ -22,7 +22,7 @@ from sunset_sim.observation import (
 @jit(inline="always")
 def choose_plans(
     obs, options, drawn, kept, plan_ring, plan_head, plan_count, hands, n_hand, n_players,
-    banned, ban_mask, plan_column, strategy_functions, strategy_ids, streams, context, trace,
+    banned, ban_mask, plan_column, strategy_functions, strategy_ids, context, trace,
 ):  # fmt: skip
     """R-PLAN-1..3: every seat draws three, all choose unseen (each sees only its own
     hand), the other two go to the bottom of the deck in drawn order."""
@@ -44,9 +44,7 @@ def choose_plans(
             n_options = allowed_plans(
                 obs, options, drawn[seat], banned, ban_mask, seat, plan_column
             )
-        choice = decide(
-            strategy_functions, strategy_ids[seat], KIND_PLAN, n_options, seat, streams, context
-        )
+        choice = decide(strategy_functions, strategy_ids[seat], KIND_PLAN, n_options, seat, context)
         kept[seat] = options[choice, 0]
     for k in range(PLAN_HAND):
         obs[OBS_HAND + k] = -1

@@ -37,9 +37,8 @@ def long_list_sale(
         n_options = allowed_sales(rows, n_options, banned, ban_mask, seat, comm_column)
     rows_context = address_of((obs, rows, params, streams, tables), CONTEXT)
     choice = decide(
-        strategy_functions, strategy_id, KIND_SALE, np.int64(n_options), seat, streams,
-        rows_context,
-    )  # fmt: skip
+        strategy_functions, strategy_id, KIND_SALE, np.int64(n_options), seat, rows_context
+    )
     if choice == 0:
         return 0
     options[1, :] = rows[choice, :]
@@ -66,10 +65,7 @@ def take_turn(
     sums[seat, S_FORCED_STAY] = (
         1 if n_options == 1 and options[0, 1] == 0 and (occupied >> start) & 1 else 0
     )
-    choice = decide(
-        strategy_functions, strategy_id, KIND_HIKE, np.int64(n_options), seat, work.streams,
-        context,
-    )  # fmt: skip
+    choice = decide(strategy_functions, strategy_id, KIND_HIKE, np.int64(n_options), seat, context)
     direction = options[choice, 0]
     steps = options[choice, 1]
     obs[OBS_POS + seat] = options[choice, 2]
@@ -82,10 +78,7 @@ def take_turn(
     )
     if banned[ban_mask, seat, BAN_ANY]:
         n_options = allowed_paint_sets(obs, options, n_options, banned, ban_mask, seat, land_column)
-    choice = decide(
-        strategy_functions, strategy_id, KIND_PAINT, np.int64(n_options), seat, work.streams,
-        context,
-    )  # fmt: skip
+    choice = decide(strategy_functions, strategy_id, KIND_PAINT, np.int64(n_options), seat, context)
     n_painted = take_paintings(
         obs, options, choice, seat, hands, n_hand, sums, tables.land_icons, land_place,
         painted_out, day_out, day, trace,
@@ -104,9 +97,8 @@ def take_turn(
             if banned[ban_mask, seat, BAN_ANY]:
                 n_options = allowed_sales(options, n_options, banned, ban_mask, seat, comm_column)
             choice = decide(
-                strategy_functions, strategy_id, KIND_SALE, np.int64(n_options), seat,
-                work.streams, context,
-            )  # fmt: skip
+                strategy_functions, strategy_id, KIND_SALE, np.int64(n_options), seat, context
+            )
         if choice == 0:
             break
         n_discard, row_len = make_sale(
