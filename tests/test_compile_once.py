@@ -240,3 +240,29 @@ def test_children_compile_into_the_cache_this_process_then_loads(tmp_path, monke
     assert compiling._compile_in_children(groups, times) == set(names)
     assert set(times) == {f"strategy:{name}" for name in names}
     assert compiling.missing(specs) == []  # both are on disk now: loading, not compiling
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="compiles")
+def test_loop_vectorize_false_compiles_without_the_loop_vectorizer():
+    """The engine's option (kernel.play_games): the same loop compiles to packed adds
+    with the vectorizer and to scalar ones without, and numba's setting is restored."""
+    import numpy as np
+
+    def total(values):
+        result = 0
+        for value in values:
+            result += value
+        return result
+
+    vectorized = jit_module.jit(cache=False)(total)
+    scalar = jit_module.jit(cache=False, loop_vectorize=False)(total)
+    values = np.arange(1000, dtype=np.int64)
+    before = numba.config.LOOP_VECTORIZE
+    assert vectorized(values) == scalar(values) == values.sum()
+    assert numba.config.LOOP_VECTORIZE == before
+    signature = scalar.signatures[0]
+    vector_asm = vectorized.inspect_asm(signature)
+    scalar_asm = scalar.inspect_asm(signature)
+    if os.uname().machine == "x86_64":  # packed 64-bit integer adds (SSE2 .. AVX-512)
+        assert "paddq" in vector_asm
+        assert "paddq" not in scalar_asm

@@ -33,6 +33,7 @@ from pathlib import Path
 import numba
 import numpy as np
 from numba.core import caching
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import Dispatcher
 from numba.extending import _Intrinsic
 
@@ -328,18 +329,42 @@ def _attach_cache(dispatcher: Dispatcher) -> None:
         )
 
 
+def _without_loop_vectorizing(dispatcher: Dispatcher) -> None:
+    """Compile ``dispatcher`` with LLVM's loop vectorizer off (numba reads the setting
+    from its config when it builds each optimization pipeline; the compiler lock keeps
+    other threads' compiles out meanwhile). Functions first compiled as its callees get
+    the same setting; the strategies' own code keeps the default."""
+    compile_with_defaults = dispatcher.compile
+
+    def compile_unvectorized(signature):
+        with global_compiler_lock:
+            saved = numba.config.LOOP_VECTORIZE
+            numba.config.LOOP_VECTORIZE = 0
+            try:
+                return compile_with_defaults(signature)
+            finally:
+                numba.config.LOOP_VECTORIZE = saved
+
+    dispatcher.compile = compile_unvectorized
+
+
 def jit(function=None, **options):
     """``numba.njit`` with nogil, numpy's error model and the dependency-keyed cache.
 
-    ``cache=False`` opts a function out of the disk cache."""
+    ``cache=False`` opts a function out of the disk cache; ``loop_vectorize=False``
+    compiles it without LLVM's loop vectorizer (the engine: see ``kernel.play_games``)."""
     cache = options.pop("cache", CACHE) and CACHE
+    loop_vectorize = options.pop("loop_vectorize", True)
     options.setdefault("nogil", True)
     options.setdefault("error_model", "numpy")  # no Python exception checks on division
 
     def decorate(python_function):
         dispatcher = numba.njit(**options)(python_function)
-        if cache and not numba.config.DISABLE_JIT:
-            _attach_cache(dispatcher)
+        if not numba.config.DISABLE_JIT:
+            if cache:
+                _attach_cache(dispatcher)
+            if not loop_vectorize:
+                _without_loop_vectorizing(dispatcher)
         return dispatcher
 
     return decorate if function is None else decorate(function)
