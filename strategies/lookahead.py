@@ -155,6 +155,10 @@ SEAT_VIS = MAX_PLAYERS * MAX_VISIBLE  # one entry per seat and visible commissio
 SEAT_CELLS = MAX_PLAYERS * N_CELLS  # a value per seat and cell
 CELL_VIS = MAX_VISIBLE * N_CELLS  # per visible commission and cell
 HIKE_CELLS = MAX_HIKES * MAX_PATH  # the cells each hike option would paint
+PATH_SUBSETS = 1 << MAX_PATH  # sets of a path's cells, as bit masks over its positions
+PATH_SETS = N_DIRECTIONS * PATH_SUBSETS  # my_hikes: a set's worth per direction and mask
+STACK_PLANS = 32  # choose_plan: per-plan-card buffers on the stack up to this many cards
+PREFERENCE_SLOTS = MAX_PLAYERS * STACK_PLANS
 PAINT_SLOTS = MAX_PATH + 1  # plan_totals: a plan card paints 0 .. MAX_PATH cards
 PLAN_WALK = N_DIRECTIONS * MAX_PATH * PAINT_SLOTS  # plan_totals: per direction, steps, paint
 
@@ -741,9 +745,16 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ce
     earliest = tables.plan_wake.min()
     grid = stack_empty(N_CELLS, np.int64)
     pos = stack_empty(MAX_PLAYERS, np.int64)
-    # the opponents' model: how much each plan card would be worth to each of them now
-    preference = np.zeros((MAX_PLAYERS, n_plans), dtype=np.float64)
-    totals = np.empty(n_plans, dtype=np.float64)
+    # the opponents' model: how much each plan card would be worth to each of them now,
+    # preference[seat * n_plans + plan] (on the stack unless the card set is very large:
+    # three heap arrays and their frees were a tenth of a plan decision)
+    small = n_plans <= STACK_PLANS
+    preference = (
+        stack_empty(PREFERENCE_SLOTS, np.float64)
+        if small
+        else np.empty(MAX_PLAYERS * n_plans, dtype=np.float64)
+    )
+    totals = stack_empty(STACK_PLANS, np.float64) if small else np.empty(n_plans, np.float64)
     grid_copy(obs, grid)
     pos_copy(obs, n_players, pos)
     for seat in range(n_players):
@@ -756,9 +767,9 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ce
         )  # fmt: skip
         for plan in range(n_plans):
             lateness = (tables.plan_wake[plan] - earliest) / 15.0
-            preference[seat, plan] = totals[plan] - params[OPP_LATENESS] * lateness
+            preference[seat * n_plans + plan] = totals[plan] - params[OPP_LATENESS] * lateness
     hand_size = min(PLAN_HAND, n_plans)
-    deck = np.empty(n_plans, dtype=np.int64)
+    deck = stack_empty(STACK_PLANS, np.int64) if small else np.empty(n_plans, np.int64)
     plans = stack_empty(MAX_PLAYERS, np.int64)
     rank = stack_empty(MAX_PLAYERS, np.int64)
     values = stack_empty(SEAT_CELLS, np.float64)
@@ -798,8 +809,8 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ce
             for k in range(hand_size):  # a partial Fisher-Yates draw of the hand
                 j = k + rng_below(rng, n_plans - k)
                 deck[k], deck[j] = deck[j], deck[k]
-                if preference[seat, deck[k]] > best:
-                    best = preference[seat, deck[k]]
+                if preference[seat * n_plans + deck[k]] > best:
+                    best = preference[seat * n_plans + deck[k]]
                     plans[seat] = deck[k]
         for seat in range(n_players):  # a random order among equal wake-up times
             rank[seat] = seat
@@ -884,7 +895,9 @@ def my_hikes(
     """For each hike option: the best set of cards to paint by the balanced evaluation
     (set_worth, commission progress by matching) and whether it meets today's goal:
     value_out[option] without the goal, met_out[option], n_out[option] cells, stored in
-    cells_out[option * MAX_PATH ...]."""
+    cells_out[option * MAX_PATH ...]. A hike's takeable cells start its direction's longer
+    hikes' (the same path walked further), so a set's worth is computed once per direction
+    and set of path positions."""
     n_vis, n_frames, fit, cell_features, cell_icons, held, features, keys, filled = context
     me = obs[OBS_ME]
     occupied = others_mask(obs)
@@ -895,6 +908,10 @@ def my_hikes(
     w_commission = params[COMMISSION]
     cells = stack_empty(MAX_PATH, np.int64)
     chosen = stack_empty(MAX_PATH, np.int64)
+    worth = stack_empty(PATH_SETS, np.float64)  # [direction * PATH_SUBSETS + mask]
+    known = stack_empty(N_DIRECTIONS, np.int64)  # bit mask: worth[...] is set
+    for direction in range(N_DIRECTIONS):
+        known[direction] = 0
     for index in range(n_options):
         direction = options[index, 0]
         steps = options[index, 1]
@@ -911,20 +928,16 @@ def my_hikes(
             if size > paint or size < smallest:
                 continue
             n = subset_cells(cells, mask, chosen)
-            value = set_worth(
-                chosen,
-                n,
-                me,
-                n_vis,
-                n_frames,
-                fit,
-                cell_icons,
-                keys,
-                filled,
-                rates,
-                w_icons,
-                w_commission,
-            )
+            if direction >= 0 and (known[direction] >> mask) & 1:
+                value = worth[direction * PATH_SUBSETS + mask]
+            else:
+                value = set_worth(
+                    chosen, n, me, n_vis, n_frames, fit, cell_icons, keys, filled, rates,
+                    w_icons, w_commission,
+                )  # fmt: skip
+                if direction >= 0:  # (the stay, direction -1, has one cell at most)
+                    worth[direction * PATH_SUBSETS + mask] = value
+                    known[direction] |= 1 << mask
             taken = features[me]
             if goal_kind == GOAL_ALL_FEATURES:
                 for i in range(n):
@@ -991,10 +1004,11 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, wa
     score = stack_empty(MAX_HIKES, np.float64)
     for c in range(n_candidates):
         score[c] = 0.0
+    played = base  # one sample plays the unperturbed values (the model's mean)
     for _ in range(samples):
-        if first < n_players:  # one sample plays the unperturbed values (the model's mean)
-            noise = params[NOISE] if samples > 1 else 0.0
-            perturb(values, base, me, n_players, wanted, noise, rng)
+        if samples > 1 and first < n_players:
+            perturb(values, base, me, n_players, wanted, params[NOISE], rng)
+            played = values
         for c in range(n_candidates):
             index = candidates[c]
             grid_copy(obs, grid)
@@ -1014,7 +1028,7 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, wa
                 plans,
                 grid,
                 pos,
-                values,
+                played,
                 tables.plan_directions,
                 tables.plan_hike,
                 tables.plan_paint,
