@@ -956,9 +956,10 @@ def my_hikes(
 
 
 @jit
-def choose_hike(obs, options, n_options, params, rng, tables, context, rates, wanted, base):
+def choose_hike(obs, options, n_options, params, rng, tables, context, rates, later, base):
     """The candidate hike (best one-ply first) with the best mean score of the rest of the
-    day played out."""
+    day played out; ``base`` holds the card values of the seats in the bitmask ``later``
+    (the players after me today)."""
     me = obs[OBS_ME]
     n_players = obs[OBS_N_PLAYERS]
     _, _, _, cell_features, _, held, features, _, _ = context
@@ -1007,41 +1008,25 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, wa
     played = base  # one sample plays the unperturbed values (the model's mean)
     for _ in range(samples):
         if samples > 1 and first < n_players:
-            perturb(values, base, me, n_players, wanted, params[NOISE], rng)
+            perturb(values, base, me, n_players, later, params[NOISE], rng)
             played = values
         for c in range(n_candidates):
             index = candidates[c]
-            grid_copy(obs, grid)
-            pos_copy(obs, n_players, pos)
-            for i in range(n_cells[index]):
-                grid[cells[index * MAX_PATH + i]] = -1
-            pos[me] = options[index, 2]
             for seat in range(MAX_PLAYERS):
                 gains[seat] = 0.0
             gains[me] = value[index]
             holder = me if met[index] else obs[OBS_GOAL_HOLDER]
-            holder = play_out(
-                order,
-                first,
-                n_players,
-                n_players,
-                plans,
-                grid,
-                pos,
-                played,
-                tables.plan_directions,
-                tables.plan_hike,
-                tables.plan_paint,
-                cell_features,
-                goal_kind,
-                goal_param,
-                goal_value,
-                held,
-                features,
-                full,
-                gains,
-                holder,
-            )
+            if first < n_players:  # (the last player's hike ends the day's turns)
+                grid_copy(obs, grid)
+                pos_copy(obs, n_players, pos)
+                for i in range(n_cells[index]):
+                    grid[cells[index * MAX_PATH + i]] = -1
+                pos[me] = options[index, 2]
+                holder = play_out(
+                    order, first, n_players, n_players, plans, grid, pos, played,
+                    tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
+                    goal_kind, goal_param, goal_value, held, features, full, gains, holder,
+                )  # fmt: skip
             score[c] += rollout_score(gains, holder, goal_value, me, n_players, params[RIVALRY])
             if mobility != 0.0:
                 score[c] += mobility * mobility_of(tables, options[index, 2])
@@ -1152,16 +1137,19 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     context = (n_vis, n_frames, fit, cell_features, cell_icons, held, features, keys, filled)
     if kind != DECIDE_PLAN and kind != DECIDE_HIKE:  # DECIDE_PAINT
         return paint_choice(obs, options, n_options, params, tables, context, rates)
+    played = wanted  # the seats the rollouts play: in a hike decision, those after me
+    if kind == DECIDE_HIKE:
+        played &= ~(1 << me)
     base = stack_empty(SEAT_CELLS, np.float64)
     seat_values(
-        obs, n_players, wanted, n_vis, fit, cell_icons, adds, rates, 0.5 * params[LEFTOVER],
+        obs, n_players, played, n_vis, fit, cell_icons, adds, rates, 0.5 * params[LEFTOVER],
         params[COMMISSION], base,
     )  # fmt: skip
     if kind == DECIDE_PLAN:
         return choose_plan(
             obs, options, n_options, params, rng, tables, held, features, cell_features, base
         )
-    return choose_hike(obs, options, n_options, params, rng, tables, context, rates, wanted, base)
+    return choose_hike(obs, options, n_options, params, rng, tables, context, rates, played, base)
 
 
 STRATEGY = StrategySpec(
