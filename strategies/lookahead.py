@@ -494,10 +494,9 @@ def frame_rate(comm_fame, comm_n_frames, commission, filled, urgency):
 def hall_add(key, frames):
     """A HALL key (_card_worth.HALL: 2 bits per frame mask, capped at 3) with one more
     painting that fits exactly ``frames`` (0: none, nothing counted)."""
-    if frames == 0:
-        return key
-    shift = 2 * (frames - 1)
-    return key + (1 << shift) if ((key >> shift) & 3) < 3 else key
+    shift = max(2 * frames - 2, 0)  # (without branches: they mispredict)
+    counted = frames != 0 and ((key >> shift) & 3) != 3
+    return key + (np.int64(counted) << shift)
 
 
 @jit(inline="always")
@@ -507,14 +506,13 @@ def hall_at(key, n_frames):
 
 
 @jit(inline="always")
-def seat_card(land_features, land_fit, seat, card, wanted, vis, n_vis, held, features, keys):
+def seat_card(land_features, land_fit, seat, card, vis, n_vis, held, features, keys):
     """Count one unsold painting of ``seat`` (see seat_state)."""
     held[seat] += 1
     features[seat] |= card_features(land_features, card)
-    if (wanted >> seat) & 1:
-        for k in range(n_vis):
-            slot = seat * MAX_VISIBLE + k
-            keys[slot] = hall_add(keys[slot], land_fit[card, vis[k]])
+    for k in range(n_vis):
+        slot = seat * MAX_VISIBLE + k
+        keys[slot] = hall_add(keys[slot], land_fit[card, vis[k]])
 
 
 @jit
@@ -527,8 +525,9 @@ def seat_state(
     at slot = seat * MAX_VISIBLE + k, keys[slot] their HALL key for visible commission k
     (how many fit exactly each of its frame masks, _card_worth.HALL), filled[slot] the
     frames of it they fill at once, adds[slot] the frame masks of a card that would fill
-    one more (bit m) and rates[slot] that frame's worth (frame_rate). The commission
-    figures only for the seats in the bitmask ``wanted``."""
+    one more (bit m) and rates[slot] that frame's worth (frame_rate). Only the seats in
+    the bitmask ``wanted`` are counted (the others' entries stay 0: a decision reads only
+    the seats it plays)."""
     land_features, land_fit, land_icons, comm_fame, comm_n_frames = cards
     for slot in range(SEAT_VIS):
         keys[slot] = 0
@@ -544,7 +543,8 @@ def seat_state(
         for offset in range(min(64, n_cards - block)):
             seat = obs[first + block + offset]
             bit = np.uint64(1) << np.uint64(offset)
-            owned |= bit if seat >= 0 and seat < n_players else np.uint64(0)
+            mine = seat >= 0 and seat < n_players and (wanted >> seat) & 1
+            owned |= bit if mine else np.uint64(0)
         while owned:
             card = block + lowest_bit(owned)
             owned &= owned - np.uint64(1)
@@ -553,7 +553,6 @@ def seat_state(
                 land_fit,
                 obs[first + card],
                 card,
-                wanted,
                 vis,
                 n_vis,
                 held,
