@@ -46,7 +46,7 @@ def test_lookahead_is_registered_with_samples():
     params = {p.name: p for p in spec.parameters}
     assert [p.name for p in spec.parameters][0] == "samples"
     assert (params["samples"].low, params["samples"].high) == (1.0, 256.0)
-    assert 4 <= params["samples"].default <= 16
+    assert 3 <= params["samples"].default <= 16  # at most: plan decisions stop early
     assert params["hike_samples"].default >= 1
     assert params["margin"].default > 0  # plan decisions may stop sampling early
 
@@ -155,17 +155,17 @@ def _state(obs, urgency=0.5):
     lookahead.cell_state(obs, cards, (1 << N_CELLS) - 1, vis, n_vis, fit, cell_features, cell_icons)
     held = np.zeros(MAX_PLAYERS, dtype=np.int64)
     features = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    counts = np.zeros(lookahead.SEAT_COUNTS, dtype=np.int64)
+    keys = np.zeros(lookahead.SEAT_VIS, dtype=np.int64)
     adds = np.zeros(lookahead.SEAT_VIS, dtype=np.int64)
     filled = np.zeros(lookahead.SEAT_VIS, dtype=np.int64)
     rates = np.zeros(lookahead.SEAT_VIS, dtype=np.float64)
     lookahead.seat_state(
         obs, cards, n_players, (1 << n_players) - 1, vis, n_vis, urgency, held, features,
-        counts, adds, filled, rates,
+        keys, adds, filled, rates,
     )  # fmt: skip
     return dict(
         vis=vis, n_vis=n_vis, cards=cards, fit=fit, cell_features=cell_features,
-        cell_icons=cell_icons, held=held, features=features, counts=counts, adds=adds,
+        cell_icons=cell_icons, held=held, features=features, keys=keys, adds=adds,
         filled=filled, rates=rates, n_players=n_players,
     )  # fmt: skip
 
@@ -207,7 +207,7 @@ def test_set_worth_equals_the_matching_evaluation():
             )  # fmt: skip
             fast = lookahead.set_worth(
                 cells, size, me, n_vis, n_frames, state["fit"], state["cell_icons"],
-                state["counts"], state["filled"], state["rates"], 0.7, 1.3,
+                state["keys"], state["filled"], state["rates"], 0.7, 1.3,
             )  # fmt: skip
             assert fast == exact, (cells, fast, exact)
             compared += 1
@@ -226,8 +226,8 @@ def test_plan_totals_equal_one_policy_turn_per_plan_card():
         n_players = state["n_players"]
         values = np.zeros(lookahead.SEAT_CELLS)
         lookahead.seat_values(
-            obs, state["cards"], n_players, (1 << n_players) - 1, state["n_vis"], state["fit"],
-            state["adds"], state["rates"], 0.7, 1.0, values,
+            obs, n_players, (1 << n_players) - 1, state["n_vis"], state["fit"],
+            state["cell_icons"], state["adds"], state["rates"], 0.7, 1.0, values,
         )  # fmt: skip
         grid = obs[OBS_GRID : OBS_GRID + N_CELLS].astype(np.int64)
         pos = np.full(MAX_PLAYERS, -1, dtype=np.int64)
@@ -262,8 +262,8 @@ def test_seat_values_follow_the_hall_table():
         n_players = state["n_players"]
         values = np.zeros(lookahead.SEAT_CELLS)
         lookahead.seat_values(
-            obs, state["cards"], n_players, (1 << n_players) - 1, state["n_vis"], state["fit"],
-            state["adds"], state["rates"], 0.5, 2.0, values,
+            obs, n_players, (1 << n_players) - 1, state["n_vis"], state["fit"],
+            state["cell_icons"], state["adds"], state["rates"], 0.5, 2.0, values,
         )  # fmt: skip
         for seat in range(n_players):
             work = np.zeros(64, dtype=np.int64)
