@@ -214,58 +214,61 @@ def prepare(
         preview_slot = n_vis
         n_vis += 1
     one_word = land_commissions.shape[1] == 1
-    # card sets of more than 64 commissions: 1 where an opponent collects for it, counts
-    started = stack_empty(MAX_VISIBLE, np.int64)
-    for k in range(0 if one_word else n_vis):
-        started[k] = 0  # (set below when with_deny)
-        for m in range(N_MASKS):
+    # my paintings' counts per frame mask m: ints[COUNTS + 8k + m]. With one word of
+    # commissions, every step below is free of data-dependent branches (which mispredict):
+    # the counts are summed in 8 bits per m of a register (at most MAX_PAINTINGS = 64
+    # each), every visible commission takes the same steps, and the commissions some
+    # opponent's painting fits are one OR over the landscapes' places.
+    packed = stack_empty(MAX_VISIBLE, np.int64)
+    for k in range(n_vis):
+        packed[k] = 0
+        for m in range(0 if one_word else N_MASKS):
             ints[COUNTS + k * N_MASKS + m] = 0
-    collected = np.uint64(0)  # commissions (< 64) some opponent's painting fits
-    mine = np.uint64(0)  # commissions (< 64) one of my paintings fits
     n_held = obs[OBS_N_PAINTINGS]
     held_features = 0
     for i in range(n_held):  # my unsold paintings are listed in the observation
         card = obs[OBS_PAINTINGS + i]
         if with_features:
             held_features |= card_features(land_features, card)
-        if one_word:
-            mine |= land_commissions[card, 0]
-        else:
-            for k in range(n_vis):
-                ints[COUNTS + k * N_MASKS + land_fit[card, ints[VIS + k]]] += 1
+        for k in range(n_vis):
+            m = np.int64(land_fit[card, ints[VIS + k]])  # (not uint8 math)
+            if one_word:
+                packed[k] += np.int64(1) << (8 * m)
+            else:
+                ints[COUNTS + k * N_MASKS + m] += 1
+    collected = np.uint64(0)  # one word: commissions some opponent's painting fits
+    started = stack_empty(MAX_VISIBLE, np.int64)  # more: 1 where an opponent collects
+    for k in range(n_vis):
+        started[k] = 0
     first = obs[OBS_LAND_PLACE]
-    for block in range(0, (obs[OBS_COMM_PLACE] - first) if with_deny else 0, 64):
+    n_landscapes = obs[OBS_COMM_PLACE] - first
+    if with_deny and one_word:
+        for card in range(n_landscapes):
+            seat = obs[first + card]
+            theirs = (seat >= 0) & (seat < n_seats) & (seat != me)
+            collected |= land_commissions[card, 0] if theirs else np.uint64(0)
+    for block in range(0, n_landscapes if with_deny and not one_word else 0, 64):
         theirs = others_paintings(obs, block, me, n_seats)
         while theirs:
             card = block + lowest_bit(theirs)
             theirs &= theirs - np.uint64(1)
-            if one_word:
-                collected |= land_commissions[card, 0]
-            else:
-                for k in range(n_vis):
-                    if land_fit[card, ints[VIS + k]]:
-                        started[k] = 1
+            for k in range(n_vis):
+                if land_fit[card, ints[VIS + k]]:
+                    started[k] = 1
     for k in range(n_vis):
         commission = ints[VIS + k]
         n_frames = comm_n_frames[commission]
-        if not one_word:
-            hall = hall_entry(ints, COUNTS + k * N_MASKS, n_frames)
-            is_started = started[k] != 0
-        elif (mine >> np.uint64(commission)) & np.uint64(1):  # counted in a register
-            packed = 0  # 8 bits per frame mask m (at most MAX_PAINTINGS = 64 each)
-            for i in range(n_held):
-                m = np.int64(land_fit[obs[OBS_PAINTINGS + i], commission])  # (not uint8 math)
-                packed += np.int64(1) << (8 * m)
+        if one_word:
             for m in range(N_MASKS):
-                ints[COUNTS + k * N_MASKS + m] = (packed >> (8 * m)) & 255
-            hall = hall_entry(ints, COUNTS + k * N_MASKS, n_frames)
+                ints[COUNTS + k * N_MASKS + m] = (packed[k] >> (8 * m)) & 255
             is_started = with_deny and ((collected >> np.uint64(commission)) & np.uint64(1)) != 0
-        else:  # none of mine fits it (m = 0 for all): no table lookup needed
-            ints[COUNTS + k * N_MASKS] = n_held
-            for m in range(1, N_MASKS):
-                ints[COUNTS + k * N_MASKS + m] = 0
-            hall = np.int64(HALL[FRAMES_OFFSET[n_frames]])
-            is_started = with_deny and ((collected >> np.uint64(commission)) & np.uint64(1)) != 0
+        else:
+            is_started = started[k] != 0
+        # HALL's key over every frame mask: those a card cannot fit (m >= 2^n) count 0
+        key = 0
+        for m in range(1, N_MASKS):
+            key += min(ints[COUNTS + k * N_MASKS + m], 3) << (2 * (m - 1))
+        hall = np.int64(HALL[FRAMES_OFFSET[n_frames] + key])
         ints[ADDS + k] = hall & 255
         ints[BASE + k] = hall >> 8
         floats[SHARE + k] = comm_share[commission]
