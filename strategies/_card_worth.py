@@ -74,7 +74,7 @@ from sunset_sim.strategy_tools import (
     others_mask,
     path_add,
     path_start,
-    ray_step,
+    ray_cell,
     stack_empty,
 )
 
@@ -220,22 +220,23 @@ def prepare(
     # each), every visible commission takes the same steps, and the commissions some
     # opponent's painting fits are one OR over the landscapes' places.
     packed = stack_empty(MAX_VISIBLE, np.int64)
+    n_held = obs[OBS_N_PAINTINGS]
+    held = obs[OBS_PAINTINGS : OBS_PAINTINGS + n_held]  # my unsold paintings
     for k in range(n_vis):
-        packed[k] = 0
+        commission = ints[VIS + k]
         for m in range(0 if one_word else N_MASKS):
             ints[COUNTS + k * N_MASKS + m] = 0
-    n_held = obs[OBS_N_PAINTINGS]
-    held_features = 0
-    for i in range(n_held):  # my unsold paintings are listed in the observation
-        card = obs[OBS_PAINTINGS + i]
-        if with_features:
-            held_features |= card_features(land_features, card)
-        for k in range(n_vis):
-            m = np.int64(land_fit[card, ints[VIS + k]])  # (not uint8 math)
+        counted = 0  # (in a register: a sum in memory would wait on its last store)
+        for i in range(n_held):
+            m = np.int64(land_fit[held[np.uint64(i)], commission])  # (not uint8 math)
             if one_word:
-                packed[k] += np.int64(1) << (8 * m)
+                counted += np.int64(1) << (8 * m)
             else:
                 ints[COUNTS + k * N_MASKS + m] += 1
+        packed[k] = counted
+    held_features = 0
+    for i in range(n_held if with_features else 0):
+        held_features |= card_features(land_features, held[np.uint64(i)])
     collected = np.uint64(0)  # one word: commissions some opponent's painting fits
     started = stack_empty(MAX_VISIBLE, np.int64)  # more: 1 where an opponent collects
     for k in range(n_vis):
@@ -243,10 +244,12 @@ def prepare(
     first = obs[OBS_LAND_PLACE]
     n_landscapes = obs[OBS_COMM_PLACE] - first
     if with_deny and one_word:
+        places = obs[first : first + n_landscapes]
         for card in range(n_landscapes):
-            seat = obs[first + card]
+            # an unsigned index: no wraparound test, so the loop vectorizes without gathers
+            seat = places[np.uint64(card)]
             theirs = (seat >= 0) & (seat < n_seats) & (seat != me)
-            collected |= land_commissions[card, 0] if theirs else np.uint64(0)
+            collected |= land_commissions[np.uint64(card), 0] if theirs else np.uint64(0)
     for block in range(0, n_landscapes if with_deny and not one_word else 0, 64):
         theirs = others_paintings(obs, block, me, n_seats)
         while theirs:
@@ -391,14 +394,21 @@ def hike_scan(
             if hike_met(goal_kind, goal_param, -1, 0, start, n_own, n_held, features, full):
                 stay += goal_bonus
         out[i if best_only else i * HIKE_TABLE] = stay
+    # hike_met once per step for every card: 'painted' and 'holds' are met when a card
+    # takes at least ``need`` cards; the other goals by the step alone (its cells)
+    need = N_CELLS + 1  # never
+    if goal_kind == GOAL_PAINTED:
+        need = goal_param
+    elif goal_kind == GOAL_HOLDS:
+        need = goal_param - n_held
+    by_step = goal_kind >= 0 and goal_kind != GOAL_SOLD and need == N_CELLS + 1
     for direction in range(N_DIRECTIONS):
         if not (directions >> direction) & 1:
             continue
         n_top = path_start(top, prefix, start_value)
         features = start_features
-        cell = start
         for steps in range(1, reach + 1):
-            cell = ray_step(obs, cell, direction)
+            cell = ray_cell(obs, start, direction, steps)
             if cell < 0:  # R-HIKE-3, R-HIKE-4
                 break
             card = obs[OBS_GRID + cell]
@@ -412,15 +422,16 @@ def hike_scan(
             n_top += 1
             if track:
                 features |= card_features(land_features, card)
+            step_bonus = 0.0
+            if by_step and hike_met(
+                goal_kind, goal_param, direction, steps, cell, 0, n_held, features, full
+            ):
+                step_bonus = goal_bonus
             for i in range(n_plans):
                 if steps > plan_hike[i] or not (plan_directions[i] >> direction) & 1:
                     continue
-                taken = min(plan_paint[i], n_top)
                 total = prefix[min(plan_paint[i], PATH_TOP)]
-                if hike_met(
-                    goal_kind, goal_param, direction, steps, cell, taken, n_held, features, full
-                ):
-                    total += goal_bonus
+                total += goal_bonus if min(plan_paint[i], n_top) >= need else step_bonus
                 if best_only:
                     out[i] = max(out[i], total)
                 else:
