@@ -81,6 +81,11 @@ from sunset_sim.strategy_tools import (
 N_MASKS = 1 << MAX_FRAMES  # frame subsets of a commission
 MAX_VALUES = 64  # option rows on the stack: 3 plan cards, <= 33 hikes, <= 32 sets of cards
 INVERSE = np.array([0.0] + [1.0 / n for n in range(1, MAX_FRAMES + 1)])  # INVERSE[n] = 1 / n
+# MASK_BITS[a * N_MASKS + m]: bit m of the 8-bit mask a, as 1.0 or 0.0 (the fit tables
+# are a row of it times a rate: one vector multiply, where selects went one at a time)
+MASK_BITS = np.array(
+    [float((a >> m) & 1) for a in range(1 << N_MASKS) for m in range(N_MASKS)], dtype=np.float64
+)
 MAX_STEPS = 5  # index 0 = stay; a straight hike on a 5x5 grid has at most 4 steps
 HIKE_TABLE = N_DIRECTIONS * MAX_STEPS  # the stay at 0, then [direction, steps]
 
@@ -313,11 +318,11 @@ def fit_tables(n_vis, ints, floats, target):
         share = floats[SHARE + k]
         adds = ints[ADDS + k]
         deny = ints[DENY + k]
-        for m in range(N_MASKS):  # (a select, not rate x bit: the same value, cheaper)
-            floats[OTHER_FIT + k * N_MASKS + m] = rate if (adds >> m) & 1 else 0.0
+        for m in range(N_MASKS):  # (x 1.0 or x 0.0: the value or 0.0, rates being >= 0)
+            floats[OTHER_FIT + k * N_MASKS + m] = rate * MASK_BITS[adds * N_MASKS + m]
         if floats[WEIGHTS + W_DENY] != 0.0:
             for m in range(N_MASKS):
-                floats[DENY_FIT + k * N_MASKS + m] = share if (deny >> m) & 1 else 0.0
+                floats[DENY_FIT + k * N_MASKS + m] = share * MASK_BITS[deny * N_MASKS + m]
     if target >= 0:
         for m in range(N_MASKS):
             floats[TARGET_FIT + m] = floats[OTHER_FIT + target * N_MASKS + m]
