@@ -332,16 +332,18 @@ def fit_tables(n_vis, ints, floats, target):
 @jit(inline="always")
 def card_worth(card, land_icons, land_fit, n_vis, ints, floats, target, with_deny):
     """The worth of one card (see the module docstring); >= 0 for weights >= 0."""
+    # (unsigned indices: no wraparound tests; every index here is >= 0)
+    row = np.uint64(card)
     target_rate = 0.0
     if target >= 0:
-        target_rate = floats[TARGET_FIT + land_fit[card, ints[VIS + target]]]
+        target_rate = floats[TARGET_FIT + land_fit[row, np.uint64(ints[VIS + target])]]
     other_rate = 0.0
     deny_share = 0.0
     for k in range(n_vis):
-        m = land_fit[card, ints[VIS + k]]
-        other_rate = max(other_rate, floats[OTHER_FIT + k * N_MASKS + m])
+        at = np.uint64(k * N_MASKS) + land_fit[row, np.uint64(ints[VIS + k])]
+        other_rate = max(other_rate, floats[np.uint64(OTHER_FIT) + at])
         if with_deny:
-            deny_share = max(deny_share, floats[DENY_FIT + k * N_MASKS + m])
+            deny_share = max(deny_share, floats[np.uint64(DENY_FIT) + at])
     value = floats[WEIGHTS + W_ICONS] * land_icons[card]
     value += floats[WEIGHTS + W_TARGET] * target_rate + floats[WEIGHTS + W_OTHER] * other_rate
     return value + floats[WEIGHTS + W_DENY] * deny_share
