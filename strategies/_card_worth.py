@@ -195,7 +195,7 @@ def others_paintings(obs, block, me, n_seats):
     return theirs
 
 
-@jit(_nrt=False)
+@jit(inline="always")
 def prepare(
     obs, land_features, land_fit, land_commissions, comm_n_frames, comm_fame, comm_share,
     include_preview, rate_mode, preview_factor, with_deny, with_features, ints, floats,
