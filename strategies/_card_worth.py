@@ -74,13 +74,18 @@ from sunset_sim.strategy_tools import (
     others_mask,
     path_add,
     path_start,
-    ray_step,
+    ray_cell,
     stack_empty,
 )
 
 N_MASKS = 1 << MAX_FRAMES  # frame subsets of a commission
 MAX_VALUES = 64  # option rows on the stack: 3 plan cards, <= 33 hikes, <= 32 sets of cards
 INVERSE = np.array([0.0] + [1.0 / n for n in range(1, MAX_FRAMES + 1)])  # INVERSE[n] = 1 / n
+# MASK_BITS[a * N_MASKS + m]: bit m of the 8-bit mask a, as 1.0 or 0.0 (the fit tables
+# are a row of it times a rate: one vector multiply, where selects went one at a time)
+MASK_BITS = np.array(
+    [float((a >> m) & 1) for a in range(1 << N_MASKS) for m in range(N_MASKS)], dtype=np.float64
+)
 MAX_STEPS = 5  # index 0 = stay; a straight hike on a 5x5 grid has at most 4 steps
 HIKE_TABLE = N_DIRECTIONS * MAX_STEPS  # the stay at 0, then [direction, steps]
 
@@ -190,7 +195,7 @@ def others_paintings(obs, block, me, n_seats):
     return theirs
 
 
-@jit(_nrt=False)
+@jit(inline="always")
 def prepare(
     obs, land_features, land_fit, land_commissions, comm_n_frames, comm_fame, comm_share,
     include_preview, rate_mode, preview_factor, with_deny, with_features, ints, floats,
@@ -214,58 +219,64 @@ def prepare(
         preview_slot = n_vis
         n_vis += 1
     one_word = land_commissions.shape[1] == 1
-    # card sets of more than 64 commissions: 1 where an opponent collects for it, counts
-    started = stack_empty(MAX_VISIBLE, np.int64)
-    for k in range(0 if one_word else n_vis):
-        started[k] = 0  # (set below when with_deny)
-        for m in range(N_MASKS):
-            ints[COUNTS + k * N_MASKS + m] = 0
-    collected = np.uint64(0)  # commissions (< 64) some opponent's painting fits
-    mine = np.uint64(0)  # commissions (< 64) one of my paintings fits
+    # my paintings' counts per frame mask m: ints[COUNTS + 8k + m]. With one word of
+    # commissions, every step below is free of data-dependent branches (which mispredict):
+    # the counts are summed in 8 bits per m of a register (at most MAX_PAINTINGS = 64
+    # each), every visible commission takes the same steps, and the commissions some
+    # opponent's painting fits are one OR over the landscapes' places.
+    packed = stack_empty(MAX_VISIBLE, np.int64)
     n_held = obs[OBS_N_PAINTINGS]
+    held = obs[OBS_PAINTINGS : OBS_PAINTINGS + n_held]  # my unsold paintings
+    for k in range(n_vis):
+        commission = ints[VIS + k]
+        for m in range(0 if one_word else N_MASKS):
+            ints[COUNTS + k * N_MASKS + m] = 0
+        counted = 0  # (in a register: a sum in memory would wait on its last store)
+        for i in range(n_held):
+            m = np.int64(land_fit[held[np.uint64(i)], commission])  # (not uint8 math)
+            if one_word:
+                counted += np.int64(1) << (8 * m)
+            else:
+                ints[COUNTS + k * N_MASKS + m] += 1
+        packed[k] = counted
     held_features = 0
-    for i in range(n_held):  # my unsold paintings are listed in the observation
-        card = obs[OBS_PAINTINGS + i]
-        if with_features:
-            held_features |= card_features(land_features, card)
-        if one_word:
-            mine |= land_commissions[card, 0]
-        else:
-            for k in range(n_vis):
-                ints[COUNTS + k * N_MASKS + land_fit[card, ints[VIS + k]]] += 1
+    for i in range(n_held if with_features else 0):
+        held_features |= card_features(land_features, held[np.uint64(i)])
+    collected = np.uint64(0)  # one word: commissions some opponent's painting fits
+    started = stack_empty(MAX_VISIBLE, np.int64)  # more: 1 where an opponent collects
+    for k in range(n_vis):
+        started[k] = 0
     first = obs[OBS_LAND_PLACE]
-    for block in range(0, (obs[OBS_COMM_PLACE] - first) if with_deny else 0, 64):
+    n_landscapes = obs[OBS_COMM_PLACE] - first
+    if with_deny and one_word:
+        places = obs[first : first + n_landscapes]
+        for card in range(n_landscapes):
+            # an unsigned index: no wraparound test, so the loop vectorizes without gathers
+            seat = places[np.uint64(card)]
+            theirs = (seat >= 0) & (seat < n_seats) & (seat != me)
+            collected |= land_commissions[np.uint64(card), 0] if theirs else np.uint64(0)
+    for block in range(0, n_landscapes if with_deny and not one_word else 0, 64):
         theirs = others_paintings(obs, block, me, n_seats)
         while theirs:
             card = block + lowest_bit(theirs)
             theirs &= theirs - np.uint64(1)
-            if one_word:
-                collected |= land_commissions[card, 0]
-            else:
-                for k in range(n_vis):
-                    if land_fit[card, ints[VIS + k]]:
-                        started[k] = 1
+            for k in range(n_vis):
+                if land_fit[card, ints[VIS + k]]:
+                    started[k] = 1
     for k in range(n_vis):
         commission = ints[VIS + k]
         n_frames = comm_n_frames[commission]
-        if not one_word:
-            hall = hall_entry(ints, COUNTS + k * N_MASKS, n_frames)
-            is_started = started[k] != 0
-        elif (mine >> np.uint64(commission)) & np.uint64(1):  # counted in a register
-            packed = 0  # 8 bits per frame mask m (at most MAX_PAINTINGS = 64 each)
-            for i in range(n_held):
-                m = np.int64(land_fit[obs[OBS_PAINTINGS + i], commission])  # (not uint8 math)
-                packed += np.int64(1) << (8 * m)
+        if one_word:
             for m in range(N_MASKS):
-                ints[COUNTS + k * N_MASKS + m] = (packed >> (8 * m)) & 255
-            hall = hall_entry(ints, COUNTS + k * N_MASKS, n_frames)
+                ints[COUNTS + k * N_MASKS + m] = (packed[k] >> (8 * m)) & 255
             is_started = with_deny and ((collected >> np.uint64(commission)) & np.uint64(1)) != 0
-        else:  # none of mine fits it (m = 0 for all): no table lookup needed
-            ints[COUNTS + k * N_MASKS] = n_held
-            for m in range(1, N_MASKS):
-                ints[COUNTS + k * N_MASKS + m] = 0
-            hall = np.int64(HALL[FRAMES_OFFSET[n_frames]])
-            is_started = with_deny and ((collected >> np.uint64(commission)) & np.uint64(1)) != 0
+        else:
+            is_started = started[k] != 0
+        # HALL's key over every frame mask: those a card cannot fit (m >= 2^n) count 0
+        key = 0
+        for m in range(1, N_MASKS):
+            key += min(ints[COUNTS + k * N_MASKS + m], 3) << (2 * (m - 1))
+        hall = np.int64(HALL[FRAMES_OFFSET[n_frames] + key])
         ints[ADDS + k] = hall & 255
         ints[BASE + k] = hall >> 8
         floats[SHARE + k] = comm_share[commission]
@@ -307,11 +318,11 @@ def fit_tables(n_vis, ints, floats, target):
         share = floats[SHARE + k]
         adds = ints[ADDS + k]
         deny = ints[DENY + k]
-        for m in range(N_MASKS):  # (a select, not rate x bit: the same value, cheaper)
-            floats[OTHER_FIT + k * N_MASKS + m] = rate if (adds >> m) & 1 else 0.0
+        for m in range(N_MASKS):  # (x 1.0 or x 0.0: the value or 0.0, rates being >= 0)
+            floats[OTHER_FIT + k * N_MASKS + m] = rate * MASK_BITS[adds * N_MASKS + m]
         if floats[WEIGHTS + W_DENY] != 0.0:
             for m in range(N_MASKS):
-                floats[DENY_FIT + k * N_MASKS + m] = share if (deny >> m) & 1 else 0.0
+                floats[DENY_FIT + k * N_MASKS + m] = share * MASK_BITS[deny * N_MASKS + m]
     if target >= 0:
         for m in range(N_MASKS):
             floats[TARGET_FIT + m] = floats[OTHER_FIT + target * N_MASKS + m]
@@ -321,16 +332,18 @@ def fit_tables(n_vis, ints, floats, target):
 @jit(inline="always")
 def card_worth(card, land_icons, land_fit, n_vis, ints, floats, target, with_deny):
     """The worth of one card (see the module docstring); >= 0 for weights >= 0."""
+    # (unsigned indices: no wraparound tests; every index here is >= 0)
+    row = np.uint64(card)
     target_rate = 0.0
     if target >= 0:
-        target_rate = floats[TARGET_FIT + land_fit[card, ints[VIS + target]]]
+        target_rate = floats[TARGET_FIT + land_fit[row, np.uint64(ints[VIS + target])]]
     other_rate = 0.0
     deny_share = 0.0
     for k in range(n_vis):
-        m = land_fit[card, ints[VIS + k]]
-        other_rate = max(other_rate, floats[OTHER_FIT + k * N_MASKS + m])
+        at = np.uint64(k * N_MASKS) + land_fit[row, np.uint64(ints[VIS + k])]
+        other_rate = max(other_rate, floats[np.uint64(OTHER_FIT) + at])
         if with_deny:
-            deny_share = max(deny_share, floats[DENY_FIT + k * N_MASKS + m])
+            deny_share = max(deny_share, floats[np.uint64(DENY_FIT) + at])
     value = floats[WEIGHTS + W_ICONS] * land_icons[card]
     value += floats[WEIGHTS + W_TARGET] * target_rate + floats[WEIGHTS + W_OTHER] * other_rate
     return value + floats[WEIGHTS + W_DENY] * deny_share
@@ -388,14 +401,21 @@ def hike_scan(
             if hike_met(goal_kind, goal_param, -1, 0, start, n_own, n_held, features, full):
                 stay += goal_bonus
         out[i if best_only else i * HIKE_TABLE] = stay
+    # hike_met once per step for every card: 'painted' and 'holds' are met when a card
+    # takes at least ``need`` cards; the other goals by the step alone (its cells)
+    need = N_CELLS + 1  # never
+    if goal_kind == GOAL_PAINTED:
+        need = goal_param
+    elif goal_kind == GOAL_HOLDS:
+        need = goal_param - n_held
+    by_step = goal_kind >= 0 and goal_kind != GOAL_SOLD and need == N_CELLS + 1
     for direction in range(N_DIRECTIONS):
         if not (directions >> direction) & 1:
             continue
         n_top = path_start(top, prefix, start_value)
         features = start_features
-        cell = start
         for steps in range(1, reach + 1):
-            cell = ray_step(obs, cell, direction)
+            cell = ray_cell(obs, start, direction, steps)
             if cell < 0:  # R-HIKE-3, R-HIKE-4
                 break
             card = obs[OBS_GRID + cell]
@@ -409,15 +429,16 @@ def hike_scan(
             n_top += 1
             if track:
                 features |= card_features(land_features, card)
+            step_bonus = 0.0
+            if by_step and hike_met(
+                goal_kind, goal_param, direction, steps, cell, 0, n_held, features, full
+            ):
+                step_bonus = goal_bonus
             for i in range(n_plans):
                 if steps > plan_hike[i] or not (plan_directions[i] >> direction) & 1:
                     continue
-                taken = min(plan_paint[i], n_top)
                 total = prefix[min(plan_paint[i], PATH_TOP)]
-                if hike_met(
-                    goal_kind, goal_param, direction, steps, cell, taken, n_held, features, full
-                ):
-                    total += goal_bonus
+                total += goal_bonus if min(plan_paint[i], n_top) >= need else step_bonus
                 if best_only:
                     out[i] = max(out[i], total)
                 else:
