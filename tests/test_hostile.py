@@ -808,3 +808,20 @@ def test_report_refuses_a_chunk_damaged_without_a_size_change(tmp_path):
     folder = _dataset_with(tmp_path, damage)
     assert json.loads((folder / MANIFEST).read_text())["complete"]
     fails(cli("report", f"{folder}/", "--out", tmp_path / "rep", "--quiet"), "damaged", "SHA-256")
+
+
+@pytest.mark.parametrize("n_players", [0, 1, 5, 8])
+def test_engine_refuses_seats_outside_two_to_four(n_players):
+    """R-COMP-5: the engine's own entry points refuse what the CLI and API refuse (five
+    seats once wrote past the kernel's four-artist arrays and crashed the process)."""
+    from sunset_sim.cards.loader import load_cards
+    from sunset_sim.cards.tables import build_tables
+    from sunset_sim.engine.batch import run_games, trace_game
+    from sunset_sim.rules.options import Rules
+
+    tables = build_tables(load_cards())
+    players = seat_players(["greedy"], max(n_players, 1))[:n_players]
+    with pytest.raises(ValueError, match=f"players: {n_players} seats is outside 2 to 4"):
+        run_games(tables, players, Rules(), 0, 0, 3)
+    with pytest.raises(ValueError, match="outside 2 to 4"):
+        trace_game(tables, players, Rules(), 0, 0)

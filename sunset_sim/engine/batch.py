@@ -125,6 +125,16 @@ def no_bans(n_players: int) -> np.ndarray:
     return np.zeros((1, n_players, 1), dtype=np.uint8)
 
 
+def check_seats(players: Sequence[Player]) -> int:
+    """How many seats, refused outside 2 to 4 (R-COMP-5): the kernel's arrays have room
+    for four artists, and a fifth would write past them."""
+    if not enums.MIN_PLAYERS <= len(players) <= enums.MAX_PLAYERS:
+        raise ValueError(
+            f"players: {len(players)} seats is outside {enums.MIN_PLAYERS} to {enums.MAX_PLAYERS}"
+        )
+    return len(players)
+
+
 def check_bans(banned: np.ndarray | None, n_players: int, tables: CardTables) -> np.ndarray:
     """``banned`` as the kernel takes it: uint8 ``[masks, players, columns]`` with room for
     every card index (see ``restricted.ban_offsets``), or no restriction when None."""
@@ -210,7 +220,7 @@ def run_games(
     With ``check_invariants``, ``game[:, enums.G_VIOLATIONS]`` holds each game's bitmask
     of failed invariants (engine/invariants.py); it is 0 otherwise. ``banned``: restricted
     play (kernel.py): game g uses ``banned[g % len(banned)]``, one row per seat."""
-    banned = check_bans(banned, len(players), check_tables(tables))
+    banned = check_bans(banned, check_seats(players), check_tables(tables))
     arguments = (*kernel_arguments(players, field), banned)
     out = allocate(n_games, len(players), rules.days, tables, first_game)
     threads = 1 if numba.config.DISABLE_JIT else max(1, numba.get_num_threads())
@@ -245,7 +255,7 @@ def trace_game(
 ) -> tuple[np.ndarray, BatchArrays]:
     """One game with its full trace (every decision and chance outcome), for parity checks;
     the invariants are checked too."""
-    banned = check_bans(banned, len(players), check_tables(tables))
+    banned = check_bans(banned, check_seats(players), check_tables(tables))
     arguments = (*kernel_arguments(players, field), banned)
     out = allocate(1, len(players), rules.days, tables, game_index)
     trace = np.zeros(1 << 16, dtype=np.int32)
