@@ -145,12 +145,14 @@ def _moments(values: np.ndarray) -> np.ndarray:
 
 def _group_sums(codes: np.ndarray, values: np.ndarray, n_groups: int) -> tuple:
     """(n, sum, sum of squares) of ``values`` per group code 0..n_groups-1 (codes < 0 dropped)."""
-    keep = codes >= 0
-    codes = codes[keep]
-    values = np.asarray(values, dtype=np.float64)[keep]
-    n = np.bincount(codes, minlength=n_groups)[:n_groups].astype(np.float64)
-    total = np.bincount(codes, weights=values, minlength=n_groups)[:n_groups]
-    squares = np.bincount(codes, weights=values * values, minlength=n_groups)[:n_groups]
+    # dropped rows counted in a spare last bin instead of copied out: each bin still adds
+    # its own rows in row order, so the sums are the same to the bit
+    codes = np.where(codes >= 0, codes, n_groups) if (codes < 0).any() else codes
+    values = np.asarray(values, dtype=np.float64)
+    size = n_groups + 1
+    n = np.bincount(codes, minlength=size)[:n_groups].astype(np.float64)
+    total = np.bincount(codes, weights=values, minlength=size)[:n_groups]
+    squares = np.bincount(codes, weights=values * values, minlength=size)[:n_groups]
     return n, total, squares
 
 
