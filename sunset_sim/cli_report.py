@@ -3,6 +3,8 @@ results file, a dataset folder, or a batch played on the spot."""
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from pathlib import Path
 
@@ -149,10 +151,13 @@ def report_command(
     check_out_folder(out_dir, force)
     rules = parse_rules(rule_texts)
     stream = progress_output(quiet)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
+    timing = bool(os.environ.get("SUNSET_SIM_TIMING"))  # profiling: every step, with CPU time
 
     def step(message: str) -> None:
-        click.echo(f"[{time.perf_counter() - started:6.1f}s] {message}", file=stream)
+        cpu = f" cpu {time.process_time() - cpu_started:6.1f}s" if timing else ""
+        line = f"[{time.perf_counter() - started:6.1f}s{cpu}] {message}"
+        click.echo(line, file=sys.stderr if timing else stream)
 
     counts = _player_counts(players_text)
     if results is not None and len(counts) > 1:
