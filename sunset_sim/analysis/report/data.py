@@ -97,8 +97,10 @@ def bit_sums(
     ``groups`` (a code 0..n_groups-1 per row), the sums are split by group:
     ``out[i, g * m + j]`` sums ``values[r, j]`` over group g's rows (m value columns).
 
-    Only the ``n_bits`` bit rows asked for are unpacked and multiplied (a card set of 8
-    plan cards uses 8 of a word's 64 bits), straight into the (bits, rows) layout."""
+    The float32 products are a BLAS call whose rounding depends on the operands' shapes
+    and layout (a product over only the bits asked for rounded differently at a million
+    games), so every chunk multiplies the same (all bits, rows) matrix as it always has;
+    only the value columns split by group are put in place with one assignment."""
     words = np.ascontiguousarray(words, dtype=np.uint64)
     if words.ndim == 1:
         words = words[:, None]
@@ -107,17 +109,11 @@ def bit_sums(
         values = values[:, None]
     m = values.shape[1]
     k = n_groups if groups is not None else 1
-    n_rows = min(n_bits, words.shape[1] * 64)
-    used_bytes = -(-n_rows // 8)
-    out = np.zeros((n_rows, k * m))
+    out = np.zeros((words.shape[1] * 64, k * m))
     values32 = values.astype(np.float32)
-    shifts = np.arange(8, dtype=np.uint8)[None, :, None]
     for start in range(0, len(words), _CHUNK_ROWS):
         chunk = words[start : start + _CHUNK_ROWS]
-        # byte b of a row holds items 8b .. 8b+7 (little-endian words): the bytes as rows,
-        # each shifted into its 8 bit rows, gives the (bits, rows) 0/1 matrix directly
-        rows_of_bytes = np.ascontiguousarray(chunk.view(np.uint8)[:, :used_bytes].T)
-        bits = ((rows_of_bytes[:, None, :] >> shifts) & 1).reshape(-1, len(chunk))[:n_rows]
+        bits = np.unpackbits(chunk.view(np.uint8), axis=1, bitorder="little")
         part_values = values32[start : start + _CHUNK_ROWS]
         if groups is not None:  # each row's values in its group's m columns, 0 elsewhere
             codes = np.asarray(groups[start : start + _CHUNK_ROWS])
@@ -126,10 +122,11 @@ def bit_sums(
             split[rows, codes[rows]] = part_values[rows]
             part_values = split.reshape(len(chunk), k * m)
         # float32 products (exact for 0/1 and counts; ~1e-7 relative for win shares),
-        # added up across chunks in float64
-        part = bits.astype(np.float32) @ part_values
+        # added up across chunks in float64; (bits, rows) as the transpose of the rows'
+        # bits (column-major), converted in memory order
+        part = bits.astype(np.float32).T @ part_values
         out += part.astype(np.float64)
-    return out
+    return out[:n_bits]
 
 
 def _pool(sums: np.ndarray, m: int) -> np.ndarray:
