@@ -92,6 +92,18 @@ def test_bit_sums_matches_loop():
         assert sums[bit] == pytest.approx(values[mask].sum(axis=0))
 
 
+def test_bit_sums_counts_match_loop():
+    """Counts (values all 1) take a shortcut: the same sums as the product would give."""
+    rng = np.random.default_rng(3)
+    words = rng.integers(0, 2**63, size=(70_000, 2), dtype=np.uint64)
+    counts = bit_sums(words, np.ones(len(words)), 100)
+    product = bit_sums(words, np.ones((len(words), 2)), 100)  # two columns: the product
+    assert counts.shape == (100, 1)
+    assert np.array_equal(counts[:, 0], product[:, 0])
+    for bit in (0, 7, 8, 63, 64, 99):
+        assert counts[bit, 0] == ((words[:, bit // 64] >> np.uint64(bit % 64)) & np.uint64(1)).sum()
+
+
 # ---------------------------------------------------------------- report from a real batch
 
 
