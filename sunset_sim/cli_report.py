@@ -3,6 +3,8 @@ results file, a dataset folder, or a batch played on the spot."""
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from pathlib import Path
 
@@ -149,10 +151,13 @@ def report_command(
     check_out_folder(out_dir, force)
     rules = parse_rules(rule_texts)
     stream = progress_output(quiet)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
+    timing = bool(os.environ.get("SUNSET_SIM_TIMING"))  # profiling: every step, with CPU time
 
     def step(message: str) -> None:
-        click.echo(f"[{time.perf_counter() - started:6.1f}s] {message}", file=stream)
+        cpu = f" cpu {time.process_time() - cpu_started:6.1f}s" if timing else ""
+        line = f"[{time.perf_counter() - started:6.1f}s{cpu}] {message}"
+        click.echo(line, file=sys.stderr if timing else stream)
 
     counts = _player_counts(players_text)
     if results is not None and len(counts) > 1:
@@ -348,14 +353,13 @@ def _play(
     columns the report reads. Seating i plays games i * games_per_table onwards under the
     same root seed: every game has its own index and deal, so the rows stay independent
     (the report's intervals assume that) and each row's ``strategy`` is its seat's."""
-    import pandas as pd
-
     from sunset_sim.analysis.report import wanted_columns
-    from sunset_sim.results import to_frame
+    from sunset_sim.results import FrameBuilder
     from sunset_sim.runner import iter_batches
 
     plan_ids = [p.id for p in cards.plans]
-    frames = []
+    # the rows go straight into columns sized once (no frame per chunk, no concat)
+    rows = FrameBuilder(games_per_table * len(tables) * players, keep=wanted_columns)
     compile_engine(player for table in tables for player in table)
     with (
         open_cli_backend(where[0], jobs, where[1]) as runner,
@@ -375,7 +379,6 @@ def _play(
                 field=[player for table in tables for player in table],
                 backend=runner,
             ):
-                frame = to_frame(batch, labels, plan_ids)
-                frames.append(frame[wanted_columns(list(frame.columns))])
+                rows.add(batch, labels, plan_ids)
                 bar.update(len(batch.game))
-    return pd.concat(frames, ignore_index=True)
+    return rows.frame()

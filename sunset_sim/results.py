@@ -4,6 +4,7 @@ mergeable per-strategy aggregates for summaries that never hold every row in mem
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,10 +21,36 @@ SEAT_COLUMNS = {name: column for column, name in enumerate(enums.SEAT_FIELDS) if
 Z95 = 1.959963984540054
 
 
+@dataclass(frozen=True)
+class Coded:
+    """A categorical column as its codes and categories (made a ``pd.Categorical`` once,
+    by ``to_frame`` or ``FrameBuilder``, not for every batch that goes into a frame)."""
+
+    codes: np.ndarray
+    categories: list
+
+    def categorical(self) -> pd.Categorical:
+        return pd.Categorical.from_codes(self.codes, categories=self.categories)
+
+
 def to_frame(
     batch: BatchArrays, labels: list[str], plan_ids: list[str] | None = None
 ) -> pd.DataFrame:
-    """One row per game and seat. ``plan_day{d}`` is the plan card kept on day d (card id
+    """One row per game and seat (``frame_columns``, as a frame)."""
+    return pd.DataFrame(
+        {
+            name: column.categorical() if isinstance(column, Coded) else column
+            for name, column in frame_columns(batch, labels, plan_ids).items()
+        }
+    )
+
+
+def frame_columns(
+    batch: BatchArrays, labels: list[str], plan_ids: list[str] | None = None
+) -> dict[str, np.ndarray | Coded]:
+    """``to_frame``'s columns by name: arrays, and ``Coded`` for the categorical ones.
+
+    One row per game and seat. ``plan_day{d}`` is the plan card kept on day d (card id
     if ``plan_ids`` is given, else its index; missing after an early end), ``turn_day{d}``
     the turn position it gave (0 = first); ``painted_{w}`` bit i of word w: landscape
     64*w+i was painted by that seat.
@@ -41,22 +68,20 @@ def to_frame(
     )
     seats = np.tile(np.arange(n_players, dtype=np.int8), n_games)
     flat = batch.seat.reshape(n_games * n_players, -1)
-    data: dict[str, np.ndarray | pd.Categorical] = {
-        "game": games,
-        "seat": seats,
-        "strategy": pd.Categorical.from_codes(
-            np.tile(np.arange(n_players), n_games), categories=labels
-        )
-        if len(set(labels)) == len(labels)
-        else pd.Categorical([labels[s] for s in seats]),
-    }
+    if len(set(labels)) == len(labels):
+        strategy = Coded(np.tile(np.arange(n_players, dtype=np.int8), n_games), list(labels))
+    else:  # as pd.Categorical(values) makes it: the distinct labels sorted
+        distinct = sorted(set(labels))
+        seat_codes = np.array([distinct.index(label) for label in labels], dtype=np.int8)
+        strategy = Coded(np.tile(seat_codes, n_games), distinct)
+    data: dict[str, np.ndarray | Coded] = {"game": games, "seat": seats, "strategy": strategy}
     for name, column in SEAT_COLUMNS.items():
         data[name] = flat[:, column].astype(np.int16)
     won = flat[:, enums.R_WON].astype(np.float64)
     data["win_share"] = won / flat[:, enums.R_WINNERS]
     data["won"] = won.astype(bool)
     reasons = np.repeat(batch.game[:, enums.G_END_REASON], n_players)
-    data["end_reason"] = pd.Categorical.from_codes(reasons, categories=list(END_REASON_NAMES))
+    data["end_reason"] = Coded(reasons, list(END_REASON_NAMES))
     data["days_played"] = np.repeat(batch.game[:, enums.G_DAYS], n_players).astype(np.int8)
     plans = batch.plan.reshape(n_games * n_players, -1)
     positions = batch.position.reshape(n_games * n_players, -1)
@@ -64,9 +89,7 @@ def to_frame(
         if plan_ids is None:
             data[f"plan_day{day + 1}"] = plans[:, day].astype(np.int8)
         else:
-            data[f"plan_day{day + 1}"] = pd.Categorical.from_codes(
-                plans[:, day], categories=plan_ids
-            )
+            data[f"plan_day{day + 1}"] = Coded(plans[:, day], list(plan_ids))
         data[f"turn_day{day + 1}"] = positions[:, day].astype(np.int8)
     painted = batch.painted.reshape(n_games * n_players, -1)
     for word in range(painted.shape[1]):
@@ -87,7 +110,78 @@ def to_frame(
     shown = np.repeat(commissions_shown(batch), n_players, axis=0)
     for word in range(shown.shape[1]):
         data[f"commissions_shown_{word}"] = shown[:, word]
-    return pd.DataFrame(data)
+    return data
+
+
+class FrameBuilder:
+    """``to_frame``'s rows of many batches, written into columns sized once for ``rows``
+    rows: the same frame as ``pd.concat`` of a frame per batch, without a frame per batch
+    and a copy of every column at the end (for a million games, seconds of the report's
+    playing time). ``keep(names)`` chooses the columns kept.
+
+    A categorical column whose batches share one list of categories keeps it (as concat
+    does); where they differ (each seating's strategy labels) the column is categorical
+    over every label, in order of first appearance, where concat would make it strings."""
+
+    def __init__(self, rows: int, keep: Callable[[list[str]], list[str]] | None = None) -> None:
+        self.rows = rows
+        self.keep = keep
+        self.filled = 0
+        self.columns: dict[str, np.ndarray] = {}
+        self.categories: dict[str, list] = {}  # categorical columns: every category seen
+        self.mixed: set[str] = set()  # categorical columns whose batches' categories differ
+
+    def add(self, batch: BatchArrays, labels: list[str], plan_ids: list[str] | None = None) -> None:
+        data = frame_columns(batch, labels, plan_ids)
+        if not self.columns:
+            names = list(data) if self.keep is None else self.keep(list(data))
+            for name in names:
+                column = data[name]
+                if isinstance(column, Coded):
+                    self.categories[name] = list(column.categories)
+                    column = column.codes.astype(np.int16)  # room for a union's codes
+                self.columns[name] = np.empty(self.rows, dtype=column.dtype)
+        stop = self.filled + len(batch.game) * batch.seat.shape[1]
+        if stop > self.rows:
+            raise ValueError(f"FrameBuilder: more than the {self.rows} rows it was sized for")
+        for name, out in self.columns.items():
+            column = data[name]
+            if isinstance(column, Coded):
+                column = self._codes(name, column)
+            out[self.filled : stop] = column
+        self.filled = stop
+
+    def _codes(self, name: str, column: Coded) -> np.ndarray:
+        """The batch's codes in the column's categories (new ones added at the end)."""
+        known = self.categories[name]
+        if column.categories == known:
+            return column.codes
+        self.mixed.add(name)
+        for category in column.categories:
+            if category not in known:
+                known.append(category)
+        lookup = np.array([known.index(c) for c in column.categories] + [-1], dtype=np.int16)
+        codes = column.codes.astype(np.int64)
+        return lookup[np.where(codes < 0, len(column.categories), codes)]
+
+    def frame(self) -> pd.DataFrame:
+        if self.filled != self.rows:
+            raise ValueError(f"FrameBuilder: {self.filled} of {self.rows} rows were added")
+        out: dict[str, np.ndarray | pd.Categorical] = {}
+        for name, column in self.columns.items():
+            if name not in self.categories:
+                out[name] = column
+                continue
+            categories = self.categories[name]
+            if name in self.mixed:  # in order of first appearance, as the strings were
+                present = [c for c in range(len(categories)) if (column == c).any()]
+                first = sorted(present, key=lambda c: int(np.argmax(column == c)))
+                lookup = np.full(len(categories) + 1, -1, dtype=np.int16)
+                lookup[first] = np.arange(len(first))
+                column = lookup[np.where(column < 0, len(categories), column)]
+                categories = [categories[c] for c in first]
+            out[name] = pd.Categorical.from_codes(column, categories=categories)
+        return pd.DataFrame(out, copy=False)
 
 
 def commissions_shown(batch: BatchArrays) -> np.ndarray:
@@ -97,9 +191,9 @@ def commissions_shown(batch: BatchArrays) -> np.ndarray:
     masks = np.zeros((n_games, max(1, (n_commissions + 63) // 64)), dtype=np.uint64)
     shown_day = batch.commission[:, :, enums.C_SHOWN].astype(np.int64)
     days_played = batch.game[:, enums.G_DAYS].astype(np.int64)[:, None]
-    games, commissions = np.nonzero((shown_day >= 1) & (shown_day <= days_played))
-    bits = np.left_shift(np.uint64(1), (commissions % 64).astype(np.uint64))
-    np.bitwise_or.at(masks, (games, commissions // 64), bits)
+    shown = (shown_day >= 1) & (shown_day <= days_played)
+    for c in range(n_commissions):  # one bit per commission: no game twice in a step
+        masks[shown[:, c], c // 64] |= np.uint64(1) << np.uint64(c % 64)
     return masks
 
 
@@ -109,11 +203,11 @@ def commissions_by_day(commission: np.ndarray, n_players: int, days: int) -> np.
     n_games, n_commissions, _ = commission.shape
     words = max(1, (n_commissions + 63) // 64)
     masks = np.zeros((n_games, n_players, days, words), dtype=np.uint64)
-    games, commissions = np.nonzero(commission[:, :, enums.C_SEAT] >= 0)
-    seats = commission[games, commissions, enums.C_SEAT].astype(np.int64)
-    on_day = commission[games, commissions, enums.C_DAY].astype(np.int64) - 1
-    bits = np.left_shift(np.uint64(1), (commissions % 64).astype(np.uint64))
-    np.bitwise_or.at(masks, (games, seats, on_day, commissions // 64), bits)
+    for c in range(n_commissions):  # completed once a game at most: no target twice a step
+        games = np.flatnonzero(commission[:, c, enums.C_SEAT] >= 0)
+        seats = commission[games, c, enums.C_SEAT].astype(np.int64)
+        on_day = commission[games, c, enums.C_DAY].astype(np.int64) - 1
+        masks[games, seats, on_day, c // 64] |= np.uint64(1) << np.uint64(c % 64)
     return masks.reshape(n_games * n_players, days, words)
 
 

@@ -92,6 +92,18 @@ def test_bit_sums_matches_loop():
         assert sums[bit] == pytest.approx(values[mask].sum(axis=0))
 
 
+def test_bit_sums_counts_match_loop():
+    """Counts (values all 1) take a shortcut: the same sums as the product would give."""
+    rng = np.random.default_rng(3)
+    words = rng.integers(0, 2**63, size=(70_000, 2), dtype=np.uint64)
+    counts = bit_sums(words, np.ones(len(words)), 100)
+    product = bit_sums(words, np.ones((len(words), 2)), 100)  # two columns: the product
+    assert counts.shape == (100, 1)
+    assert np.array_equal(counts[:, 0], product[:, 0])
+    for bit in (0, 7, 8, 63, 64, 99):
+        assert counts[bit, 0] == ((words[:, bit // 64] >> np.uint64(bit % 64)) & np.uint64(1)).sum()
+
+
 # ---------------------------------------------------------------- report from a real batch
 
 
@@ -424,6 +436,38 @@ def test_lineups_rotate_a_larger_field():
         assert len(set(per_seat)) == 1 and per_seat[0] > 0
     # a field that fits: one table, the strategies repeated round it (unchanged)
     assert [p.name for p in _lineups(("greedy", "random"), 4)[0]] == ["greedy", "random"] * 2
+
+
+def test_frame_builder_matches_concatenated_frames(cards_module):
+    """The report's rows, written into columns sized once, are the rows of a frame per
+    batch concatenated; the strategy column, whose labels differ between seatings, is
+    categorical over them in order of first appearance (concat makes it strings)."""
+    from sunset_sim.results import FrameBuilder, to_frame
+    from sunset_sim.runner import iter_batches
+
+    plan_ids = [p.id for p in cards_module.plans]
+    lineups = [["greedy", "random"], ["random", "greedy"], ["greedy", "greedy"]]
+    batches = [
+        item
+        for i, seats in enumerate(lineups)
+        for item in iter_batches(7, 2, seats, 3, cards_module, chunk_size=4, first_game=7 * i)
+    ]
+    assert len(batches) == 6
+    builder = FrameBuilder(7 * 3 * 2)
+    for batch, labels in batches:
+        builder.add(batch, labels, plan_ids)
+    built = builder.frame()
+    joined = pd.concat([to_frame(b, labels, plan_ids) for b, labels in batches], ignore_index=True)
+    assert list(built.columns) == list(joined.columns)
+    for column in joined.columns:
+        if column == "strategy":
+            assert list(built[column].cat.categories) == ["greedy", "random"]
+            assert built[column].astype(str).tolist() == joined[column].astype(str).tolist()
+        else:
+            pd.testing.assert_series_equal(built[column], joined[column])
+    assert isinstance(built["plan_day1"].dtype, pd.CategoricalDtype)
+    with pytest.raises(ValueError, match="sized for"):
+        builder.add(*batches[0])
 
 
 def test_report_plays_a_rotated_field(tmp_path, cards_module):

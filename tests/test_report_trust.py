@@ -161,6 +161,21 @@ def test_long_strategy_labels_get_short_aliases_with_a_legend():
     assert aliases == {"balanced:params=strategies/params/x.json": "balanced*"}
 
 
+def test_strategy_codes_match_factorized_strings():
+    """A categorical strategy column is coded from its categories, in order of first
+    appearance (unused categories left out, missing rows -1), as factorizing its strings
+    would code it; a string column is factorized."""
+    from sunset_sim.analysis.report.data import strategy_codes
+
+    values = ["late", None, "early", "late", "mid", "early"]
+    categorical = pd.Series(pd.Categorical(values, categories=["mid", "unused", "early", "late"]))
+    for column in (categorical, pd.Series(values)):
+        codes, labels = strategy_codes(column)
+        expected, uniques = pd.factorize(column.astype(str), sort=False)
+        assert codes.tolist() == expected.tolist() == [0, -1, 1, 0, 2, 1]
+        assert labels == [str(u) for u in uniques] == ["late", "early", "mid"]
+
+
 def test_html_has_contents_scroll_boxes_and_csv_tables(report, tmp_path):
     from sunset_sim.analysis.report import write_report
 

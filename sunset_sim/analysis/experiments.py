@@ -161,8 +161,10 @@ class FieldRun:
 
     def strategy_mask(self, label: str) -> np.ndarray:
         """(tables, games): the restricted seat plays ``label`` there."""
-        seats = self.restricted_seat()
-        return np.array([[table[s] == label for s in seats] for table in self.labels])
+        seated = np.array([[seat == label for seat in table] for table in self.labels])
+        # (tables, players) -> (tables, games), laid out row by row as before: the sums
+        # over tables (_per_deal) then add in the same order, to the bit
+        return np.ascontiguousarray(seated[:, self.restricted_seat()])
 
 
 def play_field(

@@ -82,10 +82,7 @@ def build_report(
     for spec in SECTIONS:
         if spec.notes is not None:
             notes += spec.notes(tables)
-    seat_strategies = data.frame.groupby("seat", observed=True)["strategy"].nunique()
-    confounded = bool(
-        (seat_strategies == 1).all() and data.frame["strategy"].astype(str).nunique() > 1
-    )
+    confounded = data.seats_fixed()
     if confounded:
         notes.append(
             "each seat held one strategy in every game, so seat differences (and Balance) mix "
@@ -104,7 +101,7 @@ def build_report(
         "games": data.games,
         "players": data.players,
         "rows": len(data.frame),
-        "strategies": list(dict.fromkeys(data.frame["strategy"].astype(str))),
+        "strategies": list(data.strategies),  # in order of first appearance
         "cards": f"{cards.name} ({cards.content_hash[:12]})",
         "min_samples": min_samples,
         "min_group": min_group,

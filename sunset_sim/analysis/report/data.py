@@ -95,7 +95,12 @@ def bit_sums(
     ``words[r, w]`` are uint64 bitmask words (bit i of word w is item 64*w + i). Done in
     chunks as a 0/1 matrix times the value columns, so memory stays small. With
     ``groups`` (a code 0..n_groups-1 per row), the sums are split by group:
-    ``out[i, g * m + j]`` sums ``values[r, j]`` over group g's rows (m value columns)."""
+    ``out[i, g * m + j]`` sums ``values[r, j]`` over group g's rows (m value columns).
+
+    The float32 products are a BLAS call whose rounding depends on the operands' shapes
+    and layout (a product over only the bits asked for rounded differently at a million
+    games), so every chunk multiplies the same (all bits, rows) matrix as it always has;
+    only the value columns split by group are put in place with one assignment."""
     words = np.ascontiguousarray(words, dtype=np.uint64)
     if words.ndim == 1:
         words = words[:, None]
@@ -105,18 +110,30 @@ def bit_sums(
     m = values.shape[1]
     k = n_groups if groups is not None else 1
     out = np.zeros((words.shape[1] * 64, k * m))
+    if groups is None and m == 1 and bool((values == 1.0).all()):
+        # counts: whole numbers below 2**24 in every chunk, exact in the float32 product
+        # whatever its order, so counting each bit's rows gives the same sums: per byte of
+        # the row, how many rows hold each of its 256 values, times those values' bits
+        table = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little")
+        for byte, column in enumerate(words.view(np.uint8).T):
+            rows_per_value = np.bincount(column, minlength=256)
+            out[8 * byte : 8 * byte + 8, 0] = rows_per_value @ table.astype(np.int64)
+        return out[:n_bits]
     values32 = values.astype(np.float32)
     for start in range(0, len(words), _CHUNK_ROWS):
         chunk = words[start : start + _CHUNK_ROWS]
         bits = np.unpackbits(chunk.view(np.uint8), axis=1, bitorder="little")
         part_values = values32[start : start + _CHUNK_ROWS]
-        if groups is not None:
-            codes = groups[start : start + _CHUNK_ROWS]
-            onehot = (codes[:, None] == np.arange(k)).astype(np.float32)
-            part_values = (onehot[:, :, None] * part_values[:, None, :]).reshape(-1, k * m)
+        if groups is not None:  # each row's values in its group's m columns, 0 elsewhere
+            codes = np.asarray(groups[start : start + _CHUNK_ROWS])
+            rows = np.flatnonzero((codes >= 0) & (codes < k))
+            split = np.zeros((len(chunk), k, m), dtype=np.float32)
+            split[rows, codes[rows]] = part_values[rows]
+            part_values = split.reshape(len(chunk), k * m)
         # float32 products (exact for 0/1 and counts; ~1e-7 relative for win shares),
-        # added up across chunks in float64
-        part = bits.T.astype(np.float32) @ part_values
+        # added up across chunks in float64; (bits, rows) as the transpose of the rows'
+        # bits (column-major), converted in memory order
+        part = bits.astype(np.float32).T @ part_values
         out += part.astype(np.float64)
     return out[:n_bits]
 
@@ -134,12 +151,14 @@ def _moments(values: np.ndarray) -> np.ndarray:
 
 def _group_sums(codes: np.ndarray, values: np.ndarray, n_groups: int) -> tuple:
     """(n, sum, sum of squares) of ``values`` per group code 0..n_groups-1 (codes < 0 dropped)."""
-    keep = codes >= 0
-    codes = codes[keep]
-    values = np.asarray(values, dtype=np.float64)[keep]
-    n = np.bincount(codes, minlength=n_groups)[:n_groups].astype(np.float64)
-    total = np.bincount(codes, weights=values, minlength=n_groups)[:n_groups]
-    squares = np.bincount(codes, weights=values * values, minlength=n_groups)[:n_groups]
+    # dropped rows counted in a spare last bin instead of copied out: each bin still adds
+    # its own rows in row order, so the sums are the same to the bit
+    codes = np.where(codes >= 0, codes, n_groups) if (codes < 0).any() else codes
+    values = np.asarray(values, dtype=np.float64)
+    size = n_groups + 1
+    n = np.bincount(codes, minlength=size)[:n_groups].astype(np.float64)
+    total = np.bincount(codes, weights=values, minlength=size)[:n_groups]
+    squares = np.bincount(codes, weights=values * values, minlength=size)[:n_groups]
     return n, total, squares
 
 
@@ -207,6 +226,16 @@ class _Data:
     def k(self) -> int:
         return len(self.strategies)
 
+    def seats_fixed(self) -> bool:
+        """Each seat held one strategy in every game, and there are several strategies:
+        seat and strategy are then mixed (``groupby("seat")["strategy"].nunique()``, on
+        the codes)."""
+        seat = np.tile(np.arange(self.players), self.games)
+        known = self.strategy >= 0
+        pairs = np.unique(seat[known] * max(self.k, 1) + self.strategy[known])
+        per_seat = np.bincount(pairs // max(self.k, 1), minlength=self.players)
+        return bool((per_seat == 1).all() and self.k > 1)
+
     def strategy_sums(self, values: np.ndarray) -> np.ndarray:
         """(k, 3): n, sum and sum of squares of ``values`` per strategy."""
         return np.column_stack(_group_sums(self.strategy, values, self.k))
@@ -239,7 +268,7 @@ def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
         days_played = frame["days_played"].to_numpy().astype(np.int16)
     else:
         days_played = np.full(len(frame), max(days, default=0), dtype=np.int16)
-    codes, labels = pd.factorize(frame["strategy"].astype(str), sort=False)
+    codes, labels = strategy_codes(frame["strategy"])
     return _Data(
         frame=frame,
         cards=cards,
@@ -252,6 +281,28 @@ def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
         strategy=codes.astype(np.int64),
         strategies=[str(label) for label in labels],
     )
+
+
+def strategy_codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
+    """``pd.factorize(column.astype(str), sort=False)`` as (int64 codes, labels): a code
+    per row in order of first appearance, -1 where missing. A categorical column (the
+    report's own games) is coded from its few categories, not from millions of strings."""
+    if not isinstance(column.dtype, pd.CategoricalDtype):
+        codes, labels = pd.factorize(column.astype(str), sort=False)
+        return codes.astype(np.int64), [str(label) for label in labels]
+    categories = column.cat.categories
+    raw = column.cat.codes.to_numpy().astype(np.int64)
+    used, first = np.unique(raw, return_index=True)
+    keep = used >= 0
+    used, first = used[keep], first[keep]
+    lookup = np.full(len(categories) + 1, -1, dtype=np.int64)  # the last entry: missing
+    labels: list[str] = []
+    for code in used[np.argsort(first, kind="stable")]:  # in order of first appearance
+        label = str(categories[code])
+        if label not in labels:  # two categories with one text are one label, as factorize
+            labels.append(label)
+        lookup[code] = labels.index(label)
+    return lookup[raw], labels
 
 
 def _effect_columns(prefix: str, result) -> dict:

@@ -71,9 +71,9 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 )
         tables["strategy_seats"] = _mark(pd.DataFrame(rows), "n", min_samples, None)
     value, lo, hi, games = stats.balance_ci(data.per_game(data.win))
-    per_seat = frame.groupby("seat", observed=True)["strategy"].nunique()
-    fixed = bool((per_seat == 1).all() and frame["strategy"].astype(str).nunique() > 1)
-    caveat = "each seat held one strategy: seat and strategy are mixed" if fixed else ""
+    caveat = (
+        "each seat held one strategy: seat and strategy are mixed" if data.seats_fixed() else ""
+    )
     tables["balance"] = pd.DataFrame(
         [
             {
@@ -151,7 +151,8 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         {"margin": nz, "games": bins[nz], "share": bins[nz] / data.games}
     )
     if "end_reason" in frame:
-        reasons = data.per_game(frame["end_reason"].astype(str).to_numpy())[:, 0]
+        # one row per game (the same on each seat's row) before the strings are made
+        reasons = frame["end_reason"].iloc[:: data.players].astype(str).to_numpy()
         values, counts = np.unique(reasons, return_counts=True)
         rows = []
         for value, count in zip(values, counts, strict=True):

@@ -42,7 +42,8 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     win = data.per_game(data.win)
     strategy = data.per_game(data.strategy)
     for day in days:
-        card = data.per_game(frame[f"goal_card_day{day}"].to_numpy().astype(np.int64))[:, 0]
+        # the same on each seat's row of a game: one row per game read
+        card = frame[f"goal_card_day{day}"].to_numpy()[:: data.players].astype(np.int64)
         card = np.where((played >= day) & (card >= 0) & (card < n_goals), card, -1)
         flags = data.per_game(frame[f"goal_day{day}"].to_numpy().astype(np.int64))
         flags = np.where(flags >= 0, flags, 0)

@@ -32,8 +32,7 @@ def versus_field(data: _Data) -> np.ndarray:
 
 def strategy_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     frame = data.frame
-    codes, labels = pd.factorize(frame["strategy"].astype(str), sort=False)
-    k = len(labels)
+    codes, labels, k = data.strategy, data.strategies, data.k
     n, sw, qw = _group_sums(codes, data.win, k)
     _, sf, qf = _group_sums(codes, data.fame, k)
     rows = []
