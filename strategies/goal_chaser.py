@@ -41,7 +41,7 @@ from sunset_sim.strategy_tools import (
     lowest_bit,
     others_mask,
     popcount,
-    ray_step,
+    ray_cell,
     sale_value,
     stack_empty,
     step_cell,
@@ -393,9 +393,9 @@ def fewest_ray(
         while bits:
             added_fits[lowest_bit(bits)] = 1
             bits &= bits - 1
-    cell = obs[OBS_POS + obs[OBS_ME]]
+    start = obs[OBS_POS + obs[OBS_ME]]
     for steps in range(1, min(reach, MAX_REACH) + 1):
-        cell = ray_step(obs, cell, direction)
+        cell = ray_cell(obs, start, direction, steps)  # (not waiting on the step before)
         key = direction * GRID_SIZE + steps
         if cell < 0:  # R-HIKE-3, R-HIKE-4
             table[key] = BLOCKED
@@ -470,9 +470,22 @@ def choose_plan(
     walk, made only while one of them may still meet the goal that way."""
     occupied = others_mask(obs)
     start = obs[OBS_POS + obs[OBS_ME]]
+    # each card's hike (at most MAX_REACH) and paint numbers, and by direction the cards
+    # that hike that way, read once (not once per direction)
+    hike_of = stack_empty(MAX_KEPT, np.int64)
+    paint_of = stack_empty(MAX_KEPT, np.int64)
+    by_direction = stack_empty(N_DIRECTIONS, np.int64)
+    for direction in range(N_DIRECTIONS):
+        by_direction[direction] = 0
     limit = 0
     for index in range(n_options):
-        limit = max(limit, plan_paint[options[index, 0]])
+        plan = np.uint64(options[index, 0])  # (no wraparound test)
+        hike_of[index] = min(plan_hike[plan], MAX_REACH)
+        paint_of[index] = plan_paint[plan]
+        limit = max(limit, paint_of[index])
+        directions = np.int64(plan_directions[plan])
+        for direction in range(N_DIRECTIONS):
+            by_direction[direction] |= ((directions >> direction) & 1) << index
     context = stack_empty(N_CONTEXT, np.int64)
     subset_bits = stack_empty(N_SUBSETS, np.int64)
     frame_ids = stack_empty(N_FRAME_IDS, np.int64)
@@ -497,53 +510,48 @@ def choose_plan(
         floor = min(goal_param, NEVER)
     elif goal_kind == GOAL_HOLDS:
         floor = min(max(goal_param - context[N_HELD], 0), NEVER)
-    for index in range(n_options):
-        if plan_paint[options[index, 0]] < floor:
-            done |= 1 << index
-    if not (occupied >> start) & 1:  # the stay is legal (R-HIKE-5)
+    stay_legal = not (occupied >> start) & 1  # R-HIKE-5
+    for index in range(n_options):  # (without branches)
+        done |= np.int64(paint_of[index] < floor) << index
+        kept |= np.int64(stay_legal and stay <= paint_of[index]) << index
+    if stay_legal:
         legal = (1 << n_options) - 1
-        for index in range(n_options):
-            if stay <= plan_paint[options[index, 0]]:
-                kept |= 1 << index
     for direction in range(N_DIRECTIONS):
-        pending = 0
-        reach = 0
-        ray_limit = 0
-        for index in range(n_options):
-            plan = options[index, 0]
-            if not ((kept | done) >> index) & 1 and (plan_directions[plan] >> direction) & 1:
-                pending |= 1 << index
-                reach = max(reach, plan_hike[plan])
-                ray_limit = max(ray_limit, plan_paint[plan])
+        pending = by_direction[direction] & ~(kept | done)
         if pending == 0:
             continue
+        reach = 0
+        ray_limit = 0
+        for index in range(n_options):  # the pending cards' largest (without branches)
+            on = -((pending >> index) & 1)
+            reach = max(reach, hike_of[index] & on)
+            ray_limit = max(ray_limit, paint_of[index] & on)
         fewest_ray(
             obs, goal_kind, goal_param, occupied, direction, reach, min(ray_limit, NEVER - 1),
             context, row_frames, land_features, match, land_frames, subset_bits, frame_ids, frame_k,
             n_frames, held_fits, added_fits, table,
         )  # fmt: skip
-        for index in range(n_options):
-            if not (pending >> index) & 1:
-                continue
-            plan = options[index, 0]
-            for steps in range(1, min(plan_hike[plan], MAX_REACH) + 1):
+        while pending:
+            index = lowest_bit(pending)
+            pending &= pending - 1
+            for steps in range(1, hike_of[index] + 1):
                 fewest = table[direction * GRID_SIZE + steps]
                 if fewest == BLOCKED:
                     break
                 if fewest != PASS:
                     legal |= 1 << index
-                    if fewest <= plan_paint[plan]:
+                    if fewest <= paint_of[index]:
                         kept |= 1 << index
                         break
     best_index = -1
+    best_wake = 0
     for index in range(n_options):
-        plan = options[index, 0]
-        if not (legal >> index) & 1 and stay <= plan_paint[plan]:  # the stay: its one hike
+        if not (legal >> index) & 1 and stay <= paint_of[index]:  # the stay: its one hike
             kept |= 1 << index
-        if (kept >> index) & 1 and (
-            best_index < 0 or plan_wake[plan] > plan_wake[options[best_index, 0]]
-        ):
+        wake = plan_wake[np.uint64(options[index, 0])]
+        if (kept >> index) & 1 and (best_index < 0 or wake > best_wake):
             best_index = index
+            best_wake = wake
     return best_index
 
 
