@@ -27,7 +27,9 @@ from sunset_sim.observation import (
     OBS_GRID,
     OBS_LAND_PLACE,
     OBS_ME,
+    OBS_N_PAINTINGS,
     OBS_N_PLAYERS,
+    OBS_PAINTINGS,
     OBS_PLAN,
     OBS_POS,
     OBS_ROW,
@@ -95,17 +97,38 @@ def nth_bit(mask, n):
 
 @jit(inline="always")
 def held_count_features(obs, land_features, with_features):
-    """How many unsold paintings I hold (public: place == my seat), and their features."""
+    """How many unsold paintings I hold, and their features: from the observation's list of
+    them (not a scan of every landscape's place)."""
+    n_held = obs[OBS_N_PAINTINGS]
+    features = 0
+    if with_features:
+        for i in range(n_held):
+            features |= card_features(land_features, obs[OBS_PAINTINGS + i])
+    return n_held, features
+
+
+@jit(inline="always")
+def held_in_order(obs, held):
+    """My unsold paintings by card index (count_sales' first-fit order) in held[:n];
+    returns n. The observation lists them in the order taken: sorted through a bitmask
+    where every landscape index is below 64, else found by a scan of the place block."""
+    n_held = obs[OBS_N_PAINTINGS]
     base = obs[OBS_LAND_PLACE]
+    if obs[OBS_COMM_PLACE] - base <= 64:
+        mask = np.uint64(0)
+        for i in range(n_held):
+            mask |= np.uint64(1) << np.uint64(obs[OBS_PAINTINGS + i])
+        for i in range(n_held):
+            held[i] = lowest_bit(mask)
+            mask &= mask - np.uint64(1)
+        return n_held
     me = obs[OBS_ME]
     n_held = 0
-    features = 0
     for card in range(obs[OBS_COMM_PLACE] - base):
         if obs[base + card] == me:
+            held[n_held] = card
             n_held += 1
-            if with_features:
-                features |= card_features(land_features, card)
-    return n_held, features
+    return n_held
 
 
 @jit(inline="always")
@@ -158,17 +181,12 @@ def sales_setup(
                         row_frames |= np.uint64(1) << np.uint64(frame)
                         frame_k[frame] = k
                 n_comm += 1
-    base = obs[OBS_LAND_PLACE]
-    me = obs[OBS_ME]
-    n_held = 0
-    for card in range(obs[OBS_COMM_PLACE] - base):
-        if obs[base + card] == me:
-            held[n_held] = card
-            bits = card_frames(match, land_frames, frame_ids, frame_k, n_comm, row_frames, card)
-            while bits:
-                held_fits[lowest_bit(bits)] |= np.int64(1) << n_held
-                bits &= bits - 1
-            n_held += 1
+    n_held = held_in_order(obs, held)
+    for i in range(n_held):
+        bits = card_frames(match, land_frames, frame_ids, frame_k, n_comm, row_frames, held[i])
+        while bits:
+            held_fits[lowest_bit(bits)] |= np.int64(1) << i
+            bits &= bits - 1
     return n_comm, n_held, row_frames
 
 
@@ -790,17 +808,13 @@ def choose_sale(
     elif goal_kind == GOAL_HOLDS or goal_kind == GOAL_ALL_FEATURES:
         # held[] here: each painting's features
         full = (1 << land_features.shape[1]) - 1
-        base = obs[OBS_LAND_PLACE]
-        me = obs[OBS_ME]
-        n_held = 0
+        n_held = obs[OBS_N_PAINTINGS]
         held_features = 0
         cards = stack_empty(MAX_PAINTINGS, np.int64)
-        for card in range(obs[OBS_COMM_PLACE] - base):
-            if obs[base + card] == me:
-                cards[n_held] = card
-                held[n_held] = card_features(land_features, card)
-                held_features |= held[n_held]
-                n_held += 1
+        for i in range(n_held):  # (in the order taken: the choice does not depend on it)
+            cards[i] = obs[OBS_PAINTINGS + i]
+            held[i] = card_features(land_features, cards[i])
+            held_features |= held[i]
         if (
             goal_kind == GOAL_HOLDS
             and n_held >= goal_param
