@@ -466,6 +466,27 @@ def fewest_ray(
             table[key] = 0 if met else NEVER
 
 
+@jit(inline="always")
+def outranked(n_options, wake_of, kept):
+    """The cards that can no longer be chosen: a kept card wakes later (or as late, and
+    comes first). They need no more walks: choose_plan keeps the latest-waking card, the
+    first of equals, and kept cards stay kept."""
+    if kept == 0:
+        return 0
+    best = lowest_bit(kept)
+    bits = kept & (kept - 1)
+    while bits:
+        index = lowest_bit(bits)
+        bits &= bits - 1
+        if wake_of[index] > wake_of[best]:
+            best = index
+    out = 0
+    for index in range(n_options):  # (without branches)
+        later = wake_of[best] > wake_of[index] or (wake_of[best] == wake_of[index] and best < index)
+        out |= np.int64(later) << index
+    return out
+
+
 @jit(_nrt=False)
 def choose_plan(
     obs,
@@ -485,13 +506,15 @@ def choose_plan(
 ):
     """The latest-waking card that can meet the goal now (the fewest cards of one of its
     hikes within its paint number), -1 if none can. The cards share each direction's
-    walk, made only while one of them may still meet the goal that way."""
+    walk, made only while one of them may still meet the goal that way and may still
+    be chosen (see outranked)."""
     occupied = others_mask(obs)
     start = obs[OBS_POS + obs[OBS_ME]]
     # each card's hike (at most MAX_REACH) and paint numbers, and by direction the cards
     # that hike that way, read once (not once per direction)
     hike_of = stack_empty(MAX_KEPT, np.int64)
     paint_of = stack_empty(MAX_KEPT, np.int64)
+    wake_of = stack_empty(MAX_KEPT, np.int64)
     by_direction = stack_empty(N_DIRECTIONS, np.int64)
     for direction in range(N_DIRECTIONS):
         by_direction[direction] = 0
@@ -500,6 +523,7 @@ def choose_plan(
         plan = np.uint64(options[index, 0])  # (no wraparound test)
         hike_of[index] = min(plan_hike[plan], MAX_REACH)
         paint_of[index] = plan_paint[plan]
+        wake_of[index] = plan_wake[plan]
         limit = max(limit, paint_of[index])
         directions = np.int64(plan_directions[plan])
         for direction in range(N_DIRECTIONS):
@@ -534,6 +558,7 @@ def choose_plan(
         kept |= np.int64(stay_legal and stay <= paint_of[index]) << index
     if stay_legal:
         legal = (1 << n_options) - 1
+    done |= outranked(n_options, wake_of, kept)
     for direction in range(N_DIRECTIONS):
         pending = by_direction[direction] & ~(kept | done)
         if pending == 0:
@@ -561,15 +586,15 @@ def choose_plan(
                     if fewest <= paint_of[index]:
                         kept |= 1 << index
                         break
+        done |= outranked(n_options, wake_of, kept)
     best_index = -1
     best_wake = 0
     for index in range(n_options):
         if not (legal >> index) & 1 and stay <= paint_of[index]:  # the stay: its one hike
             kept |= 1 << index
-        wake = plan_wake[np.uint64(options[index, 0])]
-        if (kept >> index) & 1 and (best_index < 0 or wake > best_wake):
+        if (kept >> index) & 1 and (best_index < 0 or wake_of[index] > best_wake):
             best_index = index
-            best_wake = wake
+            best_wake = wake_of[index]
     return best_index
 
 
