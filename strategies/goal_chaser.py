@@ -27,7 +27,9 @@ from sunset_sim.observation import (
     OBS_GRID,
     OBS_LAND_PLACE,
     OBS_ME,
+    OBS_N_PAINTINGS,
     OBS_N_PLAYERS,
+    OBS_PAINTINGS,
     OBS_PLAN,
     OBS_POS,
     OBS_ROW,
@@ -41,7 +43,7 @@ from sunset_sim.strategy_tools import (
     lowest_bit,
     others_mask,
     popcount,
-    ray_step,
+    ray_cell,
     sale_value,
     stack_empty,
     step_cell,
@@ -95,17 +97,38 @@ def nth_bit(mask, n):
 
 @jit(inline="always")
 def held_count_features(obs, land_features, with_features):
-    """How many unsold paintings I hold (public: place == my seat), and their features."""
+    """How many unsold paintings I hold, and their features: from the observation's list of
+    them (not a scan of every landscape's place)."""
+    n_held = obs[OBS_N_PAINTINGS]
+    features = 0
+    if with_features:
+        for i in range(n_held):
+            features |= card_features(land_features, obs[OBS_PAINTINGS + i])
+    return n_held, features
+
+
+@jit(inline="always")
+def held_in_order(obs, held):
+    """My unsold paintings by card index (count_sales' first-fit order) in held[:n];
+    returns n. The observation lists them in the order taken: sorted through a bitmask
+    where every landscape index is below 64, else found by a scan of the place block."""
+    n_held = obs[OBS_N_PAINTINGS]
     base = obs[OBS_LAND_PLACE]
+    if obs[OBS_COMM_PLACE] - base <= 64:
+        mask = np.uint64(0)
+        for i in range(n_held):
+            mask |= np.uint64(1) << np.uint64(obs[OBS_PAINTINGS + i])
+        for i in range(n_held):
+            held[i] = lowest_bit(mask)
+            mask &= mask - np.uint64(1)
+        return n_held
     me = obs[OBS_ME]
     n_held = 0
-    features = 0
     for card in range(obs[OBS_COMM_PLACE] - base):
         if obs[base + card] == me:
+            held[n_held] = card
             n_held += 1
-            if with_features:
-                features |= card_features(land_features, card)
-    return n_held, features
+    return n_held
 
 
 @jit(inline="always")
@@ -158,17 +181,12 @@ def sales_setup(
                         row_frames |= np.uint64(1) << np.uint64(frame)
                         frame_k[frame] = k
                 n_comm += 1
-    base = obs[OBS_LAND_PLACE]
-    me = obs[OBS_ME]
-    n_held = 0
-    for card in range(obs[OBS_COMM_PLACE] - base):
-        if obs[base + card] == me:
-            held[n_held] = card
-            bits = card_frames(match, land_frames, frame_ids, frame_k, n_comm, row_frames, card)
-            while bits:
-                held_fits[lowest_bit(bits)] |= np.int64(1) << n_held
-                bits &= bits - 1
-            n_held += 1
+    n_held = held_in_order(obs, held)
+    for i in range(n_held):
+        bits = card_frames(match, land_frames, frame_ids, frame_k, n_comm, row_frames, held[i])
+        while bits:
+            held_fits[lowest_bit(bits)] |= np.int64(1) << i
+            bits &= bits - 1
     return n_comm, n_held, row_frames
 
 
@@ -393,9 +411,9 @@ def fewest_ray(
         while bits:
             added_fits[lowest_bit(bits)] = 1
             bits &= bits - 1
-    cell = obs[OBS_POS + obs[OBS_ME]]
+    start = obs[OBS_POS + obs[OBS_ME]]
     for steps in range(1, min(reach, MAX_REACH) + 1):
-        cell = ray_step(obs, cell, direction)
+        cell = ray_cell(obs, start, direction, steps)  # (not waiting on the step before)
         key = direction * GRID_SIZE + steps
         if cell < 0:  # R-HIKE-3, R-HIKE-4
             table[key] = BLOCKED
@@ -448,6 +466,27 @@ def fewest_ray(
             table[key] = 0 if met else NEVER
 
 
+@jit(inline="always")
+def outranked(n_options, wake_of, kept):
+    """The cards that can no longer be chosen: a kept card wakes later (or as late, and
+    comes first). They need no more walks: choose_plan keeps the latest-waking card, the
+    first of equals, and kept cards stay kept."""
+    if kept == 0:
+        return 0
+    best = lowest_bit(kept)
+    bits = kept & (kept - 1)
+    while bits:
+        index = lowest_bit(bits)
+        bits &= bits - 1
+        if wake_of[index] > wake_of[best]:
+            best = index
+    out = 0
+    for index in range(n_options):  # (without branches)
+        later = wake_of[best] > wake_of[index] or (wake_of[best] == wake_of[index] and best < index)
+        out |= np.int64(later) << index
+    return out
+
+
 @jit(_nrt=False)
 def choose_plan(
     obs,
@@ -467,12 +506,28 @@ def choose_plan(
 ):
     """The latest-waking card that can meet the goal now (the fewest cards of one of its
     hikes within its paint number), -1 if none can. The cards share each direction's
-    walk, made only while one of them may still meet the goal that way."""
+    walk, made only while one of them may still meet the goal that way and may still
+    be chosen (see outranked)."""
     occupied = others_mask(obs)
     start = obs[OBS_POS + obs[OBS_ME]]
+    # each card's hike (at most MAX_REACH) and paint numbers, and by direction the cards
+    # that hike that way, read once (not once per direction)
+    hike_of = stack_empty(MAX_KEPT, np.int64)
+    paint_of = stack_empty(MAX_KEPT, np.int64)
+    wake_of = stack_empty(MAX_KEPT, np.int64)
+    by_direction = stack_empty(N_DIRECTIONS, np.int64)
+    for direction in range(N_DIRECTIONS):
+        by_direction[direction] = 0
     limit = 0
     for index in range(n_options):
-        limit = max(limit, plan_paint[options[index, 0]])
+        plan = np.uint64(options[index, 0])  # (no wraparound test)
+        hike_of[index] = min(plan_hike[plan], MAX_REACH)
+        paint_of[index] = plan_paint[plan]
+        wake_of[index] = plan_wake[plan]
+        limit = max(limit, paint_of[index])
+        directions = np.int64(plan_directions[plan])
+        for direction in range(N_DIRECTIONS):
+            by_direction[direction] |= ((directions >> direction) & 1) << index
     context = stack_empty(N_CONTEXT, np.int64)
     subset_bits = stack_empty(N_SUBSETS, np.int64)
     frame_ids = stack_empty(N_FRAME_IDS, np.int64)
@@ -497,53 +552,49 @@ def choose_plan(
         floor = min(goal_param, NEVER)
     elif goal_kind == GOAL_HOLDS:
         floor = min(max(goal_param - context[N_HELD], 0), NEVER)
-    for index in range(n_options):
-        if plan_paint[options[index, 0]] < floor:
-            done |= 1 << index
-    if not (occupied >> start) & 1:  # the stay is legal (R-HIKE-5)
+    stay_legal = not (occupied >> start) & 1  # R-HIKE-5
+    for index in range(n_options):  # (without branches)
+        done |= np.int64(paint_of[index] < floor) << index
+        kept |= np.int64(stay_legal and stay <= paint_of[index]) << index
+    if stay_legal:
         legal = (1 << n_options) - 1
-        for index in range(n_options):
-            if stay <= plan_paint[options[index, 0]]:
-                kept |= 1 << index
+    done |= outranked(n_options, wake_of, kept)
     for direction in range(N_DIRECTIONS):
-        pending = 0
-        reach = 0
-        ray_limit = 0
-        for index in range(n_options):
-            plan = options[index, 0]
-            if not ((kept | done) >> index) & 1 and (plan_directions[plan] >> direction) & 1:
-                pending |= 1 << index
-                reach = max(reach, plan_hike[plan])
-                ray_limit = max(ray_limit, plan_paint[plan])
+        pending = by_direction[direction] & ~(kept | done)
         if pending == 0:
             continue
+        reach = 0
+        ray_limit = 0
+        for index in range(n_options):  # the pending cards' largest (without branches)
+            on = -((pending >> index) & 1)
+            reach = max(reach, hike_of[index] & on)
+            ray_limit = max(ray_limit, paint_of[index] & on)
         fewest_ray(
             obs, goal_kind, goal_param, occupied, direction, reach, min(ray_limit, NEVER - 1),
             context, row_frames, land_features, match, land_frames, subset_bits, frame_ids, frame_k,
             n_frames, held_fits, added_fits, table,
         )  # fmt: skip
-        for index in range(n_options):
-            if not (pending >> index) & 1:
-                continue
-            plan = options[index, 0]
-            for steps in range(1, min(plan_hike[plan], MAX_REACH) + 1):
+        while pending:
+            index = lowest_bit(pending)
+            pending &= pending - 1
+            for steps in range(1, hike_of[index] + 1):
                 fewest = table[direction * GRID_SIZE + steps]
                 if fewest == BLOCKED:
                     break
                 if fewest != PASS:
                     legal |= 1 << index
-                    if fewest <= plan_paint[plan]:
+                    if fewest <= paint_of[index]:
                         kept |= 1 << index
                         break
+        done |= outranked(n_options, wake_of, kept)
     best_index = -1
+    best_wake = 0
     for index in range(n_options):
-        plan = options[index, 0]
-        if not (legal >> index) & 1 and stay <= plan_paint[plan]:  # the stay: its one hike
+        if not (legal >> index) & 1 and stay <= paint_of[index]:  # the stay: its one hike
             kept |= 1 << index
-        if (kept >> index) & 1 and (
-            best_index < 0 or plan_wake[plan] > plan_wake[options[best_index, 0]]
-        ):
+        if (kept >> index) & 1 and (best_index < 0 or wake_of[index] > best_wake):
             best_index = index
+            best_wake = wake_of[index]
     return best_index
 
 
@@ -782,17 +833,13 @@ def choose_sale(
     elif goal_kind == GOAL_HOLDS or goal_kind == GOAL_ALL_FEATURES:
         # held[] here: each painting's features
         full = (1 << land_features.shape[1]) - 1
-        base = obs[OBS_LAND_PLACE]
-        me = obs[OBS_ME]
-        n_held = 0
+        n_held = obs[OBS_N_PAINTINGS]
         held_features = 0
         cards = stack_empty(MAX_PAINTINGS, np.int64)
-        for card in range(obs[OBS_COMM_PLACE] - base):
-            if obs[base + card] == me:
-                cards[n_held] = card
-                held[n_held] = card_features(land_features, card)
-                held_features |= held[n_held]
-                n_held += 1
+        for i in range(n_held):  # (in the order taken: the choice does not depend on it)
+            cards[i] = obs[OBS_PAINTINGS + i]
+            held[i] = card_features(land_features, cards[i])
+            held_features |= held[i]
         if (
             goal_kind == GOAL_HOLDS
             and n_held >= goal_param
