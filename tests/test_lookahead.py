@@ -214,6 +214,17 @@ def test_set_worth_equals_the_matching_evaluation():
     assert compared > 50
 
 
+def _seat_values(obs, state, w_icons, w_commission):
+    """lookahead.seat_values for every seat of this decision (_state's tables)."""
+    n_players = state["n_players"]
+    values = np.zeros(lookahead.SEAT_CELLS)
+    lookahead.seat_values(
+        obs, n_players, (1 << n_players) - 1, state["n_vis"], state["fit"],
+        state["cell_icons"], state["adds"], state["rates"], w_icons, w_commission, values,
+    )  # fmt: skip
+    return values
+
+
 def test_plan_totals_equal_one_policy_turn_per_plan_card():
     """The opponents' model walks each direction once for every plan card: the same value
     as a fast-policy turn with that card, seat by seat, in every recorded plan decision."""
@@ -224,11 +235,7 @@ def test_plan_totals_equal_one_policy_turn_per_plan_card():
             continue
         state = _state(obs)
         n_players = state["n_players"]
-        values = np.zeros(lookahead.SEAT_CELLS)
-        lookahead.seat_values(
-            obs, n_players, (1 << n_players) - 1, state["n_vis"], state["fit"],
-            state["cell_icons"], state["adds"], state["rates"], 0.7, 1.0, values,
-        )  # fmt: skip
+        values = _seat_values(obs, state, 0.7, 1.0)
         grid = obs[OBS_GRID : OBS_GRID + N_CELLS].astype(np.int64)
         pos = np.full(MAX_PLAYERS, -1, dtype=np.int64)
         pos[:n_players] = obs[OBS_POS : OBS_POS + n_players]
@@ -260,11 +267,7 @@ def test_seat_values_follow_the_hall_table():
     for _, obs, _, _ in RECORDED[::4]:
         state = _state(obs)
         n_players = state["n_players"]
-        values = np.zeros(lookahead.SEAT_CELLS)
-        lookahead.seat_values(
-            obs, n_players, (1 << n_players) - 1, state["n_vis"], state["fit"],
-            state["cell_icons"], state["adds"], state["rates"], 0.5, 2.0, values,
-        )  # fmt: skip
+        values = _seat_values(obs, state, 0.5, 2.0)
         for seat in range(n_players):
             work = np.zeros(64, dtype=np.int64)
             n_cards = _style_tools.seat_paintings(obs, seat, work)
