@@ -7,9 +7,9 @@ hike from where it stands now, less a price for waking later); it draws a random
 for players with equal wake-up times (R-ORD-2 as the default ``random`` tie-break) and a
 small random perturbation of the opponents' card values. Then, for each of its own three
 cards on the same sample (common random numbers), it plays the day out: every player in
-wake-up order (R-ORD-1) makes the fast policy's hike and paint on a scratch copy of the
-grid (cards taken disappear, artists block, R-HIKE-3..5, R-PAINT-2) and today's goal goes
-to the last player who meets it (R-GOAL-2). A card is worth to a player half its icons
+wake-up order (R-ORD-1) makes the fast policy's hike and paint (``_rollout.py``) on a
+scratch copy of the grid (cards taken disappear, artists block, R-HIKE-3..5, R-PAINT-2)
+and today's goal goes to the last player who meets it (R-GOAL-2). A card is worth to a player half its icons
 (leftover fame, R-END-2, times ``leftover``) plus ``commission`` times the worth of a
 frame of the best visible commission whose frame it would newly fill given that player's
 public unsold paintings (fame per frame, moved toward fame per missing frame by
@@ -50,6 +50,12 @@ from __future__ import annotations
 
 import numpy as np
 from sunset_sim.strategies._card_worth import FRAMES_OFFSET, HALL
+from sunset_sim.strategies._rollout import (
+    plan_totals,
+    play_out,
+    rollout_goal_met,
+    rollout_score,
+)
 from sunset_sim.strategies._style_tools import (
     BIG,
     MAX_HIKES,
@@ -71,8 +77,6 @@ from sunset_sim.enums import (
     DECIDE_PLAN,
     DECIDE_SALE,
     GOAL_ALL_FEATURES,
-    GOAL_HOLDS,
-    GOAL_SOLD,
     MAX_PLAYERS,
     N_CELLS,
     N_DIRECTIONS,
@@ -95,9 +99,7 @@ from sunset_sim.observation import (
 )
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
-    PATH_PREFIX,
     card_features,
-    hike_goal_met,
     lowest_bit,
     popcount,
     rng_below,
@@ -164,323 +166,6 @@ PATH_SUBSETS = 1 << MAX_PATH  # sets of a path's cells, as bit masks over its po
 PATH_SETS = N_DIRECTIONS * PATH_SUBSETS  # my_hikes: a set's worth per direction and mask
 STACK_PLANS = 32  # choose_plan: per-plan-card buffers on the stack up to this many cards
 PREFERENCE_SLOTS = MAX_PLAYERS * STACK_PLANS
-PAINT_SLOTS = MAX_PATH + 1  # plan_totals: a plan card paints 0 .. MAX_PATH cards
-PLAN_WALK = N_DIRECTIONS * MAX_PATH * PAINT_SLOTS  # plan_totals: per direction, steps, paint
-
-
-# ---- the fast policy on a scratch grid --------------------------------------------------------
-
-
-@jit(inline="always")
-def rollout_goal_met(goal_kind, goal_param, direction, steps, end, n_taken, held, features, full):
-    """Today's goal after a rollout turn (R-GOAL-3); sales are not played out, so a "sold"
-    goal is never met and "holds" counts the paintings before any sale."""
-    if goal_kind < 0 or goal_kind == GOAL_SOLD:
-        return False
-    if goal_kind == GOAL_HOLDS:
-        return held + n_taken >= goal_param
-    if goal_kind == GOAL_ALL_FEATURES:
-        return features == full
-    return hike_goal_met(goal_kind, goal_param, direction, steps, end, n_taken)
-
-
-@jit(inline="always")
-def taken_features(cell_features, cells, n, start_mask):
-    mask = start_mask
-    for i in range(n):
-        mask |= cell_features[cells[i]]
-    return mask
-
-
-@jit(inline="always")
-def path_insert(top_value, top_cell, n_top, keep, value, cell):
-    """Insert (value, cell) into a hike path's list, best first (after equal values), of
-    which only the first ``keep`` entries are ever read; the list's new length."""
-    if n_top < keep or top_value[keep - 1] < value:
-        slot = min(n_top, keep - 1)
-        while slot > 0 and top_value[slot - 1] < value:
-            top_value[slot] = top_value[slot - 1]
-            top_cell[slot] = top_cell[slot - 1]
-            slot -= 1
-        top_value[slot] = value
-        top_cell[slot] = cell
-    return min(n_top + 1, keep)
-
-
-@jit(inline="always")
-def policy_turn(
-    seat,
-    plan,
-    n_players,
-    grid,
-    pos,
-    values,
-    plan_directions,
-    plan_hike,
-    plan_paint,
-    cell_features,
-    goal_kind,
-    goal_param,
-    goal_value,
-    held,
-    features,
-    full,
-    apply,
-):
-    """The fast policy's turn for ``seat`` with plan card ``plan``: the hike whose path
-    holds the most value in the best ``paint`` cards (plus ``goal_value`` if it meets today's
-    goal), then those cards taken. ``values[cell]`` is the seat's value of the card on the
-    cell. With ``apply`` the grid and the artist are updated. Returns (value of the cards
-    taken, goal met, value with the goal)."""
-    start = pos[seat]
-    occupied = 0
-    for other in range(n_players):
-        if other != seat and pos[other] >= 0:
-            occupied |= 1 << pos[other]
-    directions = plan_directions[plan]
-    max_steps = plan_hike[plan]
-    paint = min(plan_paint[plan], MAX_PATH)
-    keep = max(paint, 1)  # the path's best cells kept (n_top counts at most these)
-    top_value = stack_empty(MAX_PATH, np.float64)
-    top_cell = stack_empty(MAX_PATH, np.int64)
-    best_cells = stack_empty(MAX_PATH, np.int64)
-    best = -BIG
-    best_value = 0.0
-    best_n = 0
-    best_end = start
-    best_met = False
-    start_free = not (occupied >> start) & 1
-    start_takeable = start_free and grid[start] >= 0
-    if start_free:  # the stay (R-HIKE-5: not on another artist's cell)
-        n = 1 if start_takeable and paint > 0 else 0
-        value = values[start] if n == 1 else 0.0
-        feats = features
-        if n == 1 and goal_kind == GOAL_ALL_FEATURES:
-            feats |= cell_features[start]
-        met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, n, held, feats, full)
-        total = value + (goal_value if met else 0.0)
-        if total > best:
-            best = total
-            best_value = value
-            best_n = n
-            best_cells[0] = start
-            best_end = start
-            best_met = met
-    for direction in range(N_DIRECTIONS):
-        if not (directions >> direction) & 1:
-            continue
-        n_top = 0
-        if start_takeable:
-            top_value[0] = values[start]
-            top_cell[0] = start
-            n_top = 1
-        cell = start
-        for steps in range(1, max_steps + 1):
-            cell = step_cell(cell, direction)
-            if cell < 0 or grid[cell] < 0:  # R-HIKE-3, R-HIKE-4
-                break
-            if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end or paint here
-                continue
-            n_top = path_insert(top_value, top_cell, n_top, keep, values[cell], cell)
-            n = min(paint, n_top)
-            total = 0.0
-            for i in range(n):
-                total += top_value[i]
-            taken = total
-            feats = features
-            if goal_kind == GOAL_ALL_FEATURES:
-                feats = taken_features(cell_features, top_cell, n, features)
-            met = rollout_goal_met(
-                goal_kind, goal_param, direction, steps, cell, n, held, feats, full
-            )
-            if met:
-                total += goal_value
-            if total > best:
-                best = total
-                best_value = taken
-                best_n = n
-                for i in range(n):
-                    best_cells[i] = top_cell[i]
-                best_end = cell
-                best_met = met
-    if best == -BIG:  # no legal hike: stay on the shared cell, nothing to paint (R-HIKE-5)
-        best_n = 0
-        best_value = 0.0
-        best_end = start
-        best_met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, 0, held, features, full)
-        best = goal_value if best_met else 0.0
-    if apply:
-        for i in range(best_n):
-            grid[best_cells[i]] = -1
-        pos[seat] = best_end
-    return best_value, best_met, best
-
-
-@jit
-def plan_totals(
-    seat, n_players, grid, pos, values, plan_directions, plan_hike, plan_paint,
-    cell_features, goal_kind, goal_param, goal_value, held, features, full, out,
-):  # fmt: skip
-    """out[plan] = the value with the goal of ``policy_turn(seat, plan, ...)`` for every plan
-    card at once: one walk per direction serves every card (the same path; another reach,
-    paint number and direction set), with the same sums in the same order. The walk keeps,
-    per direction, step and number of cards a plan card paints, the best hike so far
-    (best[(direction * MAX_PATH + steps) * PAINT_SLOTS + paint]); each card then takes the
-    best of its directions at its reach."""
-    n_plans = plan_hike.shape[0]
-    start = pos[seat]
-    occupied = 0
-    for other in range(n_players):
-        if other != seat and pos[other] >= 0:
-            occupied |= 1 << pos[other]
-    reach = 0
-    wanted = 0
-    paints = 0  # bit p: some plan card paints p cards (p capped at MAX_PATH)
-    for plan in range(n_plans):
-        out[plan] = -BIG
-        reach = max(reach, plan_hike[plan])
-        wanted |= plan_directions[plan]
-        paints |= 1 << min(plan_paint[plan], MAX_PATH)
-    reach = min(reach, MAX_PATH - 1)  # (a straight hike leaves the grid after that)
-    top_value = stack_empty(MAX_PATH, np.float64)
-    top_cell = stack_empty(MAX_PATH, np.int64)
-    with_goal = stack_empty(PATH_PREFIX, np.float64)
-    best = stack_empty(PLAN_WALK, np.float64)
-    running = stack_empty(PAINT_SLOTS, np.float64)
-    start_free = not (occupied >> start) & 1
-    start_takeable = start_free and grid[start] >= 0
-    if start_free:  # the stay (R-HIKE-5: not on another artist's cell)
-        for plan in range(n_plans):
-            n = 1 if start_takeable and plan_paint[plan] > 0 else 0
-            value = values[start] if n == 1 else 0.0
-            feats = features
-            if n == 1 and goal_kind == GOAL_ALL_FEATURES:
-                feats |= cell_features[start]
-            met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, n, held, feats, full)
-            out[plan] = max(out[plan], value + (goal_value if met else 0.0))
-    for direction in range(N_DIRECTIONS):
-        if not (wanted >> direction) & 1:
-            continue
-        for p in range(PAINT_SLOTS):
-            running[p] = -BIG
-        n_top = 0
-        if start_takeable:
-            top_value[0] = values[start]
-            top_cell[0] = start
-            n_top = 1
-        cell = start
-        walking = True
-        for steps in range(1, reach + 1):
-            row = (direction * MAX_PATH + steps) * PAINT_SLOTS
-            if walking:
-                cell = step_cell(cell, direction)
-                walking = cell >= 0 and grid[cell] >= 0  # R-HIKE-3, R-HIKE-4
-            # R-HIKE-5: pass through another artist's cell, never end or paint there
-            if walking and not (occupied >> cell) & 1:
-                # (a path has at most MAX_PATH cells: every one is kept)
-                n_top = path_insert(top_value, top_cell, n_top, MAX_PATH, values[cell], cell)
-                # the hike ending here with n cards painted: the same sum and goal check
-                # as policy_turn, once per n
-                done = 0
-                for p in range(PAINT_SLOTS):
-                    if not (paints >> p) & 1:
-                        continue
-                    n = min(p, n_top)
-                    if not (done >> n) & 1:
-                        done |= 1 << n
-                        total = 0.0
-                        for i in range(n):
-                            total += top_value[i]
-                        feats = features
-                        if goal_kind == GOAL_ALL_FEATURES:
-                            feats = taken_features(cell_features, top_cell, n, features)
-                        if rollout_goal_met(
-                            goal_kind, goal_param, direction, steps, cell, n, held, feats, full
-                        ):
-                            total += goal_value
-                        with_goal[n] = total
-                    running[p] = max(running[p], with_goal[n])
-            for p in range(PAINT_SLOTS):
-                best[row + p] = running[p]
-    for plan in range(n_plans):
-        steps = min(plan_hike[plan], reach)
-        p = min(plan_paint[plan], MAX_PATH)
-        directions = plan_directions[plan]
-        if steps > 0:
-            for direction in range(N_DIRECTIONS):
-                if (directions >> direction) & 1:
-                    out[plan] = max(
-                        out[plan], best[(direction * MAX_PATH + steps) * PAINT_SLOTS + p]
-                    )
-        if out[plan] == -BIG:  # no legal hike: stay on the shared cell (R-HIKE-5)
-            met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, 0, held, features, full)
-            out[plan] = goal_value if met else 0.0
-
-
-@jit
-def play_out(
-    order,
-    first,
-    last,
-    n_players,
-    plans,
-    grid,
-    pos,
-    values,
-    plan_directions,
-    plan_hike,
-    plan_paint,
-    cell_features,
-    goal_kind,
-    goal_param,
-    goal_value,
-    held,
-    features,
-    full,
-    gains,
-    holder,
-):
-    """The turns of order[first:last] with the fast policy; adds each seat's card value to
-    ``gains`` and returns the goal's holder after them (R-GOAL-2)."""
-    for position in range(first, last):
-        seat = order[position]
-        value, met, _ = policy_turn(
-            seat,
-            plans[seat],
-            n_players,
-            grid,
-            pos,
-            values[seat * N_CELLS : (seat + 1) * N_CELLS],
-            plan_directions,
-            plan_hike,
-            plan_paint,
-            cell_features,
-            goal_kind,
-            goal_param,
-            goal_value,
-            held[seat],
-            features[seat],
-            full,
-            True,
-        )
-        gains[seat] += value
-        if met:
-            holder = seat
-    return holder
-
-
-@jit
-def rollout_score(gains, holder, goal_value, me, n_players, rivalry):
-    """Own gain (and the goal if kept) minus ``rivalry`` times the others' mean."""
-    others = 0.0
-    mine = 0.0
-    for seat in range(n_players):
-        gain = gains[seat] + (goal_value if holder == seat else 0.0)
-        if seat == me:
-            mine = gain
-        else:
-            others += gain
-    return mine - rivalry * others / max(n_players - 1, 1)
 
 
 # ---- what each seat would value (public information only) ------------------------------------

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from sunset_sim.strategies import _style_tools, lookahead
+from sunset_sim.strategies import _rollout, _style_tools, lookahead
 
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.tables import build_tables
@@ -250,9 +250,9 @@ def test_plan_totals_equal_one_policy_turn_per_plan_card():
                 state["features"][seat], full,
             )  # fmt: skip
             totals = np.zeros(plans)
-            lookahead.plan_totals(seat, n_players, grid, pos, mine, *common, totals)
+            _rollout.plan_totals(seat, n_players, grid, pos, mine, *common, totals)
             for plan in range(plans):
-                _, _, one = lookahead.policy_turn(
+                _, _, one = _rollout.policy_turn(
                     seat, plan, n_players, grid, pos, mine, *common, False
                 )
                 assert totals[plan] == one, (seat, plan, totals[plan], one)
