@@ -124,11 +124,12 @@ def report_command(
       sunset-sim report --games 1000000 --players 4 --strategy greedy --strategy early-bird \\
           --strategy late-riser --strategy random --out reports/default
 
-    With more strategies than seats, every group of --players of them is played in every
-    rotation (as `tournament` seats them), the games split evenly over those seatings
-    (rounded up), each game a different deal: every strategy sits in every seat equally
-    often. All the seatings run on one engine kernel, built once (and cached) for the
-    whole field of strategies.
+    The strategies are seated as `tournament` seats them: every group of --players of
+    them (or, when they fit at one table, that table, repeated round it) in every
+    rotation, the games split evenly over those seatings (rounded up), each game a
+    different deal: every strategy sits in every seat, so seat advantage and strategy
+    strength are told apart. All the seatings run on one engine kernel, built once (and
+    cached) for the whole field of strategies.
 
     Writes DIR/report.md with PNG plots beside it and DIR/report.html (self-contained,
     images embedded) and prints the win-share table. Every estimate has n and a 95% CI;
@@ -334,12 +335,11 @@ def _read(path: Path):
 
 
 def _lineups(strategy_texts, players: int) -> list:
-    """The seatings to play: one table (the strategies in turn, repeated round the table)
-    when they fit at it; with more strategies than seats, every group of ``players`` of
-    them in every rotation, as the tournament plays them (``analysis.tournament.seatings``),
-    so each strategy sits in every seat equally often."""
-    if len(strategy_texts) <= players:
-        return [make_seats(strategy_texts, players)]
+    """The seatings to play, as the tournament seats them (``analysis.tournament.seatings``):
+    every group of ``players`` strategies in every rotation; a field that fits at one table
+    (repeated round it when smaller) in every rotation of that table. So every strategy
+    sits in every seat, and the fairness section can tell seat advantage from strategy
+    strength (one fixed table mixes them)."""
     from sunset_sim.analysis.tournament import seatings
 
     entrants = make_seats(strategy_texts, len(strategy_texts))

@@ -434,8 +434,13 @@ def test_lineups_rotate_a_larger_field():
     for name in names:
         per_seat = [sum(t[seat].name == name for t in tables) for seat in range(4)]
         assert len(set(per_seat)) == 1 and per_seat[0] > 0
-    # a field that fits: one table, the strategies repeated round it (unchanged)
-    assert [p.name for p in _lineups(("greedy", "random"), 4)[0]] == ["greedy", "random"] * 2
+    # a field that fits: its table (the strategies repeated round it) in every rotation,
+    # identical rotations once; every strategy in every seat
+    two = [[p.name for p in table] for table in _lineups(("greedy", "random"), 4)]
+    assert two == [["greedy", "random"] * 2, ["random", "greedy"] * 2]
+    four = [[p.name for p in table] for table in _lineups(tuple(names[:4]), 4)]
+    assert four == [names[shift:4] + names[:shift] for shift in range(4)]
+    assert [[p.name for p in t] for t in _lineups(("greedy",), 3)] == [["greedy"] * 3]
 
 
 def test_frame_builder_matches_concatenated_frames(cards_module):
