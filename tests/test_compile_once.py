@@ -266,3 +266,27 @@ def test_loop_vectorize_false_compiles_without_the_loop_vectorizer():
     if os.uname().machine == "x86_64":  # packed 64-bit integer adds (SSE2 .. AVX-512)
         assert "paddq" in vector_asm
         assert "paddq" not in scalar_asm
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="compiles")
+def test_wraparound_false_leaves_negative_indices_as_they_are_in_its_own_code_only():
+    """The engine's other option (kernel.play_games): an index of -1 on a row in the middle
+    of an array reads the element before the row (memory of the same array) instead of the
+    row's last; a helper it calls, not inlined, keeps numba's wrap-around."""
+    import numpy as np
+
+    def helper(row, index):
+        return row[index]
+
+    shared = jit_module.jit(cache=False)(helper)
+
+    def own_and_helper(row, index):
+        return row[index], shared(row, index)
+
+    wrapping = jit_module.jit(cache=False)(own_and_helper)
+    unwrapped = jit_module.jit(cache=False, wraparound=False)(own_and_helper)
+    rows = np.arange(12, dtype=np.int64).reshape(3, 4)
+    assert wrapping(rows[1], -1) == (7, 7)  # numba's default: the row's last element
+    assert unwrapped(rows[1], -1) == (3, 7)  # its own index as it is; the helper's wrapped
+    assert unwrapped(rows[1], 2) == (6, 6)
+    assert shared(rows[1], -1) == 7  # the helper compiled for that call is the default one

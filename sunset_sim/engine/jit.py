@@ -329,32 +329,59 @@ def _attach_cache(dispatcher: Dispatcher) -> None:
         )
 
 
-def _without_loop_vectorizing(dispatcher: Dispatcher) -> None:
-    """Compile ``dispatcher`` with LLVM's loop vectorizer off (numba reads the setting
-    from its config when it builds each optimization pipeline; the compiler lock keeps
-    other threads' compiles out meanwhile). Functions first compiled as its callees get
-    the same setting; the strategies' own code keeps the default."""
-    compile_with_defaults = dispatcher.compile
+def _compile_with(dispatcher: Dispatcher, loop_vectorize: bool, wraparound: bool) -> None:
+    """Compile ``dispatcher`` with LLVM's loop vectorizer off and/or without numba's
+    wrap-around of negative array indices (``x[-1]``).
 
-    def compile_unvectorized(signature):
+    numba reads the vectorizer setting from its config when it builds each optimization
+    pipeline, and calls ``arrayobj.fix_integer_index`` at every integer index; the
+    compiler lock keeps other threads' compiles out while either is changed. The
+    vectorizer setting also reaches functions first compiled as its callees (the
+    strategies' own code keeps numba's default); the index rule applies only to the code
+    of this function and what is inlined into it (its LLVM name is checked), so that a
+    shared helper's meaning never depends on which caller compiled it first."""
+    from numba.core import itanium_mangler
+    from numba.np import arrayobj
+
+    compile_with_defaults = dispatcher.compile
+    python_function = dispatcher.py_func
+    parts = f"{python_function.__module__}.{python_function.__qualname__}".split(".")
+    own_name = "_ZN" + "".join(itanium_mangler.mangle_identifier(part) for part in parts)
+
+    def fix_integer_index(context, builder, index_type, index, size):
+        if builder.function.name.startswith(own_name):
+            return context.cast(builder, index, index_type, numba.types.intp)
+        return numba_fix_integer_index(context, builder, index_type, index, size)
+
+    numba_fix_integer_index = arrayobj.fix_integer_index
+
+    def compile_with_settings(signature):
         with global_compiler_lock:
-            saved = numba.config.LOOP_VECTORIZE
-            numba.config.LOOP_VECTORIZE = 0
+            saved_vectorize = numba.config.LOOP_VECTORIZE
+            saved_index = arrayobj.fix_integer_index
+            if not loop_vectorize:
+                numba.config.LOOP_VECTORIZE = 0
+            if not wraparound:
+                arrayobj.fix_integer_index = fix_integer_index
             try:
                 return compile_with_defaults(signature)
             finally:
-                numba.config.LOOP_VECTORIZE = saved
+                numba.config.LOOP_VECTORIZE = saved_vectorize
+                arrayobj.fix_integer_index = saved_index
 
-    dispatcher.compile = compile_unvectorized
+    dispatcher.compile = compile_with_settings
 
 
 def jit(function=None, **options):
     """``numba.njit`` with nogil, numpy's error model and the dependency-keyed cache.
 
     ``cache=False`` opts a function out of the disk cache; ``loop_vectorize=False``
-    compiles it without LLVM's loop vectorizer (the engine: see ``kernel.play_games``)."""
+    compiles it without LLVM's loop vectorizer, and ``wraparound=False`` without numba's
+    wrap-around of negative indices, for code that never indexes from the end (the
+    engine: see ``kernel.play_games``)."""
     cache = options.pop("cache", CACHE) and CACHE
     loop_vectorize = options.pop("loop_vectorize", True)
+    wraparound = options.pop("wraparound", True)
     options.setdefault("nogil", True)
     options.setdefault("error_model", "numpy")  # no Python exception checks on division
 
@@ -363,8 +390,8 @@ def jit(function=None, **options):
         if not numba.config.DISABLE_JIT:
             if cache:
                 _attach_cache(dispatcher)
-            if not loop_vectorize:
-                _without_loop_vectorizing(dispatcher)
+            if not (loop_vectorize and wraparound):
+                _compile_with(dispatcher, loop_vectorize, wraparound)
         return dispatcher
 
     return decorate if function is None else decorate(function)

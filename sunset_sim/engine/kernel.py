@@ -251,7 +251,7 @@ def play_game(
     trace_put(trace, n_days_played)
 
 
-@jit(loop_vectorize=False)
+@jit(loop_vectorize=False, wraparound=False)
 def play_games(
     seed,
     first_game,
