@@ -115,7 +115,7 @@ def steps_goal_met(goal_kind, goal_param, direction, steps, cell):
 # (_nrt=False: it allocates nothing, stack arrays only, and keeps no reference).
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def choose_sale(options, n_options, comm_fame, land_icons):
     """The sale worth most, if it is worth anything; row 0 is "stop"."""
     best_index = 0
@@ -128,7 +128,7 @@ def choose_sale(options, n_options, comm_fame, land_icons):
     return best_index
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def choose_paint(obs, options, n_options, land_commissions, comm_share, land_icons, weight):
     """The option whose cells are worth most."""
     occupied = others_mask(obs)
@@ -161,7 +161,7 @@ def choose_paint(obs, options, n_options, land_commissions, comm_share, land_ico
     return best_index
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def choose_plan(
     obs,
     n_options,
@@ -249,7 +249,7 @@ def choose_plan(
     return best_index
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def choose_hike(
     obs,
     options,
