@@ -342,7 +342,7 @@ def _lineups(strategy_texts, players: int) -> list:
     strength (one fixed table mixes them)."""
     from sunset_sim.analysis.tournament import seatings
 
-    entrants = make_seats(strategy_texts, len(strategy_texts))
+    entrants = make_seats(strategy_texts, max(len(strategy_texts), 1))  # none: greedy
     return seatings(entrants, players)
 
 

@@ -441,6 +441,7 @@ def test_lineups_rotate_a_larger_field():
     four = [[p.name for p in table] for table in _lineups(tuple(names[:4]), 4)]
     assert four == [names[shift:4] + names[:shift] for shift in range(4)]
     assert [[p.name for p in t] for t in _lineups(("greedy",), 3)] == [["greedy"] * 3]
+    assert [[p.name for p in t] for t in _lineups((), 2)] == [["greedy"] * 2]  # the default
 
 
 def test_frame_builder_matches_concatenated_frames(cards_module):
