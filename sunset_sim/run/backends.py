@@ -30,7 +30,7 @@ import numba
 import numpy as np
 
 from sunset_sim.cards.tables import CardTables
-from sunset_sim.engine.batch import BatchArrays, run_games
+from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError
 from sunset_sim.run.progress import Progress, play_in_steps
@@ -56,6 +56,14 @@ class Seating:
     ranges: Sequence[tuple[int, int]]
     field: Sequence[Player] = ()
     banned: np.ndarray | None = None
+    only: np.ndarray | None = None  # bool per game from ranges[0][0] on: play just those
+
+    def only_for(self, first: int, count: int) -> np.ndarray | None:
+        """``only``'s entries for the chunk (first, count), or None (every game)."""
+        if self.only is None:
+            return None
+        offset = first - self.ranges[0][0]
+        return self.only[offset : offset + count]
 
 
 def thread_count(jobs: int | None) -> int:
@@ -101,12 +109,16 @@ class LocalBackend:
         progress: Progress | None = None,
         field: Sequence[Player] = (),
         banned: np.ndarray | None = None,
+        only: np.ndarray | None = None,
     ) -> Iterator[BatchArrays]:
         """The chunks in order; ``progress(games)`` is told of games played within a
         chunk too (``run.progress.play_in_steps``), so a bar moves during a long chunk.
-        ``field`` and ``banned`` as ``engine.batch.run_games`` takes them."""
+        ``field`` and ``banned`` as ``engine.batch.run_games`` takes them; ``only`` as
+        ``Seating.only``."""
         seats = list(seats)
         field = list(field)
+        ranges = list(ranges)
+        seating = Seating(tables, seats, rules, seed, ranges, field, banned, only)
         with numba_threads(self.jobs):
             for first, count in ranges:
                 yield play_in_steps(
@@ -120,6 +132,7 @@ class LocalBackend:
                     self.check_invariants,
                     field,
                     banned,
+                    seating.only_for(first, count),
                 )
 
     def play_seatings(
@@ -182,6 +195,7 @@ class LocalBackend:
             progress,
             seating.field,
             seating.banned,
+            seating.only,
         )
 
 
@@ -254,10 +268,11 @@ class DaskBackend:
         progress: Progress | None = None,
         field: Sequence[Player] = (),
         banned: np.ndarray | None = None,
+        only: np.ndarray | None = None,
     ) -> Iterator[BatchArrays]:
         """The chunks in order; ``progress(games)`` once per chunk (played remotely).
         ``field`` travels as strategy names (only their code matters to the kernel)."""
-        seating = Seating(tables, seats, rules, seed, list(ranges), field, banned)
+        seating = Seating(tables, seats, rules, seed, list(ranges), field, banned, only)
         for _, batch in self.play_seatings([seating], progress):
             yield batch
 
@@ -297,6 +312,7 @@ class DaskBackend:
                         self.check_invariants,
                         entrants,
                         seating.banned,
+                        seating.only_for(first, count),
                     )
 
         # this backend's client, not whichever Client was made last in this process
@@ -498,15 +514,17 @@ def play_chunk(
     check_invariants: bool = False,
     field: tuple[str, ...] = (),
     banned: np.ndarray | None = None,
+    only: np.ndarray | None = None,
 ) -> tuple[str, str, BatchArrays]:
     """One chunk on a worker: (host, engine hash, games first .. first + count - 1 as
-    raw arrays)."""
+    raw arrays; with ``only``, just those games: ``run.subset.play_only``)."""
     seats, engine = worker_seats(data)
     entrants = worker_seats(tuple((name, (), name) for name in field))[0] if field else []
     with _KERNEL_LOCK, numba_threads(jobs):
-        batch = run_games(
-            tables, seats, rules, seed, first, count, check_invariants, entrants, banned
-        )
+        batch = play_in_steps(
+            tables, seats, rules, seed, first, count, None, check_invariants, entrants,
+            banned, only,
+        )  # fmt: skip
         return socket.gethostname(), engine, batch
 
 
