@@ -143,20 +143,26 @@ class LocalBackend:
         Seatings of few games (a study plays thousands of 200-game tables) run side by
         side, one thread each, rather than one after another on all threads: a small
         batch split across threads leaves one idle while the other finishes, and
-        measured on 2 cores a study ran about a quarter faster so. The chunks are the
-        same; only when they are played changes."""
+        measured on 2 cores a study ran about a quarter faster so. Many chunks (at least
+        ``MANY_CHUNKS`` per thread: a report's 140 seatings) run side by side too, a
+        chunk per thread: the caller writes one chunk's rows while the next ones play,
+        where one chunk at a time on every thread left a core idle between chunks. The
+        chunks are the same; only when they are played changes."""
         seatings = list(seatings)
         threads = thread_count(self.jobs)
+        chunks = [
+            (index, first, count) for index, s in enumerate(seatings) for first, count in s.ranges
+        ]
         small = all(
             sum(count for _, count in seating.ranges) < SMALL_SEATING for seating in seatings
         )
-        if threads < 2 or len(seatings) < 2 or not small:
+        side_by_side = (len(seatings) >= 2 and small) or len(chunks) >= MANY_CHUNKS * threads
+        if threads < 2 or len(chunks) < 2 or not side_by_side:
             for index, seating in enumerate(seatings):
                 for batch in self._play_seating(seating, progress):
                     yield index, batch
             return
 
-        alone = LocalBackend(1, self.check_invariants)
         told = progress
         if progress is not None:  # a bar is told from one thread at a time
             lock = threading.Lock()
@@ -165,22 +171,26 @@ class LocalBackend:
                 with lock:
                     progress(games)
 
-        def one_thread(seating: Seating) -> list[BatchArrays]:
-            return list(alone._play_seating(seating, told))
+        def one_thread(index: int, first: int, count: int) -> BatchArrays:
+            seating = seatings[index]
+            with numba_threads(1):
+                return play_in_steps(
+                    seating.tables, list(seating.seats), seating.rules, seating.seed, first,
+                    count, told, self.check_invariants, list(seating.field), seating.banned,
+                    seating.only_for(first, count),
+                )  # fmt: skip
 
         pool = _seating_pool(threads)
         pending: collections.deque = collections.deque()
         try:
-            for index, seating in enumerate(seatings):
-                pending.append((index, pool.submit(one_thread, seating)))
+            for index, first, count in chunks:
+                pending.append((index, pool.submit(one_thread, index, first, count)))
                 while len(pending) > 2 * threads:  # a few ahead, results in order
                     done_index, future = pending.popleft()
-                    for batch in future.result():
-                        yield done_index, batch
+                    yield done_index, future.result()
             while pending:
                 done_index, future = pending.popleft()
-                for batch in future.result():
-                    yield done_index, batch
+                yield done_index, future.result()
         finally:  # stopped early (an error, Ctrl-C): drop what has not started
             for _, future in pending:
                 future.cancel()
@@ -200,6 +210,7 @@ class LocalBackend:
 
 
 SMALL_SEATING = 5000  # games: below this, seatings play side by side (play_seatings)
+MANY_CHUNKS = 16  # chunks per thread: with this many, chunks play side by side too
 _SEATING_POOLS: dict[int, ThreadPoolExecutor] = {}
 _SEATING_LOCK = threading.Lock()
 
