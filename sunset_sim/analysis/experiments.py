@@ -13,6 +13,9 @@ measures what the change did:
   data given to the kernel (``engine/kernel.py``: a per-seat mask), so no experiment
   recompiles anything. In deal g the restricted seat is ``g % players``, and every
   rotation of the table plays deal g, so every strategy is restricted in every seat.
+  A deal where the restriction cannot change anything is not played again: a commission
+  never in the row on a day played (about half the deals for each one) leaves the
+  restricted game exactly the baseline's (``FieldRun.may_differ``).
 - **card edits**: commission or goal fame, plan wake-up/hike/paint/directions moved by
   a step (``cards.edit``). Card ids and deck sizes stay, so the deal stays identical
   (it depends only on the seed and the card order).
