@@ -355,7 +355,7 @@ def _play(
     (the report's intervals assume that) and each row's ``strategy`` is its seat's."""
     from sunset_sim.analysis.report import wanted_columns
     from sunset_sim.results import FrameBuilder
-    from sunset_sim.runner import iter_batches
+    from sunset_sim.runner import iter_seatings
 
     plan_ids = [p.id for p in cards.plans]
     # the rows go straight into columns sized once (no frame per chunk, no concat)
@@ -365,20 +365,20 @@ def _play(
         open_cli_backend(where[0], jobs, where[1]) as runner,
         games_progress(games_per_table * len(tables), stream) as bar,
     ):
-        for index, seats in enumerate(tables):
-            first = index * games_per_table
-            for batch, labels in iter_batches(
-                games_per_table,
-                players,
-                seats,
-                seed,
-                cards,
-                rules,
-                jobs,
-                first_game=first,
-                field=[player for table in tables for player in table],
-                backend=runner,
-            ):
-                rows.add(batch, labels, plan_ids)
-                bar.update(len(batch.game))
+        # every seating handed over at once, so the next ones play while these rows are
+        # written (LocalBackend.play_seatings); the chunks come back in seating order
+        for _, batch, labels in iter_seatings(
+            games_per_table,
+            players,
+            tables,
+            seed,
+            cards,
+            rules,
+            jobs,
+            first_games=[index * games_per_table for index in range(len(tables))],
+            field=[player for table in tables for player in table],
+            backend=runner,
+        ):
+            rows.add(batch, labels, plan_ids)
+            bar.update(len(batch.game))
     return rows.frame()

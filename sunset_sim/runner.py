@@ -136,20 +136,35 @@ def iter_seatings(
     progress: Progress | None = None,
     backend: BackendOption = "local",
     scheduler: str | None = None,
+    only: Sequence[np.ndarray | None] | None = None,
+    first_games: Sequence[int] | None = None,
 ) -> Iterator[tuple[int, BatchArrays, list[str]]]:
     """(table index, raw arrays, seat labels) for every chunk of every table, in table
     order: the chunks ``iter_batches`` yields table by table, handed to the backend
     together, so that a cluster plays the tables side by side (a tournament's seatings of
-    one chunk each would otherwise run one at a time). Same arrays, same order."""
+    one chunk each would otherwise run one at a time). Same arrays, same order.
+    ``only``: per table, None or one bool per game (``Seating.only``): play just those.
+    ``first_games``: per table, its own first game (a report's seatings each play their
+    own deals), instead of ``first_game`` at every table."""
     resolved = [resolve(players, table, cards, rules) for table in tables]
     if not resolved:
         return
     card_tables = _tables(resolved[0][0])
     entrants = _entrants(field)
-    ranges = chunk_ranges(games, chunk_size, first_game)
+    wanted = list(only) if only is not None else [None] * len(resolved)
+    firsts = list(first_games) if first_games is not None else [first_game] * len(resolved)
     seatings = [
-        Seating(card_tables, seats, checked, seed, ranges, entrants, banned)
-        for _, seats, checked in resolved
+        Seating(
+            card_tables,
+            seats,
+            checked,
+            seed,
+            chunk_ranges(games, chunk_size, first),
+            entrants,
+            banned,
+            subset,
+        )  # fmt: skip
+        for (_, seats, checked), subset, first in zip(resolved, wanted, firsts, strict=True)
     ]
     labels = [[p.name for p in seats] for _, seats, _ in resolved]
     with using_backend(backend, jobs, scheduler) as runner:

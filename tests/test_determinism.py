@@ -158,10 +158,18 @@ def test_a_shared_field_kernel_plays_the_same_games():
     assert len(functions) == 3 and ids.tolist() == [1, 2]  # early-bird, greedy, random
 
 
-def test_small_seatings_side_by_side_give_the_same_chunks_in_order():
-    """LocalBackend plays seatings of few games side by side, one thread each
-    (run/backends.py): the same (seating, chunk) stream as one seating after another."""
+@pytest.mark.parametrize("many", [False, True])
+def test_small_seatings_side_by_side_give_the_same_chunks_in_order(monkeypatch, many):
+    """LocalBackend plays seatings of few games side by side, one thread each, and the
+    chunks of many seatings too, one chunk per thread (run/backends.py): the same
+    (seating, chunk) stream as one seating after another."""
     import numpy as np
+
+    from sunset_sim.run import backends
+
+    if many:  # seatings too big to count as small, but chunks enough to share out
+        monkeypatch.setattr(backends, "SMALL_SEATING", 10)
+        monkeypatch.setattr(backends, "MANY_CHUNKS", 6)
 
     from sunset_sim.cards.loader import load_cards
     from sunset_sim.cards.tables import build_tables
@@ -175,7 +183,7 @@ def test_small_seatings_side_by_side_give_the_same_chunks_in_order():
         Seating(tables, seat_players(names, 2), Rules(), 5, [(0, 30), (30, 20)])
         for names in lineups * 2
     ]
-    assert 50 < SMALL_SEATING
+    assert (50 < SMALL_SEATING) != many
     told: list[int] = []
     apart = list(LocalBackend(1).play_seatings(seatings))
     together = list(LocalBackend(2).play_seatings(seatings, told.append))

@@ -52,6 +52,49 @@ def test_restricted_play_in_steps_matches_one_call(tables, tiny_steps):
     assert parts.first_game == whole.first_game
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_only_some_games_are_the_same_games(tables, monkeypatch, threads):
+    """``only`` plays just the games asked for, each the game run_games plays at its
+    index (restricted too), on one thread or split over two; the others stay as
+    allocated, and progress counts the whole chunk."""
+    import numba
+
+    from sunset_sim.engine.batch import allocate, run_games
+    from sunset_sim.rules.options import Rules
+    from sunset_sim.run import subset
+    from sunset_sim.strategy import make_player
+
+    monkeypatch.setattr(subset, "STEP_SECONDS", 0.0)  # told after every stretch
+    seats = [make_player(s) for s in LINEUP]
+    width = 1 + tables.plan_wake.shape[0] + tables.land_icons.shape[0] + tables.comm_fame.shape[0]
+    banned = np.zeros((3, 3, width), dtype=np.uint8)
+    banned[1, 0, 0] = banned[1, 0, 1] = 1
+    only = np.random.default_rng(3).random(50) < 0.5
+    only[:2] = only[-1] = True  # stretches at both ends
+    whole = run_games(tables, seats, Rules(), 11, 500, 50, banned=banned)
+    empty = allocate(50, 3, Rules().days, tables, 500)
+    told: list[int] = []
+    previous = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        some = play_in_steps(
+            tables, seats, Rules(), 11, 500, 50, None if threads > 1 else told.append,
+            banned=banned, only=only,
+        )  # fmt: skip
+    finally:
+        numba.set_num_threads(previous)
+    for name, array in whole.arrays().items():
+        np.testing.assert_array_equal(getattr(some, name)[only], array[only], err_msg=name)
+        np.testing.assert_array_equal(
+            getattr(some, name)[~only], getattr(empty, name)[~only], err_msg=name
+        )
+    if threads == 1:
+        assert sum(told) == 50 and len(told) == len(subset.runs(only))
+    assert subset.runs(np.array([True, False, True, True])) == [(0, 1), (2, 4)]
+    with pytest.raises(ValueError, match="only: 3 entries for 50 games"):
+        play_in_steps(tables, seats, Rules(), 11, 500, 50, only=only[:3])
+
+
 def test_tournament_reports_progress_within_chunks(tiny_steps):
     told: list[int] = []
     result = sunset_sim.tournament(

@@ -93,15 +93,39 @@ def test_bit_sums_matches_loop():
 
 
 def test_bit_sums_counts_match_loop():
-    """Counts (values all 1) take a shortcut: the same sums as the product would give."""
     rng = np.random.default_rng(3)
     words = rng.integers(0, 2**63, size=(70_000, 2), dtype=np.uint64)
     counts = bit_sums(words, np.ones(len(words)), 100)
-    product = bit_sums(words, np.ones((len(words), 2)), 100)  # two columns: the product
     assert counts.shape == (100, 1)
-    assert np.array_equal(counts[:, 0], product[:, 0])
     for bit in (0, 7, 8, 63, 64, 99):
         assert counts[bit, 0] == ((words[:, bit // 64] >> np.uint64(bit % 64)) & np.uint64(1)).sum()
+
+
+def test_bit_sums_of_win_shares_are_exact():
+    """Win shares (won / winners: multiples of 1/12), their squares and fame, split by
+    group: each sum is the exact sum of the fractions, correctly rounded."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(4)
+    rows = 30_000
+    words = rng.integers(0, 2**63, size=(rows, 1), dtype=np.uint64)
+    winners = rng.integers(1, 5, size=rows)
+    won = rng.random(rows) < 0.3
+    win = np.where(won, 1.0 / winners, 0.0)
+    fame = rng.integers(0, 90, size=rows).astype(np.float64)
+    groups = rng.integers(-1, 3, size=rows)  # -1: left out
+    sums = bit_sums(words, np.column_stack([np.ones(rows), win, win * win, fame]), 40, groups, 3)
+    assert sums.shape == (40, 12)
+    for bit in (0, 9, 39):
+        has = (words[:, 0] >> np.uint64(bit)) & np.uint64(1) == 1
+        for group in range(3):
+            mine = has & (groups == group)
+            shares = [
+                Fraction(1, int(w)) if x else Fraction(0)
+                for w, x in zip(winners[mine], won[mine], strict=True)
+            ]
+            exact = [len(shares), sum(shares), sum(v * v for v in shares), int(fame[mine].sum())]
+            assert list(sums[bit, 4 * group : 4 * group + 4]) == [float(v) for v in exact]
 
 
 # ---------------------------------------------------------------- report from a real batch

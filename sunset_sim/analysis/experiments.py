@@ -13,6 +13,9 @@ measures what the change did:
   data given to the kernel (``engine/kernel.py``: a per-seat mask), so no experiment
   recompiles anything. In deal g the restricted seat is ``g % players``, and every
   rotation of the table plays deal g, so every strategy is restricted in every seat.
+  A deal where the restriction cannot change anything is not played again: a commission
+  never in the row on a day played (about half the deals for each one) leaves the
+  restricted game exactly the baseline's (``FieldRun.may_differ``).
 - **card edits**: commission or goal fame, plan wake-up/hike/paint/directions moved by
   a step (``cards.edit``). Card ids and deck sizes stay, so the deal stays identical
   (it depends only on the seed and the card order).
@@ -146,6 +149,9 @@ class FieldRun:
     share: np.ndarray  # float64 (tables, games, players)
     fame: np.ndarray  # float64 (tables, games, players)
     raw: list[dict] = field(default_factory=list)  # per table: the KEPT arrays
+    # with the KEPT arrays: (tables, games, commissions) bool, the commission was in the
+    # row on a day played (the only days a seat can sell to it)
+    in_row: np.ndarray | None = None
 
     @property
     def games(self) -> int:
@@ -166,6 +172,20 @@ class FieldRun:
         # over tables (_per_deal) then add in the same order, to the bit
         return np.ascontiguousarray(seated[:, self.restricted_seat()])
 
+    def may_differ(self, cards: CardSet, restriction: Restriction) -> np.ndarray | None:
+        """(tables, games) bool: the deals whose game under ``restriction`` may differ
+        from this unrestricted run's; None when any may (no way to tell).
+
+        A restriction only removes options (engine/restricted.py: the options left keep
+        their order), so until the restricted seat is offered a banned one the game
+        goes exactly as without it. A sale to a commission is only offered while it is
+        in the row (R-SELL-1), so where the commission never was on a day played the
+        restricted game is this game, to the bit."""
+        if restriction.family != "commission" or self.in_row is None:
+            return None
+        indices = [i for i, c in enumerate(cards.commissions) if c.id == restriction.card]
+        return self.in_row[:, :, indices].any(axis=2)
+
 
 def play_field(
     tables: Sequence[Sequence[Player]],
@@ -180,14 +200,20 @@ def play_field(
     progress: Progress | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     backend: BackendOption = "local",
+    only: np.ndarray | None = None,
+    known: FieldRun | None = None,
 ) -> FieldRun:
     """Play deals first_game .. first_game + games - 1 at every table (rotation), on
-    ``backend`` (``runner.iter_seatings``: the tables side by side on a cluster)."""
+    ``backend`` (``runner.iter_seatings``: the tables side by side on a cluster).
+
+    ``only`` (tables, games) bool with ``known``: play just those deals; the others'
+    share and fame are ``known``'s (a run whose games there are these games)."""
     players = len(tables[0])
     entrants = [player for table in tables for player in table]
     share = np.zeros((len(tables), games, players))
     fame = np.zeros((len(tables), games, players))
     kept = [{name: [] for name in KEPT} for _ in tables]  # per table: the KEPT arrays
+    in_row = [[] for _ in tables]
     for t, batch, _ in iter_seatings(
         games,
         players,
@@ -202,10 +228,12 @@ def play_field(
         banned=banned,
         progress=progress,
         backend=backend,
+        only=None if only is None else list(only),
     ):
         rows = slice(batch.first_game - first_game, batch.first_game - first_game + len(batch.game))
         seat = batch.seat
-        share[t, rows] = seat[:, :, enums.R_WON] / seat[:, :, enums.R_WINNERS]
+        with np.errstate(invalid="ignore"):  # rows left out (only) have no winners yet
+            share[t, rows] = seat[:, :, enums.R_WON] / seat[:, :, enums.R_WINNERS]
         fame[t, rows] = seat[:, :, enums.R_FAME]
         if keep:
             kept[t]["plan"].append(batch.plan)
@@ -214,11 +242,20 @@ def play_field(
             kept[t]["position"].append(batch.position)
             kept[t]["goal_flags"].append(batch.day[:, :, :, enums.D_GOAL])
             kept[t]["goal"].append(batch.goal)
+            shown = batch.commission[:, :, enums.C_SHOWN]
+            days = batch.game[:, enums.G_DAYS, None]
+            in_row[t].append((shown >= 1) & (shown <= days))
+    if only is not None:  # the deals left out are the known run's games
+        skipped = ~np.asarray(only, dtype=bool)
+        share[skipped] = known.share[skipped]
+        fame[skipped] = known.fame[skipped]
     labels = [[player.name for player in table] for table in tables]
     raw: list[dict] = []
+    rows_shown = None
     if keep:
         raw = [{name: np.concatenate(parts) for name, parts in arrays.items()} for arrays in kept]
-    return FieldRun(first_game, players, labels, share, fame, raw)
+        rows_shown = np.stack([np.concatenate(parts) for parts in in_row])
+    return FieldRun(first_game, players, labels, share, fame, raw, rows_shown)
 
 
 # --- paired values --------------------------------------------------------------------
@@ -428,12 +465,15 @@ class Lab:
         unrestricted baseline, the only arm whose per-seat details are kept)."""
         key = (cards.content_hash, restriction)
         if key not in self._runs:
-            banned = None
+            banned, only, base = None, None, None
             if restriction is not None:
                 banned = ban_array(cards, len(self.tables[0]), restriction)
+                base = self.base(cards)  # the deals the restriction cannot touch are its
+                only = base.may_differ(cards, restriction)
             self._runs[key] = play_field(
                 self.tables, self.games, self.seed, cards, self.rules, self.first_game,
                 banned, self.jobs, restriction is None, self.progress, backend=self.backend,
+                only=only, known=base,
             )  # fmt: skip
         return self._runs[key]
 

@@ -30,7 +30,7 @@ import numba
 import numpy as np
 
 from sunset_sim.cards.tables import CardTables
-from sunset_sim.engine.batch import BatchArrays, run_games
+from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError
 from sunset_sim.run.progress import Progress, play_in_steps
@@ -56,6 +56,14 @@ class Seating:
     ranges: Sequence[tuple[int, int]]
     field: Sequence[Player] = ()
     banned: np.ndarray | None = None
+    only: np.ndarray | None = None  # bool per game from ranges[0][0] on: play just those
+
+    def only_for(self, first: int, count: int) -> np.ndarray | None:
+        """``only``'s entries for the chunk (first, count), or None (every game)."""
+        if self.only is None:
+            return None
+        offset = first - self.ranges[0][0]
+        return self.only[offset : offset + count]
 
 
 def thread_count(jobs: int | None) -> int:
@@ -101,12 +109,16 @@ class LocalBackend:
         progress: Progress | None = None,
         field: Sequence[Player] = (),
         banned: np.ndarray | None = None,
+        only: np.ndarray | None = None,
     ) -> Iterator[BatchArrays]:
         """The chunks in order; ``progress(games)`` is told of games played within a
         chunk too (``run.progress.play_in_steps``), so a bar moves during a long chunk.
-        ``field`` and ``banned`` as ``engine.batch.run_games`` takes them."""
+        ``field`` and ``banned`` as ``engine.batch.run_games`` takes them; ``only`` as
+        ``Seating.only``."""
         seats = list(seats)
         field = list(field)
+        ranges = list(ranges)
+        seating = Seating(tables, seats, rules, seed, ranges, field, banned, only)
         with numba_threads(self.jobs):
             for first, count in ranges:
                 yield play_in_steps(
@@ -120,6 +132,7 @@ class LocalBackend:
                     self.check_invariants,
                     field,
                     banned,
+                    seating.only_for(first, count),
                 )
 
     def play_seatings(
@@ -130,20 +143,26 @@ class LocalBackend:
         Seatings of few games (a study plays thousands of 200-game tables) run side by
         side, one thread each, rather than one after another on all threads: a small
         batch split across threads leaves one idle while the other finishes, and
-        measured on 2 cores a study ran about a quarter faster so. The chunks are the
-        same; only when they are played changes."""
+        measured on 2 cores a study ran about a quarter faster so. Many chunks (at least
+        ``MANY_CHUNKS`` per thread: a report's 140 seatings) run side by side too, a
+        chunk per thread: the caller writes one chunk's rows while the next ones play,
+        where one chunk at a time on every thread left a core idle between chunks. The
+        chunks are the same; only when they are played changes."""
         seatings = list(seatings)
         threads = thread_count(self.jobs)
+        chunks = [
+            (index, first, count) for index, s in enumerate(seatings) for first, count in s.ranges
+        ]
         small = all(
             sum(count for _, count in seating.ranges) < SMALL_SEATING for seating in seatings
         )
-        if threads < 2 or len(seatings) < 2 or not small:
+        side_by_side = (len(seatings) >= 2 and small) or len(chunks) >= MANY_CHUNKS * threads
+        if threads < 2 or len(chunks) < 2 or not side_by_side:
             for index, seating in enumerate(seatings):
                 for batch in self._play_seating(seating, progress):
                     yield index, batch
             return
 
-        alone = LocalBackend(1, self.check_invariants)
         told = progress
         if progress is not None:  # a bar is told from one thread at a time
             lock = threading.Lock()
@@ -152,22 +171,26 @@ class LocalBackend:
                 with lock:
                     progress(games)
 
-        def one_thread(seating: Seating) -> list[BatchArrays]:
-            return list(alone._play_seating(seating, told))
+        def one_thread(index: int, first: int, count: int) -> BatchArrays:
+            seating = seatings[index]
+            with numba_threads(1):
+                return play_in_steps(
+                    seating.tables, list(seating.seats), seating.rules, seating.seed, first,
+                    count, told, self.check_invariants, list(seating.field), seating.banned,
+                    seating.only_for(first, count),
+                )  # fmt: skip
 
         pool = _seating_pool(threads)
         pending: collections.deque = collections.deque()
         try:
-            for index, seating in enumerate(seatings):
-                pending.append((index, pool.submit(one_thread, seating)))
+            for index, first, count in chunks:
+                pending.append((index, pool.submit(one_thread, index, first, count)))
                 while len(pending) > 2 * threads:  # a few ahead, results in order
                     done_index, future = pending.popleft()
-                    for batch in future.result():
-                        yield done_index, batch
+                    yield done_index, future.result()
             while pending:
                 done_index, future = pending.popleft()
-                for batch in future.result():
-                    yield done_index, batch
+                yield done_index, future.result()
         finally:  # stopped early (an error, Ctrl-C): drop what has not started
             for _, future in pending:
                 future.cancel()
@@ -182,10 +205,12 @@ class LocalBackend:
             progress,
             seating.field,
             seating.banned,
+            seating.only,
         )
 
 
 SMALL_SEATING = 5000  # games: below this, seatings play side by side (play_seatings)
+MANY_CHUNKS = 16  # chunks per thread: with this many, chunks play side by side too
 _SEATING_POOLS: dict[int, ThreadPoolExecutor] = {}
 _SEATING_LOCK = threading.Lock()
 
@@ -254,10 +279,11 @@ class DaskBackend:
         progress: Progress | None = None,
         field: Sequence[Player] = (),
         banned: np.ndarray | None = None,
+        only: np.ndarray | None = None,
     ) -> Iterator[BatchArrays]:
         """The chunks in order; ``progress(games)`` once per chunk (played remotely).
         ``field`` travels as strategy names (only their code matters to the kernel)."""
-        seating = Seating(tables, seats, rules, seed, list(ranges), field, banned)
+        seating = Seating(tables, seats, rules, seed, list(ranges), field, banned, only)
         for _, batch in self.play_seatings([seating], progress):
             yield batch
 
@@ -297,6 +323,7 @@ class DaskBackend:
                         self.check_invariants,
                         entrants,
                         seating.banned,
+                        seating.only_for(first, count),
                     )
 
         # this backend's client, not whichever Client was made last in this process
@@ -498,15 +525,17 @@ def play_chunk(
     check_invariants: bool = False,
     field: tuple[str, ...] = (),
     banned: np.ndarray | None = None,
+    only: np.ndarray | None = None,
 ) -> tuple[str, str, BatchArrays]:
     """One chunk on a worker: (host, engine hash, games first .. first + count - 1 as
-    raw arrays)."""
+    raw arrays; with ``only``, just those games: ``run.subset.play_only``)."""
     seats, engine = worker_seats(data)
     entrants = worker_seats(tuple((name, (), name) for name in field))[0] if field else []
     with _KERNEL_LOCK, numba_threads(jobs):
-        batch = run_games(
-            tables, seats, rules, seed, first, count, check_invariants, entrants, banned
-        )
+        batch = play_in_steps(
+            tables, seats, rules, seed, first, count, None, check_invariants, entrants,
+            banned, only,
+        )  # fmt: skip
         return socket.gethostname(), engine, batch
 
 

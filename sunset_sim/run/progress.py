@@ -45,10 +45,22 @@ def play_in_steps(
     check_invariants: bool = False,
     field: Sequence[Player] = (),
     banned: np.ndarray | None = None,
+    only: np.ndarray | None = None,
 ) -> BatchArrays:
     """Games first_game .. first_game + count - 1, as ``engine.batch.run_games`` plays
     them; with ``progress``, in sub-ranges of about ``STEP_SECONDS`` each, calling
-    ``progress(games)`` after each one (same rows as a single call)."""
+    ``progress(games)`` after each one (same rows as a single call). ``only`` (bool, one
+    per game): play just those games (``run.subset.play_only``; the other rows are left
+    as allocated)."""
+    if only is not None:
+        from sunset_sim.run.subset import play_only
+
+        if len(only) != count:
+            raise ValueError(f"only: {len(only)} entries for {count} games")
+        return play_only(
+            tables, seats, rules, seed, first_game, only, check_invariants, field, banned,
+            progress,
+        )  # fmt: skip
     if not callable(progress):
         return run_games(
             tables, seats, rules, seed, first_game, count, check_invariants, field, banned

@@ -37,7 +37,6 @@ DAY_PATTERNS = (
     r"commissions_shown_\d+",
 )
 _WANTED = re.compile("|".join(f"(?:{p})" for p in DAY_PATTERNS))
-_CHUNK_ROWS = 1 << 16
 
 
 def wanted_columns(available: Sequence[str]) -> list[str]:
@@ -92,50 +91,71 @@ def bit_sums(
 ) -> np.ndarray:
     """``out[i, j]`` = sum of ``values[r, j]`` over rows r whose bit i is set.
 
-    ``words[r, w]`` are uint64 bitmask words (bit i of word w is item 64*w + i). Done in
-    chunks as a 0/1 matrix times the value columns, so memory stays small. With
-    ``groups`` (a code 0..n_groups-1 per row), the sums are split by group:
-    ``out[i, g * m + j]`` sums ``values[r, j]`` over group g's rows (m value columns).
+    ``words[r, w]`` are uint64 bitmask words (bit i of word w is item 64*w + i). With
+    ``groups`` (a code 0..n_groups-1 per row; others are left out), the sums are split by
+    group: ``out[i, g * m + j]`` sums ``values[r, j]`` over group g's rows (m value columns).
 
-    The float32 products are a BLAS call whose rounding depends on the operands' shapes
-    and layout (a product over only the bits asked for rounded differently at a million
-    games), so every chunk multiplies the same (all bits, rows) matrix as it always has;
-    only the value columns split by group are put in place with one assignment."""
+    Per byte of the words, the rows' values are summed by (byte value, group) with one
+    bincount per column, and each bit's sum is the sum over the byte values that have
+    it set. A column of whole multiples of 1/12 or 1/144 (counts, fame, win shares and
+    their squares) is summed as whole numbers, exactly (every partial sum below 2**53),
+    so its sums are the exact ones, correctly rounded; any other column is summed in
+    float64 (a float32 matrix product did all of this before, about 10x slower and
+    rounding win shares to about 1e-7)."""
     words = np.ascontiguousarray(words, dtype=np.uint64)
     if words.ndim == 1:
         words = words[:, None]
     values = np.asarray(values, dtype=np.float64)
     if values.ndim == 1:
         values = values[:, None]
-    m = values.shape[1]
+    rows, m = values.shape
     k = n_groups if groups is not None else 1
+    n_bytes = min(words.shape[1] * 8, -(-n_bits // 8))
     out = np.zeros((words.shape[1] * 64, k * m))
-    if groups is None and m == 1 and bool((values == 1.0).all()):
-        # counts: whole numbers below 2**24 in every chunk, exact in the float32 product
-        # whatever its order, so counting each bit's rows gives the same sums: per byte of
-        # the row, how many rows hold each of its 256 values, times those values' bits
-        table = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little")
-        for byte, column in enumerate(words.view(np.uint8).T):
-            rows_per_value = np.bincount(column, minlength=256)
-            out[8 * byte : 8 * byte + 8, 0] = rows_per_value @ table.astype(np.int64)
+    if rows == 0 or n_bytes == 0:
         return out[:n_bits]
-    values32 = values.astype(np.float32)
-    for start in range(0, len(words), _CHUNK_ROWS):
-        chunk = words[start : start + _CHUNK_ROWS]
-        bits = np.unpackbits(chunk.view(np.uint8), axis=1, bitorder="little")
-        part_values = values32[start : start + _CHUNK_ROWS]
-        if groups is not None:  # each row's values in its group's m columns, 0 elsewhere
-            codes = np.asarray(groups[start : start + _CHUNK_ROWS])
-            rows = np.flatnonzero((codes >= 0) & (codes < k))
-            split = np.zeros((len(chunk), k, m), dtype=np.float32)
-            split[rows, codes[rows]] = part_values[rows]
-            part_values = split.reshape(len(chunk), k * m)
-        # float32 products (exact for 0/1 and counts; ~1e-7 relative for win shares),
-        # added up across chunks in float64; (bits, rows) as the transpose of the rows'
-        # bits (column-major), converted in memory order
-        part = bits.astype(np.float32).T @ part_values
-        out += part.astype(np.float64)
-    return out[:n_bits]
+    offset = None  # 256 * group per row; rows outside 0..k-1 go to a spare bin
+    if groups is not None:
+        codes = np.asarray(groups).astype(np.int64)
+        codes = np.where((codes >= 0) & (codes < k), codes, k)
+        offset = codes * 256
+    columns = [_whole_column(values[:, j]) for j in range(m)]
+    size = 256 * (k + 1)
+    bits = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little")
+    table = bits.T.astype(np.float64)  # (8 bits, 256 byte values)
+    as_bytes = words.view(np.uint8)
+    for byte in range(n_bytes):
+        key = as_bytes[:, byte].astype(np.int64)
+        if offset is not None:
+            key += offset
+        sums = np.empty((size, m))
+        for j, (column, _) in enumerate(columns):
+            if column is None:  # all ones: a count
+                sums[:, j] = np.bincount(key, minlength=size)
+            else:
+                sums[:, j] = np.bincount(key, weights=column, minlength=size)
+        by_value = sums[: 256 * k].reshape(k, 256, m).transpose(1, 0, 2).reshape(256, k * m)
+        out[8 * byte : 8 * byte + 8] = table @ by_value
+    scales = np.tile([scale for _, scale in columns], k)
+    return out[:n_bits] / scales
+
+
+_SCALES = (1.0, 12.0, 144.0)  # win shares are multiples of 1/12 (1 to 4 winners), squares of 1/144
+
+
+def _whole_column(column: np.ndarray) -> tuple[np.ndarray | None, float]:
+    """``(column * scale, scale)`` with the first scale that makes every value a whole
+    number small enough to sum exactly in float64 (None for a column of ones); else the
+    column as it is, scale 1."""
+    if bool((column == 1.0).all()):
+        return None, 1.0
+    limit = 2.0**52 / max(len(column), 1)
+    for scale in _SCALES:
+        scaled = column * scale
+        whole = np.rint(scaled)
+        if np.abs(whole).max() <= limit and bool((np.abs(scaled - whole) <= 1e-9 * scale).all()):
+            return whole, scale
+    return column, 1.0
 
 
 def _pool(sums: np.ndarray, m: int) -> np.ndarray:
