@@ -162,7 +162,7 @@ def _pool(threads: int) -> ThreadPoolExecutor:
         return pool
 
 
-def _play_block(
+def play_block(
     tables: CardTables,
     players: list[Player],
     rules: Rules,
@@ -174,7 +174,9 @@ def _play_block(
     trace: np.ndarray,
     check: bool,
 ) -> None:
-    """Rows start .. stop - 1 of ``out`` (games out.first_game + start ...), one thread."""
+    """Rows start .. stop - 1 of ``out`` (games out.first_game + start ...), one thread;
+    ``arguments`` from ``kernel_arguments`` plus the bans (``run.subset`` plays stretches
+    of a chunk with it)."""
     functions, ids, params, banned = arguments
     kernel.play_games(
         np.uint64(seed),
@@ -232,9 +234,7 @@ def run_games(
     no_trace = np.zeros(1, dtype=np.int32)
 
     def play(block: tuple[int, int]) -> None:
-        _play_block(
-            tables, players, rules, seed, arguments, out, *block, no_trace, check_invariants
-        )
+        play_block(tables, players, rules, seed, arguments, out, *block, no_trace, check_invariants)
 
     if threads == 1 or n_blocks == 1:
         for block in blocks:
@@ -260,5 +260,5 @@ def trace_game(
     out = allocate(1, len(players), rules.days, tables, game_index)
     trace = np.zeros(1 << 16, dtype=np.int32)
     trace[0] = 1
-    _play_block(tables, players, rules, seed, arguments, out, 0, 1, trace, True)
+    play_block(tables, players, rules, seed, arguments, out, 0, 1, trace, True)
     return trace[1 : trace[0]].copy(), out

@@ -19,12 +19,12 @@ import numpy as np
 from sunset_sim.cards.tables import CardTables
 from sunset_sim.engine.batch import (
     BatchArrays,
-    _play_block,
     allocate,
     check_bans,
     check_seats,
     check_tables,
     kernel_arguments,
+    play_block,
 )
 from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import Player
@@ -66,7 +66,7 @@ def play_only(
 
     def play(part: list[tuple[int, int]]) -> None:
         for start, stop in part:
-            _play_block(
+            play_block(
                 tables, seats, rules, seed, arguments, out, start, stop, no_trace,
                 check_invariants,
             )  # fmt: skip
