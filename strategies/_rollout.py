@@ -22,6 +22,7 @@ from sunset_sim.enums import (
 from sunset_sim.strategy_tools import (
     PATH_PREFIX,
     hike_goal_met,
+    lowest_bit,
     stack_empty,
     step_cell,
 )
@@ -42,6 +43,12 @@ def rollout_goal_met(goal_kind, goal_param, direction, steps, end, n_taken, held
     if goal_kind == GOAL_ALL_FEATURES:
         return features == full
     return hike_goal_met(goal_kind, goal_param, direction, steps, end, n_taken)
+
+
+@jit(inline="always")
+def lowest_set(mask):
+    """The index of the lowest set bit of a non-zero int ``mask``."""
+    return lowest_bit(np.uint64(mask))
 
 
 @jit(inline="always")
@@ -218,7 +225,9 @@ def plan_totals(
                 feats |= cell_features[start]
             met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, n, held, feats, full)
             out[plan] = max(out[plan], value + (goal_value if met else 0.0))
+    walked = stack_empty(N_DIRECTIONS, np.int64)  # per direction: the last row written
     for direction in range(N_DIRECTIONS):
+        walked[direction] = 0
         if not (wanted >> direction) & 1:
             continue
         for p in range(PAINT_SLOTS):
@@ -229,22 +238,21 @@ def plan_totals(
             top_cell[0] = start
             n_top = 1
         cell = start
-        walking = True
         for steps in range(1, reach + 1):
             row = (direction * MAX_PATH + steps) * PAINT_SLOTS
-            if walking:
-                cell = step_cell(cell, direction)
-                walking = cell >= 0 and grid[cell] >= 0  # R-HIKE-3, R-HIKE-4
-            # R-HIKE-5: pass through another artist's cell, never end or paint there
+            cell = step_cell(cell, direction)
+            walking = cell >= 0 and grid[cell] >= 0  # R-HIKE-3, R-HIKE-4
+            # R-HIKE-5: pass through another artist's cell, never end or paint here
             if walking and not (occupied >> cell) & 1:
                 # (a path has at most MAX_PATH cells: every one is kept)
                 n_top = path_insert(top_value, top_cell, n_top, MAX_PATH, values[cell], cell)
                 # the hike ending here with n cards painted: the same sum and goal check
                 # as policy_turn, once per n
                 done = 0
-                for p in range(PAINT_SLOTS):
-                    if not (paints >> p) & 1:
-                        continue
+                rest = paints
+                while rest:
+                    p = lowest_set(rest)
+                    rest &= rest - 1
                     n = min(p, n_top)
                     if not (done >> n) & 1:
                         done |= 1 << n
@@ -260,8 +268,16 @@ def plan_totals(
                             total += goal_value
                         with_goal[n] = total
                     running[p] = max(running[p], with_goal[n])
-            for p in range(PAINT_SLOTS):
+            # the rows of the paint numbers some card has (the only ones read); once the
+            # path ends, the rows after it would repeat this one: it is read instead
+            rest = paints
+            while rest:
+                p = lowest_set(rest)
+                rest &= rest - 1
                 best[row + p] = running[p]
+            walked[direction] = steps
+            if not walking:
+                break
     for plan in range(n_plans):
         steps = min(plan_hike[plan], reach)
         p = min(plan_paint[plan], MAX_PATH)
@@ -269,9 +285,8 @@ def plan_totals(
         if steps > 0:
             for direction in range(N_DIRECTIONS):
                 if (directions >> direction) & 1:
-                    out[plan] = max(
-                        out[plan], best[(direction * MAX_PATH + steps) * PAINT_SLOTS + p]
-                    )
+                    row = direction * MAX_PATH + min(steps, walked[direction])
+                    out[plan] = max(out[plan], best[row * PAINT_SLOTS + p])
         if out[plan] == -BIG:  # no legal hike: stay on the shared cell (R-HIKE-5)
             met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, 0, held, features, full)
             out[plan] = goal_value if met else 0.0
