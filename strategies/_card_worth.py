@@ -128,20 +128,37 @@ FRAMES_OFFSET = np.cumsum([0] + [1 << (2 * ((1 << n) - 1)) for n in range(MAX_FR
 
 
 @jit(inline="always")
-def hall_entry(counts, offset, n_frames):
-    """HALL's entry for the paintings counted in counts[offset + m] (how many fit exactly
-    the frames m of a commission with n_frames frames)."""
-    key = 0
-    for m in range(1, 1 << n_frames):
-        key += min(counts[offset + m], 3) << (2 * (m - 1))
-    return np.int64(HALL[FRAMES_OFFSET[n_frames] + key])
+def hall_key(packed):
+    """HALL's key (2 bits per frame mask m = 1..7, each count capped at 3) of paintings
+    counted in one word, 8 bits per frame mask m (bits 8m..8m+7, each count <= 64). The
+    cap takes no branch: a byte b >= 3 exactly when b + 125 sets its bit 7 (b + 125 <= 189:
+    no carry into the next byte)."""
+    word = np.uint64(packed)
+    at_least_3 = ((word + np.uint64(0x7D7D7D7D7D7D7D7D)) >> np.uint64(7)) & np.uint64(
+        0x0101010101010101
+    )
+    capped = word | (at_least_3 * np.uint64(3))  # low 2 bits of each byte: min(b, 3)
+    key = np.uint64(0)
+    for m in range(1, N_MASKS):
+        key |= ((capped >> np.uint64(8 * m)) & np.uint64(3)) << np.uint64(2 * (m - 1))
+    return np.int64(key)
 
 
 @jit(inline="always")
-def frames_filled(counts, n_frames):
-    """How many frames of a commission paintings fill at once; counts[m]: how many fit
-    exactly the frames m."""
-    return hall_entry(counts, 0, n_frames) >> 8
+def hall_entry(counts, offset, n_frames):
+    """HALL's entry for the paintings counted in counts[offset + m] (how many fit exactly
+    the frames m of a commission with n_frames frames, each <= 64)."""
+    packed = 0
+    for m in range(1, 1 << n_frames):
+        packed |= counts[offset + m] << (8 * m)
+    return np.int64(HALL[FRAMES_OFFSET[n_frames] + hall_key(packed)])
+
+
+@jit(inline="always")
+def frames_filled(packed, n_frames):
+    """How many frames of a commission paintings fill at once; ``packed``: how many fit
+    exactly the frames m, 8 bits per m (``hall_key``)."""
+    return np.int64(HALL[FRAMES_OFFSET[n_frames] + hall_key(packed)]) >> 8
 
 
 @jit(inline="always")
@@ -157,8 +174,9 @@ def earliest_wake(plan_wake):
 # the workers take these two and the few card tables they read, never ``tables``):
 # ints[VIS + k] visible commission k, ints[ADDS + k] / ints[DENY + k] the frame masks m of
 # the cards that add a frame of it for me / that an opponent collects for (bit m),
-# ints[BASE + k] the frames of it my paintings fill, ints[COUNTS + 8k + m] how many of my
-# paintings fit exactly its frames m; floats[RATE + k] my worth of one more frame of it,
+# ints[BASE + k] the frames of it my paintings fill, ints[COUNTS + k] how many of my
+# paintings fit exactly its frames m, 8 bits per m (``hall_key``); floats[RATE + k] my
+# worth of one more frame of it,
 # floats[SHARE + k] its fame per frame, floats[WEIGHTS + w] the weights.
 # Then, by the frame mask m a card fits (``fit_tables``): floats[TARGET_FIT + m] the rate
 # of the target commission if such a card adds a frame of it, floats[OTHER_FIT + 8k + m]
@@ -169,7 +187,7 @@ ADDS = MAX_VISIBLE
 DENY = 2 * MAX_VISIBLE
 BASE = 3 * MAX_VISIBLE
 COUNTS = 4 * MAX_VISIBLE
-N_INTS = COUNTS + MAX_VISIBLE * N_MASKS
+N_INTS = COUNTS + MAX_VISIBLE
 RATE = 0
 SHARE = MAX_VISIBLE
 WEIGHTS = 2 * MAX_VISIBLE
@@ -219,26 +237,22 @@ def prepare(
         preview_slot = n_vis
         n_vis += 1
     one_word = land_commissions.shape[1] == 1
-    # my paintings' counts per frame mask m: ints[COUNTS + 8k + m]. With one word of
-    # commissions, every step below is free of data-dependent branches (which mispredict):
-    # the counts are summed in 8 bits per m of a register (at most MAX_PAINTINGS = 64
-    # each), every visible commission takes the same steps, and the commissions some
-    # opponent's painting fits are one OR over the landscapes' places.
-    packed = stack_empty(MAX_VISIBLE, np.int64)
+    # my paintings' counts per frame mask m, 8 bits per m of a word per visible commission
+    # (at most MAX_PAINTINGS = 64 each): ints[COUNTS + k]. One pass over my paintings, each
+    # read across the visible commissions (the inner loop's length, n_vis, is the same for
+    # every painting: a loop over my paintings inside would end at a varying count per
+    # commission, and mispredict). With one word of commissions, every step below is free
+    # of data-dependent branches, which mispredict: the commissions some opponent's
+    # painting fits are one OR over the landscapes' places.
     n_held = obs[OBS_N_PAINTINGS]
     held = obs[OBS_PAINTINGS : OBS_PAINTINGS + n_held]  # my unsold paintings
     for k in range(n_vis):
-        commission = ints[VIS + k]
-        for m in range(0 if one_word else N_MASKS):
-            ints[COUNTS + k * N_MASKS + m] = 0
-        counted = 0  # (in a register: a sum in memory would wait on its last store)
-        for i in range(n_held):
-            m = np.int64(land_fit[held[np.uint64(i)], commission])  # (not uint8 math)
-            if one_word:
-                counted += np.int64(1) << (8 * m)
-            else:
-                ints[COUNTS + k * N_MASKS + m] += 1
-        packed[k] = counted
+        ints[COUNTS + k] = 0
+    for i in range(n_held):
+        row = np.uint64(held[np.uint64(i)])  # (unsigned indices: no wraparound tests)
+        for k in range(n_vis):
+            m = np.int64(land_fit[row, np.uint64(ints[VIS + k])])  # (not uint8 math)
+            ints[COUNTS + k] += np.int64(1) << (8 * m)
     held_features = 0
     for i in range(n_held if with_features else 0):
         held_features |= card_features(land_features, held[np.uint64(i)])
@@ -267,25 +281,21 @@ def prepare(
         commission = ints[VIS + k]
         n_frames = comm_n_frames[commission]
         if one_word:
-            for m in range(N_MASKS):
-                ints[COUNTS + k * N_MASKS + m] = (packed[k] >> (8 * m)) & 255
             is_started = with_deny and ((collected >> np.uint64(commission)) & np.uint64(1)) != 0
         else:
             is_started = started[k] != 0
-        # HALL's key over every frame mask: those a card cannot fit (m >= 2^n) count 0
-        key = 0
-        for m in range(1, N_MASKS):
-            key += min(ints[COUNTS + k * N_MASKS + m], 3) << (2 * (m - 1))
-        hall = np.int64(HALL[FRAMES_OFFSET[n_frames] + key])
+        hall = np.int64(HALL[FRAMES_OFFSET[n_frames] + hall_key(ints[COUNTS + k])])
         ints[ADDS + k] = hall & 255
-        ints[BASE + k] = hall >> 8
+        base = hall >> 8
+        ints[BASE + k] = base
         floats[SHARE + k] = comm_share[commission]
-        if rate_mode == RATE_MISSING:  # (1 / frames missing from a table: no division)
-            floats[RATE + k] = comm_fame[commission] * INVERSE[max(n_frames - ints[BASE + k], 1)]
+        # (1 / frames missing from a table: no division; x 1.0 off the preview, no branch)
+        missing = max(n_frames - base, 1)
+        if rate_mode == RATE_MISSING:
+            rate = comm_fame[commission] * INVERSE[missing]
         else:
-            floats[RATE + k] = comm_share[commission]
-        if k == preview_slot:
-            floats[RATE + k] *= preview_factor
+            rate = comm_share[commission]
+        floats[RATE + k] = rate * (preview_factor if k == preview_slot else 1.0)
         ints[DENY + k] = (1 << (1 << n_frames)) - 2 if is_started else 0  # m = 1 .. 2^n - 1
     return n_vis, n_held, held_features
 
