@@ -187,7 +187,10 @@ ADDS = MAX_VISIBLE
 DENY = 2 * MAX_VISIBLE
 BASE = 3 * MAX_VISIBLE
 COUNTS = 4 * MAX_VISIBLE
-N_INTS = COUNTS + MAX_VISIBLE
+PLAN_HIKE = COUNTS + MAX_VISIBLE  # hike_scan's plan cards: their reach, paint, directions
+PLAN_PAINT = PLAN_HIKE + PLAN_HAND
+PLAN_DIRECTIONS = PLAN_PAINT + PLAN_HAND
+N_INTS = PLAN_DIRECTIONS + PLAN_HAND
 RATE = 0
 SHARE = MAX_VISIBLE
 WEIGHTS = 2 * MAX_VISIBLE
@@ -374,12 +377,12 @@ def hike_met(goal_kind, goal_param, direction, steps, cell, n_taken, n_held, fea
 @jit(_nrt=False)
 def hike_scan(
     obs, land_icons, land_fit, land_features, n_vis, ints, floats, target, goal_kind,
-    goal_param, n_held, held_features, directions, reach, plan_hike, plan_paint,
-    plan_directions, n_plans, best_only, out,
+    goal_param, n_held, held_features, directions, reach, n_plans, best_only, out,
 ):  # fmt: skip
     """The worth of every hike from here now, for up to PLAN_HAND plan cards (reach
-    plan_hike[i], paint plan_paint[i], directions plan_directions[i]): a hike is worth its
-    plan_paint[i] best cards plus weights[W_GOAL] if today's goal is met. With
+    ints[PLAN_HIKE + i], paint ints[PLAN_PAINT + i], directions ints[PLAN_DIRECTIONS + i]:
+    in ints, as each array passed costs the call 7+ words): a hike is worth its paint best
+    cards plus weights[W_GOAL] if today's goal is met. With
     ``best_only``, out[i] is the best hike card i allows (-1e9 if none); otherwise
     out[i * HIKE_TABLE + direction * MAX_STEPS + steps] is each hike's worth (index 0:
     the stay, -1e9 where it is not legal; the hikes card i does not allow are left as
@@ -405,7 +408,7 @@ def hike_scan(
     for i in range(n_plans):
         stay = -1e9
         if not (occupied >> start) & 1:  # staying is legal (R-HIKE-5)
-            n_own = 1 if start_value >= 0 and plan_paint[i] > 0 else 0
+            n_own = 1 if start_value >= 0 and ints[PLAN_PAINT + i] > 0 else 0
             stay = start_value if n_own else 0.0
             features = start_features if n_own else held_features
             if hike_met(goal_kind, goal_param, -1, 0, start, n_own, n_held, features, full):
@@ -445,10 +448,11 @@ def hike_scan(
             ):
                 step_bonus = goal_bonus
             for i in range(n_plans):
-                if steps > plan_hike[i] or not (plan_directions[i] >> direction) & 1:
+                if steps > ints[PLAN_HIKE + i] or not (ints[PLAN_DIRECTIONS + i] >> direction) & 1:
                     continue
-                total = prefix[min(plan_paint[i], PATH_TOP)]
-                total += goal_bonus if min(plan_paint[i], n_top) >= need else step_bonus
+                paint = ints[PLAN_PAINT + i]
+                total = prefix[min(paint, PATH_TOP)]
+                total += goal_bonus if min(paint, n_top) >= need else step_bonus
                 if best_only:
                     out[i] = max(out[i], total)
                 else:
@@ -507,35 +511,27 @@ def option_values(
             n_vis, ints, floats, target, goal_kind, goal_param, n_held, held_features, out,
         )  # fmt: skip
         return
-    hike = stack_empty(PLAN_HAND, np.int64)
-    paint = stack_empty(PLAN_HAND, np.int64)
-    directions = stack_empty(PLAN_HAND, np.int64)
     n_plans = n_options if kind == DECIDE_PLAN else 1
-    for i in range(n_plans):
-        plan = options[i, 0] if kind == DECIDE_PLAN else obs[OBS_PLAN + obs[OBS_ME]]
-        hike[i] = tables.plan_hike[plan]
-        paint[i] = tables.plan_paint[plan]
-        directions[i] = tables.plan_directions[plan]
     reach = 0
     wanted = 0
     for i in range(n_plans):
-        reach = max(reach, hike[i])
-        wanted |= directions[i]
-    if kind == DECIDE_PLAN:
-        hike_scan(
-            obs, tables.land_icons, tables.land_fit, tables.land_features, n_vis, ints,
-            floats, target, goal_kind, goal_param, n_held, held_features, wanted, reach, hike,
-            paint, directions, n_plans, True, out,
-        )  # fmt: skip
-        return
+        plan = options[i, 0] if kind == DECIDE_PLAN else obs[OBS_PLAN + obs[OBS_ME]]
+        ints[PLAN_HIKE + i] = tables.plan_hike[plan]
+        ints[PLAN_PAINT + i] = tables.plan_paint[plan]
+        ints[PLAN_DIRECTIONS + i] = tables.plan_directions[plan]
+        reach = max(reach, ints[PLAN_HIKE + i])
+        wanted |= ints[PLAN_DIRECTIONS + i]
+    best_only = kind == DECIDE_PLAN  # a plan card: the best hike; a hike: every one
     table = stack_empty(HIKE_TABLE, np.float64)
-    for entry in range(HIKE_TABLE):
+    for entry in range(0 if best_only else HIKE_TABLE):
         table[entry] = -1e9
     hike_scan(
         obs, tables.land_icons, tables.land_fit, tables.land_features, n_vis, ints, floats,
-        target, goal_kind, goal_param, n_held, held_features, wanted, reach, hike, paint,
-        directions, 1, False, table,
+        target, goal_kind, goal_param, n_held, held_features, wanted, reach, n_plans,
+        best_only, out if best_only else table,
     )  # fmt: skip
+    if best_only:
+        return
     for i in range(n_options):
         direction = options[i, 0]
         out[i] = table[0 if direction < 0 else direction * MAX_STEPS + options[i, 1]]
