@@ -80,7 +80,8 @@ from sunset_sim.strategy_tools import (
 
 N_MASKS = 1 << MAX_FRAMES  # frame subsets of a commission
 MAX_VALUES = 64  # option rows on the stack: 3 plan cards, <= 33 hikes, <= 32 sets of cards
-INVERSE = np.array([0.0] + [1.0 / n for n in range(1, MAX_FRAMES + 1)])  # INVERSE[n] = 1 / n
+# PER_MISSING[n] = 1 / max(n, 1): my rate's factor for n frames missing, with no branch
+PER_MISSING = np.array([1.0 / max(n, 1) for n in range(MAX_FRAMES + 1)])
 # MASK_BITS[a * N_MASKS + m]: bit m of the 8-bit mask a, as 1.0 or 0.0 (the fit tables
 # are a row of it times a rate: one vector multiply, where selects went one at a time)
 MASK_BITS = np.array(
@@ -281,21 +282,21 @@ def prepare(
                 if land_fit[card, ints[VIS + k]]:
                     started[k] = 1
     for k in range(n_vis):
-        commission = ints[VIS + k]
+        commission = np.uint64(ints[VIS + k])  # (unsigned indices: no wraparound tests)
         n_frames = comm_n_frames[commission]
         if one_word:
-            is_started = with_deny and ((collected >> np.uint64(commission)) & np.uint64(1)) != 0
+            is_started = with_deny and ((collected >> commission) & np.uint64(1)) != 0
         else:
             is_started = started[k] != 0
-        hall = np.int64(HALL[FRAMES_OFFSET[n_frames] + hall_key(ints[COUNTS + k])])
+        key = np.uint64(FRAMES_OFFSET[np.uint64(n_frames)] + hall_key(ints[COUNTS + k]))
+        hall = np.int64(HALL[key])
         ints[ADDS + k] = hall & 255
         base = hall >> 8
         ints[BASE + k] = base
         floats[SHARE + k] = comm_share[commission]
         # (1 / frames missing from a table: no division; x 1.0 off the preview, no branch)
-        missing = max(n_frames - base, 1)
         if rate_mode == RATE_MISSING:
-            rate = comm_fame[commission] * INVERSE[missing]
+            rate = comm_fame[commission] * PER_MISSING[np.uint64(n_frames - base)]
         else:
             rate = comm_share[commission]
         floats[RATE + k] = rate * (preview_factor if k == preview_slot else 1.0)
