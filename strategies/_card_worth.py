@@ -80,7 +80,8 @@ from sunset_sim.strategy_tools import (
 
 N_MASKS = 1 << MAX_FRAMES  # frame subsets of a commission
 MAX_VALUES = 64  # option rows on the stack: 3 plan cards, <= 33 hikes, <= 32 sets of cards
-INVERSE = np.array([0.0] + [1.0 / n for n in range(1, MAX_FRAMES + 1)])  # INVERSE[n] = 1 / n
+# PER_MISSING[n] = 1 / max(n, 1): my rate's factor for n frames missing, with no branch
+PER_MISSING = np.array([1.0 / max(n, 1) for n in range(MAX_FRAMES + 1)])
 # MASK_BITS[a * N_MASKS + m]: bit m of the 8-bit mask a, as 1.0 or 0.0 (the fit tables
 # are a row of it times a rate: one vector multiply, where selects went one at a time)
 MASK_BITS = np.array(
@@ -128,20 +129,37 @@ FRAMES_OFFSET = np.cumsum([0] + [1 << (2 * ((1 << n) - 1)) for n in range(MAX_FR
 
 
 @jit(inline="always")
-def hall_entry(counts, offset, n_frames):
-    """HALL's entry for the paintings counted in counts[offset + m] (how many fit exactly
-    the frames m of a commission with n_frames frames)."""
-    key = 0
-    for m in range(1, 1 << n_frames):
-        key += min(counts[offset + m], 3) << (2 * (m - 1))
-    return np.int64(HALL[FRAMES_OFFSET[n_frames] + key])
+def hall_key(packed):
+    """HALL's key (2 bits per frame mask m = 1..7, each count capped at 3) of paintings
+    counted in one word, 8 bits per frame mask m (bits 8m..8m+7, each count <= 64). The
+    cap takes no branch: a byte b >= 3 exactly when b + 125 sets its bit 7 (b + 125 <= 189:
+    no carry into the next byte)."""
+    word = np.uint64(packed)
+    at_least_3 = ((word + np.uint64(0x7D7D7D7D7D7D7D7D)) >> np.uint64(7)) & np.uint64(
+        0x0101010101010101
+    )
+    capped = word | (at_least_3 * np.uint64(3))  # low 2 bits of each byte: min(b, 3)
+    key = np.uint64(0)
+    for m in range(1, N_MASKS):
+        key |= ((capped >> np.uint64(8 * m)) & np.uint64(3)) << np.uint64(2 * (m - 1))
+    return np.int64(key)
 
 
 @jit(inline="always")
-def frames_filled(counts, n_frames):
-    """How many frames of a commission paintings fill at once; counts[m]: how many fit
-    exactly the frames m."""
-    return hall_entry(counts, 0, n_frames) >> 8
+def hall_entry(counts, offset, n_frames):
+    """HALL's entry for the paintings counted in counts[offset + m] (how many fit exactly
+    the frames m of a commission with n_frames frames, each <= 64)."""
+    packed = 0
+    for m in range(1, 1 << n_frames):
+        packed |= counts[offset + m] << (8 * m)
+    return np.int64(HALL[FRAMES_OFFSET[n_frames] + hall_key(packed)])
+
+
+@jit(inline="always")
+def frames_filled(packed, n_frames):
+    """How many frames of a commission paintings fill at once; ``packed``: how many fit
+    exactly the frames m, 8 bits per m (``hall_key``)."""
+    return np.int64(HALL[FRAMES_OFFSET[n_frames] + hall_key(packed)]) >> 8
 
 
 @jit(inline="always")
@@ -157,8 +175,9 @@ def earliest_wake(plan_wake):
 # the workers take these two and the few card tables they read, never ``tables``):
 # ints[VIS + k] visible commission k, ints[ADDS + k] / ints[DENY + k] the frame masks m of
 # the cards that add a frame of it for me / that an opponent collects for (bit m),
-# ints[BASE + k] the frames of it my paintings fill, ints[COUNTS + 8k + m] how many of my
-# paintings fit exactly its frames m; floats[RATE + k] my worth of one more frame of it,
+# ints[BASE + k] the frames of it my paintings fill, ints[COUNTS + k] how many of my
+# paintings fit exactly its frames m, 8 bits per m (``hall_key``); floats[RATE + k] my
+# worth of one more frame of it,
 # floats[SHARE + k] its fame per frame, floats[WEIGHTS + w] the weights.
 # Then, by the frame mask m a card fits (``fit_tables``): floats[TARGET_FIT + m] the rate
 # of the target commission if such a card adds a frame of it, floats[OTHER_FIT + 8k + m]
@@ -169,7 +188,10 @@ ADDS = MAX_VISIBLE
 DENY = 2 * MAX_VISIBLE
 BASE = 3 * MAX_VISIBLE
 COUNTS = 4 * MAX_VISIBLE
-N_INTS = COUNTS + MAX_VISIBLE * N_MASKS
+PLAN_HIKE = COUNTS + MAX_VISIBLE  # hike_scan's plan cards: their reach, paint, directions
+PLAN_PAINT = PLAN_HIKE + PLAN_HAND
+PLAN_DIRECTIONS = PLAN_PAINT + PLAN_HAND
+N_INTS = PLAN_DIRECTIONS + PLAN_HAND
 RATE = 0
 SHARE = MAX_VISIBLE
 WEIGHTS = 2 * MAX_VISIBLE
@@ -219,26 +241,22 @@ def prepare(
         preview_slot = n_vis
         n_vis += 1
     one_word = land_commissions.shape[1] == 1
-    # my paintings' counts per frame mask m: ints[COUNTS + 8k + m]. With one word of
-    # commissions, every step below is free of data-dependent branches (which mispredict):
-    # the counts are summed in 8 bits per m of a register (at most MAX_PAINTINGS = 64
-    # each), every visible commission takes the same steps, and the commissions some
-    # opponent's painting fits are one OR over the landscapes' places.
-    packed = stack_empty(MAX_VISIBLE, np.int64)
+    # my paintings' counts per frame mask m, 8 bits per m of a word per visible commission
+    # (at most MAX_PAINTINGS = 64 each): ints[COUNTS + k]. One pass over my paintings, each
+    # read across the visible commissions (the inner loop's length, n_vis, is the same for
+    # every painting: a loop over my paintings inside would end at a varying count per
+    # commission, and mispredict). With one word of commissions, every step below is free
+    # of data-dependent branches, which mispredict: the commissions some opponent's
+    # painting fits are one OR over the landscapes' places.
     n_held = obs[OBS_N_PAINTINGS]
     held = obs[OBS_PAINTINGS : OBS_PAINTINGS + n_held]  # my unsold paintings
     for k in range(n_vis):
-        commission = ints[VIS + k]
-        for m in range(0 if one_word else N_MASKS):
-            ints[COUNTS + k * N_MASKS + m] = 0
-        counted = 0  # (in a register: a sum in memory would wait on its last store)
-        for i in range(n_held):
-            m = np.int64(land_fit[held[np.uint64(i)], commission])  # (not uint8 math)
-            if one_word:
-                counted += np.int64(1) << (8 * m)
-            else:
-                ints[COUNTS + k * N_MASKS + m] += 1
-        packed[k] = counted
+        ints[COUNTS + k] = 0
+    for i in range(n_held):
+        row = np.uint64(held[np.uint64(i)])  # (unsigned indices: no wraparound tests)
+        for k in range(n_vis):
+            m = np.int64(land_fit[row, np.uint64(ints[VIS + k])])  # (not uint8 math)
+            ints[COUNTS + k] += np.int64(1) << (8 * m)
     held_features = 0
     for i in range(n_held if with_features else 0):
         held_features |= card_features(land_features, held[np.uint64(i)])
@@ -264,28 +282,24 @@ def prepare(
                 if land_fit[card, ints[VIS + k]]:
                     started[k] = 1
     for k in range(n_vis):
-        commission = ints[VIS + k]
+        commission = np.uint64(ints[VIS + k])  # (unsigned indices: no wraparound tests)
         n_frames = comm_n_frames[commission]
         if one_word:
-            for m in range(N_MASKS):
-                ints[COUNTS + k * N_MASKS + m] = (packed[k] >> (8 * m)) & 255
-            is_started = with_deny and ((collected >> np.uint64(commission)) & np.uint64(1)) != 0
+            is_started = with_deny and ((collected >> commission) & np.uint64(1)) != 0
         else:
             is_started = started[k] != 0
-        # HALL's key over every frame mask: those a card cannot fit (m >= 2^n) count 0
-        key = 0
-        for m in range(1, N_MASKS):
-            key += min(ints[COUNTS + k * N_MASKS + m], 3) << (2 * (m - 1))
-        hall = np.int64(HALL[FRAMES_OFFSET[n_frames] + key])
+        key = np.uint64(FRAMES_OFFSET[np.uint64(n_frames)] + hall_key(ints[COUNTS + k]))
+        hall = np.int64(HALL[key])
         ints[ADDS + k] = hall & 255
-        ints[BASE + k] = hall >> 8
+        base = hall >> 8
+        ints[BASE + k] = base
         floats[SHARE + k] = comm_share[commission]
-        if rate_mode == RATE_MISSING:  # (1 / frames missing from a table: no division)
-            floats[RATE + k] = comm_fame[commission] * INVERSE[max(n_frames - ints[BASE + k], 1)]
+        # (1 / frames missing from a table: no division; x 1.0 off the preview, no branch)
+        if rate_mode == RATE_MISSING:
+            rate = comm_fame[commission] * PER_MISSING[np.uint64(n_frames - base)]
         else:
-            floats[RATE + k] = comm_share[commission]
-        if k == preview_slot:
-            floats[RATE + k] *= preview_factor
+            rate = comm_share[commission]
+        floats[RATE + k] = rate * (preview_factor if k == preview_slot else 1.0)
         ints[DENY + k] = (1 << (1 << n_frames)) - 2 if is_started else 0  # m = 1 .. 2^n - 1
     return n_vis, n_held, held_features
 
@@ -364,12 +378,12 @@ def hike_met(goal_kind, goal_param, direction, steps, cell, n_taken, n_held, fea
 @jit(_nrt=False)
 def hike_scan(
     obs, land_icons, land_fit, land_features, n_vis, ints, floats, target, goal_kind,
-    goal_param, n_held, held_features, directions, reach, plan_hike, plan_paint,
-    plan_directions, n_plans, best_only, out,
+    goal_param, n_held, held_features, directions, reach, n_plans, best_only, out,
 ):  # fmt: skip
     """The worth of every hike from here now, for up to PLAN_HAND plan cards (reach
-    plan_hike[i], paint plan_paint[i], directions plan_directions[i]): a hike is worth its
-    plan_paint[i] best cards plus weights[W_GOAL] if today's goal is met. With
+    ints[PLAN_HIKE + i], paint ints[PLAN_PAINT + i], directions ints[PLAN_DIRECTIONS + i]:
+    in ints, as each array passed costs the call 7+ words): a hike is worth its paint best
+    cards plus weights[W_GOAL] if today's goal is met. With
     ``best_only``, out[i] is the best hike card i allows (-1e9 if none); otherwise
     out[i * HIKE_TABLE + direction * MAX_STEPS + steps] is each hike's worth (index 0:
     the stay, -1e9 where it is not legal; the hikes card i does not allow are left as
@@ -395,7 +409,7 @@ def hike_scan(
     for i in range(n_plans):
         stay = -1e9
         if not (occupied >> start) & 1:  # staying is legal (R-HIKE-5)
-            n_own = 1 if start_value >= 0 and plan_paint[i] > 0 else 0
+            n_own = 1 if start_value >= 0 and ints[PLAN_PAINT + i] > 0 else 0
             stay = start_value if n_own else 0.0
             features = start_features if n_own else held_features
             if hike_met(goal_kind, goal_param, -1, 0, start, n_own, n_held, features, full):
@@ -435,10 +449,11 @@ def hike_scan(
             ):
                 step_bonus = goal_bonus
             for i in range(n_plans):
-                if steps > plan_hike[i] or not (plan_directions[i] >> direction) & 1:
+                if steps > ints[PLAN_HIKE + i] or not (ints[PLAN_DIRECTIONS + i] >> direction) & 1:
                     continue
-                total = prefix[min(plan_paint[i], PATH_TOP)]
-                total += goal_bonus if min(plan_paint[i], n_top) >= need else step_bonus
+                paint = ints[PLAN_PAINT + i]
+                total = prefix[min(paint, PATH_TOP)]
+                total += goal_bonus if min(paint, n_top) >= need else step_bonus
                 if best_only:
                     out[i] = max(out[i], total)
                 else:
@@ -497,35 +512,27 @@ def option_values(
             n_vis, ints, floats, target, goal_kind, goal_param, n_held, held_features, out,
         )  # fmt: skip
         return
-    hike = stack_empty(PLAN_HAND, np.int64)
-    paint = stack_empty(PLAN_HAND, np.int64)
-    directions = stack_empty(PLAN_HAND, np.int64)
     n_plans = n_options if kind == DECIDE_PLAN else 1
-    for i in range(n_plans):
-        plan = options[i, 0] if kind == DECIDE_PLAN else obs[OBS_PLAN + obs[OBS_ME]]
-        hike[i] = tables.plan_hike[plan]
-        paint[i] = tables.plan_paint[plan]
-        directions[i] = tables.plan_directions[plan]
     reach = 0
     wanted = 0
     for i in range(n_plans):
-        reach = max(reach, hike[i])
-        wanted |= directions[i]
-    if kind == DECIDE_PLAN:
-        hike_scan(
-            obs, tables.land_icons, tables.land_fit, tables.land_features, n_vis, ints,
-            floats, target, goal_kind, goal_param, n_held, held_features, wanted, reach, hike,
-            paint, directions, n_plans, True, out,
-        )  # fmt: skip
-        return
+        plan = options[i, 0] if kind == DECIDE_PLAN else obs[OBS_PLAN + obs[OBS_ME]]
+        ints[PLAN_HIKE + i] = tables.plan_hike[plan]
+        ints[PLAN_PAINT + i] = tables.plan_paint[plan]
+        ints[PLAN_DIRECTIONS + i] = tables.plan_directions[plan]
+        reach = max(reach, ints[PLAN_HIKE + i])
+        wanted |= ints[PLAN_DIRECTIONS + i]
+    best_only = kind == DECIDE_PLAN  # a plan card: the best hike; a hike: every one
     table = stack_empty(HIKE_TABLE, np.float64)
-    for entry in range(HIKE_TABLE):
+    for entry in range(0 if best_only else HIKE_TABLE):
         table[entry] = -1e9
     hike_scan(
         obs, tables.land_icons, tables.land_fit, tables.land_features, n_vis, ints, floats,
-        target, goal_kind, goal_param, n_held, held_features, wanted, reach, hike, paint,
-        directions, 1, False, table,
+        target, goal_kind, goal_param, n_held, held_features, wanted, reach, n_plans,
+        best_only, out if best_only else table,
     )  # fmt: skip
+    if best_only:
+        return
     for i in range(n_options):
         direction = options[i, 0]
         out[i] = table[0 if direction < 0 else direction * MAX_STEPS + options[i, 1]]

@@ -9,7 +9,6 @@ from sunset_sim.strategies._card_worth import (
     MAX_VALUES,
     N_FLOATS,
     N_INTS,
-    N_MASKS,
     RATE,
     VIS,
     context,
@@ -56,27 +55,30 @@ TARGET, OTHER, LEFTOVER, PREVIEW, LATENESS, GOAL = parameter_indices(
 @jit(inline="always")
 def pick_target(comm_n_frames, comm_fame, n_vis, ints, floats):
     """The visible slot with the most fame per still-missing frame (its rate; the
-    preview's already scaled); ties to fewer missing frames, then more fame. -1 if none."""
+    preview's already scaled); ties to fewer missing frames, then more fame. -1 if none.
+    (The best so far stays in registers and is replaced by selects, not branches: which
+    slot wins depends on the deal, so a branch would mispredict.)"""
     target = -1
+    best_rate = 0.0
+    best_missing = 0
+    best_fame = 0
     for k in range(n_vis):
-        if target < 0:
-            target = k
-            continue
-        missing = comm_n_frames[ints[VIS + k]] - ints[BASE + k]
-        best_missing = comm_n_frames[ints[VIS + target]] - ints[BASE + target]
+        commission = ints[VIS + k]
+        missing = comm_n_frames[commission] - ints[BASE + k]
         rate = floats[RATE + k]
-        best_rate = floats[RATE + target]
-        if rate > best_rate or (
-            rate == best_rate
-            and (
-                missing < best_missing
-                or (
-                    missing == best_missing
-                    and comm_fame[ints[VIS + k]] > comm_fame[ints[VIS + target]]
-                )
+        fame = comm_fame[commission]
+        better = (
+            (k == 0)
+            | (rate > best_rate)
+            | (
+                (rate == best_rate)
+                & ((missing < best_missing) | ((missing == best_missing) & (fame > best_fame)))
             )
-        ):
-            target = k
+        )
+        target = k if better else target
+        best_rate = rate if better else best_rate
+        best_missing = missing if better else best_missing
+        best_fame = fame if better else best_fame
     return target
 
 
@@ -85,9 +87,13 @@ def choose_sale(
     options, n_options, leftover, land_icons, land_fit, comm_fame, comm_n_frames, ints, target
 ):
     """Sell the target as soon as it can; otherwise the best sale worth more than its
-    leftover fame that does not take a painting the target still needs."""
+    leftover fame that does not take a painting the target still needs (checked only for
+    a sale that would be the best so far: the others are not chosen either way)."""
     target_commission = ints[VIS + target] if target >= 0 else -1
-    left = stack_empty(N_MASKS, np.int64)
+    column_of_target = np.uint64(max(target_commission, 0))
+    counts = ints[COUNTS + target] if target >= 0 else 0  # 8 bits per frame mask
+    n_frames = comm_n_frames[column_of_target]
+    need = ints[BASE + target] if target >= 0 else 0
     best_index = 0
     best = 0.0
     for index in range(1, n_options):
@@ -95,13 +101,13 @@ def choose_sale(
         value = sale_value(options, index, comm_fame, land_icons, leftover)
         if commission == target_commission:
             value += BIG
-        elif target >= 0:  # paintings reserved for the target are not sold elsewhere
-            for m in range(N_MASKS):
-                left[m] = ints[COUNTS + target * N_MASKS + m]
+        elif target >= 0 and value > best:  # paintings the target needs are not sold elsewhere
+            left = counts
             for column in range(1, options.shape[1]):
-                if options[index, column] >= 0:
-                    left[land_fit[options[index, column], target_commission]] -= 1
-            if frames_filled(left, comm_n_frames[target_commission]) < ints[BASE + target]:
+                card = options[index, column]
+                m = np.int64(land_fit[np.uint64(max(card, 0)), column_of_target])
+                left -= (np.int64(1) << (8 * m)) if card >= 0 else 0
+            if frames_filled(left, n_frames) < need:
                 continue
         if value > best:
             best = value

@@ -55,6 +55,18 @@ def test_hall_table_agrees_with_the_matching_for_every_holding(n_frames):
     assert checked == 5 ** len(masks)
 
 
+def test_hall_key_caps_each_packed_count_at_3():
+    """hall_key's branch-free cap (a carry test per byte) against min(count, 3), for counts
+    0..64 (MAX_PAINTINGS) in every byte, m = 0 included (it is not part of the key)."""
+    rng = np.random.default_rng(5)
+    words = [[c] * _card_worth.N_MASKS for c in range(65)]
+    words += rng.integers(0, 65, size=(2000, _card_worth.N_MASKS)).tolist()
+    for counts in words:
+        packed = sum(c << (8 * m) for m, c in enumerate(counts))
+        expected = sum(min(c, 3) << (2 * (m - 1)) for m, c in enumerate(counts) if m)
+        assert _card_worth.hall_key(packed) == expected, counts
+
+
 def test_land_fit_holds_the_frames_each_landscape_fits(tables):
     n_lands, n_commissions = tables.land_fit.shape
     assert (n_lands, n_commissions) == (len(tables.land_icons), len(tables.comm_fame))
