@@ -142,7 +142,9 @@ def _load_fields(builder, pointer, invariant):
     """The value at ``pointer`` loaded field by field, each load marked invariant (the
     context does not change while a decision runs): LLVM then drops the fields a
     strategy never reads and may load the others again where they are used instead of
-    keeping ~140 words of ``tables`` on the stack from the adapter's entry."""
+    keeping ~140 words of ``tables`` on the stack from the adapter's entry. (Sound
+    because the adapter is only ever called through its address, so no caller is
+    optimized with it: the context is invariant in every function it is inlined into.)"""
     kind = pointer.type.pointee
     if isinstance(kind, (ir.LiteralStructType, ir.IdentifiedStructType, ir.ArrayType)):
         count = len(kind.elements) if not isinstance(kind, ir.ArrayType) else kind.count
