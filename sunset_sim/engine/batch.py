@@ -149,17 +149,36 @@ def check_bans(banned: np.ndarray | None, n_players: int, tables: CardTables) ->
     return banned
 
 
-_POOLS: dict[int, ThreadPoolExecutor] = {}
+_POOLS: dict[tuple[str, int], ThreadPoolExecutor] = {}
 _POOLS_LOCK = threading.Lock()
 
 
-def _pool(threads: int) -> ThreadPoolExecutor:
-    """One thread pool per thread count, kept for the process (batches come often)."""
+def thread_pool(threads: int, purpose: str = "blocks") -> ThreadPoolExecutor:
+    """One thread pool per purpose and thread count, kept for the process (batches come
+    often). Pools of different purposes never share threads, so a task of one may wait
+    on tasks of another (a seating thread on its batches) without a deadlock."""
     with _POOLS_LOCK:
-        pool = _POOLS.get(threads)
+        pool = _POOLS.get((purpose, threads))
         if pool is None:
-            pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="sunset-sim")
+            pool = ThreadPoolExecutor(threads, thread_name_prefix=f"sunset-sim-{purpose}")
+            _POOLS[purpose, threads] = pool
         return pool
+
+
+def prepare_batch(
+    tables: CardTables,
+    players: list[Player],
+    rules: Rules,
+    first_game: int,
+    n_games: int,
+    field: Sequence[Player] = (),
+    banned: np.ndarray | None = None,
+) -> tuple[tuple, BatchArrays]:
+    """``play_block``'s arguments (the seats' strategies and the checked bans) and the
+    output arrays of ``n_games`` games from ``first_game``."""
+    banned = check_bans(banned, check_seats(players), check_tables(tables))
+    arguments = (*kernel_arguments(players, field), banned)
+    return arguments, allocate(n_games, len(players), rules.days, tables, first_game)
 
 
 def play_block(
@@ -222,9 +241,7 @@ def run_games(
     With ``check_invariants``, ``game[:, enums.G_VIOLATIONS]`` holds each game's bitmask
     of failed invariants (engine/invariants.py); it is 0 otherwise. ``banned``: restricted
     play (kernel.py): game g uses ``banned[g % len(banned)]``, one row per seat."""
-    banned = check_bans(banned, check_seats(players), check_tables(tables))
-    arguments = (*kernel_arguments(players, field), banned)
-    out = allocate(n_games, len(players), rules.days, tables, first_game)
+    arguments, out = prepare_batch(tables, players, rules, first_game, n_games, field, banned)
     threads = 1 if numba.config.DISABLE_JIT else max(1, numba.get_num_threads())
     # Blocks of games, one workspace each: four per thread evens out a large batch; a
     # small one (a study plays thousands of 200-game batches) gets one per thread, as
@@ -240,7 +257,7 @@ def run_games(
         for block in blocks:
             play(block)
     else:  # play_games releases the GIL: the blocks run on `threads` cores at once
-        list(_pool(threads).map(play, blocks))
+        list(thread_pool(threads).map(play, blocks))
     return out
 
 
@@ -255,9 +272,7 @@ def trace_game(
 ) -> tuple[np.ndarray, BatchArrays]:
     """One game with its full trace (every decision and chance outcome), for parity checks;
     the invariants are checked too."""
-    banned = check_bans(banned, check_seats(players), check_tables(tables))
-    arguments = (*kernel_arguments(players, field), banned)
-    out = allocate(1, len(players), rules.days, tables, game_index)
+    arguments, out = prepare_batch(tables, players, rules, game_index, 1, field, banned)
     trace = np.zeros(1 << 16, dtype=np.int32)
     trace[0] = 1
     play_block(tables, players, rules, seed, arguments, out, 0, 1, trace, True)

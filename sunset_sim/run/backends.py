@@ -22,7 +22,6 @@ import sys
 import threading
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -30,7 +29,7 @@ import numba
 import numpy as np
 
 from sunset_sim.cards.tables import CardTables
-from sunset_sim.engine.batch import BatchArrays
+from sunset_sim.engine.batch import BatchArrays, thread_pool
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError
 from sunset_sim.run.progress import Progress, play_in_steps
@@ -180,7 +179,7 @@ class LocalBackend:
                     seating.only_for(first, count),
                 )  # fmt: skip
 
-        pool = _seating_pool(threads)
+        pool = thread_pool(threads, "seating")  # not the batches' pool: they wait on it
         pending: collections.deque = collections.deque()
         try:
             for index, first, count in chunks:
@@ -211,19 +210,6 @@ class LocalBackend:
 
 SMALL_SEATING = 5000  # games: below this, seatings play side by side (play_seatings)
 MANY_CHUNKS = 16  # chunks per thread: with this many, chunks play side by side too
-_SEATING_POOLS: dict[int, ThreadPoolExecutor] = {}
-_SEATING_LOCK = threading.Lock()
-
-
-def _seating_pool(threads: int) -> ThreadPoolExecutor:
-    """One pool per thread count for the process (``engine.batch`` has its own for the
-    blocks of one batch: a seating thread plays its batches on one thread)."""
-    with _SEATING_LOCK:
-        pool = _SEATING_POOLS.get(threads)
-        if pool is None:
-            pool = ThreadPoolExecutor(threads, thread_name_prefix="sunset-sim-seating")
-            _SEATING_POOLS[threads] = pool
-        return pool
 
 
 class DaskBackend:

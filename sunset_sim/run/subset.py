@@ -19,12 +19,9 @@ import numpy as np
 from sunset_sim.cards.tables import CardTables
 from sunset_sim.engine.batch import (
     BatchArrays,
-    allocate,
-    check_bans,
-    check_seats,
-    check_tables,
-    kernel_arguments,
     play_block,
+    prepare_batch,
+    thread_pool,
 )
 from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import Player
@@ -57,9 +54,7 @@ def play_only(
     threads by stretches. ``progress`` is told ``len(only)`` games in all (those left out
     count as done), in steps of about ``STEP_SECONDS``."""
     only = np.asarray(only, dtype=bool)
-    banned = check_bans(banned, check_seats(seats), check_tables(tables))
-    arguments = (*kernel_arguments(seats, field), banned)
-    out = allocate(len(only), len(seats), rules.days, tables, first_game)
+    arguments, out = prepare_batch(tables, seats, rules, first_game, len(only), field, banned)
     no_trace = np.zeros(1, dtype=np.int32)
     stretches = runs(only)
     threads = 1 if numba.config.DISABLE_JIT else max(1, numba.get_num_threads())
@@ -72,11 +67,8 @@ def play_only(
             )  # fmt: skip
 
     if threads > 1 and len(stretches) > 1 and not callable(progress):
-        from concurrent.futures import ThreadPoolExecutor
-
-        parts = _split(stretches, threads)
-        with ThreadPoolExecutor(len(parts)) as pool:  # the kernel releases the GIL
-            list(pool.map(play, parts))
+        # the kernel releases the GIL: the parts run on `threads` cores at once
+        list(thread_pool(threads).map(play, _split(stretches, threads)))
         return out
     told, started = 0, time.perf_counter()
     for start, stop in stretches:
