@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 
 import click
@@ -161,6 +164,24 @@ def report_command(
         click.echo(line, file=sys.stderr if timing else stream)
 
     counts = _player_counts(players_text)
+    studies: dict[int, Callable[[], object]] = {}
+
+    def start_study(players: int) -> Callable[[], object]:
+        """The study of this count, started now: on its own thread with the local backend
+        (it plays while this thread plays the report's games and computes its sections),
+        else when waited for; the callable returns it (None: no study)."""
+        deals = study_games
+        if deals is None:
+            deals = _default_study_games(strategy_texts, players) if games is not None else 0
+        if not deals:
+            return lambda: None
+        arguments = (
+            strategy_texts, players, deals, seed, cards, rules, jobs, step, (backend, scheduler)
+        )  # fmt: skip
+        if backend != "local":
+            return lambda: _study(*arguments)
+        return in_background(_study, *arguments)
+
     if results is not None and len(counts) > 1:
         raise CliError("--players: several counts only with --games (a results file has one)")
     if study_games is not None and study_games < 0:
@@ -181,10 +202,13 @@ def report_command(
         checked(validation.check_jobs, jobs, "--jobs")
         for players in counts:  # playable at every count
             cards = load_card_set(cards_path, players, rules.days)
+        if backend == "local":  # compiled before the study starts beside the games
+            compile_engine(make_seats(strategy_texts, max(len(strategy_texts), 1)))
         played = {}
         for players in counts:
             if len(counts) > 1:
                 step(f"{players} players")
+            studies[players] = start_study(players)
             played[players] = _play_count(
                 games, players, strategy_texts, seed, cards, rules, jobs, stream, step,
                 (backend, scheduler),
@@ -195,20 +219,19 @@ def report_command(
     reports = {}
     try:
         for players, (frame, source) in played.items():
-            deals = study_games
-            if deals is None:
-                deals = _default_study_games(strategy_texts, players) if games is not None else 0
-            study = None
-            if deals:
-                study = _study(
-                    strategy_texts, players, deals, seed, cards, rules, jobs, step,
-                    (backend, scheduler),
-                )  # fmt: skip
-                from sunset_sim.analysis.study_files import write_study
+            wait = studies.get(players) or start_study(players)
 
-                # the largest count's study beside the report, the others in players-N/
-                where = out_dir if players == max(played) else out_dir / f"players-{players}"
-                write_study(study, where, cards)
+            def study_files(players=players, wait=wait):
+                """The study once played, its files written beside the report."""
+                study = wait()
+                if study is not None:
+                    from sunset_sim.analysis.study_files import write_study
+
+                    # the largest count's study beside the report, the others in players-N/
+                    where = out_dir if players == max(played) else out_dir / f"players-{players}"
+                    write_study(study, where, cards)
+                return study
+
             reports[players] = build_report(
                 frame,
                 cards,
@@ -216,7 +239,7 @@ def report_command(
                 title=title,
                 source=source,
                 on_step=step,
-                study=study,
+                study=study_files,
             )
         played.clear()
         del frame
@@ -243,6 +266,24 @@ def report_command(
         f"every table in {out_dir / 'tables'}); results between bots",
         err=True,
     )
+
+
+def in_background(function: Callable, *arguments) -> Callable[[], object]:
+    """Start ``function(*arguments)`` on a thread of its own; the callable returned waits
+    for its result (or raises its error). The engine releases the GIL, so its games play
+    beside this thread's work. A daemon thread: a command stopped by an error or Ctrl-C
+    exits without waiting for it."""
+    future: Future = Future()
+
+    def run() -> None:
+        future.set_running_or_notify_cancel()
+        try:
+            future.set_result(function(*arguments))
+        except BaseException as error:  # noqa: BLE001 - handed to whoever waits
+            future.set_exception(error)
+
+    threading.Thread(target=run, name="sunset-sim-study", daemon=True).start()
+    return future.result
 
 
 DEFAULT_STUDY_GAMES = 2000  # deals per arm for a field of up to four tables

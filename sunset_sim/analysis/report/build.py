@@ -54,7 +54,9 @@ def build_report(
     Sections whose columns are missing are skipped with a note (``Report.notes``).
     ``study`` (``analysis.study.Study``): its card values, targets and verified
     suggestions become the report's "Card values and rebalance suggestions" section, the
-    plan section's measured trade-off, and findings. ``min_group``: an effect whose smaller
+    plan section's measured trade-off, and findings. It may also be a callable that
+    returns the study: it is called once the rows' sections are done, so a study still
+    playing in another thread (``sunset-sim report --games``) overlaps them. ``min_group``: an effect whose smaller
     group is smaller is shown in its table but never listed as a finding.
 
     ``cards`` None: the card set recorded with the rows (``read_results`` keeps it in
@@ -92,6 +94,8 @@ def build_report(
     findings = _findings(
         tables, max_findings, confounded=confounded, min_samples=min_samples, min_group=min_group
     )
+    if callable(study):  # the rows' sections are done: now wait for the study
+        study = study()
     if study is not None:
         tables.update(study_tables(study))
         findings = study_findings(study) + findings
