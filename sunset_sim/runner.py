@@ -138,6 +138,7 @@ def iter_seatings(
     scheduler: str | None = None,
     only: Sequence[np.ndarray | None] | None = None,
     first_games: Sequence[int] | None = None,
+    bans: Sequence[np.ndarray | None] | None = None,
 ) -> Iterator[tuple[int, BatchArrays, list[str]]]:
     """(table index, raw arrays, seat labels) for every chunk of every table, in table
     order: the chunks ``iter_batches`` yields table by table, handed to the backend
@@ -145,7 +146,8 @@ def iter_seatings(
     one chunk each would otherwise run one at a time). Same arrays, same order.
     ``only``: per table, None or one bool per game (``Seating.only``): play just those.
     ``first_games``: per table, its own first game (a report's seatings each play their
-    own deals), instead of ``first_game`` at every table."""
+    own deals), instead of ``first_game`` at every table. ``bans``: per table, its own
+    ``banned`` array, instead of ``banned`` at every table."""
     resolved = [resolve(players, table, cards, rules) for table in tables]
     if not resolved:
         return
@@ -153,6 +155,7 @@ def iter_seatings(
     entrants = _entrants(field)
     wanted = list(only) if only is not None else [None] * len(resolved)
     firsts = list(first_games) if first_games is not None else [first_game] * len(resolved)
+    masks = list(bans) if bans is not None else [banned] * len(resolved)
     seatings = [
         Seating(
             card_tables,
@@ -161,10 +164,12 @@ def iter_seatings(
             seed,
             chunk_ranges(games, chunk_size, first),
             entrants,
-            banned,
+            mask,
             subset,
         )  # fmt: skip
-        for (_, seats, checked), subset, first in zip(resolved, wanted, firsts, strict=True)
+        for (_, seats, checked), subset, first, mask in zip(
+            resolved, wanted, firsts, masks, strict=True
+        )
     ]
     labels = [[p.name for p in seats] for _, seats, _ in resolved]
     with using_backend(backend, jobs, scheduler) as runner:

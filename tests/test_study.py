@@ -122,6 +122,32 @@ def test_commission_arms_skip_only_deals_they_cannot_change(players):
     assert base.may_differ(DEFAULT, Restriction("plan", "P1")) is None
 
 
+@pytest.mark.parametrize(("players", "first", "games"), [(2, 40, 60), (4, 203, 37)])
+def test_commission_arms_played_together_are_each_arms_own_run(players, first, games):
+    """Lab.prefetch plays every commission arm in layers (one mask per deal): each arm's
+    shares and fame are, to the bit, those of the arm played alone (and in full), on
+    deals that do not start at 0 and a count that is no multiple of the seats."""
+    field = [make_player(name) for name in ("balanced", "commission-hunter", "greedy")]
+    tables = seatings(field, players)
+    wanted = restrictions_for(DEFAULT, ["commission"])
+    together = Lab(tables, games, 7, Rules(), first, 2, None)
+    together.prefetch(DEFAULT, wanted)
+    alone = Lab(tables, games, 7, Rules(), first, 2, None)
+    played = 0
+    for restriction in wanted:
+        key = (DEFAULT.content_hash, restriction)
+        assert key in together._runs  # played by prefetch, not when asked for
+        arm, own = together.restricted(DEFAULT, restriction), alone.restricted(DEFAULT, restriction)
+        assert np.array_equal(arm.share, own.share, equal_nan=True)
+        assert np.array_equal(arm.fame, own.fame)
+        played += int(together.base(DEFAULT).may_differ(DEFAULT, restriction).sum())
+    full = play_field(
+        tables, games, 7, DEFAULT, Rules(), first, ban_array(DEFAULT, players, wanted[4]), 2
+    )
+    assert np.array_equal(together.restricted(DEFAULT, wanted[4]).share, full.share, equal_nan=True)
+    assert played > 0  # deals were restricted (else this compares base runs)
+
+
 def test_restricted_play_per_strategy_rows():
     frame = restricted_play(
         ["greedy", "early-bird"], 2, 300, restrictions=[Restriction("plan", "P8")]

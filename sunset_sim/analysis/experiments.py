@@ -15,7 +15,9 @@ measures what the change did:
   rotation of the table plays deal g, so every strategy is restricted in every seat.
   A deal where the restriction cannot change anything is not played again: a commission
   never in the row on a day played (about half the deals for each one) leaves the
-  restricted game exactly the baseline's (``FieldRun.may_differ``).
+  restricted game exactly the baseline's (``FieldRun.may_differ``). The commission arms
+  of a study are played together, in layers of one mask per deal
+  (``play_commission_arms``), not one engine call per stretch of deals.
 - **card edits**: commission or goal fame, plan wake-up/hike/paint/directions moved by
   a step (``cards.edit``). Card ids and deck sizes stay, so the deal stays identical
   (it depends only on the seed and the card order).
@@ -258,6 +260,66 @@ def play_field(
     return FieldRun(first_game, players, labels, share, fame, raw, rows_shown)
 
 
+def play_commission_arms(
+    tables: Sequence[Sequence[Player]],
+    seed: int,
+    cards: CardSet,
+    rules: Rules,
+    base: FieldRun,
+    restrictions: Sequence[Restriction],
+    jobs: int | None = None,
+    backend: BackendOption = "local",
+) -> dict[Restriction, FieldRun]:
+    """The runs of several restrictions whose deals ``base.may_differ`` tells, each the
+    run ``play_field(..., banned=ban_array(...), only=may_differ, known=base)`` gives,
+    from a few engine calls per table instead of one per stretch of deals (each costs
+    about 30 us, and a commission arm plays about half of the deals, in ~50 stretches
+    per 200).
+
+    The kernel restricts game g by ``banned[g % len(banned)]``: with one mask per deal,
+    each deal can be restricted its own way. So deal g's arms are put in layers (its
+    first arm in layer 0, its second in layer 1, ...), and each layer is one run over
+    the deals: game g with the mask its arm in that layer gives seat ``g % players``
+    (the row ``ban_array`` gives that seat), the same game as in that arm's own run.
+    Deals with fewer arms are left out of the later layers (``only``)."""
+    players, games, first = base.players, base.games, base.first_game
+    may = np.stack([base.may_differ(cards, r) for r in restrictions], axis=2)  # (T, G, R)
+    arms = np.cumsum(may, axis=2) - 1  # per (table, deal, arm): its layer where it plays
+    masks = np.stack([ban_array(cards, players, r) for r in restrictions])  # (R, P, P, W)
+    share = {r: base.share.copy() for r in restrictions}
+    fame = {r: base.fame.copy() for r in restrictions}
+    deals = np.arange(games)
+    slot = (first + deals) % games  # the banned row game first + g reads
+    seat = (first + deals) % players  # its restricted seat (ban_array)
+    entrants = [player for table in tables for player in table]
+    for layer in range(int(may.sum(axis=2).max(initial=0))):
+        # per (table, deal): the arm played in this layer, -1 where none is left
+        which = np.where(may & (arms == layer), np.arange(len(restrictions)), -1).max(axis=2)
+        bans = []
+        for t in range(len(tables)):
+            banned = np.zeros((games, *masks.shape[2:]), dtype=np.uint8)
+            played = which[t] >= 0
+            banned[slot[played]] = masks[which[t, played], seat[played]]
+            bans.append(banned)
+        for t, batch, _ in iter_seatings(
+            games, players, [list(table) for table in tables], seed, cards, rules, jobs,
+            DEFAULT_CHUNK, first, field=entrants, backend=backend, only=list(which >= 0),
+            bans=bans,
+        ):  # fmt: skip
+            rows = np.arange(batch.first_game - first, batch.first_game - first + len(batch.game))
+            for index in np.unique(which[t, rows]):
+                if index < 0:
+                    continue
+                chosen = rows[which[t, rows] == index]
+                result = batch.seat[chosen - rows[0]]
+                share[restrictions[index]][t, chosen] = (
+                    result[:, :, enums.R_WON] / result[:, :, enums.R_WINNERS]
+                )
+                fame[restrictions[index]][t, chosen] = result[:, :, enums.R_FAME]
+    labels = [[player.name for player in table] for table in tables]
+    return {r: FieldRun(first, players, labels, share[r], fame[r]) for r in restrictions}
+
+
 # --- paired values --------------------------------------------------------------------
 
 
@@ -477,6 +539,26 @@ class Lab:
             )  # fmt: skip
         return self._runs[key]
 
+    def prefetch(self, cards: CardSet, restrictions: Sequence[Restriction]) -> None:
+        """Play now, together, the commission arms of ``restrictions`` not played yet
+        (``play_commission_arms``: a few engine calls per table instead of one per
+        stretch of deals); the other arms are played when asked for."""
+        base = self.base(cards)
+        wanted = [
+            r
+            for r in dict.fromkeys(restrictions)
+            if (cards.content_hash, r) not in self._runs and base.may_differ(cards, r) is not None
+        ]
+        if len(wanted) < 2:
+            return
+        runs = play_commission_arms(
+            self.tables, self.seed, cards, self.rules, base, wanted, self.jobs, self.backend
+        )
+        for restriction, run in runs.items():
+            self._runs[cards.content_hash, restriction] = run
+        if callable(self.progress):  # as many games as the arms one by one tell
+            self.progress(len(wanted) * base.games * len(self.tables))
+
     def value(self, cards: CardSet, restriction: Restriction) -> dict:
         """The all-seats row of restricted_play for this card on these deals."""
         base = self.base(cards)
@@ -498,6 +580,7 @@ def values_frame(
 ) -> pd.DataFrame:
     """``restricted_play``'s frame for these restrictions, from the lab's runs."""
     base = lab.base(cards)
+    lab.prefetch(cards, restrictions)
     rows = []
     for restriction in restrictions:
         rows.extend(

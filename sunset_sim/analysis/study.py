@@ -546,6 +546,10 @@ def _suggest(
     status(f"checking all {len(rows)} edit(s) together on the fresh deals")
     together, inside = [], []
     plans = {p.id for p in cards.plans}
+    verify_lab.prefetch(
+        suggested,
+        [Restriction("plan" if card in plans else "commission", card) for card in frame["card"]],
+    )
     for _, row in frame.iterrows():
         family = "plan" if row["card"] in plans else "commission"
         value = _measured_metric(verify_lab, suggested, family, row["card"])[0]
