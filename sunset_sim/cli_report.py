@@ -142,6 +142,7 @@ def report_command(
     versions, pass --cards FILE if the games used another card set.
     """
     from sunset_sim.analysis.report import ReportInputError, build_report, write_report
+    from sunset_sim.run.backends import thread_count
 
     if results is not None and games is not None:
         raise CliError("give either a results file or folder, or --games N, not both")
@@ -168,8 +169,9 @@ def report_command(
 
     def start_study(players: int) -> Callable[[], object]:
         """The study of this count, started now: on its own thread with the local backend
-        (it plays while this thread plays the report's games and computes its sections),
-        else when waited for; the callable returns it (None: no study)."""
+        on more than one core (it plays while this thread plays the report's games and
+        computes its sections), else when waited for (--jobs 1 keeps to one core); the
+        callable returns it (None: no study)."""
         deals = study_games
         if deals is None:
             deals = _default_study_games(strategy_texts, players) if games is not None else 0
@@ -178,7 +180,7 @@ def report_command(
         arguments = (
             strategy_texts, players, deals, seed, cards, rules, jobs, step, (backend, scheduler)
         )  # fmt: skip
-        if backend != "local":
+        if backend != "local" or thread_count(jobs or None) < 2:
             return lambda: _study(*arguments)
         return in_background(_study, *arguments)
 

@@ -301,6 +301,29 @@ def test_cli_report_plays_games(tmp_path):
     assert (tmp_path / "rep" / "report.html").is_file()
 
 
+def test_cli_report_study_beside_the_games_writes_the_same_files(tmp_path):
+    """On two threads the study plays on its own thread beside the report's games and
+    analysis; with --jobs 1 after them, on this one. Every file is the same."""
+    folders = {}
+    for jobs in ("1", "2"):
+        folders[jobs] = tmp_path / f"jobs{jobs}"
+        result = CliRunner().invoke(
+            main,
+            ["report", "--games", "120", "--players", "2", "--strategy", "greedy"]
+            + ["--strategy", "random", "--seed", "3", "--jobs", jobs, "--study-games", "30"]
+            + ["--out", str(folders[jobs]), "--quiet"],
+        )
+        assert result.exit_code == 0, result.output
+    names = sorted(p.relative_to(folders["1"]) for p in folders["1"].rglob("*") if p.is_file())
+    assert len(names) > 10 and (folders["1"] / "study.md").is_file()
+    assert names == sorted(
+        p.relative_to(folders["2"]) for p in folders["2"].rglob("*") if p.is_file()
+    )
+    for name in names:
+        one = (folders["1"] / name).read_bytes().replace(b"jobs1", b"JOBS")
+        assert one == (folders["2"] / name).read_bytes().replace(b"jobs2", b"JOBS"), name
+
+
 # ---------------------------------------------------------------- within-strategy effects
 
 
