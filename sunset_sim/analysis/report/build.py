@@ -56,8 +56,9 @@ def build_report(
     suggestions become the report's "Card values and rebalance suggestions" section, the
     plan section's measured trade-off, and findings. It may also be a callable that
     returns the study: it is called once the rows' sections are done, so a study still
-    playing in another thread (``sunset-sim report --games``) overlaps them. ``min_group``: an effect whose smaller
-    group is smaller is shown in its table but never listed as a finding.
+    playing in another thread (``sunset-sim report --games``) overlaps them.
+    ``min_group``: an effect whose smaller group is smaller is shown in its table but
+    never listed as a finding.
 
     ``cards`` None: the card set recorded with the rows (``read_results`` keeps it in
     ``frame.attrs["provenance"]``), else the packaged set; a ``cards`` that differs from
