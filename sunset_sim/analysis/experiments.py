@@ -17,7 +17,7 @@ measures what the change did:
   never in the row on a day played (about half the deals for each one) leaves the
   restricted game exactly the baseline's (``FieldRun.may_differ``). The commission arms
   of a study are played together, in layers of one mask per deal
-  (``play_commission_arms``), not one engine call per stretch of deals.
+  (``play_commission_arms``), not one engine call per arm and table.
 - **card edits**: commission or goal fame, plan wake-up/hike/paint/directions moved by
   a step (``cards.edit``). Card ids and deck sizes stay, so the deal stays identical
   (it depends only on the seed and the card order).
@@ -272,9 +272,8 @@ def play_commission_arms(
 ) -> dict[Restriction, FieldRun]:
     """The runs of several restrictions whose deals ``base.may_differ`` tells, each the
     run ``play_field(..., banned=ban_array(...), only=may_differ, known=base)`` gives,
-    from a few engine calls per table instead of one per stretch of deals (each costs
-    about 30 us, and a commission arm plays about half of the deals, in ~50 stretches
-    per 200).
+    from a few engine calls per table instead of one per arm (each call costs about
+    30 us: a new workspace, cold caches).
 
     The kernel restricts game g by ``banned[g % len(banned)]``: with one mask per deal,
     each deal can be restricted its own way. So deal g's arms are put in layers (its
@@ -542,7 +541,7 @@ class Lab:
     def prefetch(self, cards: CardSet, restrictions: Sequence[Restriction]) -> None:
         """Play now, together, the commission arms of ``restrictions`` not played yet
         (``play_commission_arms``: a few engine calls per table instead of one per
-        stretch of deals); the other arms are played when asked for."""
+        arm); the other arms are played when asked for."""
         base = self.base(cards)
         wanted = [
             r

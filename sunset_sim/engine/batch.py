@@ -188,20 +188,18 @@ def play_block(
     seed: int,
     arguments: tuple,
     out: BatchArrays,
-    start: int,
-    stop: int,
+    rows: np.ndarray,
     trace: np.ndarray,
     check: bool,
 ) -> None:
-    """Rows start .. stop - 1 of ``out`` (games out.first_game + start ...), one thread;
-    ``arguments`` from ``kernel_arguments`` plus the bans (``run.subset`` plays stretches
-    of a chunk with it)."""
+    """The given rows of ``out`` (row g: game out.first_game + g), one thread;
+    ``arguments`` from ``kernel_arguments`` plus the bans (``run.subset`` plays the chosen
+    games of a chunk with it)."""
     functions, ids, params, banned = arguments
     kernel.play_games(
         np.uint64(seed),
         np.int64(out.first_game),
-        np.int64(start),
-        np.int64(stop),
+        np.ascontiguousarray(rows, dtype=np.int64),
         np.int64(len(players)),
         functions,
         ids,
@@ -251,7 +249,8 @@ def run_games(
     no_trace = np.zeros(1, dtype=np.int32)
 
     def play(block: tuple[int, int]) -> None:
-        play_block(tables, players, rules, seed, arguments, out, *block, no_trace, check_invariants)
+        rows = np.arange(*block, dtype=np.int64)
+        play_block(tables, players, rules, seed, arguments, out, rows, no_trace, check_invariants)
 
     if threads == 1 or n_blocks == 1:
         for block in blocks:
@@ -275,5 +274,5 @@ def trace_game(
     arguments, out = prepare_batch(tables, players, rules, game_index, 1, field, banned)
     trace = np.zeros(1 << 16, dtype=np.int32)
     trace[0] = 1
-    play_block(tables, players, rules, seed, arguments, out, 0, 1, trace, True)
+    play_block(tables, players, rules, seed, arguments, out, np.zeros(1, np.int64), trace, True)
     return trace[1 : trace[0]].copy(), out

@@ -26,14 +26,8 @@ from sunset_sim.engine.batch import (
 from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import Player
 
-STEP_SECONDS = 0.4  # progress is told at least this often (run.progress's step)
-
-
-def runs(only: np.ndarray) -> list[tuple[int, int]]:
-    """(start, stop) of each stretch of consecutive True entries of ``only``."""
-    flags = np.concatenate([[False], np.asarray(only, dtype=bool), [False]])
-    edges = np.flatnonzero(flags[1:] != flags[:-1])
-    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
+STEP_SECONDS = 0.4  # progress is told about this often (run.progress's step)
+PIECE_GAMES = 256  # the first piece's games when progress is told
 
 
 def play_only(
@@ -48,45 +42,41 @@ def play_only(
     banned: np.ndarray | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> BatchArrays:
-    """Games first_game + i for every i where ``only[i]`` is True, one kernel call per
-    stretch of consecutive ones, on one thread (a seating of a study plays on its own
-    thread: ``LocalBackend.play_seatings``) or split over ``numba.get_num_threads()``
-    threads by stretches. ``progress`` is told ``len(only)`` games in all (those left out
-    count as done), in steps of about ``STEP_SECONDS``."""
+    """Games first_game + i for every i where ``only[i]`` is True, on one thread (a
+    seating of a study plays on its own thread: ``LocalBackend.play_seatings``) or split
+    over ``numba.get_num_threads()`` threads. Each thread's games are one kernel call
+    (with ``progress``, one per piece of about ``STEP_SECONDS``); ``progress`` is told
+    ``len(only)`` games in all (those left out count as done)."""
     only = np.asarray(only, dtype=bool)
     arguments, out = prepare_batch(tables, seats, rules, first_game, len(only), field, banned)
     no_trace = np.zeros(1, dtype=np.int32)
-    stretches = runs(only)
+    rows = np.flatnonzero(only).astype(np.int64)
     threads = 1 if numba.config.DISABLE_JIT else max(1, numba.get_num_threads())
 
-    def play(part: list[tuple[int, int]]) -> None:
-        for start, stop in part:
-            play_block(
-                tables, seats, rules, seed, arguments, out, start, stop, no_trace,
-                check_invariants,
-            )  # fmt: skip
+    def play(part: np.ndarray) -> None:
+        play_block(tables, seats, rules, seed, arguments, out, part, no_trace, check_invariants)
 
-    if threads > 1 and len(stretches) > 1 and not callable(progress):
-        # the kernel releases the GIL: the parts run on `threads` cores at once
-        list(thread_pool(threads).map(play, _split(stretches, threads)))
+    if not callable(progress):
+        if threads > 1 and len(rows) > 1:
+            # the kernel releases the GIL: the parts run on `threads` cores at once
+            list(thread_pool(threads).map(play, np.array_split(rows, threads)))
+        elif len(rows):
+            play(rows)
         return out
-    told, started = 0, time.perf_counter()
-    for start, stop in stretches:
-        play([(start, stop)])
-        if callable(progress) and time.perf_counter() - started >= STEP_SECONDS:
-            progress(stop - told)
-            told, started = stop, time.perf_counter()
-    if callable(progress) and told < len(only):
-        progress(len(only) - told)
+    done, covered, piece = 0, 0, PIECE_GAMES  # rows played; positions of `only` told
+    while done < len(rows):
+        started = time.perf_counter()
+        part = rows[done : done + piece]
+        play(part)
+        done += len(part)
+        progress(int(part[-1]) + 1 - covered)
+        covered = int(part[-1]) + 1
+        # the next piece sized to take about STEP_SECONDS
+        seconds = max(time.perf_counter() - started, 1e-6)
+        piece = int(min(max(len(part) * STEP_SECONDS / seconds, 1), 1 << 20))
+    if covered < len(only):
+        progress(len(only) - covered)
     return out
 
 
-def _split(stretches: list[tuple[int, int]], parts: int) -> list[list[tuple[int, int]]]:
-    """The stretches in ``parts`` consecutive groups of about equal games."""
-    sizes = np.cumsum([stop - start for start, stop in stretches])
-    bounds = np.searchsorted(sizes, sizes[-1] * np.arange(1, parts) / parts, side="right")
-    groups = np.split(np.arange(len(stretches)), bounds)
-    return [[stretches[i] for i in group] for group in groups if len(group)]
-
-
-__all__ = ["play_only", "runs"]
+__all__ = ["play_only"]
