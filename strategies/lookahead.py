@@ -72,6 +72,7 @@ from sunset_sim.strategies._style_tools import (
 )
 
 from sunset_sim.engine.jit import jit
+from sunset_sim.engine.rng import GOLDEN, mix64
 from sunset_sim.enums import (
     DECIDE_HIKE,
     DECIDE_PLAN,
@@ -342,15 +343,22 @@ def set_worth(
 @jit(_nrt=False, wraparound=False)
 def perturb(values, base, me, n_players, wanted, noise, rng):
     """values = base, plus a uniform draw in [0, noise) on every other seat's card, for the
-    seats in the bitmask ``wanted``."""
+    seats in the bitmask ``wanted``. The draws are rng_below's (0 .. NOISE_STEPS - 1), with
+    the stream's counter kept in a register and stored back once (each draw stored it)."""
+    key = rng[0]
+    counter = rng[1]
     for seat in range(n_players):
         if not (wanted >> seat) & 1:
             continue
         for cell in range(N_CELLS):
             value = base[seat * N_CELLS + cell]
             if seat != me and noise > 0.0 and value >= 0.0:
-                value += noise * rng_below(rng, NOISE_STEPS) / NOISE_STEPS
+                z = mix64(key + counter * GOLDEN)
+                counter += np.uint64(1)
+                draw = np.int64(((z >> np.uint64(32)) * np.uint64(NOISE_STEPS)) >> np.uint64(32))
+                value += noise * draw / NOISE_STEPS
             values[seat * N_CELLS + cell] = value
+    rng[1] = counter
 
 
 @jit(_nrt=False, wraparound=False)
@@ -393,7 +401,7 @@ def pos_copy(obs, n_players, pos):
 # ---- the decisions ------------------------------------------------------------------------
 
 
-@jit(_nrt=False, wraparound=False)
+@jit(inline="always")  # (a call would copy the whole table set's array headers)
 def goal_state(obs, tables, params):
     """(kind, param, value) of today's goal, kind -1 when there is none or it is out of
     reach (a goal already kept stays with its holder only until someone else meets it)."""
