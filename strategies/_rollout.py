@@ -289,7 +289,7 @@ def plan_totals(
             out[plan] = goal_value if met else 0.0
 
 
-@jit(_nrt=False, wraparound=False)
+@jit(inline="always")
 def play_out(
     order,
     first,
