@@ -309,7 +309,7 @@ def seat_values(
                 )
 
 
-@jit(_nrt=False, wraparound=False)
+@jit(inline="always")
 def set_worth(
     cells, n, me, n_vis, n_frames, fit, cell_icons, keys, filled, rates, w_icons, w_commission
 ):
