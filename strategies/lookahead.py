@@ -186,7 +186,7 @@ def hall_add(key, frames):
     """A HALL key (_card_worth.HALL: 2 bits per frame mask, capped at 3) with one more
     painting that fits exactly ``frames`` (0: none, nothing counted)."""
     shift = max(2 * frames - 2, 0)  # (without branches: they mispredict)
-    counted = frames != 0 and ((key >> shift) & 3) != 3
+    counted = (frames != 0) & (((key >> shift) & 3) != 3)  # (& : no short-circuit branch)
     return key + (np.int64(counted) << shift)
 
 
