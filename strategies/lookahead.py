@@ -36,7 +36,10 @@ taken commission by commission over all cells), scratch arrays live on the stack
 opponents' model values all plan cards in one walk per direction (the best hike per
 direction, reach and paint number), a hike set's worth is computed once per direction,
 the fast policy keeps only the path's best cards it can paint, and a hike decision values
-cards only for the players after it. At most 3 plan samples by default (4 before; head
+cards only for the players after it. The worker functions compile without reference
+counting or wrap-around tests (``jit(_nrt=False, wraparound=False)``; every index is 0 or
+more), and the small ones called per sample or per set (play_out, set_worth, goal_state)
+are inlined: a call copied a dozen array headers. At most 3 plan samples by default (4 before; head
 to head against tuned balanced on the strength ladder's deals 0.540 against 0.539).
 
 Approximations: the rollouts cover only the rest of today (no refills: they happen at
@@ -67,7 +70,6 @@ from sunset_sim.strategies._style_tools import (
     others_mask,
     path_takeable,
     set_goal_met,
-    subset_cells,
     visible_commissions,
 )
 
@@ -102,7 +104,6 @@ from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
     card_features,
     lowest_bit,
-    popcount,
     rng_below,
     sale_value,
     stack_empty,
@@ -167,6 +168,8 @@ PATH_SUBSETS = 1 << MAX_PATH  # sets of a path's cells, as bit masks over its po
 PATH_SETS = N_DIRECTIONS * PATH_SUBSETS  # my_hikes: a set's worth per direction and mask
 STACK_PLANS = 32  # choose_plan: per-plan-card buffers on the stack up to this many cards
 PREFERENCE_SLOTS = MAX_PLAYERS * STACK_PLANS
+# my_hikes: the number of path positions in each set (a lookup: counting bits loops)
+SUBSET_SIZE = np.array([bin(mask).count("1") for mask in range(PATH_SUBSETS)], dtype=np.int64)
 
 
 # ---- what each seat would value (public information only) ------------------------------------
@@ -188,6 +191,18 @@ def hall_add(key, frames):
     shift = max(2 * frames - 2, 0)  # (without branches: they mispredict)
     counted = (frames != 0) & (((key >> shift) & 3) != 3)  # (& : no short-circuit branch)
     return key + (np.int64(counted) << shift)
+
+
+@jit(inline="always")
+def picked_cells(cells, n_cells, mask, out):
+    """out = the cells of ``cells[:n_cells]`` at the positions in the bitmask ``mask``;
+    their number. Every cell is written and the count moves on by the mask's bit (a
+    branch per position would mispredict)."""
+    n = 0
+    for position in range(n_cells):
+        out[n] = cells[position]
+        n += (mask >> position) & 1
+    return n
 
 
 @jit(inline="always")
@@ -646,10 +661,10 @@ def my_hikes(
         met_out[index] = False
         n_out[index] = 0
         for mask in range(1 << n_cells):
-            size = popcount(mask)
+            size = SUBSET_SIZE[mask]
             if size > paint or size < smallest:
                 continue
-            n = subset_cells(cells, mask, chosen)
+            n = picked_cells(cells, n_cells, mask, chosen)
             if direction >= 0 and (known[direction] >> mask) & 1:
                 value = worth[direction * PATH_SUBSETS + mask]
             else:
