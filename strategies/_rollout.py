@@ -183,7 +183,7 @@ def policy_turn(
     return best_value, best_met, best
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def plan_totals(
     seat, n_players, grid, pos, values, plan_directions, plan_hike, plan_paint,
     cell_features, goal_kind, goal_param, goal_value, held, features, full, out,
@@ -203,11 +203,13 @@ def plan_totals(
     reach = 0
     wanted = 0
     paints = 0  # bit p: some plan card paints p cards (p capped at MAX_PATH)
+    keep = 1  # the most cards a plan card paints (at least 1: path_insert keeps a cell)
     for plan in range(n_plans):
         out[plan] = -BIG
         reach = max(reach, plan_hike[plan])
         wanted |= plan_directions[plan]
         paints |= 1 << min(plan_paint[plan], MAX_PATH)
+        keep = max(keep, min(plan_paint[plan], MAX_PATH))
     reach = min(reach, MAX_PATH - 1)  # (a straight hike leaves the grid after that)
     top_value = stack_empty(MAX_PATH, np.float64)
     top_cell = stack_empty(MAX_PATH, np.int64)
@@ -244,30 +246,25 @@ def plan_totals(
             walking = cell >= 0 and grid[cell] >= 0  # R-HIKE-3, R-HIKE-4
             # R-HIKE-5: pass through another artist's cell, never end or paint here
             if walking and not (occupied >> cell) & 1:
-                # (a path has at most MAX_PATH cells: every one is kept)
-                n_top = path_insert(top_value, top_cell, n_top, MAX_PATH, values[cell], cell)
-                # the hike ending here with n cards painted: the same sum and goal check
-                # as policy_turn, once per n
-                done = 0
+                # (only the best ``keep`` cells are ever painted: the most any card paints)
+                n_top = path_insert(top_value, top_cell, n_top, keep, values[cell], cell)
+                # the hike ending here with n cards painted, for every n at once: the same
+                # sums (in the same order) and goal check as policy_turn
+                total = 0.0
+                feats = features
+                for n in range(n_top + 1):
+                    if n > 0:
+                        total += top_value[n - 1]
+                        feats |= cell_features[top_cell[n - 1]]
+                    met = rollout_goal_met(
+                        goal_kind, goal_param, direction, steps, cell, n, held, feats, full
+                    )
+                    with_goal[n] = total + (goal_value if met else 0.0)
                 rest = paints
                 while rest:
                     p = lowest_set(rest)
                     rest &= rest - 1
-                    n = min(p, n_top)
-                    if not (done >> n) & 1:
-                        done |= 1 << n
-                        total = 0.0
-                        for i in range(n):
-                            total += top_value[i]
-                        feats = features
-                        if goal_kind == GOAL_ALL_FEATURES:
-                            feats = taken_features(cell_features, top_cell, n, features)
-                        if rollout_goal_met(
-                            goal_kind, goal_param, direction, steps, cell, n, held, feats, full
-                        ):
-                            total += goal_value
-                        with_goal[n] = total
-                    running[p] = max(running[p], with_goal[n])
+                    running[p] = max(running[p], with_goal[min(p, n_top)])
             # the rows of the paint numbers some card has (the only ones read); once the
             # path ends, the rows after it would repeat this one: it is read instead
             rest = paints
@@ -292,7 +289,7 @@ def plan_totals(
             out[plan] = goal_value if met else 0.0
 
 
-@jit
+@jit(inline="always")
 def play_out(
     order,
     first,
@@ -344,7 +341,7 @@ def play_out(
     return holder
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def rollout_score(gains, holder, goal_value, me, n_players, rivalry):
     """Own gain (and the goal if kept) minus ``rivalry`` times the others' mean."""
     others = 0.0

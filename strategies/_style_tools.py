@@ -129,7 +129,7 @@ def feature_mask(tables, card):
     return mask
 
 
-@jit
+@jit(inline="always")  # (a call would copy the whole table set's array headers)
 def all_features(tables):
     return (1 << tables.land_features.shape[1]) - 1
 

@@ -36,7 +36,10 @@ taken commission by commission over all cells), scratch arrays live on the stack
 opponents' model values all plan cards in one walk per direction (the best hike per
 direction, reach and paint number), a hike set's worth is computed once per direction,
 the fast policy keeps only the path's best cards it can paint, and a hike decision values
-cards only for the players after it. At most 3 plan samples by default (4 before; head
+cards only for the players after it. The worker functions compile without reference
+counting or wrap-around tests (``jit(_nrt=False, wraparound=False)``; every index is 0 or
+more), and the small ones called per sample or per set (play_out, set_worth, goal_state)
+are inlined: a call copied a dozen array headers. At most 3 plan samples by default (4 before; head
 to head against tuned balanced on the strength ladder's deals 0.540 against 0.539).
 
 Approximations: the rollouts cover only the rest of today (no refills: they happen at
@@ -67,11 +70,11 @@ from sunset_sim.strategies._style_tools import (
     others_mask,
     path_takeable,
     set_goal_met,
-    subset_cells,
     visible_commissions,
 )
 
 from sunset_sim.engine.jit import jit
+from sunset_sim.engine.rng import GOLDEN, mix64
 from sunset_sim.enums import (
     DECIDE_HIKE,
     DECIDE_PLAN,
@@ -101,7 +104,6 @@ from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
     card_features,
     lowest_bit,
-    popcount,
     rng_below,
     sale_value,
     stack_empty,
@@ -166,12 +168,14 @@ PATH_SUBSETS = 1 << MAX_PATH  # sets of a path's cells, as bit masks over its po
 PATH_SETS = N_DIRECTIONS * PATH_SUBSETS  # my_hikes: a set's worth per direction and mask
 STACK_PLANS = 32  # choose_plan: per-plan-card buffers on the stack up to this many cards
 PREFERENCE_SLOTS = MAX_PLAYERS * STACK_PLANS
+# my_hikes: the number of path positions in each set (a lookup: counting bits loops)
+SUBSET_SIZE = np.array([bin(mask).count("1") for mask in range(PATH_SUBSETS)], dtype=np.int64)
 
 
 # ---- what each seat would value (public information only) ------------------------------------
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def frame_rate(comm_fame, comm_n_frames, commission, filled, urgency):
     """Fame of one more frame of a commission when ``filled`` frames are already filled:
     (1 - urgency) x fame / frames + urgency x fame / frames still missing."""
@@ -185,8 +189,20 @@ def hall_add(key, frames):
     """A HALL key (_card_worth.HALL: 2 bits per frame mask, capped at 3) with one more
     painting that fits exactly ``frames`` (0: none, nothing counted)."""
     shift = max(2 * frames - 2, 0)  # (without branches: they mispredict)
-    counted = frames != 0 and ((key >> shift) & 3) != 3
+    counted = (frames != 0) & (((key >> shift) & 3) != 3)  # (& : no short-circuit branch)
     return key + (np.int64(counted) << shift)
+
+
+@jit(inline="always")
+def picked_cells(cells, n_cells, mask, out):
+    """out = the cells of ``cells[:n_cells]`` at the positions in the bitmask ``mask``;
+    their number. Every cell is written and the count moves on by the mask's bit (a
+    branch per position would mispredict)."""
+    n = 0
+    for position in range(n_cells):
+        out[n] = cells[position]
+        n += (mask >> position) & 1
+    return n
 
 
 @jit(inline="always")
@@ -205,7 +221,7 @@ def seat_card(land_features, land_fit, seat, card, vis, n_vis, held, features, k
         keys[slot] = hall_add(keys[slot], land_fit[card, vis[k]])
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def seat_state(
     obs, cards, n_players, wanted, vis, n_vis, urgency, held, features, keys, adds, filled,
     rates,
@@ -260,7 +276,7 @@ def seat_state(
             rates[slot] = frame_rate(comm_fame, comm_n_frames, vis[k], filled[slot], urgency)
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def cell_state(obs, cards, cell_mask, vis, n_vis, fit, cell_features, cell_icons):
     """Per cell of the grid in the bitmask ``cell_mask``: fit[k * N_CELLS + cell] the
     frames of visible commission k its card fits (0 on an empty cell), the card's
@@ -276,7 +292,7 @@ def cell_state(obs, cards, cell_mask, vis, n_vis, fit, cell_features, cell_icons
             fit[k * N_CELLS + cell] = land_fit[card, vis[k]] if card >= 0 else 0
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def seat_values(
     obs, n_players, wanted, n_vis, fit, cell_icons, adds, rates, w_icons, w_commission, values
 ):
@@ -308,7 +324,7 @@ def seat_values(
                 )
 
 
-@jit
+@jit(inline="always")
 def set_worth(
     cells, n, me, n_vis, n_frames, fit, cell_icons, keys, filled, rates, w_icons, w_commission
 ):
@@ -339,21 +355,28 @@ def set_worth(
     return value + w_commission * other
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def perturb(values, base, me, n_players, wanted, noise, rng):
     """values = base, plus a uniform draw in [0, noise) on every other seat's card, for the
-    seats in the bitmask ``wanted``."""
+    seats in the bitmask ``wanted``. The draws are rng_below's (0 .. NOISE_STEPS - 1), with
+    the stream's counter kept in a register and stored back once (each draw stored it)."""
+    key = rng[0]
+    counter = rng[1]
     for seat in range(n_players):
         if not (wanted >> seat) & 1:
             continue
         for cell in range(N_CELLS):
             value = base[seat * N_CELLS + cell]
             if seat != me and noise > 0.0 and value >= 0.0:
-                value += noise * rng_below(rng, NOISE_STEPS) / NOISE_STEPS
+                z = mix64(key + counter * GOLDEN)
+                counter += np.uint64(1)
+                draw = np.int64(((z >> np.uint64(32)) * np.uint64(NOISE_STEPS)) >> np.uint64(32))
+                value += noise * draw / NOISE_STEPS
             values[seat * N_CELLS + cell] = value
+    rng[1] = counter
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def mobility_of(tables, cell):
     """The mean number of hike ends a plan card offers from ``cell`` on a full grid with
     no other artist: what standing there is worth for tomorrow's hike."""
@@ -372,19 +395,19 @@ def mobility_of(tables, cell):
     return ends / max(n_plans, 1)
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def position_weight(obs, params):
     """MOBILITY, or 0 on the last day (no hike tomorrow)."""
     return params[MOBILITY] if obs[OBS_DAY] < obs[OBS_DAYS] else 0.0
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def grid_copy(obs, grid):
     for cell in range(N_CELLS):
         grid[cell] = obs[OBS_GRID + cell]
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def pos_copy(obs, n_players, pos):
     for seat in range(MAX_PLAYERS):
         pos[seat] = obs[OBS_POS + seat] if seat < n_players else -1
@@ -393,7 +416,7 @@ def pos_copy(obs, n_players, pos):
 # ---- the decisions ------------------------------------------------------------------------
 
 
-@jit
+@jit(inline="always")  # (a call would copy the whole table set's array headers)
 def goal_state(obs, tables, params):
     """(kind, param, value) of today's goal, kind -1 when there is none or it is out of
     reach (a goal already kept stays with its holder only until someone else meets it)."""
@@ -403,7 +426,7 @@ def goal_state(obs, tables, params):
     return tables.goal_kind[goal], tables.goal_param[goal], params[GOAL] * tables.goal_fame[goal]
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def clear_lead(score, price, n_options, n_samples, margin):
     """Whether the best card's mean score so far (less its price) leads every other card's
     by at least ``margin``: the remaining samples would hardly change the choice."""
@@ -422,7 +445,39 @@ def clear_lead(score, price, n_options, n_samples, margin):
 @jit
 def choose_plan(obs, options, n_options, params, rng, tables, held, features, cell_features, base):
     """The plan card with the best mean rollout score; ``base`` holds each seat's card
-    values (seat_values)."""
+    values (seat_values). The per-plan-card buffers live on the stack (three heap arrays
+    and their frees were a tenth of a plan decision) unless the card set is very large."""
+    n_plans = tables.plan_wake.shape[0]
+    if n_plans <= STACK_PLANS:
+        return plan_on_stack(
+            obs, options, n_options, params, rng, tables, held, features, cell_features, base
+        )
+    return plan_choice(
+        obs, options, n_options, params, rng, tables, held, features, cell_features, base,
+        np.empty(MAX_PLAYERS * n_plans, np.float64), np.empty(n_plans, np.float64),
+        np.empty(n_plans, np.int64),
+    )  # fmt: skip
+
+
+@jit(_nrt=False, wraparound=False)
+def plan_on_stack(
+    obs, options, n_options, params, rng, tables, held, features, cell_features, base
+):
+    """choose_plan with its buffers on the stack, without reference counting."""
+    return plan_choice(
+        obs, options, n_options, params, rng, tables, held, features, cell_features, base,
+        stack_empty(PREFERENCE_SLOTS, np.float64), stack_empty(STACK_PLANS, np.float64),
+        stack_empty(STACK_PLANS, np.int64),
+    )  # fmt: skip
+
+
+@jit(inline="always")
+def plan_choice(
+    obs, options, n_options, params, rng, tables, held, features, cell_features, base,
+    preference, totals, deck,
+):  # fmt: skip
+    """choose_plan's work; ``preference`` (MAX_PLAYERS x the plan cards), ``totals`` and
+    ``deck`` (one per plan card) are scratch."""
     me = obs[OBS_ME]
     n_players = obs[OBS_N_PLAYERS]
     samples = max(1, int(params[SAMPLES]))
@@ -431,19 +486,13 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ce
     goal_kind, goal_param, goal_value = goal_state(obs, tables, params)
     full = all_features(tables)
     n_plans = tables.plan_wake.shape[0]
-    earliest = tables.plan_wake.min()
+    earliest = tables.plan_wake[0]
+    for plan in range(1, n_plans):  # (the array's min() needs reference counting)
+        earliest = min(earliest, tables.plan_wake[plan])
     grid = stack_empty(N_CELLS, np.int64)
     pos = stack_empty(MAX_PLAYERS, np.int64)
     # the opponents' model: how much each plan card would be worth to each of them now,
-    # preference[seat * n_plans + plan] (on the stack unless the card set is very large:
-    # three heap arrays and their frees were a tenth of a plan decision)
-    small = n_plans <= STACK_PLANS
-    preference = (
-        stack_empty(PREFERENCE_SLOTS, np.float64)
-        if small
-        else np.empty(MAX_PLAYERS * n_plans, dtype=np.float64)
-    )
-    totals = stack_empty(STACK_PLANS, np.float64) if small else np.empty(n_plans, np.float64)
+    # preference[seat * n_plans + plan]
     grid_copy(obs, grid)
     pos_copy(obs, n_players, pos)
     for seat in range(n_players):
@@ -458,7 +507,6 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ce
             lateness = (tables.plan_wake[plan] - earliest) / 15.0
             preference[seat * n_plans + plan] = totals[plan] - params[OPP_LATENESS] * lateness
     hand_size = min(PLAN_HAND, n_plans)
-    deck = stack_empty(STACK_PLANS, np.int64) if small else np.empty(n_plans, np.int64)
     plans = stack_empty(MAX_PLAYERS, np.int64)
     rank = stack_empty(MAX_PLAYERS, np.int64)
     values = stack_empty(SEAT_CELLS, np.float64)
@@ -576,7 +624,7 @@ def choose_plan(obs, options, n_options, params, rng, tables, held, features, ce
     return argmax(score, n_options)
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def my_hikes(
     obs, tables, options, n_options, params, context, rates, goal_kind, goal_param,
     goal_bonus, value_out, met_out, n_out, cells_out,
@@ -613,10 +661,10 @@ def my_hikes(
         met_out[index] = False
         n_out[index] = 0
         for mask in range(1 << n_cells):
-            size = popcount(mask)
+            size = SUBSET_SIZE[mask]
             if size > paint or size < smallest:
                 continue
-            n = subset_cells(cells, mask, chosen)
+            n = picked_cells(cells, n_cells, mask, chosen)
             if direction >= 0 and (known[direction] >> mask) & 1:
                 value = worth[direction * PATH_SUBSETS + mask]
             else:
@@ -644,7 +692,7 @@ def my_hikes(
                     cells_out[index * MAX_PATH + i] = chosen[i]
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def choose_hike(obs, options, n_options, params, rng, tables, context, rates, later, base):
     """The candidate hike (best one-ply first) with the best mean score of the rest of the
     day played out; ``base`` holds the card values of the seats in the bitmask ``later``
@@ -722,7 +770,7 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, la
     return candidates[argmax(score, n_candidates)]
 
 
-@jit
+@jit(_nrt=False, wraparound=False)
 def paint_choice(obs, options, n_options, params, tables, context, rates):
     """The paint option with the best set_worth, plus today's goal when the set decides it
     (painted n, holds n, all features: the hike is already made)."""
