@@ -38,6 +38,8 @@ from sunset_sim.observation import (
 )
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
+    RAY_CELLS,
+    RAY_LENGTH,
     card_features,
     hike_goal_met,
     lowest_bit,
@@ -46,7 +48,6 @@ from sunset_sim.strategy_tools import (
     ray_cell,
     sale_value,
     stack_empty,
-    step_cell,
 )
 
 # The parameters, in params-vector order; the index constants are derived from them.
@@ -627,13 +628,23 @@ def hike_keep(
         for index in range(n_options):
             direction = options[index, 0]
             steps = options[index, 1]
-            cell = start
-            for _ in range(steps):
-                cell = step_cell(cell, direction)
+            cell = start  # the end cell: one lookup (not a walk of varying length)
+            if steps > 0:
+                cell = RAY_CELLS[(start * N_DIRECTIONS + direction) * RAY_LENGTH + steps - 1]
             met = hike_goal_met(goal_kind, goal_param, direction, steps, cell, 0)
-            if (0 if met else NEVER) <= paint:
-                keep |= 1 << index
+            keep |= np.int64(met and paint >= 0) << index  # (fewest 0 if met, else NEVER)
         return keep
+    everything = (1 << n_options) - 1
+    # 'painted', 'holds': every option's fewest is at least the cards still needed (or
+    # NEVER), and 0 for each legal hike where none are (R-GOAL-3)
+    if goal_kind == GOAL_PAINTED and goal_param > paint:
+        return 0
+    if goal_kind == GOAL_HOLDS:
+        need = max(goal_param - obs[OBS_N_PAINTINGS], 0)
+        if need > paint:
+            return 0
+        if need == 0:
+            return everything
     occupied = others_mask(obs)
     limit = min(paint, NEVER - 1)
     context = stack_empty(N_CONTEXT, np.int64)
@@ -650,6 +661,10 @@ def hike_keep(
         comm_n_frames, subset_bits, frame_ids, frame_k, n_frames, held, held_fits, added_fits,
         context,
     )  # fmt: skip
+    base = context[BASE]
+    if (goal_kind == GOAL_ALL_FEATURES or goal_kind == GOAL_SOLD) and (base <= 1 or limit < 1):
+        # every hike's fewest is the stay's (fewest_ray: no set with more cells does better)
+        return everything if base <= paint else 0
     for direction in range(N_DIRECTIONS):
         if (directions >> direction) & 1:
             fewest_ray(
@@ -690,6 +705,10 @@ def paint_keep(
     elif goal_kind != GOAL_PAINTED and goal_kind != GOAL_SOLD:
         return everything
     full = (1 << land_features.shape[1]) - 1
+    if (goal_kind == GOAL_HOLDS and n_held >= goal_param) or (
+        goal_kind == GOAL_ALL_FEATURES and held_features == full
+    ):  # met by my paintings: every paint set meets it
+        return everything
     frame_ids = stack_empty(N_FRAME_IDS, np.int64)
     frame_k = stack_empty(MAX_WORD_FRAMES, np.int64)
     n_frames = stack_empty(MAX_ROW, np.int64)
@@ -883,7 +902,13 @@ def decide(kind, obs, options, n_options, params, rng, tables):
             or goal_kind == GOAL_ALL_FEATURES
             or goal_kind == GOAL_SOLD
         )
-        if kind == DECIDE_SALE and cards_decide:
+        if kind == DECIDE_SALE:
+            if not (
+                goal_kind == GOAL_SOLD
+                or goal_kind == GOAL_ALL_FEATURES
+                or (goal_kind == GOAL_HOLDS and obs[OBS_N_PAINTINGS] >= goal_param)
+            ):  # no sale decides it, or a 'holds' my paintings do not meet: greedy's sale
+                return greedy.choose_sale(options, n_options, tables.comm_fame, tables.land_icons)
             return choose_sale(
                 obs,
                 options,
