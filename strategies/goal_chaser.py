@@ -488,7 +488,7 @@ def outranked(n_options, wake_of, kept):
     return out
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def choose_plan(
     obs,
     options,
@@ -599,7 +599,7 @@ def choose_plan(
     return best_index
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def hike_keep(
     obs,
     options,
@@ -680,7 +680,7 @@ def hike_keep(
     return keep
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def paint_keep(
     obs,
     options,
@@ -794,7 +794,7 @@ def handed_mask(options, index, held, n_held):
     return handed, n_handed
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def choose_sale(
     obs,
     options,
