@@ -373,6 +373,37 @@ def fewest_setup(
 
 
 @jit(inline="always")
+def sold_bound(obs, land_frames, frame_k, row_frames, held, context, directions, reach):
+    """For a 'sold' goal after fewest_setup: an upper bound of count_sales over every set
+    of my paintings, the start cell's card and the cards on the hikes (directions, up to
+    reach steps): the row's commissions with each frame fitted by one of them (fitted).
+    Where it is below the goal, no set that fewest_setup or fewest_ray try meets it.
+    Card sets of up to 64 frames (one word per card); else MAX_ROW + 1 (no bound)."""
+    if land_frames.shape[1] != 1:
+        return MAX_ROW + 1
+    union = np.uint64(0)
+    for i in range(context[N_HELD]):
+        union |= land_frames[held[i], 0]
+    start = obs[OBS_POS + obs[OBS_ME]]
+    card = obs[OBS_GRID + start]
+    if card >= 0:
+        union |= land_frames[card, 0]
+    for direction in range(N_DIRECTIONS):
+        if (directions >> direction) & 1:
+            for steps in range(1, min(reach, MAX_REACH) + 1):
+                cell = ray_cell(obs, start, direction, steps)
+                if cell < 0:  # R-HIKE-3, R-HIKE-4
+                    break
+                union |= land_frames[obs[OBS_GRID + cell], 0]
+    fits = union & row_frames
+    covered = 0
+    while fits:
+        covered |= 1 << frame_k[lowest_bit(fits)]
+        fits &= fits - np.uint64(1)
+    return fitted(context[N_COMM], context[VALID], covered)
+
+
+@jit(inline="always")
 def fewest_ray(
     obs,
     goal_kind,
@@ -543,6 +574,18 @@ def choose_plan(
         land_frames, comm_frames, comm_n_frames, subset_bits, frame_ids, frame_k, n_frames, held,
         held_fits, added_fits, context,
     )  # fmt: skip
+    if goal_kind == GOAL_SOLD and context[BASE] > 1:
+        wanted = 0
+        reach = 0
+        for direction in range(N_DIRECTIONS):
+            wanted |= np.int64(by_direction[direction] != 0) << direction
+        for index in range(n_options):
+            reach = max(reach, hike_of[index])
+        if (
+            sold_bound(obs, land_frames, frame_k, row_frames, held, context, wanted, reach)
+            < goal_param
+        ):  # every fewest is NEVER: no card meets it
+            return -1
     # bitmasks over the cards: kept, with a legal hike found, and those that cannot be
     # kept ('painted', 'holds': a hike's fewest is at least floor, or NEVER)
     kept = 0
@@ -665,6 +708,11 @@ def hike_keep(
     if (goal_kind == GOAL_ALL_FEATURES or goal_kind == GOAL_SOLD) and (base <= 1 or limit < 1):
         # every hike's fewest is the stay's (fewest_ray: no set with more cells does better)
         return everything if base <= paint else 0
+    if goal_kind == GOAL_SOLD and (
+        sold_bound(obs, land_frames, frame_k, row_frames, held, context, directions, reach)
+        < goal_param
+    ):  # every fewest is NEVER
+        return 0
     for direction in range(N_DIRECTIONS):
         if (directions >> direction) & 1:
             fewest_ray(
