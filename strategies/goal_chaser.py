@@ -675,7 +675,7 @@ def hike_keep(
             if steps > 0:
                 cell = RAY_CELLS[(start * N_DIRECTIONS + direction) * RAY_LENGTH + steps - 1]
             met = hike_goal_met(goal_kind, goal_param, direction, steps, cell, 0)
-            keep |= np.int64(met and paint >= 0) << index  # (fewest 0 if met, else NEVER)
+            keep |= np.int64((0 if met else NEVER) <= paint) << index  # (without branches)
         return keep
     everything = (1 << n_options) - 1
     # 'painted', 'holds': every option's fewest is at least the cards still needed (or
