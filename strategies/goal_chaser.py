@@ -38,6 +38,8 @@ from sunset_sim.observation import (
 )
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
+    RAY_CELLS,
+    RAY_LENGTH,
     card_features,
     hike_goal_met,
     lowest_bit,
@@ -46,7 +48,6 @@ from sunset_sim.strategy_tools import (
     ray_cell,
     sale_value,
     stack_empty,
-    step_cell,
 )
 
 # The parameters, in params-vector order; the index constants are derived from them.
@@ -372,6 +373,37 @@ def fewest_setup(
 
 
 @jit(inline="always")
+def sold_bound(obs, land_frames, frame_k, row_frames, held, context, directions, reach):
+    """For a 'sold' goal after fewest_setup: an upper bound of count_sales over every set
+    of my paintings, the start cell's card and the cards on the hikes (directions, up to
+    reach steps): the row's commissions with each frame fitted by one of them (fitted).
+    Where it is below the goal, no set that fewest_setup or fewest_ray try meets it.
+    Card sets of up to 64 frames (one word per card); else MAX_ROW + 1 (no bound)."""
+    if land_frames.shape[1] != 1:
+        return MAX_ROW + 1
+    union = np.uint64(0)
+    for i in range(context[N_HELD]):
+        union |= land_frames[held[i], 0]
+    start = obs[OBS_POS + obs[OBS_ME]]
+    card = obs[OBS_GRID + start]
+    if card >= 0:
+        union |= land_frames[card, 0]
+    for direction in range(N_DIRECTIONS):
+        if (directions >> direction) & 1:
+            for steps in range(1, min(reach, MAX_REACH) + 1):
+                cell = ray_cell(obs, start, direction, steps)
+                if cell < 0:  # R-HIKE-3, R-HIKE-4
+                    break
+                union |= land_frames[obs[OBS_GRID + cell], 0]
+    fits = union & row_frames
+    covered = 0
+    while fits:
+        covered |= 1 << frame_k[lowest_bit(fits)]
+        fits &= fits - np.uint64(1)
+    return fitted(context[N_COMM], context[VALID], covered)
+
+
+@jit(inline="always")
 def fewest_ray(
     obs,
     goal_kind,
@@ -487,7 +519,7 @@ def outranked(n_options, wake_of, kept):
     return out
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def choose_plan(
     obs,
     options,
@@ -542,6 +574,18 @@ def choose_plan(
         land_frames, comm_frames, comm_n_frames, subset_bits, frame_ids, frame_k, n_frames, held,
         held_fits, added_fits, context,
     )  # fmt: skip
+    if goal_kind == GOAL_SOLD and context[BASE] > 1:
+        wanted = 0
+        reach = 0
+        for direction in range(N_DIRECTIONS):
+            wanted |= np.int64(by_direction[direction] != 0) << direction
+        for index in range(n_options):
+            reach = max(reach, hike_of[index])
+        if (
+            sold_bound(obs, land_frames, frame_k, row_frames, held, context, wanted, reach)
+            < goal_param
+        ):  # every fewest is NEVER: no card meets it
+            return -1
     # bitmasks over the cards: kept, with a legal hike found, and those that cannot be
     # kept ('painted', 'holds': a hike's fewest is at least floor, or NEVER)
     kept = 0
@@ -598,7 +642,7 @@ def choose_plan(
     return best_index
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def hike_keep(
     obs,
     options,
@@ -627,13 +671,23 @@ def hike_keep(
         for index in range(n_options):
             direction = options[index, 0]
             steps = options[index, 1]
-            cell = start
-            for _ in range(steps):
-                cell = step_cell(cell, direction)
+            cell = start  # the end cell: one lookup (not a walk of varying length)
+            if steps > 0:
+                cell = RAY_CELLS[(start * N_DIRECTIONS + direction) * RAY_LENGTH + steps - 1]
             met = hike_goal_met(goal_kind, goal_param, direction, steps, cell, 0)
-            if (0 if met else NEVER) <= paint:
-                keep |= 1 << index
+            keep |= np.int64((0 if met else NEVER) <= paint) << index  # (without branches)
         return keep
+    everything = (1 << n_options) - 1
+    # 'painted', 'holds': every option's fewest is at least the cards still needed (or
+    # NEVER), and 0 for each legal hike where none are (R-GOAL-3)
+    if goal_kind == GOAL_PAINTED and goal_param > paint:
+        return 0
+    if goal_kind == GOAL_HOLDS:
+        need = max(goal_param - obs[OBS_N_PAINTINGS], 0)
+        if need > paint:
+            return 0
+        if need == 0:
+            return everything
     occupied = others_mask(obs)
     limit = min(paint, NEVER - 1)
     context = stack_empty(N_CONTEXT, np.int64)
@@ -650,6 +704,15 @@ def hike_keep(
         comm_n_frames, subset_bits, frame_ids, frame_k, n_frames, held, held_fits, added_fits,
         context,
     )  # fmt: skip
+    base = context[BASE]
+    if (goal_kind == GOAL_ALL_FEATURES or goal_kind == GOAL_SOLD) and (base <= 1 or limit < 1):
+        # every hike's fewest is the stay's (fewest_ray: no set with more cells does better)
+        return everything if base <= paint else 0
+    if goal_kind == GOAL_SOLD and (
+        sold_bound(obs, land_frames, frame_k, row_frames, held, context, directions, reach)
+        < goal_param
+    ):  # every fewest is NEVER
+        return 0
     for direction in range(N_DIRECTIONS):
         if (directions >> direction) & 1:
             fewest_ray(
@@ -665,7 +728,7 @@ def hike_keep(
     return keep
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def paint_keep(
     obs,
     options,
@@ -690,6 +753,10 @@ def paint_keep(
     elif goal_kind != GOAL_PAINTED and goal_kind != GOAL_SOLD:
         return everything
     full = (1 << land_features.shape[1]) - 1
+    if (goal_kind == GOAL_HOLDS and n_held >= goal_param) or (
+        goal_kind == GOAL_ALL_FEATURES and held_features == full
+    ):  # met by my paintings: every paint set meets it
+        return everything
     frame_ids = stack_empty(N_FRAME_IDS, np.int64)
     frame_k = stack_empty(MAX_WORD_FRAMES, np.int64)
     n_frames = stack_empty(MAX_ROW, np.int64)
@@ -775,7 +842,7 @@ def handed_mask(options, index, held, n_held):
     return handed, n_handed
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def choose_sale(
     obs,
     options,
@@ -883,7 +950,13 @@ def decide(kind, obs, options, n_options, params, rng, tables):
             or goal_kind == GOAL_ALL_FEATURES
             or goal_kind == GOAL_SOLD
         )
-        if kind == DECIDE_SALE and cards_decide:
+        if kind == DECIDE_SALE:
+            if not (
+                goal_kind == GOAL_SOLD
+                or goal_kind == GOAL_ALL_FEATURES
+                or (goal_kind == GOAL_HOLDS and obs[OBS_N_PAINTINGS] >= goal_param)
+            ):  # no sale decides it, or a 'holds' my paintings do not meet: greedy's sale
+                return greedy.choose_sale(options, n_options, tables.comm_fame, tables.land_icons)
             return choose_sale(
                 obs,
                 options,
