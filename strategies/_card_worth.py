@@ -442,14 +442,17 @@ def hike_scan(
             ):
                 step_bonus = goal_bonus
             for i in range(n_plans):
-                if steps > ints[PLAN_HIKE + i] or not (ints[PLAN_DIRECTIONS + i] >> direction) & 1:
-                    continue
+                # card i allows this hike; for plan decisions applied by a select, not a
+                # branch (which cards reach how far in which directions varies per deal)
+                allowed = (steps <= ints[PLAN_HIKE + i]) & (
+                    ((ints[PLAN_DIRECTIONS + i] >> direction) & 1) != 0
+                )
                 paint = ints[PLAN_PAINT + i]
                 total = prefix[min(paint, PATH_TOP)]
                 total += goal_bonus if min(paint, n_top) >= need else step_bonus
                 if best_only:
-                    out[i] = max(out[i], total)
-                else:
+                    out[i] = max(out[i], total) if allowed else out[i]
+                elif allowed:
                     out[i * HIKE_TABLE + direction * MAX_STEPS + steps] = total
 
 
