@@ -87,30 +87,31 @@ def choose_sale(
     options, n_options, leftover, land_icons, land_fit, comm_fame, comm_n_frames, ints, target
 ):
     """Sell the target as soon as it can; otherwise the best sale worth more than its
-    leftover fame that does not take a painting the target still needs. (Each option's
-    check is made and applied by selects, not branches: whether an option is the target,
-    beats the best so far or robs the target depends on the deal, and the target comes
-    at the end of the decision's longest chain, so a mispredicted branch waited on it.)"""
+    leftover fame that does not take a painting the target still needs (checked only for
+    a sale that would be the best so far: the others are not chosen either way)."""
     target_commission = ints[VIS + target] if target >= 0 else -1
     column_of_target = np.uint64(max(target_commission, 0))
     counts = ints[COUNTS + target] if target >= 0 else 0  # 8 bits per frame mask
     n_frames = comm_n_frames[column_of_target]
-    need = ints[BASE + target] if target >= 0 else 0  # 0: no target, nothing robbed
+    need = ints[BASE + target] if target >= 0 else 0
     best_index = 0
     best = 0.0
     for index in range(1, n_options):
+        commission = options[index, 0]
         value = sale_value(options, index, comm_fame, land_icons, leftover)
-        is_target = options[index, 0] == target_commission
-        value = value + BIG if is_target else value
-        left = counts  # the target's paintings left after this sale
-        for column in range(1, options.shape[1]):
-            card = options[index, column]
-            m = np.int64(land_fit[np.uint64(max(card, 0)), column_of_target])
-            left -= (np.int64(1) << (8 * m)) if card >= 0 else 0
-        robs = (not is_target) & (frames_filled(left, n_frames) < need)
-        better = (value > best) & (not robs)
-        best = value if better else best
-        best_index = index if better else best_index
+        if commission == target_commission:
+            value += BIG
+        elif target >= 0 and value > best:  # paintings the target needs are not sold elsewhere
+            left = counts
+            for column in range(1, options.shape[1]):
+                card = options[index, column]
+                m = np.int64(land_fit[np.uint64(max(card, 0)), column_of_target])
+                left -= (np.int64(1) << (8 * m)) if card >= 0 else 0
+            if frames_filled(left, n_frames) < need:
+                continue
+        if value > best:
+            best = value
+            best_index = index
     return best_index
 
 
