@@ -241,28 +241,14 @@ def prepare(
         preview_slot = n_vis
         n_vis += 1
     one_word = land_commissions.shape[1] == 1
-    # my paintings' counts per frame mask m, 8 bits per m of a word per visible commission
-    # (at most MAX_PAINTINGS = 64 each): ints[COUNTS + k]. One pass over my paintings, each
-    # read across the visible commissions (the inner loop's length, n_vis, is the same for
-    # every painting: a loop over my paintings inside would end at a varying count per
-    # commission, and mispredict). With one word of commissions, every step below is free
-    # of data-dependent branches, which mispredict: the commissions some opponent's
-    # painting fits are one OR over the landscapes' places.
     n_held = obs[OBS_N_PAINTINGS]
     held = obs[OBS_PAINTINGS : OBS_PAINTINGS + n_held]  # my unsold paintings
-    for k in range(n_vis):
-        ints[COUNTS + k] = 0
-    for i in range(n_held):
-        row = np.uint64(held[np.uint64(i)])  # (unsigned indices: no wraparound tests)
-        for k in range(n_vis):
-            m = np.int64(land_fit[row, np.uint64(ints[VIS + k])])  # (not uint8 math)
-            ints[COUNTS + k] += np.int64(1) << (8 * m)
     held_features = 0
     for i in range(n_held if with_features else 0):
         held_features |= card_features(land_features, held[np.uint64(i)])
     collected = np.uint64(0)  # one word: commissions some opponent's painting fits
     started = stack_empty(MAX_VISIBLE, np.int64)  # more: 1 where an opponent collects
-    for k in range(n_vis):
+    for k in range(n_vis if with_deny and not one_word else 0):
         started[k] = 0
     first = obs[OBS_LAND_PLACE]
     n_landscapes = obs[OBS_COMM_PLACE] - first
@@ -283,12 +269,19 @@ def prepare(
                     started[k] = 1
     for k in range(n_vis):
         commission = np.uint64(ints[VIS + k])  # (unsigned indices: no wraparound tests)
+        # my paintings' counts per frame mask m, 8 bits per m of one word (at most
+        # MAX_PAINTINGS = 64 each), summed in a register
+        counts = 0
+        for i in range(n_held):
+            m = np.int64(land_fit[np.uint64(held[np.uint64(i)]), commission])  # (not uint8)
+            counts += np.int64(1) << (8 * m)
+        ints[COUNTS + k] = counts
         n_frames = comm_n_frames[commission]
         if one_word:
             is_started = with_deny and ((collected >> commission) & np.uint64(1)) != 0
         else:
             is_started = started[k] != 0
-        key = np.uint64(FRAMES_OFFSET[np.uint64(n_frames)] + hall_key(ints[COUNTS + k]))
+        key = np.uint64(FRAMES_OFFSET[np.uint64(n_frames)] + hall_key(counts))
         hall = np.int64(HALL[key])
         ints[ADDS + k] = hall & 255
         base = hall >> 8
@@ -375,7 +368,7 @@ def hike_met(goal_kind, goal_param, direction, steps, cell, n_taken, n_held, fea
     return hike_goal_met(goal_kind, goal_param, direction, steps, cell, n_taken)
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def hike_scan(
     obs, land_icons, land_fit, land_features, n_vis, ints, floats, target, goal_kind,
     goal_param, n_held, held_features, directions, reach, n_plans, best_only, out,
@@ -449,18 +442,21 @@ def hike_scan(
             ):
                 step_bonus = goal_bonus
             for i in range(n_plans):
-                if steps > ints[PLAN_HIKE + i] or not (ints[PLAN_DIRECTIONS + i] >> direction) & 1:
-                    continue
+                # card i allows this hike; for plan decisions applied by a select, not a
+                # branch (which cards reach how far in which directions varies per deal)
+                allowed = (steps <= ints[PLAN_HIKE + i]) & (
+                    ((ints[PLAN_DIRECTIONS + i] >> direction) & 1) != 0
+                )
                 paint = ints[PLAN_PAINT + i]
                 total = prefix[min(paint, PATH_TOP)]
                 total += goal_bonus if min(paint, n_top) >= need else step_bonus
                 if best_only:
-                    out[i] = max(out[i], total)
-                else:
+                    out[i] = max(out[i], total) if allowed else out[i]
+                elif allowed:
                     out[i * HIKE_TABLE + direction * MAX_STEPS + steps] = total
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, wraparound=False)
 def paint_values(
     obs, options, n_options, land_icons, land_fit, land_features, n_vis, ints, floats,
     target, goal_kind, goal_param, n_held, held_features, out,

@@ -379,9 +379,14 @@ def paint_values(obs, tables, options, n_options, weights, target, lookup, out):
 
 @jit(inline="always")
 def argmax(values, n):
-    """The first index of the largest of values[:n]."""
+    """The first index of the largest of values[:n]. The best so far stays in registers
+    and is replaced by selects (which option wins depends on the deal: a branch would
+    mispredict); unsigned indices take no wraparound test."""
     best_index = 0
+    best = values[0]
     for i in range(1, n):
-        if values[i] > values[best_index]:
-            best_index = i
+        value = values[np.uint64(i)]
+        better = value > best
+        best = value if better else best
+        best_index = i if better else best_index
     return best_index
