@@ -212,10 +212,11 @@ def hall_at(key, n_frames):
 
 
 @jit(inline="always")
-def seat_card(land_features, land_fit, seat, card, vis, n_vis, held, features, keys):
+def seat_card(land_features, land_fit, seat, card, vis, n_vis, with_features, held, features, keys):
     """Count one unsold painting of ``seat`` (see seat_state)."""
     held[seat] += 1
-    features[seat] |= card_features(land_features, card)
+    if with_features:
+        features[seat] |= card_features(land_features, card)
     for k in range(n_vis):
         slot = seat * MAX_VISIBLE + k
         keys[slot] = hall_add(keys[slot], land_fit[card, vis[k]])
@@ -223,8 +224,8 @@ def seat_card(land_features, land_fit, seat, card, vis, n_vis, held, features, k
 
 @jit(_nrt=False, wraparound=False)
 def seat_state(
-    obs, cards, n_players, wanted, vis, n_vis, urgency, held, features, keys, adds, filled,
-    rates,
+    obs, cards, n_players, wanted, vis, n_vis, urgency, with_features, held, features, keys,
+    adds, filled, rates,
 ):  # fmt: skip
     """What each seat's public unsold paintings make of the visible commissions, in one
     pass over the landscapes: held[seat] their number, features[seat] their feature mask;
@@ -233,7 +234,8 @@ def seat_state(
     frames of it they fill at once, adds[slot] the frame masks of a card that would fill
     one more (bit m) and rates[slot] that frame's worth (frame_rate). Only the seats in
     the bitmask ``wanted`` are counted (the others' entries stay 0: a decision reads only
-    the seats it plays)."""
+    the seats it plays). Features are counted only ``with_features`` (else 0: only an
+    "all features" goal reads them)."""
     land_features, land_fit, land_icons, comm_fame, comm_n_frames = cards
     for slot in range(SEAT_VIS):
         keys[slot] = 0
@@ -261,6 +263,7 @@ def seat_state(
                 card,
                 vis,
                 n_vis,
+                with_features,
                 held,
                 features,
                 keys,
@@ -277,16 +280,18 @@ def seat_state(
 
 
 @jit(_nrt=False, wraparound=False)
-def cell_state(obs, cards, cell_mask, vis, n_vis, fit, cell_features, cell_icons):
+def cell_state(obs, cards, cell_mask, vis, n_vis, with_features, fit, cell_features, cell_icons):
     """Per cell of the grid in the bitmask ``cell_mask``: fit[k * N_CELLS + cell] the
     frames of visible commission k its card fits (0 on an empty cell), the card's
-    features and icons."""
+    features (only ``with_features``, else 0: only an "all features" goal reads them)
+    and icons."""
     land_features, land_fit, land_icons, comm_fame, comm_n_frames = cards
     for cell in range(N_CELLS):
         if not (cell_mask >> cell) & 1:
             continue
         card = obs[OBS_GRID + cell]
-        cell_features[cell] = card_features(land_features, card) if card >= 0 else 0
+        shown = card_features(land_features, card) if with_features and card >= 0 else 0
+        cell_features[cell] = shown
         cell_icons[cell] = land_icons[card] if card >= 0 else 0
         for k in range(n_vis):
             fit[k * N_CELLS + cell] = land_fit[card, vis[k]] if card >= 0 else 0
@@ -365,14 +370,16 @@ def perturb(values, base, me, n_players, wanted, noise, rng):
     for seat in range(n_players):
         if not (wanted >> seat) & 1:
             continue
+        drawn = seat != me and noise > 0.0
         for cell in range(N_CELLS):
+            # every cell's draw is computed, and the counter moves on (and the value
+            # changes) only on a card: a branch per cell mispredicted on empty cells
             value = base[seat * N_CELLS + cell]
-            if seat != me and noise > 0.0 and value >= 0.0:
-                z = mix64(key + counter * GOLDEN)
-                counter += np.uint64(1)
-                draw = np.int64(((z >> np.uint64(32)) * np.uint64(NOISE_STEPS)) >> np.uint64(32))
-                value += noise * draw / NOISE_STEPS
-            values[seat * N_CELLS + cell] = value
+            z = mix64(key + counter * GOLDEN)
+            draw = np.int64(((z >> np.uint64(32)) * np.uint64(NOISE_STEPS)) >> np.uint64(32))
+            take = drawn & (value >= 0.0)
+            counter += np.uint64(take)
+            values[seat * N_CELLS + cell] = value + noise * draw / NOISE_STEPS if take else value
     rng[1] = counter
 
 
@@ -852,7 +859,9 @@ def decide(kind, obs, options, n_options, params, rng, tables):
             for column in range(options.shape[1]):
                 if options[i, column] >= 0:
                     cell_mask |= 1 << options[i, column]
-    cell_state(obs, cards, cell_mask, vis, n_vis, fit, cell_features, cell_icons)
+    goal = obs[OBS_GOAL]  # the features of cards matter only to an "all features" goal
+    with_features = goal >= 0 and tables.goal_kind[goal] == GOAL_ALL_FEATURES
+    cell_state(obs, cards, cell_mask, vis, n_vis, with_features, fit, cell_features, cell_icons)
     held = stack_empty(MAX_PLAYERS, np.int64)
     features = stack_empty(MAX_PLAYERS, np.int64)
     keys = stack_empty(SEAT_VIS, np.int64)
@@ -868,8 +877,8 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     elif kind != DECIDE_PLAN:  # paint: only my own
         wanted = 1 << me
     seat_state(
-        obs, cards, n_players, wanted, vis, n_vis, params[URGENCY], held, features, keys,
-        adds, filled, rates,
+        obs, cards, n_players, wanted, vis, n_vis, params[URGENCY], with_features, held,
+        features, keys, adds, filled, rates,
     )  # fmt: skip
     context = (n_vis, n_frames, fit, cell_features, cell_icons, held, features, keys, filled)
     if kind != DECIDE_PLAN and kind != DECIDE_HIKE:  # DECIDE_PAINT
