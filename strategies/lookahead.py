@@ -633,7 +633,7 @@ def plan_choice(
 
 @jit(_nrt=False, wraparound=False)
 def my_hikes(
-    obs, tables, options, n_options, params, context, rates, goal_kind, goal_param,
+    obs, paint, full, options, n_options, params, context, rates, goal_kind, goal_param,
     goal_bonus, value_out, met_out, n_out, cells_out,
 ):  # fmt: skip
     """For each hike option: the best set of cards to paint by the balanced evaluation
@@ -641,13 +641,12 @@ def my_hikes(
     value_out[option] without the goal, met_out[option], n_out[option] cells, stored in
     cells_out[option * MAX_PATH ...]. A hike's takeable cells start its direction's longer
     hikes' (the same path walked further), so a set's worth is computed once per direction
-    and set of path positions."""
+    and set of path positions. ``paint``: the cards my plan card paints; ``full``:
+    all_features (the tables themselves are not passed: a call copies every array's
+    header)."""
     n_vis, n_frames, fit, cell_features, cell_icons, held, features, keys, filled = context
     me = obs[OBS_ME]
     occupied = others_mask(obs)
-    plan = obs[OBS_PLAN + me]
-    paint = tables.plan_paint[plan]
-    full = all_features(tables)
     w_icons = 0.5 * params[LEFTOVER]
     w_commission = params[COMMISSION]
     cells = stack_empty(MAX_PATH, np.int64)
@@ -714,9 +713,10 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, la
     met = stack_empty(MAX_HIKES, np.bool_)
     n_cells = stack_empty(MAX_HIKES, np.int64)
     cells = stack_empty(HIKE_CELLS, np.int64)
+    full = all_features(tables)
     my_hikes(
-        obs, tables, options, n_options, params, context, rates, goal_kind, goal_param,
-        goal_bonus, value, met, n_cells, cells,
+        obs, tables.plan_paint[obs[OBS_PLAN + me]], full, options, n_options, params, context,
+        rates, goal_kind, goal_param, goal_bonus, value, met, n_cells, cells,
     )  # fmt: skip
     # the candidates: the best hikes by the one-ply value, best first (stable)
     one_ply = stack_empty(MAX_HIKES, np.float64)
@@ -734,7 +734,6 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, la
     n_candidates = min(n_options, max(1, int(params[CANDIDATES])))
     if n_candidates == 1:
         return candidates[0]
-    full = all_features(tables)
     plans = stack_empty(MAX_PLAYERS, np.int64)
     order = stack_empty(MAX_PLAYERS, np.int64)
     for seat in range(n_players):
