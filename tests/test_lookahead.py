@@ -140,7 +140,7 @@ def _recorded(n_games: int = 3) -> list[tuple[int, np.ndarray, np.ndarray, int]]
 RECORDED = _recorded()
 
 
-def _state(obs, urgency=0.5):
+def _state(obs, urgency=0.5, with_features=True):
     """lookahead's per-decision state for every seat and cell."""
     n_players = int(obs[OBS_N_PLAYERS])
     vis = np.zeros(_style_tools.MAX_VISIBLE, dtype=np.int64)
@@ -152,7 +152,9 @@ def _state(obs, urgency=0.5):
     fit = np.zeros(lookahead.CELL_VIS, dtype=np.int64)
     cell_features = np.zeros(N_CELLS, dtype=np.int64)
     cell_icons = np.zeros(N_CELLS, dtype=np.int64)
-    lookahead.cell_state(obs, cards, (1 << N_CELLS) - 1, vis, n_vis, fit, cell_features, cell_icons)
+    lookahead.cell_state(
+        obs, cards, (1 << N_CELLS) - 1, vis, n_vis, with_features, fit, cell_features, cell_icons
+    )  # fmt: skip
     held = np.zeros(MAX_PLAYERS, dtype=np.int64)
     features = np.zeros(MAX_PLAYERS, dtype=np.int64)
     keys = np.zeros(lookahead.SEAT_VIS, dtype=np.int64)
@@ -160,8 +162,8 @@ def _state(obs, urgency=0.5):
     filled = np.zeros(lookahead.SEAT_VIS, dtype=np.int64)
     rates = np.zeros(lookahead.SEAT_VIS, dtype=np.float64)
     lookahead.seat_state(
-        obs, cards, n_players, (1 << n_players) - 1, vis, n_vis, urgency, held, features,
-        keys, adds, filled, rates,
+        obs, cards, n_players, (1 << n_players) - 1, vis, n_vis, urgency, with_features, held,
+        features, keys, adds, filled, rates,
     )  # fmt: skip
     return dict(
         vis=vis, n_vis=n_vis, cards=cards, fit=fit, cell_features=cell_features,
@@ -173,6 +175,20 @@ def _state(obs, urgency=0.5):
 def test_recorded_games_cover_every_decision_kind():
     kinds = {kind for kind, *_ in RECORDED}
     assert {DECIDE_PLAN, DECIDE_HIKE, DECIDE_PAINT} <= kinds
+
+
+def test_state_without_features_differs_only_in_features():
+    """Features are counted only for an "all features" goal: without them, the state is
+    the same but for features 0 (every seat, every cell)."""
+    some = 0
+    for _, obs, _, _ in RECORDED[::5]:
+        full = _state(obs)
+        bare = _state(obs, with_features=False)
+        for name in ("fit", "cell_icons", "held", "keys", "adds", "filled", "rates"):
+            np.testing.assert_array_equal(full[name], bare[name])
+        assert not bare["cell_features"].any() and not bare["features"].any()
+        some += int(full["cell_features"].any())
+    assert some > 0
 
 
 def test_set_worth_equals_the_matching_evaluation():
