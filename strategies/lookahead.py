@@ -890,7 +890,11 @@ def decide(kind, obs, options, n_options, params, rng, tables):
         obs, n_players, played, n_vis, fit, cell_icons, adds, rates, 0.5 * params[LEFTOVER],
         params[COMMISSION], base,
     )  # fmt: skip
-    if kind == DECIDE_PLAN:
+    if kind == DECIDE_PLAN:  # (plan_on_stack directly when it fits: one call fewer)
+        if tables.plan_wake.shape[0] <= STACK_PLANS:
+            return plan_on_stack(
+                obs, options, n_options, params, rng, tables, held, features, cell_features, base
+            )
         return choose_plan(
             obs, options, n_options, params, rng, tables, held, features, cell_features, base
         )
