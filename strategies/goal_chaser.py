@@ -18,6 +18,7 @@ from sunset_sim.enums import (
     MAX_FRAMES,
     N_CELLS,
     N_DIRECTIONS,
+    PLAN_HAND,
 )
 from sunset_sim.observation import (
     MAX_PAINTINGS,
@@ -499,10 +500,10 @@ def fewest_ray(
 
 
 @jit(inline="always")
-def outranked(n_options, wake_of, kept):
+def outranked(wake_of, kept):
     """The cards that can no longer be chosen: a kept card wakes later (or as late, and
     comes first). They need no more walks: choose_plan keeps the latest-waking card, the
-    first of equals, and kept cards stay kept."""
+    first of equals, and kept cards stay kept. (Bits past the options may be set.)"""
     if kept == 0:
         return 0
     best = lowest_bit(kept)
@@ -513,7 +514,7 @@ def outranked(n_options, wake_of, kept):
         if wake_of[index] > wake_of[best]:
             best = index
     out = 0
-    for index in range(n_options):  # (without branches)
+    for index in range(PLAN_HAND):  # (without branches; a fixed count: unrolled)
         later = wake_of[best] > wake_of[index] or (wake_of[best] == wake_of[index] and best < index)
         out |= np.int64(later) << index
     return out
@@ -543,23 +544,30 @@ def choose_plan(
     occupied = others_mask(obs)
     start = obs[OBS_POS + obs[OBS_ME]]
     # each card's hike (at most MAX_REACH) and paint numbers, and by direction the cards
-    # that hike that way, read once (not once per direction)
-    hike_of = stack_empty(MAX_KEPT, np.int64)
-    paint_of = stack_empty(MAX_KEPT, np.int64)
-    wake_of = stack_empty(MAX_KEPT, np.int64)
+    # that hike that way, read once (not once per direction). The loops over the cards
+    # run PLAN_HAND times (R-PLAN-1; n_options is at most that), 0 past the options: a
+    # fixed count is unrolled, with no vectorized copy that never runs.
+    hike_of = stack_empty(PLAN_HAND, np.int64)
+    paint_of = stack_empty(PLAN_HAND, np.int64)
+    wake_of = stack_empty(PLAN_HAND, np.int64)
     by_direction = stack_empty(N_DIRECTIONS, np.int64)
     for direction in range(N_DIRECTIONS):
         by_direction[direction] = 0
     limit = 0
-    for index in range(n_options):
-        plan = np.uint64(options[index, 0])  # (no wraparound test)
-        hike_of[index] = min(plan_hike[plan], MAX_REACH)
-        paint_of[index] = plan_paint[plan]
-        wake_of[index] = plan_wake[plan]
-        limit = max(limit, paint_of[index])
-        directions = np.int64(plan_directions[plan])
-        for direction in range(N_DIRECTIONS):
-            by_direction[direction] |= ((directions >> direction) & 1) << index
+    everything = (1 << n_options) - 1
+    for index in range(PLAN_HAND):
+        hike_of[index] = 0
+        paint_of[index] = 0
+        wake_of[index] = 0
+        if index < n_options:
+            plan = np.uint64(options[index, 0])  # (no wraparound test)
+            hike_of[index] = min(plan_hike[plan], MAX_REACH)
+            paint_of[index] = plan_paint[plan]
+            wake_of[index] = plan_wake[plan]
+            limit = max(limit, paint_of[index])
+            directions = np.int64(plan_directions[plan])
+            for direction in range(N_DIRECTIONS):
+                by_direction[direction] |= ((directions >> direction) & 1) << index
     context = stack_empty(N_CONTEXT, np.int64)
     subset_bits = stack_empty(N_SUBSETS, np.int64)
     frame_ids = stack_empty(N_FRAME_IDS, np.int64)
@@ -579,7 +587,7 @@ def choose_plan(
         reach = 0
         for direction in range(N_DIRECTIONS):
             wanted |= np.int64(by_direction[direction] != 0) << direction
-        for index in range(n_options):
+        for index in range(PLAN_HAND):
             reach = max(reach, hike_of[index])
         if (
             sold_bound(obs, land_frames, frame_k, row_frames, held, context, wanted, reach)
@@ -597,19 +605,20 @@ def choose_plan(
     elif goal_kind == GOAL_HOLDS:
         floor = min(max(goal_param - context[N_HELD], 0), NEVER)
     stay_legal = not (occupied >> start) & 1  # R-HIKE-5
-    for index in range(n_options):  # (without branches)
+    for index in range(PLAN_HAND):  # (without branches)
         done |= np.int64(paint_of[index] < floor) << index
         kept |= np.int64(stay_legal and stay <= paint_of[index]) << index
+    kept &= everything
     if stay_legal:
-        legal = (1 << n_options) - 1
-    done |= outranked(n_options, wake_of, kept)
+        legal = everything
+    done |= outranked(wake_of, kept)
     for direction in range(N_DIRECTIONS):
         pending = by_direction[direction] & ~(kept | done)
         if pending == 0:
             continue
         reach = 0
         ray_limit = 0
-        for index in range(n_options):  # the pending cards' largest (without branches)
+        for index in range(PLAN_HAND):  # the pending cards' largest (without branches)
             on = -((pending >> index) & 1)
             reach = max(reach, hike_of[index] & on)
             ray_limit = max(ray_limit, paint_of[index] & on)
@@ -630,7 +639,7 @@ def choose_plan(
                     if fewest <= paint_of[index]:
                         kept |= 1 << index
                         break
-        done |= outranked(n_options, wake_of, kept)
+        done |= outranked(wake_of, kept)
     best_index = -1
     best_wake = 0
     for index in range(n_options):
@@ -938,7 +947,11 @@ def choose_sale(
 @jit(inline="always")
 def decide(kind, obs, options, n_options, params, rng, tables):
     """greedy's choice, among the options that meet today's goal where some do (a plan
-    card: the latest-waking of them)."""
+    card: the latest-waking of them). greedy is called in one place (its code inlined
+    once into the adapter, not once per fallback)."""
+    rows_in = options
+    n_rows = n_options
+    keep = 0  # the kept options greedy chooses among, when not all
     goal = obs[OBS_GOAL]
     if goal >= 0:
         goal_kind = tables.goal_kind[goal]
@@ -951,27 +964,27 @@ def decide(kind, obs, options, n_options, params, rng, tables):
             or goal_kind == GOAL_SOLD
         )
         if kind == DECIDE_SALE:
-            if not (
+            # a sale decides it (else greedy's sale; a 'holds' my paintings do not meet too)
+            if (
                 goal_kind == GOAL_SOLD
                 or goal_kind == GOAL_ALL_FEATURES
                 or (goal_kind == GOAL_HOLDS and obs[OBS_N_PAINTINGS] >= goal_param)
-            ):  # no sale decides it, or a 'holds' my paintings do not meet: greedy's sale
-                return greedy.choose_sale(options, n_options, tables.comm_fame, tables.land_icons)
-            return choose_sale(
-                obs,
-                options,
-                n_options,
-                goal_kind,
-                goal_param,
-                -params[GOAL] * tables.goal_fame[goal],
-                tables.match,
-                tables.land_frames,
-                tables.comm_frames,
-                tables.comm_n_frames,
-                tables.comm_fame,
-                tables.land_icons,
-                tables.land_features,
-            )
+            ):
+                return choose_sale(
+                    obs,
+                    options,
+                    n_options,
+                    goal_kind,
+                    goal_param,
+                    -params[GOAL] * tables.goal_fame[goal],
+                    tables.match,
+                    tables.land_frames,
+                    tables.comm_frames,
+                    tables.comm_n_frames,
+                    tables.comm_fame,
+                    tables.land_icons,
+                    tables.land_features,
+                )
         elif kind == DECIDE_PLAN:
             index = choose_plan(
                 obs,
@@ -1033,10 +1046,12 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                     bits &= bits - 1
                     for column in range(OPTION_WIDTH):
                         rows[n * OPTION_WIDTH + column] = options[index, column]
-                kept = rows[: n_keep * OPTION_WIDTH].reshape((n_keep, OPTION_WIDTH))
-                choice = greedy.decide(kind, obs, kept, n_keep, params, rng, tables)
-                return nth_bit(keep, choice)
-    return greedy.decide(kind, obs, options, n_options, params, rng, tables)
+                rows_in = rows[: n_keep * OPTION_WIDTH].reshape((n_keep, OPTION_WIDTH))
+                n_rows = n_keep
+            else:
+                keep = 0
+    choice = greedy.decide(kind, obs, rows_in, n_rows, params, rng, tables)
+    return nth_bit(keep, choice) if keep else choice
 
 
 STRATEGY = StrategySpec(
