@@ -41,7 +41,7 @@ from sunset_sim.observation import (
     OBS_ROW,
     OBS_ROW_LEN,
 )
-from sunset_sim.strategy_tools import popcount, step_cell, takeable_cells
+from sunset_sim.strategy_tools import popcount, takeable_cells
 
 MAX_PATH = GRID_SIZE  # a straight path holds the start and at most 4 further cells
 MAX_HIKES = 1 + N_DIRECTIONS * (GRID_SIZE - 1)  # the stay, then up to 4 steps each way
@@ -77,14 +77,6 @@ def others_mask(obs):
 def path_takeable(obs, occupied, direction, steps, cells):
     """The takeable cells of a hike's path, in path order (R-PAINT-1/2); their number."""
     return takeable_cells(obs, occupied, obs[OBS_POS + obs[OBS_ME]], direction, steps, cells)
-
-
-@jit
-def end_cell(obs, direction, steps):
-    cell = obs[OBS_POS + obs[OBS_ME]]
-    for _ in range(steps):
-        cell = step_cell(cell, direction)
-    return cell
 
 
 @jit

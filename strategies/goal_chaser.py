@@ -39,8 +39,6 @@ from sunset_sim.observation import (
 )
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
-    RAY_CELLS,
-    RAY_LENGTH,
     card_features,
     hike_goal_met,
     lowest_bit,
@@ -681,8 +679,8 @@ def hike_keep(
             direction = options[index, 0]
             steps = options[index, 1]
             cell = start  # the end cell: one lookup (not a walk of varying length)
-            if steps > 0:
-                cell = RAY_CELLS[(start * N_DIRECTIONS + direction) * RAY_LENGTH + steps - 1]
+            if steps > 0:  # a legal hike's end holds a card: never -1 (R-HIKE-4)
+                cell = ray_cell(obs, start, direction, steps)
             met = hike_goal_met(goal_kind, goal_param, direction, steps, cell, 0)
             keep |= np.int64((0 if met else NEVER) <= paint) << index  # (without branches)
         return keep
@@ -956,7 +954,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     if goal >= 0:
         goal_kind = tables.goal_kind[goal]
         goal_param = tables.goal_param[goal]
-        # goals that no sale and no set of cards decides: greedy's sale and paint set
+        # goals a set of cards decides (under the others: greedy's paint set)
         cards_decide = (
             goal_kind == GOAL_PAINTED
             or goal_kind == GOAL_HOLDS
@@ -964,7 +962,8 @@ def decide(kind, obs, options, n_options, params, rng, tables):
             or goal_kind == GOAL_SOLD
         )
         if kind == DECIDE_SALE:
-            # a sale decides it (else greedy's sale; a 'holds' my paintings do not meet too)
+            # goals a sale can decide: choose_sale; else (and under a 'holds' goal my
+            # paintings do not meet) greedy's sale
             if (
                 goal_kind == GOAL_SOLD
                 or goal_kind == GOAL_ALL_FEATURES

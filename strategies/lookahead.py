@@ -75,7 +75,6 @@ from sunset_sim.strategies._style_tools import (
 )
 
 from sunset_sim.engine.jit import jit
-from sunset_sim.engine.rng import GOLDEN, mix64
 from sunset_sim.enums import (
     DECIDE_HIKE,
     DECIDE_PLAN,
@@ -104,6 +103,7 @@ from sunset_sim.observation import (
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
     card_features,
+    draw_at,
     lowest_bit,
     rng_below,
     sale_value,
@@ -376,8 +376,7 @@ def perturb(values, base, me, n_players, wanted, noise, rng):
             # every cell's draw is computed, and the counter moves on (and the value
             # changes) only on a card: a branch per cell mispredicted on empty cells
             value = base[seat * N_CELLS + cell]
-            z = mix64(key + counter * GOLDEN)
-            draw = np.int64(((z >> np.uint64(32)) * np.uint64(NOISE_STEPS)) >> np.uint64(32))
+            draw = draw_at(key, counter, NOISE_STEPS)
             take = drawn & (value >= 0.0)
             counter += np.uint64(take)
             values[seat * N_CELLS + cell] = value + noise * draw / NOISE_STEPS if take else value

@@ -15,7 +15,7 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 from sunset_sim.engine.jit import jit
-from sunset_sim.engine.rng import rng_below
+from sunset_sim.engine.rng import draw_at, rng_below
 from sunset_sim.enums import (
     DIRECTION_CLASS,
     DIRECTION_DELTAS,
@@ -64,6 +64,7 @@ PATH_TOP = GRID_SIZE  # a straight path on a 5x5 grid has at most 5 cells
 PATH_PREFIX = PATH_TOP + 1
 
 __all__ = [
+    "draw_at",
     "rng_below",
     "step_cell",
     "ray_step",

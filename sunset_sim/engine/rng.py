@@ -33,11 +33,19 @@ def stream_key(seed, game_index, stream):
 
 
 @jit
-def rng_below(stream, n):
-    """A draw in 0..n-1 (multiply-shift), advancing ``stream``'s counter."""
-    z = mix64(stream[0] + stream[1] * GOLDEN)
-    stream[1] += np.uint64(1)
+def draw_at(key, counter, n):
+    """Draw number ``counter`` of the stream keyed ``key``, in 0..n-1 (multiply-shift).
+    For loops that keep the counter in a register and store it back once."""
+    z = mix64(key + counter * GOLDEN)
     return np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@jit
+def rng_below(stream, n):
+    """A draw in 0..n-1, advancing ``stream``'s counter."""
+    value = draw_at(stream[0], stream[1], n)
+    stream[1] += np.uint64(1)
+    return value
 
 
 @jit
@@ -50,9 +58,8 @@ def rng_shuffle(stream, items, n):
     key = stream[0]
     counter = stream[1]
     for i in range(n - 1, 0, -1):
-        z = mix64(key + counter * GOLDEN)
+        j = draw_at(key, counter, i + 1)
         counter += np.uint64(1)
-        j = np.int64(((z >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
         items[i], items[j] = items[j], items[i]
     stream[1] = counter
 
@@ -62,10 +69,13 @@ if numba.config.DISABLE_JIT:  # plain Python: exact 64-bit wrap-around without n
     def mix64(value):  # noqa: F811 - replaces the kernel version above
         return np.uint64(python_mix64(int(value)))
 
+    def draw_at(key, counter, n):  # noqa: F811
+        return np.int64(python_below(int(key), int(counter), int(n)))
+
     def rng_below(stream, n):  # noqa: F811
-        value = python_below(int(stream[0]), int(stream[1]), int(n))
+        value = draw_at(stream[0], stream[1], n)
         stream[1] = np.uint64(int(stream[1]) + 1)
-        return np.int64(value)
+        return value
 
     def rng_shuffle(stream, items, n):  # noqa: F811
         for i in range(n - 1, 0, -1):
