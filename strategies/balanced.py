@@ -94,4 +94,5 @@ STRATEGY = StrategySpec(
     "sale is made when its fame beats the weighted leftover points handed in.",
     decide=decide,
     parameters=PARAMETERS,
+    reads_unseen_commissions=False,  # values only the row and the preview
 )

@@ -160,4 +160,5 @@ STRATEGY = StrategySpec(
     "selling them into lesser commissions, and sells the target as soon as it can.",
     decide=decide,
     parameters=PARAMETERS,
+    reads_unseen_commissions=False,  # values only the row and the preview
 )

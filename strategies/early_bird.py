@@ -58,4 +58,5 @@ STRATEGY = StrategySpec(
     "values most (half the icons plus the best share of a visible commission, today's goal).",
     decide=decide,
     parameters=PARAMETERS,
+    reads_unseen_commissions=False,  # values only the row and the preview
 )

@@ -1063,4 +1063,5 @@ STRATEGY = StrategySpec(
     "it plays greedy.",
     decide=decide,
     parameters=PARAMETERS,
+    reads_unseen_commissions=False,  # values only the row and the preview
 )

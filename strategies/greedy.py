@@ -381,4 +381,5 @@ STRATEGY = StrategySpec(
     "it), and sells whenever a commission's fame beats the leftover fame handed in.",
     decide=decide,
     parameters=PARAMETERS,
+    reads_unseen_commissions=False,  # values only the row and the preview
 )

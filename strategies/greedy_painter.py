@@ -82,4 +82,5 @@ STRATEGY = StrategySpec(
     "points and a full easel rather than on planning commissions or goals.",
     decide=decide,
     parameters=PARAMETERS,
+    reads_unseen_commissions=False,  # values only the row and the preview
 )

@@ -76,4 +76,5 @@ STRATEGY = StrategySpec(
     "values most.",
     decide=decide,
     parameters=PARAMETERS,
+    reads_unseen_commissions=False,  # values only the row and the preview
 )

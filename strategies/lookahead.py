@@ -912,4 +912,5 @@ STRATEGY = StrategySpec(
     "mean gain. Paint and sale as balanced.",
     decide=decide,
     parameters=PARAMETERS,
+    reads_unseen_commissions=False,  # values only the row and the preview
 )

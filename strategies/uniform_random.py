@@ -17,4 +17,5 @@ STRATEGY = StrategySpec(
     description="Chooses uniformly among the legal options of every decision (plan card, "
     "hike, paint set, each sale or stopping). A baseline every real strategy should beat.",
     decide=decide,
+    reads_unseen_commissions=False,  # reads no card data at all
 )

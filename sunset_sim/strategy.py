@@ -55,10 +55,20 @@ def parameter_indices(parameters: tuple[Parameter, ...], *names: str) -> tuple[i
 
 @dataclass(frozen=True)
 class StrategySpec:
+    """A strategy as the tools see it.
+
+    ``reads_unseen_commissions``: False promises that ``decide`` never depends on the
+    card data of a commission the game has not yet turned up (in the row or as the
+    preview): the fame and frames of cards still in the deck. Studies then replay a set
+    whose commission fame was edited only on the deals where that commission turned up
+    (the other games are the same to the bit). The default, True, is always safe;
+    ``sunset_sim.testing.check_strategy`` tests the promise when it is made."""
+
     name: str
     description: str
     decide: Callable
     parameters: tuple[Parameter, ...] = ()
+    reads_unseen_commissions: bool = True
 
     def param_vector(self, overrides: dict[str, float] | None = None) -> np.ndarray:
         """The parameter vector in declaration order, defaults overridden by name."""

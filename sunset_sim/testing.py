@@ -39,6 +39,12 @@ the strategy holds every seat, otherwise it alternates with ``random``) and chec
     of draws, and the key (``rng[0]``) must never change. *Cannot* tell a legitimate
     random draw from another; only that all of them come from the stream.
 
+(e) **Unseen commissions, when the spec says they are not read.** With
+    ``reads_unseen_commissions=False`` (studies then skip replaying deals), each game the
+    strategy plays at every seat is played again on the fast engine with the fame of
+    every commission that game never turned up (row or preview) moved by one: the trace
+    must be the same. *Cannot* prove it for the commissions those games turned up.
+
 The checks stop a game at its first error. The fast engine runs only when the reference
 engine found no problem: in the kernel a write or an index off the list would corrupt
 the live game state (numba does not check bounds), and a strategy that already failed
@@ -54,7 +60,8 @@ import numba
 import numpy as np
 
 from sunset_sim import observation
-from sunset_sim.cards.loader import load_cards
+from sunset_sim.cards.edit import edit_card
+from sunset_sim.cards.loader import MAX_FAME, load_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.trace import comparable, trace_to_record
@@ -165,6 +172,8 @@ def check_strategy(
         report.add("fast-skipped", "the fast engine was not run: fix the problems above first")
         return report.lines()
     _fast_engine_checks(fast_games, cards, tables, rules, seed, report)
+    if not player.spec.reads_unseen_commissions and not report.first:
+        _unseen_commission_checks(fast_games, cards, tables, rules, seed, report)
     return report.lines()
 
 
@@ -192,6 +201,31 @@ def _fast_engine_checks(fast_games, cards, tables, rules, seed, report) -> None:
                 "parity",
                 f"{where}: the fast engine plays another game than the reference engine, "
                 f"first at {difference}",
+            )
+
+
+def _unseen_commission_checks(fast_games, cards, tables, rules, seed, report) -> None:
+    from sunset_sim.analysis.experiments import turned_up
+    from sunset_sim.engine.batch import trace_game
+    from sunset_sim.enums import C_SHOWN
+
+    for game, seats, _ in fast_games:
+        where = f"game {game} ({len(seats)} players)"
+        trace, out = trace_game(tables, seats, rules, seed, game)
+        entered = out.commission[None, :, :, C_SHOWN] >= 1
+        unseen = np.flatnonzero(~turned_up(entered, cards, seed, game)[0, 0])
+        edited = cards
+        for index in unseen:
+            commission = cards.commissions[index]
+            edited = edit_card(
+                edited, commission.id, "fame", 1 if commission.fame < MAX_FAME else -1
+            )
+        again, _ = trace_game(build_tables(edited), seats, rules, seed, game)
+        if not np.array_equal(trace, again):
+            report.add(
+                "unseen-commissions",
+                f"{where}: the spec says reads_unseen_commissions=False, but moving the fame "
+                f"of the {len(unseen)} commissions the game never turned up changed the game",
             )
 
 

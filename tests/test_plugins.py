@@ -8,6 +8,7 @@ of it) is shared between test runs and between the in-process and the subprocess
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import os
@@ -376,6 +377,25 @@ def test_check_strategy_finds_bad_strategies(decide, needles):
         assert_strategy(spec, games=2)
     assert f"strategy bad-{decide.__name__} failed" in str(caught.value)
     assert caught.value.problems
+
+
+@jit
+def reads_the_deck(kind, obs, options, n_options, params, rng, tables):
+    return tables.comm_fame.sum() % n_options  # every commission's fame, unseen ones too
+
+
+def test_check_strategy_tests_the_unseen_commissions_promise():
+    """(e): a strategy that reads the fame of commissions still in the deck fails when its
+    spec promises not to (studies would skip deals it plays differently), and passes
+    when it makes no such promise."""
+    promised = StrategySpec("deck-reader", "reads every commission", reads_the_deck, (), False)
+    problems = check_strategy(promised, games=4, seed=0)
+    assert any(
+        "reads_unseen_commissions=False" in problem and "changed the game" in problem
+        for problem in problems
+    ), problems
+    honest = dataclasses.replace(promised, reads_unseen_commissions=True)
+    assert check_strategy(honest, games=4, seed=0) == []
 
 
 def test_check_strategy_reports_an_unknown_name():

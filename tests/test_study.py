@@ -9,6 +9,7 @@ statistical retries.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import math
 
 import numpy as np
@@ -16,6 +17,7 @@ import pandas as pd
 import pytest
 from conftest import cli, fails, ok
 
+from sunset_sim import enums
 from sunset_sim.analysis.experiments import (
     Lab,
     Restriction,
@@ -24,6 +26,7 @@ from sunset_sim.analysis.experiments import (
     play_field,
     restricted_play,
     restrictions_for,
+    turned_up,
 )
 from sunset_sim.analysis.study import (
     SUGGESTION_COLUMNS,
@@ -33,11 +36,16 @@ from sunset_sim.analysis.study import (
 )
 from sunset_sim.analysis.study_files import write_study
 from sunset_sim.analysis.tournament import seatings
-from sunset_sim.cards.edit import dump_cards, edit_card
+from sunset_sim.cards.edit import dump_cards, edit_card, fame_changes
 from sunset_sim.cards.loader import load_cards, parse_cards
+from sunset_sim.cards.tables import build_tables
 from sunset_sim.engine import restricted
+from sunset_sim.engine.batch import run_games
+from sunset_sim.enums import STREAM_SETUP
+from sunset_sim.rng import Stream
 from sunset_sim.rules.options import Rules
-from sunset_sim.strategy import make_player
+from sunset_sim.rules.setup import commission_order, shuffled_orders
+from sunset_sim.strategy import Player, make_player
 
 DEFAULT = load_cards()
 FIELD = ["greedy"]
@@ -120,6 +128,79 @@ def test_commission_arms_skip_only_deals_they_cannot_change(players):
     assert skipped > 0  # deals were left out (else this compares nothing new)
     # no other family is skipped: a plan card's deals all play
     assert base.may_differ(DEFAULT, Restriction("plan", "P1")) is None
+
+
+def test_commission_order_is_the_deals_commission_deck():
+    """rules.setup.commission_order draws the commission deck as shuffled_orders does; the
+    engine deals its first players + 1 cards to the row (R-SET-2), and what a game turned
+    up (turned_up) is the deck's first cards, the preview included."""
+    for game in (0, 1, 57, 10**6):
+        orders = shuffled_orders(DEFAULT, 3, Stream(11, game, STREAM_SETUP))
+        assert (
+            commission_order(len(DEFAULT.landscapes), len(DEFAULT.commissions), 11, game)
+            == orders.commissions
+        )
+    batch = run_games(build_tables(DEFAULT), [make_player("greedy")] * PLAYERS, Rules(), 11, 5, 20)
+    entered = batch.commission[:, :, enums.C_SHOWN] >= 1
+    seen = turned_up(entered[None], DEFAULT, 11, 5)[0]
+    for g in range(20):
+        deck = commission_order(len(DEFAULT.landscapes), len(DEFAULT.commissions), 11, 5 + g)
+        first_row = np.flatnonzero(batch.commission[g, :, enums.C_SHOWN] == 1)
+        assert sorted(first_row) == sorted(deck[: PLAYERS + 1])
+        m = int(entered[g].sum())
+        assert sorted(np.flatnonzero(seen[g])) == sorted(deck[: m + 1])
+
+
+def test_fame_changes_tells_fame_only_edits():
+    edited = edit_card(edit_card(DEFAULT, "C05", "fame", 3), "C12", "fame", -1)
+    assert fame_changes(DEFAULT, edited) == [4, 11]
+    assert fame_changes(DEFAULT, DEFAULT) == []
+    assert fame_changes(DEFAULT, edit_card(DEFAULT, "P3", "hike", 1)) is None
+    assert fame_changes(DEFAULT, edit_card(edited, DEFAULT.goals[0].id, "fame", 1)) is None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_fame_edits_replay_only_the_deals_where_the_commission_turned_up(players):
+    """With every strategy at the tables promising not to read unseen commissions, a set
+    whose commission fame was edited is played only on the deals where an edited
+    commission turned up (row or preview); the run equals the edited set played in full
+    to the bit: shares, fame, every kept array, the row and what turned up."""
+    field = [make_player(n) for n in ("balanced", "commission-hunter", "greedy", "goal-chaser")]
+    tables = seatings(field, players)
+    lab = Lab(tables, 60, 7, Rules(), 40, 2, None)
+    base = lab.base(DEFAULT)
+    for edits in ((("C05", 3),), (("C12", -2),), (("C01", 4), ("C30", -1))):
+        edited = DEFAULT
+        for card, steps in edits:
+            edited = edit_card(edited, card, "fame", steps)
+        only, known = lab._fame_edit_deals(edited)
+        assert known is base and 0 < only.sum() < only.size  # some deals, not all, replayed
+        run = lab.base(edited)
+        full = play_field(tables, 60, 7, edited, Rules(), 40, None, 2, keep=True)
+        assert np.array_equal(run.share, full.share, equal_nan=True)
+        assert np.array_equal(run.fame, full.fame)
+        assert np.array_equal(run.in_row, full.in_row)
+        assert np.array_equal(run.seen, full.seen)
+        for mine, theirs in zip(run.raw, full.raw, strict=True):
+            for name in mine:
+                assert np.array_equal(mine[name], theirs[name]), name
+        # a restricted arm of the edited set stands on that run
+        restriction = Restriction("commission", edits[0][0])
+        arm = lab.restricted(edited, restriction)
+        whole = play_field(
+            tables, 60, 7, edited, Rules(), 40, ban_array(edited, players, restriction), 2
+        )
+        assert np.array_equal(arm.share, whole.share, equal_nan=True)
+        lab.forget(edited)
+    # a strategy that may read unseen commissions: every deal is played
+    reader = dataclasses.replace(field[0].spec, reads_unseen_commissions=True)
+    careful = Lab(
+        seatings([field[1], Player(reader, field[0].params)], players), 60, 7, Rules(), 40, 2, None
+    )
+    careful.base(DEFAULT)
+    assert careful._fame_edit_deals(edit_card(DEFAULT, "C05", "fame", 3)) == (None, None)
+    # another kind of edit: every deal is played
+    assert lab._fame_edit_deals(edit_card(DEFAULT, "P3", "hike", 1)) == (None, None)
 
 
 @pytest.mark.parametrize(("players", "first", "games"), [(2, 40, 60), (4, 203, 37)])

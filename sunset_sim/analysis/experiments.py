@@ -29,6 +29,7 @@ deals and ``games`` the number of games behind each arm.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -40,10 +41,12 @@ import pandas as pd
 from sunset_sim import enums
 from sunset_sim.analysis.stats import Z95
 from sunset_sim.analysis.tournament import seatings
+from sunset_sim.cards.edit import fame_changes
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.restricted import BAN_ANY
 from sunset_sim.rules.options import Rules
+from sunset_sim.rules.setup import commission_order
 from sunset_sim.run.backends import BackendOption, using_backend
 from sunset_sim.runner import DEFAULT_CHUNK, iter_seatings
 from sunset_sim.strategy import Player, make_player
@@ -58,6 +61,7 @@ __all__ = [
     "play_field",
     "restricted_play",
     "restrictions_for",
+    "turned_up",
     "values_frame",
 ]
 
@@ -154,6 +158,9 @@ class FieldRun:
     # with the KEPT arrays: (tables, games, commissions) bool, the commission was in the
     # row on a day played (the only days a seat can sell to it)
     in_row: np.ndarray | None = None
+    # with the KEPT arrays: (tables, games, commissions) bool, the game turned it up (in
+    # the row or as the preview, at any time: a superset of what any decision saw)
+    seen: np.ndarray | None = None
 
     @property
     def games(self) -> int:
@@ -209,13 +216,15 @@ def play_field(
     ``backend`` (``runner.iter_seatings``: the tables side by side on a cluster).
 
     ``only`` (tables, games) bool with ``known``: play just those deals; the others'
-    share and fame are ``known``'s (a run whose games there are these games)."""
+    share and fame (and with ``keep`` their kept arrays) are ``known``'s (a run whose
+    games there are these games)."""
     players = len(tables[0])
     entrants = [player for table in tables for player in table]
     share = np.zeros((len(tables), games, players))
     fame = np.zeros((len(tables), games, players))
     kept = [{name: [] for name in KEPT} for _ in tables]  # per table: the KEPT arrays
     in_row = [[] for _ in tables]
+    entered = [[] for _ in tables]  # the commission joined the row at some time
     for t, batch, _ in iter_seatings(
         games,
         players,
@@ -247,17 +256,48 @@ def play_field(
             shown = batch.commission[:, :, enums.C_SHOWN]
             days = batch.game[:, enums.G_DAYS, None]
             in_row[t].append((shown >= 1) & (shown <= days))
-    if only is not None:  # the deals left out are the known run's games
-        skipped = ~np.asarray(only, dtype=bool)
+            entered[t].append(shown >= 1)
+    skipped = None if only is None else ~np.asarray(only, dtype=bool)
+    if skipped is not None:  # the deals left out are the known run's games
         share[skipped] = known.share[skipped]
         fame[skipped] = known.fame[skipped]
     labels = [[player.name for player in table] for table in tables]
-    raw: list[dict] = []
-    rows_shown = None
-    if keep:
-        raw = [{name: np.concatenate(parts) for name, parts in arrays.items()} for arrays in kept]
-        rows_shown = np.stack([np.concatenate(parts) for parts in in_row])
-    return FieldRun(first_game, players, labels, share, fame, raw, rows_shown)
+    if not keep:
+        return FieldRun(first_game, players, labels, share, fame)
+    raw = [{name: np.concatenate(parts) for name, parts in arrays.items()} for arrays in kept]
+    rows_shown = np.stack([np.concatenate(parts) for parts in in_row])
+    seen = turned_up(
+        np.stack([np.concatenate(parts) for parts in entered]), cards, seed, first_game
+    )
+    if skipped is not None:
+        for t, arrays in enumerate(raw):
+            for name, values in arrays.items():
+                values[skipped[t]] = known.raw[t][name][skipped[t]]
+        rows_shown[skipped] = known.in_row[skipped]
+        seen[skipped] = known.seen[skipped]
+    return FieldRun(first_game, players, labels, share, fame, raw, rows_shown, seen)
+
+
+def turned_up(entered: np.ndarray, cards: CardSet, seed: int, first_game: int) -> np.ndarray:
+    """(tables, games, commissions): ``entered`` (joined the row at some time) or the
+    preview when the game ended. The row takes the commission deck in order (R-SET-2,
+    R-CLEAN-4), so the commissions that joined it are the deck's first m and the preview
+    is the deck's card m (``rules.setup.commission_order``)."""
+    n_comm = entered.shape[2]
+    decks = _commission_decks(len(cards.landscapes), n_comm, seed, first_game, entered.shape[1])
+    seen = entered.copy()
+    joined = entered.sum(axis=2)  # (tables, games)
+    table, deal = np.nonzero(joined < n_comm)
+    seen[table, deal, decks[deal, joined[table, deal]]] = True
+    return seen
+
+
+@functools.lru_cache(maxsize=8)
+def _commission_decks(n_land: int, n_comm: int, seed: int, first_game: int, games: int):
+    """(games, commissions) int64: each deal's commission deck (it depends on the deck
+    sizes only), once per lab rather than once per card set played."""
+    decks = [commission_order(n_land, n_comm, seed, first_game + g) for g in range(games)]
+    return np.array(decks, dtype=np.int64).reshape(games, n_comm)
 
 
 def play_commission_arms(
@@ -514,6 +554,7 @@ class Lab:
     progress: Callable[[int], None] | None
     _runs: dict = field(default_factory=dict)
     backend: BackendOption = "local"  # an open one (run.backends.using_backend), or a name
+    _sets: dict = field(default_factory=dict)  # content hash -> the set of its runs
 
     def base(self, cards: CardSet) -> FieldRun:
         return self._run(cards, None)
@@ -526,17 +567,34 @@ class Lab:
         unrestricted baseline, the only arm whose per-seat details are kept)."""
         key = (cards.content_hash, restriction)
         if key not in self._runs:
-            banned, only, base = None, None, None
+            banned = None
             if restriction is not None:
                 banned = ban_array(cards, len(self.tables[0]), restriction)
                 base = self.base(cards)  # the deals the restriction cannot touch are its
                 only = base.may_differ(cards, restriction)
+            else:
+                only, base = self._fame_edit_deals(cards)
+            self._sets[cards.content_hash] = cards
             self._runs[key] = play_field(
                 self.tables, self.games, self.seed, cards, self.rules, self.first_game,
                 banned, self.jobs, restriction is None, self.progress, backend=self.backend,
                 only=only, known=base,
             )  # fmt: skip
         return self._runs[key]
+
+    def _fame_edit_deals(self, cards: CardSet) -> tuple[np.ndarray | None, FieldRun | None]:
+        """For a set that differs from one played here only in commission fame: the
+        deals where a changed commission turned up, and that set's baseline (whose games
+        the other deals are, to the bit, when no strategy at the tables reads unseen
+        commissions: ``StrategySpec.reads_unseen_commissions``). (None, None) otherwise."""
+        if any(player.spec.reads_unseen_commissions for table in self.tables for player in table):
+            return None, None
+        for (content_hash, restriction), run in self._runs.items():
+            if restriction is None and run.seen is not None:
+                changed = fame_changes(self._sets[content_hash], cards)
+                if changed:
+                    return run.seen[:, :, changed].any(axis=2), run
+        return None, None
 
     def prefetch(self, cards: CardSet, restrictions: Sequence[Restriction]) -> None:
         """Play now, together, the commission arms of ``restrictions`` not played yet
@@ -572,6 +630,7 @@ class Lab:
         """Drop the runs of an edited set once measured (memory stays flat)."""
         for key in [k for k in self._runs if k[0] == cards.content_hash]:
             del self._runs[key]
+        self._sets.pop(cards.content_hash, None)
 
 
 def values_frame(

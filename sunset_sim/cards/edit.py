@@ -33,6 +33,7 @@ __all__ = [
     "deal_key",
     "dump_cards",
     "edit_card",
+    "fame_changes",
 ]
 
 FIELDS = ("fame", "wake", "hike", "paint", "directions")
@@ -285,3 +286,24 @@ def edit_card(cards: CardSet, card_id: str, field: str, steps: int) -> CardSet:
 def deal_key(cards: CardSet) -> str:
     """Hash of what a seeded deal depends on (the ordered card ids); see ``CardSet.deal_key``."""
     return cards.deal_key
+
+
+def fame_changes(base: CardSet, other: CardSet) -> list[int] | None:
+    """The indices of the commissions whose fame is all that tells ``other`` from
+    ``base`` (``[]``: equal cards); None when anything else differs (ids, order, frames,
+    any other card or the feature types). A study uses it to replay an edited set only
+    on the deals where a changed commission turned up."""
+    if (base.features, base.landscapes, base.goals, base.plans) != (
+        other.features,
+        other.landscapes,
+        other.goals,
+        other.plans,
+    ) or len(base.commissions) != len(other.commissions):
+        return None
+    changed = []
+    for index, (mine, theirs) in enumerate(zip(base.commissions, other.commissions, strict=True)):
+        if (mine.id, mine.frames) != (theirs.id, theirs.frames):
+            return None
+        if mine.fame != theirs.fame:
+            changed.append(index)
+    return changed

@@ -6,7 +6,14 @@ from dataclasses import dataclass
 
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables
-from sunset_sim.enums import CENTRE_CELL, MAX_PLAYERS, MIN_PLAYERS, N_CELLS, PLAN_HAND
+from sunset_sim.enums import (
+    CENTRE_CELL,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    N_CELLS,
+    PLAN_HAND,
+    STREAM_SETUP,
+)
 from sunset_sim.rng import Stream
 from sunset_sim.rules.errors import RuleViolation
 from sunset_sim.rules.options import Rules
@@ -37,6 +44,20 @@ def shuffled_orders(cards: CardSet, n_players: int, setup: Stream) -> SetupOrder
         setup.shuffle(deck)
         plans.append(deck)
     return SetupOrders(decks[0], decks[1], decks[2], plans)
+
+
+def commission_order(
+    n_landscapes: int, n_commissions: int, seed: int, game_index: int
+) -> list[int]:
+    """The commission deck of a deal (R-SET-2) as ``shuffled_orders`` draws it, without
+    the other shuffles: the setup stream's second shuffle, after the landscapes'
+    n - 1 draws, so it depends on the two deck sizes only. (Studies ask for it per
+    deal, to tell which commissions a game turned up.)"""
+    setup = Stream(seed, game_index, STREAM_SETUP)
+    setup.counter = max(n_landscapes - 1, 0)
+    deck = list(range(n_commissions))
+    setup.shuffle(deck)
+    return deck
 
 
 def check_orders(cards: CardSet, n_players: int, orders: SetupOrders) -> None:
