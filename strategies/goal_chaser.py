@@ -4,6 +4,28 @@ from __future__ import annotations
 
 import numpy as np
 from sunset_sim.strategies import greedy
+from sunset_sim.strategies._goal_sets import (
+    BASE,
+    BLOCKED,
+    MAX_REACH,
+    MAX_WORD_FRAMES,
+    N_CONTEXT,
+    N_FRAME_IDS,
+    N_HELD,
+    N_SUBSETS,
+    NEVER,
+    PASS,
+    TABLE_SIZE,
+    card_frames,
+    count_sales,
+    fewest_ray,
+    fewest_setup,
+    fitted,
+    held_count_features,
+    nth_bit,
+    sales_setup,
+    sold_bound,
+)
 
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import (
@@ -23,17 +45,14 @@ from sunset_sim.enums import (
 from sunset_sim.observation import (
     MAX_PAINTINGS,
     MAX_ROW,
-    OBS_COMM_PLACE,
     OBS_GOAL,
     OBS_GRID,
-    OBS_LAND_PLACE,
     OBS_ME,
     OBS_N_PAINTINGS,
     OBS_N_PLAYERS,
     OBS_PAINTINGS,
     OBS_PLAN,
     OBS_POS,
-    OBS_ROW,
     OBS_ROW_LEN,
     OPTION_WIDTH,
 )
@@ -63,438 +82,9 @@ PARAMETERS = (
 )
 LATENESS, COMMISSION, GOAL = parameter_indices(PARAMETERS, "lateness", "commission", "goal")
 
-NEVER = 99  # no set of cards on the path meets the goal
-# The fewest-cards table of the hikes (d, s), at d * GRID_SIZE + s, also marks a cell
-# passed through but not a hike's end (R-HIKE-5) and where the hike cannot go on
-# (R-HIKE-3/4). A straight hike on the grid has at most GRID_SIZE - 1 steps.
-PASS = -1
-BLOCKED = -2
-MAX_REACH = GRID_SIZE - 1
-TABLE_SIZE = N_DIRECTIONS * GRID_SIZE
-MAX_PATH = GRID_SIZE  # the cells of a path: the start and at most 4 more
-N_SUBSETS = 1 << MAX_PATH
-N_FRAME_IDS = MAX_ROW * MAX_FRAMES  # frame s of the j-th commission counted: bit j * 3 + s
-MAX_WORD_FRAMES = 64  # card sets with up to 64 frames have one word of tables.land_frames
 # At most 1 + 8 x 4 hike options and 2^5 paint options: the kept ones fit a bitmask.
 MAX_KEPT = 64
 KEPT_SIZE = MAX_KEPT * OPTION_WIDTH
-FIRST_FRAMES = sum(1 << (j * MAX_FRAMES) for j in range(MAX_ROW))  # bits j * 3
-POPCOUNT = np.array([bin(m).count("1") for m in range(N_SUBSETS)], dtype=np.int64)
-
-# Paintings are bitmasks over positions: my unsold paintings (by card index; at most
-# MAX_PAINTINGS = 64, one int64 word) in one word, the cards a hike or paint option would
-# add (in path order) in another; the first-fit search of count_sales takes the held ones
-# first, as a list of them followed by the added ones would.
-
-
-@jit(inline="always")
-def nth_bit(mask, n):
-    """Index of the n-th (from 0) set bit of a non-negative mask."""
-    for _ in range(n):
-        mask &= mask - 1
-    return lowest_bit(mask)
-
-
-@jit(inline="always")
-def held_count_features(obs, land_features, with_features):
-    """How many unsold paintings I hold, and their features: from the observation's list of
-    them (not a scan of every landscape's place)."""
-    n_held = obs[OBS_N_PAINTINGS]
-    features = 0
-    if with_features:
-        for i in range(n_held):
-            features |= card_features(land_features, obs[OBS_PAINTINGS + i])
-    return n_held, features
-
-
-@jit(inline="always")
-def held_in_order(obs, held):
-    """My unsold paintings by card index (count_sales' first-fit order) in held[:n];
-    returns n. The observation lists them in the order taken: sorted through a bitmask
-    where every landscape index is below 64, else found by a scan of the place block."""
-    n_held = obs[OBS_N_PAINTINGS]
-    base = obs[OBS_LAND_PLACE]
-    if obs[OBS_COMM_PLACE] - base <= 64:
-        mask = np.uint64(0)
-        for i in range(n_held):
-            mask |= np.uint64(1) << np.uint64(obs[OBS_PAINTINGS + i])
-        for i in range(n_held):
-            held[i] = lowest_bit(mask)
-            mask &= mask - np.uint64(1)
-        return n_held
-    me = obs[OBS_ME]
-    n_held = 0
-    for card in range(obs[OBS_COMM_PLACE] - base):
-        if obs[base + card] == me:
-            held[n_held] = card
-            n_held += 1
-    return n_held
-
-
-@jit(inline="always")
-def card_frames(match, land_frames, frame_ids, frame_k, n_comm, row_frames, card):
-    """Bit j * 3 + s: the card fits frame s of the j-th commission counted (R-SELL-3)."""
-    bits = 0
-    if land_frames.shape[1] == 1:  # up to 64 frames: one word per card
-        fits = land_frames[card, 0] & row_frames
-        while fits:
-            bits |= 1 << frame_k[lowest_bit(fits)]
-            fits &= fits - np.uint64(1)
-        return bits
-    for k in range(n_comm * MAX_FRAMES):
-        if frame_ids[k] >= 0 and match[card, frame_ids[k]] != 0:
-            bits |= 1 << k
-    return bits
-
-
-@jit(inline="always")
-def sales_setup(
-    obs,
-    match,
-    land_frames,
-    comm_frames,
-    comm_n_frames,
-    frame_ids,
-    frame_k,
-    n_frames,
-    held,
-    held_fits,
-):
-    """The row's commissions in count_sales' order (fewer frames first, then row order):
-    n_frames[j], their frames' indices frame_ids[j * 3 + s] (-1 past the last) and, for
-    card sets of up to 64 frames, frame_k[frame] = j * 3 + s; my paintings (held[:n], by
-    card index) and held_fits[j * 3 + s], the bitmask of those that fit frame s of the
-    j-th. Returns (n_comm, n_held, the row's frames as a bitmask)."""
-    n_comm = 0
-    row_frames = np.uint64(0)
-    for frames in range(1, MAX_FRAMES + 1):
-        for slot in range(obs[OBS_ROW_LEN]):
-            commission = obs[OBS_ROW + slot]
-            if comm_n_frames[commission] == frames:
-                n_frames[n_comm] = frames
-                for s in range(MAX_FRAMES):
-                    k = n_comm * MAX_FRAMES + s
-                    frame = comm_frames[commission, s] if s < frames else -1
-                    frame_ids[k] = frame
-                    held_fits[k] = 0
-                    if frame >= 0 and land_frames.shape[1] == 1:
-                        row_frames |= np.uint64(1) << np.uint64(frame)
-                        frame_k[frame] = k
-                n_comm += 1
-    n_held = held_in_order(obs, held)
-    for i in range(n_held):
-        bits = card_frames(match, land_frames, frame_ids, frame_k, n_comm, row_frames, held[i])
-        while bits:
-            held_fits[lowest_bit(bits)] |= np.int64(1) << i
-            bits &= bits - 1
-    return n_comm, n_held, row_frames
-
-
-@jit(inline="always")
-def first(held, added):
-    """The first painting of (held, added), not both empty, as a one-bit pair."""
-    if held:
-        return np.int64(1) << lowest_bit(held), 0
-    return 0, np.int64(1) << lowest_bit(added)
-
-
-@jit(inline="always")
-def count_sales(n_comm, n_frames, held_fits, added_fits, free_held, free_added, enough):
-    """How many row commissions these paintings can fulfil one after another (a greedy
-    estimate: commissions with fewer frames first, each with the first fit found: the
-    lexicographically first distinct painting per frame, R-SELL-2); stops at enough."""
-    count = 0
-    for j in range(n_comm):
-        if count >= enough:
-            break
-        k = j * MAX_FRAMES
-        h0 = held_fits[k] & free_held
-        a0 = added_fits[k] & free_added
-        if n_frames[j] == 1:
-            if h0 or a0:
-                uh, ua = first(h0, a0)
-                free_held &= ~uh
-                free_added &= ~ua
-                count += 1
-            continue
-        h1 = held_fits[k + 1] & free_held
-        a1 = added_fits[k + 1] & free_added
-        h2 = held_fits[k + 2] & free_held
-        a2 = added_fits[k + 2] & free_added
-        while h0 or a0:
-            ah, aa = first(h0, a0)
-            h0 &= ~ah
-            a0 &= ~aa
-            bh_left = h1 & ~ah
-            ba_left = a1 & ~aa
-            found = False
-            while bh_left or ba_left:
-                bh, ba = first(bh_left, ba_left)
-                bh_left &= ~bh
-                ba_left &= ~ba
-                if n_frames[j] == 2:
-                    found = True
-                    free_held &= ~(ah | bh)
-                    free_added &= ~(aa | ba)
-                    break
-                ch_left = h2 & ~(ah | bh)
-                ca_left = a2 & ~(aa | ba)
-                if ch_left or ca_left:
-                    ch, ca = first(ch_left, ca_left)
-                    found = True
-                    free_held &= ~(ah | bh | ch)
-                    free_added &= ~(aa | ba | ca)
-                    break
-            if found:
-                count += 1
-                break
-    return count
-
-
-@jit(inline="always")
-def fitted(n_comm, valid, covered):
-    """How many of the commissions have each frame (valid: their bits j * 3 + s) fitted
-    by some painting (covered): an upper bound of count_sales."""
-    missing = valid & ~covered
-    return n_comm - popcount((missing | (missing >> 1) | (missing >> 2)) & FIRST_FRAMES)
-
-
-# fewest_setup's results for fewest_ray, in a small int64 array
-N_HELD = 0
-N_COMM = 1
-ALL_HELD = 2  # bitmask of my paintings
-START_FITS = 3  # card_frames of the start cell's card if it can be painted
-N_START = 4  # 1 if the start cell can be painted (R-PAINT-1/2), else 0
-BASE = 5  # fewest over the subsets of the start cell
-FULL = 6  # every feature type
-VALID = 7  # the frames of the commissions counted (bits j * 3 + s)
-N_CONTEXT = 8
-
-
-@jit(inline="always")
-def fewest_setup(
-    obs,
-    goal_kind,
-    goal_param,
-    occupied,
-    limit,
-    land_features,
-    match,
-    land_frames,
-    comm_frames,
-    comm_n_frames,
-    subset_bits,
-    frame_ids,
-    frame_k,
-    n_frames,
-    held,
-    held_fits,
-    added_fits,
-    context,
-):
-    """What the hikes share for fewest_ray (in context and the arrays after comm_n_frames:
-    subset_bits[subset of the path's cells] holds, with my paintings, their features for
-    'all features' and the frames they fit for 'sold', for the subsets tried);
-    returns (the stay's fewest cards, the row's frames). fewest cards: taken on a hike's
-    path (selling as planned) to meet the goal, NEVER if no set does; counts above limit
-    read as NEVER (they are only compared with paint values up to limit)."""
-    start = obs[OBS_POS + obs[OBS_ME]]
-    start_card = obs[OBS_GRID + start]
-    n_start = 1 if start_card >= 0 and not (occupied >> start) & 1 else 0
-    full = (1 << land_features.shape[1]) - 1
-    n_held = 0
-    n_comm = 0
-    all_held = 0
-    start_fits = 0
-    row_frames = np.uint64(0)
-    base = NEVER
-    valid = 0
-    if goal_kind == GOAL_HOLDS:
-        n_held, _ = held_count_features(obs, land_features, False)
-    elif goal_kind == GOAL_ALL_FEATURES:
-        _, subset_bits[0] = held_count_features(obs, land_features, True)
-        if subset_bits[0] == full:
-            base = 0
-        if n_start:
-            subset_bits[1] = subset_bits[0] | card_features(land_features, start_card)
-            if base > 1 and limit >= 1 and subset_bits[1] == full:
-                base = 1
-    elif goal_kind == GOAL_SOLD:
-        n_comm, n_held, row_frames = sales_setup(
-            obs, match, land_frames, comm_frames, comm_n_frames, frame_ids, frame_k, n_frames, held,
-            held_fits,
-        )  # fmt: skip
-        all_held = (1 << n_held) - 1 if n_held < MAX_PAINTINGS else -1
-        subset_bits[0] = 0
-        for k in range(n_comm * MAX_FRAMES):
-            added_fits[k] = 0
-            if frame_ids[k] >= 0:
-                valid |= 1 << k
-            if held_fits[k] != 0:
-                subset_bits[0] |= 1 << k
-        if count_sales(n_comm, n_frames, held_fits, added_fits, all_held, 0, goal_param) >= (
-            goal_param
-        ):
-            base = 0
-        if n_start:
-            start_fits = card_frames(
-                match, land_frames, frame_ids, frame_k, n_comm, row_frames, start_card
-            )
-            subset_bits[1] = subset_bits[0] | start_fits
-            bits = start_fits
-            while bits:
-                added_fits[lowest_bit(bits)] = 1
-                bits &= bits - 1
-            if base > 1 and limit >= 1 and fitted(n_comm, valid, subset_bits[1]) >= goal_param:
-                count = count_sales(
-                    n_comm, n_frames, held_fits, added_fits, all_held, 1, goal_param
-                )
-                if count >= goal_param:
-                    base = 1
-    if goal_kind == GOAL_PAINTED:
-        stay = goal_param if n_start >= goal_param else NEVER
-    elif goal_kind == GOAL_HOLDS:
-        need = max(goal_param - n_held, 0)
-        stay = need if n_start >= need else NEVER
-    elif goal_kind == GOAL_ALL_FEATURES or goal_kind == GOAL_SOLD:
-        stay = base
-    else:  # moved, edge, steps: the hike alone decides
-        stay = 0 if hike_goal_met(goal_kind, goal_param, -1, 0, start, 0) else NEVER
-    context[N_HELD] = n_held
-    context[N_COMM] = n_comm
-    context[ALL_HELD] = all_held
-    context[START_FITS] = start_fits
-    context[N_START] = n_start
-    context[BASE] = base
-    context[FULL] = full
-    context[VALID] = valid
-    return stay, row_frames
-
-
-@jit(inline="always")
-def sold_bound(obs, land_frames, frame_k, row_frames, held, context, directions, reach):
-    """For a 'sold' goal after fewest_setup: an upper bound of count_sales over every set
-    of my paintings, the start cell's card and the cards on the hikes (directions, up to
-    reach steps): the row's commissions with each frame fitted by one of them (fitted).
-    Where it is below the goal, no set that fewest_setup or fewest_ray try meets it.
-    Card sets of up to 64 frames (one word per card); else MAX_ROW + 1 (no bound)."""
-    if land_frames.shape[1] != 1:
-        return MAX_ROW + 1
-    union = np.uint64(0)
-    for i in range(context[N_HELD]):
-        union |= land_frames[held[i], 0]
-    start = obs[OBS_POS + obs[OBS_ME]]
-    card = obs[OBS_GRID + start]
-    if card >= 0:
-        union |= land_frames[card, 0]
-    for direction in range(N_DIRECTIONS):
-        if (directions >> direction) & 1:
-            for steps in range(1, min(reach, MAX_REACH) + 1):
-                cell = ray_cell(obs, start, direction, steps)
-                if cell < 0:  # R-HIKE-3, R-HIKE-4
-                    break
-                union |= land_frames[obs[OBS_GRID + cell], 0]
-    fits = union & row_frames
-    covered = 0
-    while fits:
-        covered |= 1 << frame_k[lowest_bit(fits)]
-        fits &= fits - np.uint64(1)
-    return fitted(context[N_COMM], context[VALID], covered)
-
-
-@jit(inline="always")
-def fewest_ray(
-    obs,
-    goal_kind,
-    goal_param,
-    occupied,
-    direction,
-    reach,
-    limit,
-    context,
-    row_frames,
-    land_features,
-    match,
-    land_frames,
-    subset_bits,
-    frame_ids,
-    frame_k,
-    n_frames,
-    held_fits,
-    added_fits,
-    table,
-):
-    """table[direction * GRID_SIZE + s]: the fewest cards of the hike (direction, s) for
-    s up to reach (PASS, BLOCKED: see above). A hike's path is the previous one's plus
-    its end, so only the subsets with the new cell are tried."""
-    n_held = context[N_HELD]
-    n_comm = context[N_COMM]
-    all_held = context[ALL_HELD]
-    full = context[FULL]
-    valid = context[VALID]
-    n_cells = context[N_START]
-    fewest = context[BASE]
-    by_cards = goal_kind == GOAL_ALL_FEATURES or goal_kind == GOAL_SOLD
-    if goal_kind == GOAL_SOLD:  # back to the start cell's
-        for k in range(n_comm * MAX_FRAMES):
-            added_fits[k] = 0
-        bits = context[START_FITS]
-        while bits:
-            added_fits[lowest_bit(bits)] = 1
-            bits &= bits - 1
-    start = obs[OBS_POS + obs[OBS_ME]]
-    for steps in range(1, min(reach, MAX_REACH) + 1):
-        cell = ray_cell(obs, start, direction, steps)  # (not waiting on the step before)
-        key = direction * GRID_SIZE + steps
-        if cell < 0:  # R-HIKE-3, R-HIKE-4
-            table[key] = BLOCKED
-            break
-        if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
-            table[key] = PASS
-            continue
-        card = obs[OBS_GRID + cell]
-        low = 1 << n_cells  # the new cell's bit among the path's cells
-        n_cells += 1
-        if by_cards and (fewest <= 1 or limit < 1):  # no set with the new cell does better
-            table[key] = fewest
-        elif goal_kind == GOAL_PAINTED:
-            table[key] = goal_param if n_cells >= goal_param else NEVER
-        elif goal_kind == GOAL_HOLDS:
-            need = max(goal_param - n_held, 0)
-            table[key] = need if n_cells >= need else NEVER
-        elif goal_kind == GOAL_ALL_FEATURES:
-            added = card_features(land_features, card)
-            for mask in range(low, 2 * low):
-                size = POPCOUNT[mask]
-                if size < fewest and size <= limit:  # (then so were those it extends)
-                    subset_bits[mask] = subset_bits[mask - low] | added
-                    if subset_bits[mask] == full:
-                        fewest = size
-            table[key] = fewest
-        elif goal_kind == GOAL_SOLD:
-            added = card_frames(match, land_frames, frame_ids, frame_k, n_comm, row_frames, card)
-            bits = added
-            while bits:
-                added_fits[lowest_bit(bits)] |= low
-                bits &= bits - 1
-            for mask in range(low, 2 * low):
-                size = POPCOUNT[mask]
-                if size < fewest and size <= limit:  # (then so were those it extends)
-                    subset_bits[mask] = subset_bits[mask - low] | added
-                    # a card that fits no frame adds nothing to the subset without it
-                    if (
-                        added != 0
-                        and fitted(n_comm, valid, subset_bits[mask]) >= goal_param
-                        and count_sales(
-                            n_comm, n_frames, held_fits, added_fits, all_held, mask, goal_param
-                        )
-                        >= goal_param
-                    ):
-                        fewest = size
-            table[key] = fewest
-        else:
-            met = hike_goal_met(goal_kind, goal_param, direction, steps, cell, 0)
-            table[key] = 0 if met else NEVER
 
 
 @jit(inline="always")
