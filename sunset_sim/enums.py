@@ -132,9 +132,12 @@ DAY_FIELDS = ("fame", "painted", "goal_flags")
 D_FAME, D_PAINTED, D_GOAL = range(len(DAY_FIELDS))
 DAY_COLUMNS = len(DAY_FIELDS)
 # Per commission, -1 if it never happened: who completed it, on which day, and the day
-# it first entered the commission row (so could be completed).
-COMMISSION_FIELDS = ("seat", "day", "shown")
-C_SEAT, C_DAY, C_SHOWN = range(len(COMMISSION_FIELDS))
+# it first entered the commission row (so could be completed); "offered": the seats
+# (bit s: seat s) whose sale options (R-SELL-1) ever listed it, before any restricted
+# play took options away (0: nobody's). Studies skip replaying a deal under a ban on
+# selling to a commission where the banned seat was never offered it.
+COMMISSION_FIELDS = ("seat", "day", "shown", "offered")
+C_SEAT, C_DAY, C_SHOWN, C_OFFERED = range(len(COMMISSION_FIELDS))
 COMMISSION_COLUMNS = len(COMMISSION_FIELDS)
 
 

@@ -38,7 +38,10 @@ class StrategyDecider:
     ``banned``: restricted play as the kernel plays it (engine/kernel.py): this game's
     row ``banned[game_index % len(banned)]`` says per seat which plan cards, landscapes
     and commissions the seat may not take; the strategy sees only the options left, in
-    their canonical order (a plan card only when another choice is left)."""
+    their canonical order (a plan card only when another choice is left).
+
+    ``offered[c]``: the seats (bit s: seat s) whose sale options listed commission c,
+    before any ban: the fast engine's ``C_OFFERED`` output, for parity."""
 
     def __init__(
         self,
@@ -56,6 +59,7 @@ class StrategyDecider:
         self.streams = [
             new_stream(seed, game_index, STREAM_STRATEGY + s) for s in range(len(players))
         ]
+        self.offered = [0] * tables.comm_fame.shape[0]
 
     def _ask(self, kind: int, state: GameState, seat: int, rows: list, hand=None) -> int:
         if len(rows) == 1:  # a forced choice is not put to the strategy (as in the kernel)
@@ -102,6 +106,8 @@ class StrategyDecider:
         return options[self._ask(DECIDE_PAINT, state, seat, options)]
 
     def sale(self, state: GameState, seat: int, options: list[tuple[int, list[int]]]):
+        for commission, _ in options:
+            self.offered[commission] |= 1 << seat
         commissions = self.bans[seat][2]
         if commissions:
             options = [option for option in options if option[0] not in commissions]

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from test_parity import first_difference, result_differences
+from test_parity import first_difference, reference_game, result_differences
 
 from sunset_sim.cards import parse_cards
 from sunset_sim.cards.tables import build_tables
@@ -24,7 +24,7 @@ from sunset_sim.engine.batch import trace_game
 from sunset_sim.engine.jit import jit
 from sunset_sim.engine.sell import sale_options as fast_sale_options
 from sunset_sim.engine.trace import comparable, trace_to_record
-from sunset_sim.enums import DECIDE_PAINT, DECIDE_SALE
+from sunset_sim.enums import COMMISSION_COLUMNS, DECIDE_PAINT, DECIDE_SALE
 from sunset_sim.observation import (
     OBS_N_PAINTINGS,
     OBS_ROW,
@@ -33,7 +33,6 @@ from sunset_sim.observation import (
     OPTION_WIDTH,
     empty_observation,
 )
-from sunset_sim.play import play_reference
 from sunset_sim.rules import sell
 from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import Player, StrategySpec
@@ -126,7 +125,8 @@ def fast_options(hand: list[int], row: list[int], rows: int) -> tuple[int, np.nd
     hands = np.full((1, 64), -1, dtype=np.int32)
     hands[0, : len(hand)] = hand
     options = np.full((rows, OPTION_WIDTH), -7, dtype=np.int32)
-    n = fast_sale_options(obs, TABLES, hands, 0, len(hand), options)
+    offered = np.zeros((TABLES.comm_fame.shape[0], COMMISSION_COLUMNS), dtype=np.int8)
+    n = fast_sale_options(obs, TABLES, hands, 0, len(hand), options, offered)
     return int(n), options
 
 
@@ -167,12 +167,12 @@ def test_kinds_are_still_offered_once_per_frame():
 def check_parity(seed: int, game: int, banned: np.ndarray | None = None):
     players = [HOARDER, HOARDER]
     rules = Rules()
-    reference = play_reference(CARDS, players, seed, game, rules, TABLES, banned=banned)
+    reference, offered = reference_game(CARDS, players, seed, game, rules, TABLES, banned)
     trace, out = trace_game(TABLES, players, rules, seed, game, field=players, banned=banned)
     fast = trace_to_record(trace, CARDS, len(players), rules.days)
     difference = first_difference(fast, comparable(reference.record))
     assert difference is None, f"game {game}: first difference at {difference}"
-    problems = result_differences(reference, out, CARDS, len(players), rules.days)
+    problems = result_differences(reference, out, CARDS, len(players), rules.days, offered)
     assert not problems, f"game {game}: " + "; ".join(problems)
     return reference
 

@@ -42,7 +42,8 @@ from sunset_sim.enums import (
     GOAL_FLAG_TOOK,
     N_CELLS,
 )
-from sunset_sim.play import play_reference
+from sunset_sim.play import StrategyDecider, play_reference
+from sunset_sim.rules.game import play_game
 from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import make_player, registry, seat_players
 
@@ -148,14 +149,15 @@ def describe(seed, game, n_players, lineup, rules, cards_name="default") -> str:
     )
 
 
-def report_outputs(record: dict, cards, n_players: int, days: int):
+def report_outputs(record: dict, cards, n_players: int, days: int, offered: list[int]):
     """The kernel's report outputs as the reference record gives them: per seat and day
-    (fame after the day, cards painted, GOAL_FLAG_* bits), per commission (seat, day),
-    per day the goal card; -1 where nothing happened."""
+    (fame after the day, cards painted, GOAL_FLAG_* bits), per commission (seat, day,
+    day shown, and the seats offered it: the reference decider's ``offered``), per day
+    the goal card; -1 where nothing happened."""
     comm_index = {card.id: i for i, card in enumerate(cards.commissions)}
     goal_index = {card.id: i for i, card in enumerate(cards.goals)}
     per_day = [[[-1] * enums.DAY_COLUMNS for _ in range(days)] for _ in range(n_players)]
-    commissions = [[-1, -1, -1] for _ in cards.commissions]
+    commissions = [[-1, -1, -1, seats] for seats in offered]
     shown = commissions_shown(record, comm_index, n_players, days)
     goal_cards = [-1] * days
     for d, day in enumerate(record["days"]):
@@ -206,8 +208,19 @@ def commissions_shown(record: dict, comm_index: dict, n_players: int, days: int)
     return shown
 
 
-def result_differences(result, out: BatchArrays, cards, n_players: int, days: int) -> list[str]:
-    """Where the kernel's result arrays (row 0 of ``out``) disagree with a reference game."""
+def reference_game(cards, players, seed, game, rules, tables, banned=None):
+    """``play_reference``'s game with its decider's ``offered`` (the seats offered each
+    commission, which the record does not keep): (result, offered)."""
+    decider = StrategyDecider(players, tables, seed, game, banned)
+    meta = {"seed": seed, "game_index": game, "strategies": [p.name for p in players]}
+    return play_game(cards, rules, len(players), decider, tables, meta), decider.offered
+
+
+def result_differences(
+    result, out: BatchArrays, cards, n_players: int, days: int, offered: list[int]
+) -> list[str]:
+    """Where the kernel's result arrays (row 0 of ``out``) disagree with a reference game
+    (``offered``: from ``reference_game``)."""
     record = result.record
     land_index = {card.id: i for i, card in enumerate(cards.landscapes)}
     seat_rows = out.seat[0]
@@ -231,7 +244,7 @@ def result_differences(result, out: BatchArrays, cards, n_players: int, days: in
     players = result.state.players
     for seat, player in enumerate(players):
         plan[seat, : len(player.plans_played)] = player.plans_played
-    report_days, commissions, goal_cards = report_outputs(record, cards, n_players, days)
+    report_days, commissions, goal_cards = report_outputs(record, cards, n_players, days, offered)
 
     def column(index: int) -> list[int]:
         return [int(v) for v in seat_rows[:, index]]
@@ -292,13 +305,13 @@ def check_game(
 ):
     """Both engines play one game; assert the traces and the results agree."""
     players = seat_players(list(lineup), n_players)
-    reference = play_reference(cards, players, seed, game, rules, tables, banned=banned)
+    reference, offered = reference_game(cards, players, seed, game, rules, tables, banned)
     trace, out = trace_game(tables, players, rules, seed, game, field=FIELD, banned=banned)
     fast = trace_to_record(trace, cards, n_players, rules.days)
     where = describe(seed, game, n_players, lineup, rules, cards_name)
     difference = first_difference(fast, comparable(reference.record))
     assert difference is None, f"trace parity: {where}: first difference at {difference}"
-    problems = result_differences(reference, out, cards, n_players, rules.days)
+    problems = result_differences(reference, out, cards, n_players, rules.days, offered)
     assert not problems, f"result arrays: {where}: " + "; ".join(problems)
     return reference
 

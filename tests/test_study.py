@@ -104,9 +104,10 @@ def test_restricted_play_values_plan_cards():
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_commission_arms_skip_only_deals_they_cannot_change(players):
-    """A commission arm plays only the deals where the commission was in the row on a day
-    played; every other deal's game is the base game: the whole arm played in full gives
-    the same shares and fame to the bit, for every commission, on an edited set too."""
+    """A commission arm plays only the deals where the base game offered the restricted
+    seat a sale to the commission (C_OFFERED); every other deal's game is the base game:
+    the whole arm played in full gives the same shares and fame to the bit, for every
+    commission, on an edited set too."""
     field = [make_player(name) for name in ("balanced", "commission-hunter", "greedy")]
     tables = seatings(field, players)
     edited = edit_card(DEFAULT, "C05", "fame", 3)
@@ -179,7 +180,7 @@ def test_fame_edits_replay_only_the_deals_where_the_commission_turned_up(players
         full = play_field(tables, 60, 7, edited, Rules(), 40, None, 2, keep=True)
         assert np.array_equal(run.share, full.share, equal_nan=True)
         assert np.array_equal(run.fame, full.fame)
-        assert np.array_equal(run.in_row, full.in_row)
+        assert np.array_equal(run.offered, full.offered)
         assert np.array_equal(run.seen, full.seen)
         for mine, theirs in zip(run.raw, full.raw, strict=True):
             for name in mine:

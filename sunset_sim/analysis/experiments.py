@@ -13,9 +13,10 @@ measures what the change did:
   data given to the kernel (``engine/kernel.py``: a per-seat mask), so no experiment
   recompiles anything. In deal g the restricted seat is ``g % players``, and every
   rotation of the table plays deal g, so every strategy is restricted in every seat.
-  A deal where the restriction cannot change anything is not played again: a commission
-  never in the row on a day played (about half the deals for each one) leaves the
-  restricted game exactly the baseline's (``FieldRun.may_differ``). The commission arms
+  A deal where the restriction cannot change anything is not played again: where the
+  baseline never offered the restricted seat a sale to the commission (engine output
+  ``C_OFFERED``; 86% of the deals for each in the example report's field), the restricted game is exactly
+  the baseline's (``FieldRun.may_differ``). The commission arms
   of a study are played together, in layers of one mask per deal
   (``play_commission_arms``), not one engine call per arm and table.
 - **card edits**: commission or goal fame, plan wake-up/hike/paint/directions moved by
@@ -155,9 +156,9 @@ class FieldRun:
     share: np.ndarray  # float64 (tables, games, players)
     fame: np.ndarray  # float64 (tables, games, players)
     raw: list[dict] = field(default_factory=list)  # per table: the KEPT arrays
-    # with the KEPT arrays: (tables, games, commissions) bool, the commission was in the
-    # row on a day played (the only days a seat can sell to it)
-    in_row: np.ndarray | None = None
+    # with the KEPT arrays: (tables, games, commissions) int8, the seats (bit s: seat s)
+    # the game offered a sale to the commission (enums.C_OFFERED)
+    offered: np.ndarray | None = None
     # with the KEPT arrays: (tables, games, commissions) bool, the game turned it up (in
     # the row or as the preview, at any time: a superset of what any decision saw)
     seen: np.ndarray | None = None
@@ -187,13 +188,14 @@ class FieldRun:
 
         A restriction only removes options (engine/restricted.py: the options left keep
         their order), so until the restricted seat is offered a banned one the game
-        goes exactly as without it. A sale to a commission is only offered while it is
-        in the row (R-SELL-1), so where the commission never was on a day played the
-        restricted game is this game, to the bit."""
-        if restriction.family != "commission" or self.in_row is None:
+        goes exactly as without it. So where this game never offered the restricted seat
+        a sale to the commission (C_OFFERED), the restricted game is this game, to the
+        bit. (A deal not played here reads -1, every seat: it may differ.)"""
+        if restriction.family != "commission" or self.offered is None:
             return None
         indices = [i for i, c in enumerate(cards.commissions) if c.id == restriction.card]
-        return self.in_row[:, :, indices].any(axis=2)
+        seats = self.offered[:, :, indices].astype(np.int64)
+        return ((seats >> self.restricted_seat()[None, :, None]) & 1).any(axis=2).astype(bool)
 
 
 def play_field(
@@ -223,7 +225,7 @@ def play_field(
     share = np.zeros((len(tables), games, players))
     fame = np.zeros((len(tables), games, players))
     kept = [{name: [] for name in KEPT} for _ in tables]  # per table: the KEPT arrays
-    in_row = [[] for _ in tables]
+    offered = [[] for _ in tables]
     entered = [[] for _ in tables]  # the commission joined the row at some time
     for t, batch, _ in iter_seatings(
         games,
@@ -253,10 +255,8 @@ def play_field(
             kept[t]["position"].append(batch.position)
             kept[t]["goal_flags"].append(batch.day[:, :, :, enums.D_GOAL])
             kept[t]["goal"].append(batch.goal)
-            shown = batch.commission[:, :, enums.C_SHOWN]
-            days = batch.game[:, enums.G_DAYS, None]
-            in_row[t].append((shown >= 1) & (shown <= days))
-            entered[t].append(shown >= 1)
+            offered[t].append(batch.commission[:, :, enums.C_OFFERED])
+            entered[t].append(batch.commission[:, :, enums.C_SHOWN] >= 1)
     skipped = None if only is None else ~np.asarray(only, dtype=bool)
     if skipped is not None:  # the deals left out are the known run's games
         share[skipped] = known.share[skipped]
@@ -265,7 +265,7 @@ def play_field(
     if not keep:
         return FieldRun(first_game, players, labels, share, fame)
     raw = [{name: np.concatenate(parts) for name, parts in arrays.items()} for arrays in kept]
-    rows_shown = np.stack([np.concatenate(parts) for parts in in_row])
+    seats_offered = np.stack([np.concatenate(parts) for parts in offered])
     seen = turned_up(
         np.stack([np.concatenate(parts) for parts in entered]), cards, seed, first_game
     )
@@ -273,9 +273,9 @@ def play_field(
         for t, arrays in enumerate(raw):
             for name, values in arrays.items():
                 values[skipped[t]] = known.raw[t][name][skipped[t]]
-        rows_shown[skipped] = known.in_row[skipped]
+        seats_offered[skipped] = known.offered[skipped]
         seen[skipped] = known.seen[skipped]
-    return FieldRun(first_game, players, labels, share, fame, raw, rows_shown, seen)
+    return FieldRun(first_game, players, labels, share, fame, raw, seats_offered, seen)
 
 
 def turned_up(entered: np.ndarray, cards: CardSet, seed: int, first_game: int) -> np.ndarray:

@@ -15,7 +15,7 @@ from sunset_sim.engine.state import (
     refresh_fame,
     trace_put,
 )
-from sunset_sim.enums import C_DAY, C_SEAT, MAX_FRAMES, PLACE_DISCARD
+from sunset_sim.enums import C_DAY, C_OFFERED, C_SEAT, MAX_FRAMES, PLACE_DISCARD
 from sunset_sim.observation import (
     MAX_PAINTINGS,
     OBS_DISCARD,
@@ -30,10 +30,12 @@ from sunset_sim.strategy_tools import (
 
 
 @jit(inline="always")
-def sale_options(obs, tables, hands, seat, n_hand, options):
+def sale_options(obs, tables, hands, seat, n_hand, options, commission_out):
     """R-SELL-1..3 in the reference order (rules/sell.py): row 0 is "stop"; then per
     commission in row order, frame by frame over the hand in the order taken, the first
-    unused painting of each feature kind only.
+    unused painting of each feature kind only. Each commission listed is marked offered
+    to ``seat`` in ``commission_out`` (C_OFFERED: a study skips a restricted game whose
+    seat was never offered the banned commission).
 
     Returns how many options there are, all of them: rows past ``options.shape[0]`` are
     counted, not written, so the caller can give a larger buffer and ask again (R-SELL-1
@@ -99,6 +101,7 @@ def sale_options(obs, tables, hands, seat, n_hand, options):
                         before |= np.uint64(1) << np.uint64(j)
                 same_kind[i] = before
             kinds_ready = True
+        listed = n
         used = np.uint64(0)  # positions chosen at depths 0 .. depth-1
         candidates[0] = fit[0]
         untried[0] = fit[0]
@@ -135,6 +138,8 @@ def sale_options(obs, tables, hands, seat, n_hand, options):
                 depth -= 1
                 if depth >= 0:
                     used &= ~(np.uint64(1) << np.uint64(chosen[depth]))
+        if n > listed:
+            commission_out[commission, C_OFFERED] |= np.int8(1 << seat)
     return n
 
 

@@ -9,6 +9,7 @@ from sunset_sim.engine.jit import jit
 from sunset_sim.engine.rng import rng_shuffle, stream_key
 from sunset_sim.engine.state import mark_card, trace_put
 from sunset_sim.enums import (
+    C_OFFERED,
     C_SHOWN,
     CENTRE_CELL,
     N_CELLS,
@@ -90,6 +91,8 @@ def deal(
             obs[land_place + land_deck[land_head]] = PLACE_TABLE
             mark_card(available_out, land_deck[land_head])
             land_head += 1
+    for commission in range(n_comm):
+        commission_out[commission, C_OFFERED] = 0  # nobody's sale options yet
     comm_head = 0  # R-SET-2
     row_len = 0
     while comm_head < n_comm and row_len < n_players + 1:

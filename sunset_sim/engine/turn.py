@@ -24,7 +24,7 @@ CONTEXT = context_type()  # what every decision hands to the strategies (decisio
 @jit
 def long_list_sale(
     obs, tables, hands, seat, n_hand, n_options, options, params, streams, strategy_functions,
-    strategy_id, banned, ban_mask, comm_column,
+    strategy_id, banned, ban_mask, comm_column, commission_out,
 ):  # fmt: skip
     """A sale decision with more sales than the option buffer holds (a permissive card
     set, a long game): every legal sale is offered (R-SELL-1), as the reference engine
@@ -32,7 +32,7 @@ def long_list_sale(
     of ``options`` (returns 1), or 0 for "stop". Kept out of ``take_turn``: an array
     allocated there made numba count references on the option buffer at every sale."""
     rows = np.empty((n_options, OPTION_WIDTH), dtype=np.int32)
-    sale_options(obs, tables, hands, seat, n_hand, rows)
+    sale_options(obs, tables, hands, seat, n_hand, rows, commission_out)
     if banned[ban_mask, seat, BAN_ANY]:
         n_options = allowed_sales(rows, n_options, banned, ban_mask, seat, comm_column)
     rows_context = address_of((obs, rows, params, streams, tables), CONTEXT)
@@ -87,11 +87,12 @@ def take_turn(
     n_sold = 0
     while True:
         show_private(obs, seat, hands, n_hand[seat], position)
-        n_options = sale_options(obs, tables, hands, seat, n_hand[seat], options)
+        n_options = sale_options(obs, tables, hands, seat, n_hand[seat], options, commission_out)
         if n_options > options.shape[0]:
             choice = long_list_sale(
                 obs, tables, hands, seat, n_hand[seat], n_options, options, params,
                 work.streams, strategy_functions, strategy_id, banned, ban_mask, comm_column,
+                commission_out,
             )  # fmt: skip
         else:
             if banned[ban_mask, seat, BAN_ANY]:
