@@ -33,9 +33,8 @@ class BatchArrays:
     position: np.ndarray  # int32 [n, P, days]: turn position each day, -1 if not played
     painted: np.ndarray  # uint64 [n, P, words]: bitmask over landscape indices
     day: np.ndarray  # int32 [n, P, days, enums.DAY_COLUMNS]: fame, cards painted, goal flags
-    commission: (
-        np.ndarray
-    )  # int8 [n, commissions, 4]: completing seat, day, day first shown, seats offered it (bits)
+    # int8 [n, commissions, 4]: completing seat, day, day first shown, seats offered it (bits)
+    commission: np.ndarray
     goal: np.ndarray  # int16 [n, days]: goal card index shown each day, -1 if none
     available: np.ndarray  # uint64 [n, words]: landscapes on the grid at any time
 
