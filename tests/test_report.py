@@ -18,6 +18,7 @@ from sunset_sim.analysis.report import (
     ReportInputError,
     bit_sums,
     build_report,
+    render_all,
     write_report,
 )
 from sunset_sim.cli import main
@@ -194,6 +195,31 @@ def test_findings_have_ci_and_n(report):
         assert re.search(r"n = [\d,]+", finding.text)
         if finding.kind != "commission_price":
             assert "95% CI" in finding.text and finding.lo <= finding.effect <= finding.hi
+
+
+def test_plots_drawn_early_are_the_plots_drawn_at_the_end(frame, cards_module):
+    """While a study plays (a callable study), build_report draws the plots whose tables
+    are ready, each from only the tables it names; render_all reuses them where those
+    tables did not change: every PNG is the one drawn at the end from the whole report."""
+    steps: list[str] = []
+    early = build_report(
+        frame, cards_module, min_samples=30, study=lambda: None, on_step=steps.append
+    )
+    assert len(early.drawn) >= 5
+    assert all(f"plot {name} (while the study plays)" in steps for name in early.drawn)
+    late: list[str] = []
+    images = render_all(early, on_step=late.append)
+    assert not [step for step in late if step.startswith("plot ")]  # every one reused
+    plain = build_report(frame, cards_module, min_samples=30)
+    assert not plain.drawn
+    assert images == render_all(plain)
+    # a table changed after the early drawing: its plot is drawn again
+    name, (_, copies) = next(iter(early.drawn.items()))
+    table = next(iter(copies))
+    early.tables[table] = early.tables[table].iloc[:-1]
+    again: list[str] = []
+    render_all(early, on_step=again.append)
+    assert again == [f"plot {name}"]
 
 
 def test_write_report(report, tmp_path):

@@ -18,6 +18,7 @@ from sunset_sim.analysis.report.model import (
     ReportInputError,
     Section,
 )
+from sunset_sim.analysis.report.render import draw_early
 from sunset_sim.analysis.report.sections import SECTIONS
 from sunset_sim.analysis.report.sections.card_values import (
     study_findings,
@@ -95,7 +96,9 @@ def build_report(
     findings = _findings(
         tables, max_findings, confounded=confounded, min_samples=min_samples, min_group=min_group
     )
-    if callable(study):  # the rows' sections are done: now wait for the study
+    drawn = {}
+    if callable(study):  # the rows' sections are done: draw their plots, then wait for it
+        drawn = draw_early(tables, on_step)
         study = study()
     if study is not None:
         tables.update(study_tables(study))
@@ -114,7 +117,7 @@ def build_report(
         "seats_confounded": confounded,
         "mixed_field": len(data.strategies) > 1,
     }
-    report = Report(tables, findings, [], meta, notes)
+    report = Report(tables, findings, [], meta, notes, drawn)
     report.sections = _sections(report)
     if study is not None:
         report.sections.insert(1, study_section(study))

@@ -69,6 +69,8 @@ class Report:
     sections: list[Section]
     meta: dict
     notes: list[str] = field(default_factory=list)
+    # plots drawn before the report was complete (render.draw_early): name -> (PNG, tables)
+    drawn: dict[str, tuple[bytes, Tables]] = field(default_factory=dict)
 
     def headline(self) -> pd.DataFrame:
         """Win share and mean fame per strategy with 95% CIs (the table a CLI prints)."""

@@ -19,17 +19,90 @@ PLOTS: dict[str, tuple[tuple[str, ...], PlotFunction]] = {
 
 
 def render_all(report, on_step: Callable[[str], None] | None = None) -> dict[str, bytes]:
-    """PNG bytes of every plot whose tables the report has, by name."""
+    """PNG bytes of every plot whose tables the report has, by name. A plot drawn early
+    (``report.drawn``, from ``draw_early``) is reused where every table it looked at is
+    unchanged."""
     from sunset_sim.analysis.report.plotting import plain_text
 
     images = {}
     with plain_text():
         for name, (needs, function) in PLOTS.items():
             if all(table in report.tables for table in needs):
+                early = report.drawn.get(name)
+                if early is not None and _unchanged(early[1], report.tables):
+                    images[name] = early[0]
+                    continue
                 if on_step is not None:
                     on_step(f"plot {name}")
                 images[name] = function(report.tables)
     return images
+
+
+def draw_early(
+    tables: dict[str, pd.DataFrame], on_step: Callable[[str], None] | None = None
+) -> dict[str, tuple[bytes, dict[str, pd.DataFrame | None]]]:
+    """The plots whose tables are all here already, drawn now, each with copies of the
+    tables it looked at (None: asked for, missing): ``build_report`` draws them while a
+    study still plays on its own thread, and ``render_all`` reuses them."""
+    from sunset_sim.analysis.report.plotting import plain_text
+
+    drawn = {}
+    with plain_text():
+        for name, (needs, function) in PLOTS.items():
+            if all(table in tables for table in needs):
+                if on_step is not None:
+                    on_step(f"plot {name} (while the study plays)")
+                watched = _Watched(tables)
+                png = function(watched)
+                if watched.everything:  # it went through every table: drawn again at the end
+                    continue
+                looked = watched.looked
+                drawn[name] = (png, {t: tables[t].copy() if t in tables else None for t in looked})
+    return drawn
+
+
+class _Watched(dict):
+    """The tables, noting which ones a plot looks at (read, or asked for and missing)."""
+
+    def __init__(self, tables: dict) -> None:
+        super().__init__(tables)
+        self.looked: set[str] = set()
+        self.everything = False
+
+    def __getitem__(self, key):
+        self.looked.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self.looked.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key) -> bool:
+        self.looked.add(key)
+        return super().__contains__(key)
+
+    def __iter__(self):
+        self.everything = True
+        return super().__iter__()
+
+    def keys(self):
+        self.everything = True
+        return super().keys()
+
+    def items(self):
+        self.everything = True
+        return super().items()
+
+    def values(self):
+        self.everything = True
+        return super().values()
+
+
+def _unchanged(copies: dict[str, pd.DataFrame | None], tables: dict[str, pd.DataFrame]) -> bool:
+    return all(
+        (table not in tables) if copy is None else (table in tables and tables[table].equals(copy))
+        for table, copy in copies.items()
+    )
 
 
 # ---------------------------------------------------------------------------------------
