@@ -1,4 +1,5 @@
-"""lookahead's fast policy on a scratch grid: one turn of a seat (``policy_turn``), the
+"""lookahead's fast policy on a scratch grid (a bit mask of the cells that still hold a
+card: copied and updated as one integer): one turn of a seat (``policy_turn``), the
 opponents' model of every plan card (``plan_totals``), the rest of the day played out
 (``play_out``) and its score (``rollout_score``). Kept apart from the decisions in
 ``lookahead.py``; not a strategy."""
@@ -79,7 +80,7 @@ def policy_turn(
     seat,
     plan,
     n_players,
-    grid,
+    present,
     pos,
     values,
     plan_directions,
@@ -97,8 +98,9 @@ def policy_turn(
     """The fast policy's turn for ``seat`` with plan card ``plan``: the hike whose path
     holds the most value in the best ``paint`` cards (plus ``goal_value`` if it meets today's
     goal), then those cards taken. ``values[cell]`` is the seat's value of the card on the
-    cell. With ``apply`` the grid and the artist are updated. Returns (value of the cards
-    taken, goal met, value with the goal)."""
+    cell; bit c of ``present``: cell c holds a card. With ``apply`` the artist moves
+    (``pos``). Returns (value of the cards taken, goal met, value with the goal, the bit
+    mask of the cells taken)."""
     start = pos[seat]
     occupied = 0
     for other in range(n_players):
@@ -110,14 +112,13 @@ def policy_turn(
     keep = max(paint, 1)  # the path's best cells kept (n_top counts at most these)
     top_value = stack_empty(MAX_PATH, np.float64)
     top_cell = stack_empty(MAX_PATH, np.int64)
-    best_cells = stack_empty(MAX_PATH, np.int64)
     best = -BIG
     best_value = 0.0
-    best_n = 0
     best_end = start
     best_met = False
     start_free = not (occupied >> start) & 1
-    start_takeable = start_free and grid[start] >= 0
+    start_takeable = start_free and ((present >> start) & 1) != 0
+    best_taken = 0
     if start_free:  # the stay (R-HIKE-5: not on another artist's cell)
         n = 1 if start_takeable and paint > 0 else 0
         value = values[start] if n == 1 else 0.0
@@ -129,8 +130,7 @@ def policy_turn(
         if total > best:
             best = total
             best_value = value
-            best_n = n
-            best_cells[0] = start
+            best_taken = n << start
             best_end = start
             best_met = met
     for direction in range(N_DIRECTIONS):
@@ -144,7 +144,7 @@ def policy_turn(
         cell = start
         for steps in range(1, max_steps + 1):
             cell = step_cell(cell, direction)
-            if cell < 0 or grid[cell] < 0:  # R-HIKE-3, R-HIKE-4
+            if cell < 0 or not (present >> cell) & 1:  # R-HIKE-3, R-HIKE-4
                 break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end or paint here
                 continue
@@ -165,27 +165,25 @@ def policy_turn(
             if total > best:
                 best = total
                 best_value = taken
-                best_n = n
+                best_taken = 0
                 for i in range(n):
-                    best_cells[i] = top_cell[i]
+                    best_taken |= 1 << top_cell[i]
                 best_end = cell
                 best_met = met
     if best == -BIG:  # no legal hike: stay on the shared cell, nothing to paint (R-HIKE-5)
-        best_n = 0
+        best_taken = 0
         best_value = 0.0
         best_end = start
         best_met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, 0, held, features, full)
         best = goal_value if best_met else 0.0
     if apply:
-        for i in range(best_n):
-            grid[best_cells[i]] = -1
         pos[seat] = best_end
-    return best_value, best_met, best
+    return best_value, best_met, best, best_taken
 
 
 @jit(_nrt=False, wraparound=False)
 def plan_totals(
-    seat, n_players, grid, pos, values, plan_directions, plan_hike, plan_paint,
+    seat, n_players, present, pos, values, plan_directions, plan_hike, plan_paint,
     cell_features, goal_kind, goal_param, goal_value, held, features, full, out,
 ):  # fmt: skip
     """out[plan] = the value with the goal of ``policy_turn(seat, plan, ...)`` for every plan
@@ -217,7 +215,7 @@ def plan_totals(
     best = stack_empty(PLAN_WALK, np.float64)
     running = stack_empty(PAINT_SLOTS, np.float64)
     start_free = not (occupied >> start) & 1
-    start_takeable = start_free and grid[start] >= 0
+    start_takeable = start_free and ((present >> start) & 1) != 0
     if start_free:  # the stay (R-HIKE-5: not on another artist's cell)
         for plan in range(n_plans):
             n = 1 if start_takeable and plan_paint[plan] > 0 else 0
@@ -243,7 +241,7 @@ def plan_totals(
         for steps in range(1, reach + 1):
             row = (direction * MAX_PATH + steps) * PAINT_SLOTS
             cell = step_cell(cell, direction)
-            walking = cell >= 0 and grid[cell] >= 0  # R-HIKE-3, R-HIKE-4
+            walking = cell >= 0 and ((present >> cell) & 1) != 0  # R-HIKE-3, R-HIKE-4
             # R-HIKE-5: pass through another artist's cell, never end or paint here
             if walking and not (occupied >> cell) & 1:
                 # (only the best ``keep`` cells are ever painted: the most any card paints)
@@ -296,7 +294,7 @@ def play_out(
     last,
     n_players,
     plans,
-    grid,
+    present,
     pos,
     values,
     plan_directions,
@@ -313,14 +311,15 @@ def play_out(
     holder,
 ):
     """The turns of order[first:last] with the fast policy; adds each seat's card value to
-    ``gains`` and returns the goal's holder after them (R-GOAL-2)."""
+    ``gains`` and returns the goal's holder after them (R-GOAL-2) and the cells still
+    holding a card (``present`` less those taken)."""
     for position in range(first, last):
         seat = order[position]
-        value, met, _ = policy_turn(
+        value, met, _, taken = policy_turn(
             seat,
             plans[seat],
             n_players,
-            grid,
+            present,
             pos,
             values[seat * N_CELLS : (seat + 1) * N_CELLS],
             plan_directions,
@@ -335,10 +334,11 @@ def play_out(
             full,
             True,
         )
+        present &= ~taken
         gains[seat] += value
         if met:
             holder = seat
-    return holder
+    return holder, present
 
 
 @jit(_nrt=False, wraparound=False)

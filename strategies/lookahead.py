@@ -409,9 +409,12 @@ def position_weight(obs, params):
 
 
 @jit(_nrt=False, wraparound=False)
-def grid_copy(obs, grid):
+def grid_present(obs):
+    """The rollouts' grid: a bit mask of the cells holding a card (one integer to copy)."""
+    present = 0
     for cell in range(N_CELLS):
-        grid[cell] = obs[OBS_GRID + cell]
+        present |= np.int64(obs[OBS_GRID + cell] >= 0) << cell
+    return present
 
 
 @jit(_nrt=False, wraparound=False)
@@ -496,17 +499,16 @@ def plan_choice(
     earliest = tables.plan_wake[0]
     for plan in range(1, n_plans):  # (the array's min() needs reference counting)
         earliest = min(earliest, tables.plan_wake[plan])
-    grid = stack_empty(N_CELLS, np.int64)
     pos = stack_empty(MAX_PLAYERS, np.int64)
     # the opponents' model: how much each plan card would be worth to each of them now,
     # preference[seat * n_plans + plan]
-    grid_copy(obs, grid)
+    start_present = grid_present(obs)
     pos_copy(obs, n_players, pos)
     for seat in range(n_players):
         if seat == me:
             continue
         plan_totals(
-            seat, n_players, grid, pos, base[seat * N_CELLS : (seat + 1) * N_CELLS],
+            seat, n_players, start_present, pos, base[seat * N_CELLS : (seat + 1) * N_CELLS],
             tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
             goal_kind, goal_param, goal_value, held[seat], features[seat], full, totals,
         )  # fmt: skip
@@ -524,7 +526,6 @@ def plan_choice(
     rank_of = stack_empty(MAX_PLAYERS, np.int64)
     position_of = stack_empty(PLAN_HAND, np.int64)  # per card: the others before me
     by_position = stack_empty(PLAN_HAND, np.int64)
-    shared_grid = stack_empty(N_CELLS, np.int64)
     shared_pos = stack_empty(MAX_PLAYERS, np.int64)
     shared_gains = stack_empty(MAX_PLAYERS, np.float64)
     for seat in range(MAX_PLAYERS):
@@ -593,7 +594,7 @@ def plan_choice(
             while j > 0 and position_of[by_position[j - 1]] > position_of[by_position[j]]:
                 by_position[j - 1], by_position[j] = by_position[j], by_position[j - 1]
                 j -= 1
-        grid_copy(obs, shared_grid)
+        shared_present = start_present
         pos_copy(obs, n_players, shared_pos)
         for seat in range(MAX_PLAYERS):
             shared_gains[seat] = 0.0
@@ -602,24 +603,22 @@ def plan_choice(
         for t in range(n_options):
             index = by_position[t]
             mine = position_of[index]
-            shared_holder = play_out(
-                others, done, mine, n_players, plans, shared_grid, shared_pos, values,
+            shared_holder, shared_present = play_out(
+                others, done, mine, n_players, plans, shared_present, shared_pos, values,
                 tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
                 goal_kind, goal_param, goal_value, held, features, full, shared_gains,
                 shared_holder,
             )  # fmt: skip
             done = mine
             plans[me] = options[index, 0]
-            for cell in range(N_CELLS):
-                grid[cell] = shared_grid[cell]
             for seat in range(MAX_PLAYERS):
                 pos[seat] = shared_pos[seat]
                 gains[seat] = shared_gains[seat]
             rest[0] = me
             for i in range(mine, n_others):
                 rest[1 + i - mine] = others[i]
-            holder = play_out(
-                rest, 0, 1 + n_others - mine, n_players, plans, grid, pos, values,
+            holder, _ = play_out(
+                rest, 0, 1 + n_others - mine, n_players, plans, shared_present, pos, values,
                 tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
                 goal_kind, goal_param, goal_value, held, features, full, gains, shared_holder,
             )  # fmt: skip
@@ -742,7 +741,7 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, la
     first = obs[OBS_TURN_POS] + 1  # the players still to come today
     samples = max(1, int(params[HIKE_SAMPLES])) if first < n_players else 1
     values = stack_empty(SEAT_CELLS, np.float64)
-    grid = stack_empty(N_CELLS, np.int64)
+    start_present = grid_present(obs)
     pos = stack_empty(MAX_PLAYERS, np.int64)
     gains = stack_empty(MAX_PLAYERS, np.float64)
     score = stack_empty(MAX_HIKES, np.float64)
@@ -760,13 +759,13 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, la
             gains[me] = value[index]
             holder = me if met[index] else obs[OBS_GOAL_HOLDER]
             if first < n_players:  # (the last player's hike ends the day's turns)
-                grid_copy(obs, grid)
+                present = start_present
                 pos_copy(obs, n_players, pos)
                 for i in range(n_cells[index]):
-                    grid[cells[index * MAX_PATH + i]] = -1
+                    present &= ~(1 << cells[index * MAX_PATH + i])
                 pos[me] = options[index, 2]
-                holder = play_out(
-                    order, first, n_players, n_players, plans, grid, pos, played,
+                holder, _ = play_out(
+                    order, first, n_players, n_players, plans, present, pos, played,
                     tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
                     goal_kind, goal_param, goal_value, held, features, full, gains, holder,
                 )  # fmt: skip
