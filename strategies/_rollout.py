@@ -17,6 +17,7 @@ from sunset_sim.enums import (
     GOAL_ALL_FEATURES,
     GOAL_HOLDS,
     GOAL_SOLD,
+    MAX_PLAYERS,
     N_CELLS,
     N_DIRECTIONS,
 )
@@ -31,6 +32,11 @@ from sunset_sim.strategy_tools import (
 # scratch sizes (stack arrays need module-level constants)
 PAINT_SLOTS = MAX_PATH + 1  # plan_totals: a plan card paints 0 .. MAX_PATH cards
 PLAN_WALK = N_DIRECTIONS * MAX_PATH * PAINT_SLOTS  # plan_totals: per direction, steps, paint
+# play_out's memo of each seat's last turn: its plan card, the grid it saw (cards and other
+# artists), the cells it read, the cells it took, where it ended and whether it met the goal
+MEMO_PLAN, MEMO_PRESENT, MEMO_OCCUPIED, MEMO_READ, MEMO_TAKEN, MEMO_END, MEMO_MET = range(7)
+MEMO_FIELDS = 7
+MEMO_SLOTS = MAX_PLAYERS * MEMO_FIELDS
 
 
 @jit(inline="always")
@@ -100,7 +106,8 @@ def policy_turn(
     goal), then those cards taken. ``values[cell]`` is the seat's value of the card on the
     cell; bit c of ``present``: cell c holds a card. With ``apply`` the artist moves
     (``pos``). Returns (value of the cards taken, goal met, value with the goal, the bit
-    mask of the cells taken)."""
+    mask of the cells taken, the bit mask of the cells whose card or artist it read: the
+    turn is the same on any grid that agrees there)."""
     start = pos[seat]
     occupied = 0
     for other in range(n_players):
@@ -119,6 +126,7 @@ def policy_turn(
     start_free = not (occupied >> start) & 1
     start_takeable = start_free and ((present >> start) & 1) != 0
     best_taken = 0
+    read = 1 << start
     if start_free:  # the stay (R-HIKE-5: not on another artist's cell)
         n = 1 if start_takeable and paint > 0 else 0
         value = values[start] if n == 1 else 0.0
@@ -144,7 +152,10 @@ def policy_turn(
         cell = start
         for steps in range(1, max_steps + 1):
             cell = step_cell(cell, direction)
-            if cell < 0 or not (present >> cell) & 1:  # R-HIKE-3, R-HIKE-4
+            if cell < 0:  # R-HIKE-3
+                break
+            read |= 1 << cell
+            if not (present >> cell) & 1:  # R-HIKE-4
                 break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end or paint here
                 continue
@@ -178,7 +189,7 @@ def policy_turn(
         best = goal_value if best_met else 0.0
     if apply:
         pos[seat] = best_end
-    return best_value, best_met, best, best_taken
+    return best_value, best_met, best, best_taken, read
 
 
 @jit(_nrt=False, wraparound=False)
@@ -309,36 +320,69 @@ def play_out(
     full,
     gains,
     holder,
+    memo,
+    memo_value,
 ):
     """The turns of order[first:last] with the fast policy; adds each seat's card value to
     ``gains`` and returns the goal's holder after them (R-GOAL-2) and the cells still
-    holding a card (``present`` less those taken)."""
+    holding a card (``present`` less those taken). ``memo`` (MEMO_SLOTS) and
+    ``memo_value`` (per seat) keep each seat's last turn (memo_clear: none): a seat with
+    the same plan card, on a grid whose cards and other artists agree with the memo's on
+    the cells that turn read, makes the same turn (the values must not change between:
+    clear the memo when they do)."""
     for position in range(first, last):
         seat = order[position]
-        value, met, _, taken = policy_turn(
-            seat,
-            plans[seat],
-            n_players,
-            present,
-            pos,
-            values[seat * N_CELLS : (seat + 1) * N_CELLS],
-            plan_directions,
-            plan_hike,
-            plan_paint,
-            cell_features,
-            goal_kind,
-            goal_param,
-            goal_value,
-            held[seat],
-            features[seat],
-            full,
-            True,
-        )
+        occupied = 0
+        for other in range(n_players):
+            if other != seat and pos[other] >= 0:
+                occupied |= 1 << pos[other]
+        slot = seat * MEMO_FIELDS
+        changed = (present ^ memo[slot + MEMO_PRESENT]) | (occupied ^ memo[slot + MEMO_OCCUPIED])
+        if memo[slot + MEMO_PLAN] == plans[seat] and not changed & memo[slot + MEMO_READ]:
+            value = memo_value[seat]
+            met = memo[slot + MEMO_MET] != 0
+            taken = memo[slot + MEMO_TAKEN]
+            pos[seat] = memo[slot + MEMO_END]
+        else:
+            value, met, _, taken, read = policy_turn(
+                seat,
+                plans[seat],
+                n_players,
+                present,
+                pos,
+                values[seat * N_CELLS : (seat + 1) * N_CELLS],
+                plan_directions,
+                plan_hike,
+                plan_paint,
+                cell_features,
+                goal_kind,
+                goal_param,
+                goal_value,
+                held[seat],
+                features[seat],
+                full,
+                True,
+            )
+            memo[slot + MEMO_PLAN] = plans[seat]
+            memo[slot + MEMO_PRESENT] = present
+            memo[slot + MEMO_OCCUPIED] = occupied
+            memo[slot + MEMO_READ] = read
+            memo[slot + MEMO_TAKEN] = taken
+            memo[slot + MEMO_END] = pos[seat]
+            memo[slot + MEMO_MET] = met
+            memo_value[seat] = value
         present &= ~taken
         gains[seat] += value
         if met:
             holder = seat
     return holder, present
+
+
+@jit(inline="always")
+def memo_clear(memo):
+    """play_out's memo with no turn in it."""
+    for seat in range(MAX_PLAYERS):
+        memo[seat * MEMO_FIELDS + MEMO_PLAN] = -1
 
 
 @jit(_nrt=False, wraparound=False)

@@ -55,6 +55,8 @@ from __future__ import annotations
 import numpy as np
 from sunset_sim.strategies._card_worth import FRAMES_OFFSET, HALL
 from sunset_sim.strategies._rollout import (
+    MEMO_SLOTS,
+    memo_clear,
     plan_totals,
     play_out,
     rollout_goal_met,
@@ -528,6 +530,8 @@ def plan_choice(
     by_position = stack_empty(PLAN_HAND, np.int64)
     shared_pos = stack_empty(MAX_PLAYERS, np.int64)
     shared_gains = stack_empty(MAX_PLAYERS, np.float64)
+    memo = stack_empty(MEMO_SLOTS, np.int64)  # play_out's turns, reused across my cards
+    memo_value = stack_empty(MAX_PLAYERS, np.float64)
     for seat in range(MAX_PLAYERS):
         plans[seat] = 0
     for index in range(n_options):
@@ -596,6 +600,7 @@ def plan_choice(
                 j -= 1
         shared_present = start_present
         pos_copy(obs, n_players, shared_pos)
+        memo_clear(memo)  # (new plan cards and values for the others)
         for seat in range(MAX_PLAYERS):
             shared_gains[seat] = 0.0
         shared_holder = -1
@@ -607,7 +612,7 @@ def plan_choice(
                 others, done, mine, n_players, plans, shared_present, shared_pos, values,
                 tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
                 goal_kind, goal_param, goal_value, held, features, full, shared_gains,
-                shared_holder,
+                shared_holder, memo, memo_value,
             )  # fmt: skip
             done = mine
             plans[me] = options[index, 0]
@@ -621,6 +626,7 @@ def plan_choice(
                 rest, 0, 1 + n_others - mine, n_players, plans, shared_present, pos, values,
                 tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
                 goal_kind, goal_param, goal_value, held, features, full, gains, shared_holder,
+                memo, memo_value,
             )  # fmt: skip
             score[index] += rollout_score(gains, holder, goal_value, me, n_players, rivalry)
             if mobility != 0.0:
@@ -747,8 +753,11 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, la
     score = stack_empty(MAX_HIKES, np.float64)
     for c in range(n_candidates):
         score[c] = 0.0
+    memo = stack_empty(MEMO_SLOTS, np.int64)  # play_out's turns, reused across candidates
+    memo_value = stack_empty(MAX_PLAYERS, np.float64)
     played = base  # one sample plays the unperturbed values (the model's mean)
     for _ in range(samples):
+        memo_clear(memo)
         if samples > 1 and first < n_players:
             perturb(values, base, me, n_players, later, params[NOISE], rng)
             played = values
@@ -768,6 +777,7 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, la
                     order, first, n_players, n_players, plans, present, pos, played,
                     tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
                     goal_kind, goal_param, goal_value, held, features, full, gains, holder,
+                    memo, memo_value,
                 )  # fmt: skip
             score[c] += rollout_score(gains, holder, goal_value, me, n_players, params[RIVALRY])
             if mobility != 0.0:
