@@ -141,9 +141,10 @@ def policy_turn(
             best_taken = n << start
             best_end = start
             best_met = met
-    for direction in range(N_DIRECTIONS):
-        if not (directions >> direction) & 1:
-            continue
+    rest = directions  # its directions, lowest first (a test per direction mispredicts)
+    while rest:
+        direction = lowest_set(rest)
+        rest &= rest - 1
         n_top = 0
         if start_takeable:
             top_value[0] = values[start]
