@@ -373,13 +373,16 @@ def perturb(values, base, me, n_players, wanted, noise, rng):
     for seat in range(n_players):
         if not (wanted >> seat) & 1:
             continue
-        drawn = seat != me and noise > 0.0
+        if seat == me or noise <= 0.0:  # no draws: base as it is
+            for cell in range(N_CELLS):
+                values[seat * N_CELLS + cell] = base[seat * N_CELLS + cell]
+            continue
         for cell in range(N_CELLS):
             # every cell's draw is computed, and the counter moves on (and the value
             # changes) only on a card: a branch per cell mispredicted on empty cells
             value = base[seat * N_CELLS + cell]
             draw = draw_at(key, counter, NOISE_STEPS)
-            take = drawn & (value >= 0.0)
+            take = value >= 0.0
             counter += np.uint64(take)
             values[seat * N_CELLS + cell] = value + noise * draw / NOISE_STEPS if take else value
     rng[1] = counter
