@@ -255,7 +255,8 @@ def plan_totals(
             cell = step_cell(cell, direction)
             walking = cell >= 0 and ((present >> cell) & 1) != 0  # R-HIKE-3, R-HIKE-4
             # R-HIKE-5: pass through another artist's cell, never end or paint here
-            if walking and not (occupied >> cell) & 1:
+            ends = walking and not (occupied >> cell) & 1
+            if ends:
                 # (only the best ``keep`` cells are ever painted: the most any card paints)
                 n_top = path_insert(top_value, top_cell, n_top, keep, values[cell], cell)
                 # the hike ending here with n cards painted, for every n at once: the same
@@ -270,17 +271,15 @@ def plan_totals(
                         goal_kind, goal_param, direction, steps, cell, n, held, feats, full
                     )
                     with_goal[n] = total + (goal_value if met else 0.0)
-                rest = paints
-                while rest:
-                    p = lowest_set(rest)
-                    rest &= rest - 1
-                    running[p] = max(running[p], with_goal[min(p, n_top)])
-            # the rows of the paint numbers some card has (the only ones read); once the
-            # path ends, the rows after it would repeat this one: it is read instead
+            # the rows of the paint numbers some card has (the only ones read), with a hike
+            # ending here if one can; once the path ends, the rows after it would repeat
+            # this one: it is read instead
             rest = paints
             while rest:
                 p = lowest_set(rest)
                 rest &= rest - 1
+                if ends:
+                    running[p] = max(running[p], with_goal[min(p, n_top)])
                 best[row + p] = running[p]
             walked[direction] = steps
             if not walking:
