@@ -37,7 +37,10 @@ opponents' model values all plan cards in one walk per direction (the best hike 
 direction, reach and paint number), a hike set's worth is computed once per direction,
 the fast policy keeps only the path's best cards it can paint, and a hike decision values
 cards only for the players after it; card features are read only for an "all features"
-goal (else left 0). The worker functions compile without reference
+goal (else left 0). The rollouts' grid is a bit mask of the cells holding a card (one
+integer copied per card or candidate), and a rollout turn is reused, within a sample,
+for my other cards or hike candidates when the seat has the same plan card and the grid
+agrees on the cells that turn read (``_rollout.play_out``'s memo). The worker functions compile without reference
 counting or wrap-around tests (``jit(_nrt=False, wraparound=False)``; every index is 0 or
 more), and the small ones called per sample or per set (play_out, set_worth, goal_state)
 are inlined: a call copied a dozen array headers. At most 3 plan samples by default (4 before; head
