@@ -1,4 +1,5 @@
-"""lookahead's fast policy on a scratch grid: one turn of a seat (``policy_turn``), the
+"""lookahead's fast policy on a scratch grid (a bit mask of the cells that still hold a
+card: copied and updated as one integer): one turn of a seat (``policy_turn``), the
 opponents' model of every plan card (``plan_totals``), the rest of the day played out
 (``play_out``) and its score (``rollout_score``). Kept apart from the decisions in
 ``lookahead.py``; not a strategy."""
@@ -16,6 +17,7 @@ from sunset_sim.enums import (
     GOAL_ALL_FEATURES,
     GOAL_HOLDS,
     GOAL_SOLD,
+    MAX_PLAYERS,
     N_CELLS,
     N_DIRECTIONS,
 )
@@ -30,6 +32,11 @@ from sunset_sim.strategy_tools import (
 # scratch sizes (stack arrays need module-level constants)
 PAINT_SLOTS = MAX_PATH + 1  # plan_totals: a plan card paints 0 .. MAX_PATH cards
 PLAN_WALK = N_DIRECTIONS * MAX_PATH * PAINT_SLOTS  # plan_totals: per direction, steps, paint
+# play_out's memo of each seat's last turn: its plan card, the grid it saw (cards and other
+# artists), the cells it read, the cells it took, where it ended and whether it met the goal
+MEMO_PLAN, MEMO_PRESENT, MEMO_OCCUPIED, MEMO_READ, MEMO_TAKEN, MEMO_END, MEMO_MET = range(7)
+MEMO_FIELDS = 7
+MEMO_SLOTS = MAX_PLAYERS * MEMO_FIELDS
 
 
 @jit(inline="always")
@@ -79,7 +86,7 @@ def policy_turn(
     seat,
     plan,
     n_players,
-    grid,
+    present,
     pos,
     values,
     plan_directions,
@@ -97,8 +104,10 @@ def policy_turn(
     """The fast policy's turn for ``seat`` with plan card ``plan``: the hike whose path
     holds the most value in the best ``paint`` cards (plus ``goal_value`` if it meets today's
     goal), then those cards taken. ``values[cell]`` is the seat's value of the card on the
-    cell. With ``apply`` the grid and the artist are updated. Returns (value of the cards
-    taken, goal met, value with the goal)."""
+    cell; bit c of ``present``: cell c holds a card. With ``apply`` the artist moves
+    (``pos``). Returns (value of the cards taken, goal met, value with the goal, the bit
+    mask of the cells taken, the bit mask of the cells whose card or artist it read: the
+    turn is the same on any grid that agrees there)."""
     start = pos[seat]
     occupied = 0
     for other in range(n_players):
@@ -110,14 +119,14 @@ def policy_turn(
     keep = max(paint, 1)  # the path's best cells kept (n_top counts at most these)
     top_value = stack_empty(MAX_PATH, np.float64)
     top_cell = stack_empty(MAX_PATH, np.int64)
-    best_cells = stack_empty(MAX_PATH, np.int64)
     best = -BIG
     best_value = 0.0
-    best_n = 0
     best_end = start
     best_met = False
     start_free = not (occupied >> start) & 1
-    start_takeable = start_free and grid[start] >= 0
+    start_takeable = start_free and ((present >> start) & 1) != 0
+    best_taken = 0
+    read = 1 << start
     if start_free:  # the stay (R-HIKE-5: not on another artist's cell)
         n = 1 if start_takeable and paint > 0 else 0
         value = values[start] if n == 1 else 0.0
@@ -129,13 +138,13 @@ def policy_turn(
         if total > best:
             best = total
             best_value = value
-            best_n = n
-            best_cells[0] = start
+            best_taken = n << start
             best_end = start
             best_met = met
-    for direction in range(N_DIRECTIONS):
-        if not (directions >> direction) & 1:
-            continue
+    rest = directions  # its directions, lowest first (a test per direction mispredicts)
+    while rest:
+        direction = lowest_set(rest)
+        rest &= rest - 1
         n_top = 0
         if start_takeable:
             top_value[0] = values[start]
@@ -144,7 +153,10 @@ def policy_turn(
         cell = start
         for steps in range(1, max_steps + 1):
             cell = step_cell(cell, direction)
-            if cell < 0 or grid[cell] < 0:  # R-HIKE-3, R-HIKE-4
+            if cell < 0:  # R-HIKE-3
+                break
+            read |= 1 << cell
+            if not (present >> cell) & 1:  # R-HIKE-4
                 break
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end or paint here
                 continue
@@ -165,27 +177,25 @@ def policy_turn(
             if total > best:
                 best = total
                 best_value = taken
-                best_n = n
+                best_taken = 0
                 for i in range(n):
-                    best_cells[i] = top_cell[i]
+                    best_taken |= 1 << top_cell[i]
                 best_end = cell
                 best_met = met
     if best == -BIG:  # no legal hike: stay on the shared cell, nothing to paint (R-HIKE-5)
-        best_n = 0
+        best_taken = 0
         best_value = 0.0
         best_end = start
         best_met = rollout_goal_met(goal_kind, goal_param, -1, 0, start, 0, held, features, full)
         best = goal_value if best_met else 0.0
     if apply:
-        for i in range(best_n):
-            grid[best_cells[i]] = -1
         pos[seat] = best_end
-    return best_value, best_met, best
+    return best_value, best_met, best, best_taken, read
 
 
 @jit(_nrt=False, wraparound=False)
 def plan_totals(
-    seat, n_players, grid, pos, values, plan_directions, plan_hike, plan_paint,
+    seat, n_players, present, pos, values, plan_directions, plan_hike, plan_paint,
     cell_features, goal_kind, goal_param, goal_value, held, features, full, out,
 ):  # fmt: skip
     """out[plan] = the value with the goal of ``policy_turn(seat, plan, ...)`` for every plan
@@ -217,7 +227,7 @@ def plan_totals(
     best = stack_empty(PLAN_WALK, np.float64)
     running = stack_empty(PAINT_SLOTS, np.float64)
     start_free = not (occupied >> start) & 1
-    start_takeable = start_free and grid[start] >= 0
+    start_takeable = start_free and ((present >> start) & 1) != 0
     if start_free:  # the stay (R-HIKE-5: not on another artist's cell)
         for plan in range(n_plans):
             n = 1 if start_takeable and plan_paint[plan] > 0 else 0
@@ -243,9 +253,10 @@ def plan_totals(
         for steps in range(1, reach + 1):
             row = (direction * MAX_PATH + steps) * PAINT_SLOTS
             cell = step_cell(cell, direction)
-            walking = cell >= 0 and grid[cell] >= 0  # R-HIKE-3, R-HIKE-4
+            walking = cell >= 0 and ((present >> cell) & 1) != 0  # R-HIKE-3, R-HIKE-4
             # R-HIKE-5: pass through another artist's cell, never end or paint here
-            if walking and not (occupied >> cell) & 1:
+            ends = walking and not (occupied >> cell) & 1
+            if ends:
                 # (only the best ``keep`` cells are ever painted: the most any card paints)
                 n_top = path_insert(top_value, top_cell, n_top, keep, values[cell], cell)
                 # the hike ending here with n cards painted, for every n at once: the same
@@ -260,17 +271,15 @@ def plan_totals(
                         goal_kind, goal_param, direction, steps, cell, n, held, feats, full
                     )
                     with_goal[n] = total + (goal_value if met else 0.0)
-                rest = paints
-                while rest:
-                    p = lowest_set(rest)
-                    rest &= rest - 1
-                    running[p] = max(running[p], with_goal[min(p, n_top)])
-            # the rows of the paint numbers some card has (the only ones read); once the
-            # path ends, the rows after it would repeat this one: it is read instead
+            # the rows of the paint numbers some card has (the only ones read), with a hike
+            # ending here if one can; once the path ends, the rows after it would repeat
+            # this one: it is read instead
             rest = paints
             while rest:
                 p = lowest_set(rest)
                 rest &= rest - 1
+                if ends:
+                    running[p] = max(running[p], with_goal[min(p, n_top)])
                 best[row + p] = running[p]
             walked[direction] = steps
             if not walking:
@@ -296,7 +305,7 @@ def play_out(
     last,
     n_players,
     plans,
-    grid,
+    present,
     pos,
     values,
     plan_directions,
@@ -311,34 +320,69 @@ def play_out(
     full,
     gains,
     holder,
+    memo,
+    memo_value,
 ):
     """The turns of order[first:last] with the fast policy; adds each seat's card value to
-    ``gains`` and returns the goal's holder after them (R-GOAL-2)."""
+    ``gains`` and returns the goal's holder after them (R-GOAL-2) and the cells still
+    holding a card (``present`` less those taken). ``memo`` (MEMO_SLOTS) and
+    ``memo_value`` (per seat) keep each seat's last turn (memo_clear: none): a seat with
+    the same plan card, on a grid whose cards and other artists agree with the memo's on
+    the cells that turn read, makes the same turn (the values must not change between:
+    clear the memo when they do)."""
     for position in range(first, last):
         seat = order[position]
-        value, met, _ = policy_turn(
-            seat,
-            plans[seat],
-            n_players,
-            grid,
-            pos,
-            values[seat * N_CELLS : (seat + 1) * N_CELLS],
-            plan_directions,
-            plan_hike,
-            plan_paint,
-            cell_features,
-            goal_kind,
-            goal_param,
-            goal_value,
-            held[seat],
-            features[seat],
-            full,
-            True,
-        )
+        occupied = 0
+        for other in range(n_players):
+            if other != seat and pos[other] >= 0:
+                occupied |= 1 << pos[other]
+        slot = seat * MEMO_FIELDS
+        changed = (present ^ memo[slot + MEMO_PRESENT]) | (occupied ^ memo[slot + MEMO_OCCUPIED])
+        if memo[slot + MEMO_PLAN] == plans[seat] and not changed & memo[slot + MEMO_READ]:
+            value = memo_value[seat]
+            met = memo[slot + MEMO_MET] != 0
+            taken = memo[slot + MEMO_TAKEN]
+            pos[seat] = memo[slot + MEMO_END]
+        else:
+            value, met, _, taken, read = policy_turn(
+                seat,
+                plans[seat],
+                n_players,
+                present,
+                pos,
+                values[seat * N_CELLS : (seat + 1) * N_CELLS],
+                plan_directions,
+                plan_hike,
+                plan_paint,
+                cell_features,
+                goal_kind,
+                goal_param,
+                goal_value,
+                held[seat],
+                features[seat],
+                full,
+                True,
+            )
+            memo[slot + MEMO_PLAN] = plans[seat]
+            memo[slot + MEMO_PRESENT] = present
+            memo[slot + MEMO_OCCUPIED] = occupied
+            memo[slot + MEMO_READ] = read
+            memo[slot + MEMO_TAKEN] = taken
+            memo[slot + MEMO_END] = pos[seat]
+            memo[slot + MEMO_MET] = met
+            memo_value[seat] = value
+        present &= ~taken
         gains[seat] += value
         if met:
             holder = seat
-    return holder
+    return holder, present
+
+
+@jit(inline="always")
+def memo_clear(memo):
+    """play_out's memo with no turn in it."""
+    for seat in range(MAX_PLAYERS):
+        memo[seat * MEMO_FIELDS + MEMO_PLAN] = -1
 
 
 @jit(_nrt=False, wraparound=False)

@@ -37,7 +37,10 @@ opponents' model values all plan cards in one walk per direction (the best hike 
 direction, reach and paint number), a hike set's worth is computed once per direction,
 the fast policy keeps only the path's best cards it can paint, and a hike decision values
 cards only for the players after it; card features are read only for an "all features"
-goal (else left 0). The worker functions compile without reference
+goal (else left 0). The rollouts' grid is a bit mask of the cells holding a card (one
+integer copied per card or candidate), and a rollout turn is reused, within a sample,
+for my other cards or hike candidates when the seat has the same plan card and the grid
+agrees on the cells that turn read (``_rollout.play_out``'s memo). The worker functions compile without reference
 counting or wrap-around tests (``jit(_nrt=False, wraparound=False)``; every index is 0 or
 more), and the small ones called per sample or per set (play_out, set_worth, goal_state)
 are inlined: a call copied a dozen array headers. At most 3 plan samples by default (4 before; head
@@ -55,6 +58,8 @@ from __future__ import annotations
 import numpy as np
 from sunset_sim.strategies._card_worth import FRAMES_OFFSET, HALL
 from sunset_sim.strategies._rollout import (
+    MEMO_SLOTS,
+    memo_clear,
     plan_totals,
     play_out,
     rollout_goal_met,
@@ -371,13 +376,16 @@ def perturb(values, base, me, n_players, wanted, noise, rng):
     for seat in range(n_players):
         if not (wanted >> seat) & 1:
             continue
-        drawn = seat != me and noise > 0.0
+        if seat == me or noise <= 0.0:  # no draws: base as it is
+            for cell in range(N_CELLS):
+                values[seat * N_CELLS + cell] = base[seat * N_CELLS + cell]
+            continue
         for cell in range(N_CELLS):
             # every cell's draw is computed, and the counter moves on (and the value
             # changes) only on a card: a branch per cell mispredicted on empty cells
             value = base[seat * N_CELLS + cell]
             draw = draw_at(key, counter, NOISE_STEPS)
-            take = drawn & (value >= 0.0)
+            take = value >= 0.0
             counter += np.uint64(take)
             values[seat * N_CELLS + cell] = value + noise * draw / NOISE_STEPS if take else value
     rng[1] = counter
@@ -409,9 +417,12 @@ def position_weight(obs, params):
 
 
 @jit(_nrt=False, wraparound=False)
-def grid_copy(obs, grid):
+def grid_present(obs):
+    """The rollouts' grid: a bit mask of the cells holding a card (one integer to copy)."""
+    present = 0
     for cell in range(N_CELLS):
-        grid[cell] = obs[OBS_GRID + cell]
+        present |= np.int64(obs[OBS_GRID + cell] >= 0) << cell
+    return present
 
 
 @jit(_nrt=False, wraparound=False)
@@ -496,17 +507,16 @@ def plan_choice(
     earliest = tables.plan_wake[0]
     for plan in range(1, n_plans):  # (the array's min() needs reference counting)
         earliest = min(earliest, tables.plan_wake[plan])
-    grid = stack_empty(N_CELLS, np.int64)
     pos = stack_empty(MAX_PLAYERS, np.int64)
     # the opponents' model: how much each plan card would be worth to each of them now,
     # preference[seat * n_plans + plan]
-    grid_copy(obs, grid)
+    start_present = grid_present(obs)
     pos_copy(obs, n_players, pos)
     for seat in range(n_players):
         if seat == me:
             continue
         plan_totals(
-            seat, n_players, grid, pos, base[seat * N_CELLS : (seat + 1) * N_CELLS],
+            seat, n_players, start_present, pos, base[seat * N_CELLS : (seat + 1) * N_CELLS],
             tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
             goal_kind, goal_param, goal_value, held[seat], features[seat], full, totals,
         )  # fmt: skip
@@ -524,9 +534,10 @@ def plan_choice(
     rank_of = stack_empty(MAX_PLAYERS, np.int64)
     position_of = stack_empty(PLAN_HAND, np.int64)  # per card: the others before me
     by_position = stack_empty(PLAN_HAND, np.int64)
-    shared_grid = stack_empty(N_CELLS, np.int64)
     shared_pos = stack_empty(MAX_PLAYERS, np.int64)
     shared_gains = stack_empty(MAX_PLAYERS, np.float64)
+    memo = stack_empty(MEMO_SLOTS, np.int64)  # play_out's turns, reused across my cards
+    memo_value = stack_empty(MAX_PLAYERS, np.float64)
     for seat in range(MAX_PLAYERS):
         plans[seat] = 0
     for index in range(n_options):
@@ -593,8 +604,9 @@ def plan_choice(
             while j > 0 and position_of[by_position[j - 1]] > position_of[by_position[j]]:
                 by_position[j - 1], by_position[j] = by_position[j], by_position[j - 1]
                 j -= 1
-        grid_copy(obs, shared_grid)
+        shared_present = start_present
         pos_copy(obs, n_players, shared_pos)
+        memo_clear(memo)  # (new plan cards and values for the others)
         for seat in range(MAX_PLAYERS):
             shared_gains[seat] = 0.0
         shared_holder = -1
@@ -602,26 +614,25 @@ def plan_choice(
         for t in range(n_options):
             index = by_position[t]
             mine = position_of[index]
-            shared_holder = play_out(
-                others, done, mine, n_players, plans, shared_grid, shared_pos, values,
+            shared_holder, shared_present = play_out(
+                others, done, mine, n_players, plans, shared_present, shared_pos, values,
                 tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
                 goal_kind, goal_param, goal_value, held, features, full, shared_gains,
-                shared_holder,
+                shared_holder, memo, memo_value,
             )  # fmt: skip
             done = mine
             plans[me] = options[index, 0]
-            for cell in range(N_CELLS):
-                grid[cell] = shared_grid[cell]
             for seat in range(MAX_PLAYERS):
                 pos[seat] = shared_pos[seat]
                 gains[seat] = shared_gains[seat]
             rest[0] = me
             for i in range(mine, n_others):
                 rest[1 + i - mine] = others[i]
-            holder = play_out(
-                rest, 0, 1 + n_others - mine, n_players, plans, grid, pos, values,
+            holder, _ = play_out(
+                rest, 0, 1 + n_others - mine, n_players, plans, shared_present, pos, values,
                 tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
                 goal_kind, goal_param, goal_value, held, features, full, gains, shared_holder,
+                memo, memo_value,
             )  # fmt: skip
             score[index] += rollout_score(gains, holder, goal_value, me, n_players, rivalry)
             if mobility != 0.0:
@@ -742,14 +753,17 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, la
     first = obs[OBS_TURN_POS] + 1  # the players still to come today
     samples = max(1, int(params[HIKE_SAMPLES])) if first < n_players else 1
     values = stack_empty(SEAT_CELLS, np.float64)
-    grid = stack_empty(N_CELLS, np.int64)
+    start_present = grid_present(obs)
     pos = stack_empty(MAX_PLAYERS, np.int64)
     gains = stack_empty(MAX_PLAYERS, np.float64)
     score = stack_empty(MAX_HIKES, np.float64)
     for c in range(n_candidates):
         score[c] = 0.0
+    memo = stack_empty(MEMO_SLOTS, np.int64)  # play_out's turns, reused across candidates
+    memo_value = stack_empty(MAX_PLAYERS, np.float64)
     played = base  # one sample plays the unperturbed values (the model's mean)
     for _ in range(samples):
+        memo_clear(memo)
         if samples > 1 and first < n_players:
             perturb(values, base, me, n_players, later, params[NOISE], rng)
             played = values
@@ -760,15 +774,16 @@ def choose_hike(obs, options, n_options, params, rng, tables, context, rates, la
             gains[me] = value[index]
             holder = me if met[index] else obs[OBS_GOAL_HOLDER]
             if first < n_players:  # (the last player's hike ends the day's turns)
-                grid_copy(obs, grid)
+                present = start_present
                 pos_copy(obs, n_players, pos)
                 for i in range(n_cells[index]):
-                    grid[cells[index * MAX_PATH + i]] = -1
+                    present &= ~(1 << cells[index * MAX_PATH + i])
                 pos[me] = options[index, 2]
-                holder = play_out(
-                    order, first, n_players, n_players, plans, grid, pos, played,
+                holder, _ = play_out(
+                    order, first, n_players, n_players, plans, present, pos, played,
                     tables.plan_directions, tables.plan_hike, tables.plan_paint, cell_features,
                     goal_kind, goal_param, goal_value, held, features, full, gains, holder,
+                    memo, memo_value,
                 )  # fmt: skip
             score[c] += rollout_score(gains, holder, goal_value, me, n_players, params[RIVALRY])
             if mobility != 0.0:

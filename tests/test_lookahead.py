@@ -252,7 +252,7 @@ def test_plan_totals_equal_one_policy_turn_per_plan_card():
         state = _state(obs)
         n_players = state["n_players"]
         values = _seat_values(obs, state, 0.7, 1.0)
-        grid = obs[OBS_GRID : OBS_GRID + N_CELLS].astype(np.int64)
+        present = lookahead.grid_present(obs)
         pos = np.full(MAX_PLAYERS, -1, dtype=np.int64)
         pos[:n_players] = obs[OBS_POS : OBS_POS + n_players]
         goal = int(obs[OBS_GOAL])
@@ -266,10 +266,10 @@ def test_plan_totals_equal_one_policy_turn_per_plan_card():
                 state["features"][seat], full,
             )  # fmt: skip
             totals = np.zeros(plans)
-            _rollout.plan_totals(seat, n_players, grid, pos, mine, *common, totals)
+            _rollout.plan_totals(seat, n_players, present, pos, mine, *common, totals)
             for plan in range(plans):
-                _, _, one = _rollout.policy_turn(
-                    seat, plan, n_players, grid, pos, mine, *common, False
+                _, _, one, _, _ = _rollout.policy_turn(
+                    seat, plan, n_players, present, pos, mine, *common, False
                 )
                 assert totals[plan] == one, (seat, plan, totals[plan], one)
                 compared += 1
