@@ -41,7 +41,7 @@ class StrategyDecider:
     their canonical order (a plan card only when another choice is left).
 
     ``offered[c]``: the seats (bit s: seat s) whose sale options listed commission c,
-    before any ban: the fast engine's ``C_OFFERED`` output, for parity."""
+    before any ban (absent: none): the fast engine's ``C_OFFERED`` output, for parity."""
 
     def __init__(
         self,
@@ -59,7 +59,7 @@ class StrategyDecider:
         self.streams = [
             new_stream(seed, game_index, STREAM_STRATEGY + s) for s in range(len(players))
         ]
-        self.offered = [0] * tables.comm_fame.shape[0]
+        self.offered: dict[int, int] = {}  # commission index -> seats (bits); absent: none
 
     def _ask(self, kind: int, state: GameState, seat: int, rows: list, hand=None) -> int:
         if len(rows) == 1:  # a forced choice is not put to the strategy (as in the kernel)
@@ -107,7 +107,7 @@ class StrategyDecider:
 
     def sale(self, state: GameState, seat: int, options: list[tuple[int, list[int]]]):
         for commission, _ in options:
-            self.offered[commission] |= 1 << seat
+            self.offered[commission] = self.offered.get(commission, 0) | 1 << seat
         commissions = self.bans[seat][2]
         if commissions:
             options = [option for option in options if option[0] not in commissions]

@@ -213,7 +213,8 @@ def reference_game(cards, players, seed, game, rules, tables, banned=None):
     commission, which the record does not keep): (result, offered)."""
     decider = StrategyDecider(players, tables, seed, game, banned)
     meta = {"seed": seed, "game_index": game, "strategies": [p.name for p in players]}
-    return play_game(cards, rules, len(players), decider, tables, meta), decider.offered
+    result = play_game(cards, rules, len(players), decider, tables, meta)
+    return result, [decider.offered.get(c, 0) for c in range(len(cards.commissions))]
 
 
 def result_differences(
