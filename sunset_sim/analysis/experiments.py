@@ -15,13 +15,16 @@ measures what the change did:
   rotation of the table plays deal g, so every strategy is restricted in every seat.
   A deal where the restriction cannot change anything is not played again: where the
   baseline never offered the restricted seat a sale to the commission (engine output
-  ``C_OFFERED``; 86% of the deals for each in the example report's field), the restricted game is exactly
-  the baseline's (``FieldRun.may_differ``). The commission arms
-  of a study are played together, in layers of one mask per deal
+  ``C_OFFERED``; 86% of the deals for each in the example report's field), the
+  restricted game is exactly the baseline's (``FieldRun.may_differ``). The commission
+  arms of a study are played together, in layers of one mask per deal
   (``play_commission_arms``), not one engine call per arm and table.
 - **card edits**: commission or goal fame, plan wake-up/hike/paint/directions moved by
   a step (``cards.edit``). Card ids and deck sizes stay, so the deal stays identical
-  (it depends only on the seed and the card order).
+  (it depends only on the seed and the card order). A set whose commission fame was
+  edited is played only on the deals where an edited commission turned up (row or
+  preview) when no strategy at the tables reads unseen commissions
+  (``Lab._fame_edit_deals``); the other deals' games are the unedited set's, to the bit.
 
 The unit of every interval is the deal: a deal's value is its mean over the rotations
 of the table, so values from different deals are independent; ``n`` is the number of
