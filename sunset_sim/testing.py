@@ -60,8 +60,7 @@ import numba
 import numpy as np
 
 from sunset_sim import observation
-from sunset_sim.cards.edit import edit_card
-from sunset_sim.cards.loader import MAX_FAME, load_cards
+from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.trace import comparable, trace_to_record
@@ -171,23 +170,27 @@ def check_strategy(
     if any(kind != "objmode" for kind in report.first):
         report.add("fast-skipped", "the fast engine was not run: fix the problems above first")
         return report.lines()
-    _fast_engine_checks(fast_games, cards, tables, rules, seed, report)
+    played = _fast_engine_checks(fast_games, cards, tables, rules, seed, report)
     if not player.spec.reads_unseen_commissions and not report.first:
-        _unseen_commission_checks(fast_games, cards, tables, rules, seed, report)
+        _unseen_commission_checks(played, cards, rules, seed, report)
     return report.lines()
 
 
-def _fast_engine_checks(fast_games, cards, tables, rules, seed, report) -> None:
+def _fast_engine_checks(fast_games, cards, tables, rules, seed, report) -> list[tuple]:
+    """(a) and (b) on the fast engine; returns each game played as (game, seats, trace,
+    outputs) for check (e)."""
     from sunset_sim.engine.batch import trace_game
 
+    played = []
     for game, seats, reference in fast_games:
         where = f"game {game} ({len(seats)} players)"
         try:
-            trace, _ = trace_game(tables, seats, rules, seed, game)
+            trace, out = trace_game(tables, seats, rules, seed, game)
             again, _ = trace_game(tables, seats, rules, seed, game)
         except Exception as error:  # noqa: BLE001
             report.add("fast", f"{where}: the fast engine stopped: {_one_line(error)}")
             continue
+        played.append((game, seats, trace, out))
         if not np.array_equal(trace, again):
             report.add("fast-deterministic", f"{where}: two fast-engine plays differ")
         try:
@@ -202,30 +205,29 @@ def _fast_engine_checks(fast_games, cards, tables, rules, seed, report) -> None:
                 f"{where}: the fast engine plays another game than the reference engine, "
                 f"first at {difference}",
             )
+    return played
 
 
-def _unseen_commission_checks(fast_games, cards, tables, rules, seed, report) -> None:
+def _unseen_commission_checks(played, cards, rules, seed, report) -> None:
     from sunset_sim.analysis.experiments import turned_up
     from sunset_sim.engine.batch import trace_game
     from sunset_sim.enums import C_SHOWN
 
-    for game, seats, _ in fast_games:
-        where = f"game {game} ({len(seats)} players)"
-        trace, out = trace_game(tables, seats, rules, seed, game)
+    for game, seats, trace, out in played:
         entered = out.commission[None, :, :, C_SHOWN] >= 1
-        unseen = np.flatnonzero(~turned_up(entered, cards, seed, game)[0, 0])
-        edited = cards
-        for index in unseen:
-            commission = cards.commissions[index]
-            edited = edit_card(
-                edited, commission.id, "fame", 1 if commission.fame < MAX_FAME else -1
-            )
-        again, _ = trace_game(build_tables(edited), seats, rules, seed, game)
+        unseen = set(np.flatnonzero(~turned_up(entered, cards, seed, game)[0, 0]).tolist())
+        commissions = tuple(
+            dataclasses.replace(card, fame=card.fame + 1) if index in unseen else card
+            for index, card in enumerate(cards.commissions)
+        )
+        edited = build_tables(dataclasses.replace(cards, commissions=commissions))
+        again, _ = trace_game(edited, seats, rules, seed, game)
         if not np.array_equal(trace, again):
             report.add(
                 "unseen-commissions",
-                f"{where}: the spec says reads_unseen_commissions=False, but moving the fame "
-                f"of the {len(unseen)} commissions the game never turned up changed the game",
+                f"game {game} ({len(seats)} players): the spec says "
+                f"reads_unseen_commissions=False, but moving the fame of the {len(unseen)} "
+                "commissions the game never turned up changed the game",
             )
 
 

@@ -198,7 +198,7 @@ class FieldRun:
             return None
         indices = [i for i, c in enumerate(cards.commissions) if c.id == restriction.card]
         seats = self.offered[:, :, indices].astype(np.int64)
-        return ((seats >> self.restricted_seat()[None, :, None]) & 1).any(axis=2).astype(bool)
+        return ((seats >> self.restricted_seat()[None, :, None]) & 1).any(axis=2)
 
 
 def play_field(

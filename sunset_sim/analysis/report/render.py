@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -61,41 +61,26 @@ def draw_early(
     return drawn
 
 
-class _Watched(dict):
-    """The tables, noting which ones a plot looks at (read, or asked for and missing)."""
+class _Watched(Mapping):
+    """The tables, read-only, noting which ones a plot looks at (read, or asked for and
+    missing: ``get`` and ``in`` go through ``__getitem__``); going through them all
+    (any iteration) sets ``everything``."""
 
     def __init__(self, tables: dict) -> None:
-        super().__init__(tables)
+        self.tables = tables
         self.looked: set[str] = set()
         self.everything = False
 
     def __getitem__(self, key):
         self.looked.add(key)
-        return super().__getitem__(key)
-
-    def get(self, key, default=None):
-        self.looked.add(key)
-        return super().get(key, default)
-
-    def __contains__(self, key) -> bool:
-        self.looked.add(key)
-        return super().__contains__(key)
+        return self.tables[key]
 
     def __iter__(self):
         self.everything = True
-        return super().__iter__()
+        return iter(self.tables)
 
-    def keys(self):
-        self.everything = True
-        return super().keys()
-
-    def items(self):
-        self.everything = True
-        return super().items()
-
-    def values(self):
-        self.everything = True
-        return super().values()
+    def __len__(self) -> int:
+        return len(self.tables)
 
 
 def _unchanged(copies: dict[str, pd.DataFrame | None], tables: dict[str, pd.DataFrame]) -> bool:
