@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from sunset_sim.strategies import _rollout, _style_tools, lookahead
+from sunset_sim.strategies import _public_values, _rollout, _style_tools, lookahead
 
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.tables import build_tables
@@ -152,16 +152,16 @@ def _state(obs, urgency=0.5, with_features=True):
     fit = np.zeros(lookahead.CELL_VIS, dtype=np.int64)
     cell_features = np.zeros(N_CELLS, dtype=np.int64)
     cell_icons = np.zeros(N_CELLS, dtype=np.int64)
-    lookahead.cell_state(
+    _public_values.cell_state(
         obs, cards, (1 << N_CELLS) - 1, vis, n_vis, with_features, fit, cell_features, cell_icons
     )  # fmt: skip
     held = np.zeros(MAX_PLAYERS, dtype=np.int64)
     features = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    keys = np.zeros(lookahead.SEAT_VIS, dtype=np.int64)
-    adds = np.zeros(lookahead.SEAT_VIS, dtype=np.int64)
-    filled = np.zeros(lookahead.SEAT_VIS, dtype=np.int64)
-    rates = np.zeros(lookahead.SEAT_VIS, dtype=np.float64)
-    lookahead.seat_state(
+    keys = np.zeros(_public_values.SEAT_VIS, dtype=np.int64)
+    adds = np.zeros(_public_values.SEAT_VIS, dtype=np.int64)
+    filled = np.zeros(_public_values.SEAT_VIS, dtype=np.int64)
+    rates = np.zeros(_public_values.SEAT_VIS, dtype=np.float64)
+    _public_values.seat_state(
         obs, cards, n_players, (1 << n_players) - 1, vis, n_vis, urgency, with_features, held,
         features, keys, adds, filled, rates,
     )  # fmt: skip
@@ -207,7 +207,7 @@ def test_set_worth_equals_the_matching_evaluation():
         )
         n_vis, _, vis, hist, base, rate, masks, deny, _, extra = lookup
         for k in range(n_vis):  # lookahead's rate of a frame, as its decide sets it
-            rate[k] = lookahead.frame_rate(
+            rate[k] = _public_values.frame_rate(
                 TABLES.comm_fame, TABLES.comm_n_frames, vis[k], base[k], 0.5
             )
         n_frames = TABLES.comm_n_frames[vis[:n_vis]].astype(np.int64)
@@ -221,7 +221,7 @@ def test_set_worth_equals_the_matching_evaluation():
                 obs, TABLES, cells, size, weights, n_vis, vis, hist, base, rate, masks, -1,
                 deny, extra,
             )  # fmt: skip
-            fast = lookahead.set_worth(
+            fast = _public_values.set_worth(
                 cells, size, me, n_vis, n_frames, state["fit"], state["cell_icons"],
                 state["keys"], state["filled"], state["rates"], 0.7, 1.3,
             )  # fmt: skip
@@ -231,10 +231,10 @@ def test_set_worth_equals_the_matching_evaluation():
 
 
 def _seat_values(obs, state, w_icons, w_commission):
-    """lookahead.seat_values for every seat of this decision (_state's tables)."""
+    """_public_values.seat_values for every seat of this decision (_state's tables)."""
     n_players = state["n_players"]
     values = np.zeros(lookahead.SEAT_CELLS)
-    lookahead.seat_values(
+    _public_values.seat_values(
         obs, n_players, (1 << n_players) - 1, state["n_vis"], state["fit"],
         state["cell_icons"], state["adds"], state["rates"], w_icons, w_commission, values,
     )  # fmt: skip
@@ -252,7 +252,7 @@ def test_plan_totals_equal_one_policy_turn_per_plan_card():
         state = _state(obs)
         n_players = state["n_players"]
         values = _seat_values(obs, state, 0.7, 1.0)
-        present = lookahead.grid_present(obs)
+        present = _public_values.grid_present(obs)
         pos = np.full(MAX_PLAYERS, -1, dtype=np.int64)
         pos[:n_players] = obs[OBS_POS : OBS_POS + n_players]
         goal = int(obs[OBS_GOAL])
@@ -301,7 +301,7 @@ def test_seat_values_follow_the_hall_table():
                     before = _style_tools.matched(n_frames, hist, work, 0)
                     extra = np.array([TABLES.land_fit[card, commission], 0], dtype=np.int64)
                     if extra[0] and _style_tools.matched(n_frames, hist, extra, 1) > before:
-                        rate = lookahead.frame_rate(
+                        rate = _public_values.frame_rate(
                             TABLES.comm_fame, TABLES.comm_n_frames, commission, before, 0.5
                         )
                         best = max(best, rate)
