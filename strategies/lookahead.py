@@ -40,11 +40,13 @@ cards only for the players after it; card features are read only for an "all fea
 goal (else left 0). The rollouts' grid is a bit mask of the cells holding a card (one
 integer copied per card or candidate), and a rollout turn is reused, within a sample,
 for my other cards or hike candidates when the seat has the same plan card and the grid
-agrees on the cells that turn read (``_rollout.play_out``'s memo). The worker functions compile without reference
-counting or wrap-around tests (``jit(_nrt=False, wraparound=False)``; every index is 0 or
-more), and the small ones called per sample or per set (play_out, set_worth, goal_state)
-are inlined: a call copied a dozen array headers. At most 3 plan samples by default (4 before; head
-to head against tuned balanced on the strength ladder's deals 0.540 against 0.539).
+agrees on the cells that turn read (``_rollout.play_out``'s memo). What each seat would
+value, from public information only, is worked out in ``_public_values.py``. The worker
+functions compile without reference counting or wrap-around tests (``jit(_nrt=False,
+wraparound=False)``; every index is 0 or more), and the small ones called per sample or
+per set (play_out, set_worth, goal_state) are inlined: a call copied a dozen array
+headers. At most 3 plan samples by default (4 before; head to head against tuned
+balanced on the strength ladder's deals 0.540 against 0.539).
 
 Approximations: the rollouts cover only the rest of today (no refills: they happen at
 clean-up, after the day); opponents' past plan cards are not visible in the observation,
