@@ -129,6 +129,59 @@ def test_bit_sums_of_win_shares_are_exact():
             assert list(sums[bit, 4 * group : 4 * group + 4]) == [float(v) for v in exact]
 
 
+def test_group_sums_are_bincounts_to_the_bit():
+    """One compiled pass gives each group's n, sum and sum of squares in row order: the
+    per-column ``np.bincount`` sums exactly (rounding included), codes outside 0..n-1
+    left out."""
+    from sunset_sim.analysis.report.data import _group_sums
+
+    rng = np.random.default_rng(6)
+    values = rng.normal(size=50_000)
+    codes = rng.integers(-2, 9, size=50_000).astype(np.int8)
+    n, total, squares = _group_sums(codes, values, 7)
+    kept = (codes >= 0) & (codes < 7)
+    c, v = codes[kept].astype(np.int64), values[kept]
+    assert n.tolist() == np.bincount(c, minlength=7)[:7].astype(float).tolist()
+    assert total.tobytes() == np.bincount(c, weights=v, minlength=7)[:7].tobytes()
+    assert squares.tobytes() == np.bincount(c, weights=v * v, minlength=7)[:7].tobytes()
+
+
+def test_goal_table_counts_match_a_loop(frame, cards_module):
+    """The goals table's per-day counts (R-GOAL-1: the keeper is the last to meet it)
+    against a plain loop over the games and days of a small batch."""
+    from sunset_sim.analysis.report.data import _prepare
+    from sunset_sim.analysis.report.sections.goals import goal_tables
+
+    cards = cards_module
+    data = _prepare(frame, cards)
+    table = goal_tables(data, 1)["goals"]
+    n_goals = len(cards.goals)
+    shown, claimed, taken, last, kept = (np.zeros(n_goals) for _ in range(5))
+    players = data.players
+    for day in data.days:
+        for game in range(data.games):
+            rows = frame.iloc[game * players : (game + 1) * players]
+            card = int(rows[f"goal_card_day{day}"].iloc[0])
+            if rows["days_played"].iloc[0] < day or not 0 <= card < n_goals:
+                continue
+            flags = np.maximum(rows[f"goal_day{day}"].to_numpy().astype(int), 0)
+            keeps = (flags & 4) != 0
+            shown[card] += 1
+            claimed[card] += keeps.any()
+            taken[card] += ((flags & 2) != 0).any()
+            last[card] += (keeps & (rows[f"turn_day{day}"].to_numpy() == players - 1)).any()
+            kept[card] += keeps.sum()
+    assert shown.sum() > 0 and claimed.sum() > 0
+    assert table["n"].tolist() == shown.astype(int).tolist()
+    assert table["n_kept"].tolist() == kept.astype(int).tolist()
+    claim = table["claim_rate"].to_numpy()
+    assert np.allclose(claim[shown > 0], (claimed / np.maximum(shown, 1))[shown > 0])
+    take = table["taken_rate"].to_numpy()
+    assert np.allclose(take[shown > 0], (taken / np.maximum(shown, 1))[shown > 0])
+    mover = table["last_mover_rate"].to_numpy()
+    assert np.allclose(mover[claimed > 0], (last / np.maximum(claimed, 1))[claimed > 0])
+
+
 # ---------------------------------------------------------------- report from a real batch
 
 
@@ -597,3 +650,33 @@ def test_module_entry_points_load():
         )
         assert done.returncode == 0, done.stderr
         assert "report" in done.stdout and "tournament" in done.stdout
+
+
+def test_commission_columns_match_the_kernel_rows():
+    """``commissions_day{d}_{w}`` and ``commissions_shown_{w}`` (compiled passes) against a
+    loop over the kernel's per-commission rows: who completed it on which day (R-SELL-1),
+    and whether it was in the row on a day played."""
+    from sunset_sim.cards.tables import build_tables
+    from sunset_sim.engine.batch import run_games
+    from sunset_sim.enums import C_DAY, C_SEAT, C_SHOWN, G_DAYS
+    from sunset_sim.results import commissions_by_day, commissions_shown
+    from sunset_sim.strategy import seat_players
+
+    players = seat_players(["greedy", "commission-hunter", "random"], 3)
+    batch = run_games(build_tables(sunset_sim.load_cards()), players, sunset_sim.Rules(), 4, 0, 60)
+    n_games, n_commissions, _ = batch.commission.shape
+    completed = commissions_by_day(batch.commission, 3, 6)
+    shown = commissions_shown(batch)
+    expected_completed = np.zeros_like(completed)
+    expected_shown = np.zeros_like(shown)
+    for game in range(n_games):
+        for c in range(n_commissions):
+            bit = np.uint64(1) << np.uint64(c % 64)
+            seat, day = (int(v) for v in batch.commission[game, c, [C_SEAT, C_DAY]])
+            if seat >= 0:
+                expected_completed[game * 3 + seat, day - 1, c // 64] |= bit
+            if 1 <= batch.commission[game, c, C_SHOWN] <= batch.game[game, G_DAYS]:
+                expected_shown[game, c // 64] |= bit
+    assert expected_completed.any() and expected_shown.any()
+    assert np.array_equal(completed, expected_completed)
+    assert np.array_equal(shown, expected_shown)

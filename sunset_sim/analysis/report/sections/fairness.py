@@ -152,8 +152,7 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     )
     if "end_reason" in frame:
         # one row per game (the same on each seat's row) before the strings are made
-        reasons = frame["end_reason"].iloc[:: data.players].astype(str).to_numpy()
-        values, counts = np.unique(reasons, return_counts=True)
+        values, counts = _value_counts(frame["end_reason"].iloc[:: data.players])
         rows = []
         for value, count in zip(values, counts, strict=True):
             rows.append(
@@ -187,6 +186,22 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         )
     tables["game_shape"] = pd.DataFrame(shape)
     return tables
+
+
+def _value_counts(column: pd.Series) -> tuple[list[str], list[int]]:
+    """``np.unique(column.astype(str), return_counts=True)``; a categorical column (the
+    report's own games) counted by its codes, not sorted as a million strings."""
+    if not isinstance(column.dtype, pd.CategoricalDtype):
+        values, counts = np.unique(column.astype(str).to_numpy(), return_counts=True)
+        return [str(v) for v in values], [int(c) for c in counts]
+    names = [str(c) for c in column.cat.categories] + [str(np.nan)]  # code -1: missing
+    codes = column.cat.codes.to_numpy().astype(np.int64)
+    per_code = np.bincount(np.where(codes >= 0, codes, len(names) - 1), minlength=len(names))
+    found: dict[str, int] = {}
+    for name, count in zip(names, per_code, strict=True):
+        if count:
+            found[name] = found.get(name, 0) + int(count)
+    return sorted(found), [found[name] for name in sorted(found)]
 
 
 def _cell_sums(codes: np.ndarray, n_codes: int, data: _Data) -> np.ndarray:

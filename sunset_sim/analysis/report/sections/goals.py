@@ -14,7 +14,6 @@ from sunset_sim.analysis.report.data import (
     _days,
     _effect_columns,
     _mark,
-    _moments,
     _within,
 )
 from sunset_sim.analysis.report.model import (
@@ -26,6 +25,7 @@ from sunset_sim.analysis.report.model import (
     Tables,
     effect_candidates,
 )
+from sunset_sim.engine.jit import jit
 
 
 def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
@@ -39,39 +39,27 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     keeper = np.zeros((n_goals, data.k, 3))  # seats that kept it, per strategy: n, sum, sq
     seen = np.zeros((n_goals, data.k, 3))  # every seat of a game where it was shown
     played = data.per_game(data.days_played)[:, 0]
-    win = data.per_game(data.win)
-    strategy = data.per_game(data.strategy)
+    size = n_goals * data.k
     for day in days:
-        # the same on each seat's row of a game: one row per game read
-        card = frame[f"goal_card_day{day}"].to_numpy()[:: data.players].astype(np.int64)
-        card = np.where((played >= day) & (card >= 0) & (card < n_goals), card, -1)
-        flags = data.per_game(frame[f"goal_day{day}"].to_numpy().astype(np.int64))
-        flags = np.where(flags >= 0, flags, 0)
-        valid = card >= 0
-        c = card[valid]
-        shown += np.bincount(c, minlength=n_goals)[:n_goals]
-        f = flags[valid]
-        claimed += np.bincount(c, weights=((f & 4) != 0).any(axis=1), minlength=n_goals)[:n_goals]
-        if f"turn_day{day}" in frame:  # R-GOAL-1: the last to meet it keeps it
-            turn = data.per_game(frame[f"turn_day{day}"].to_numpy().astype(np.int64))[valid]
-            last = ((f & 4) != 0) & (turn == data.players - 1)
-            kept_last += np.bincount(c, weights=last.any(axis=1), minlength=n_goals)[:n_goals]
+        # per day: shown, claimed, kept by the last mover, taken; seen and keeper flat
+        counts = np.zeros((4, n_goals))
+        day_seen = np.zeros((size, 3))
+        day_keeper = np.zeros((size, 3))
+        has_turn = f"turn_day{day}" in frame  # R-GOAL-1: the last to meet it keeps it
+        _goal_day_sums(
+            _integers(frame[f"goal_card_day{day}"]), _integers(frame[f"goal_day{day}"]),
+            _integers(frame[f"turn_day{day}"]) if has_turn else np.zeros(0, np.int64),
+            played, data.win, data.strategy, data.players, day, counts, day_seen, day_keeper,
+        )  # fmt: skip
+        shown += counts[0]
+        claimed += counts[1]
+        if has_turn:
+            kept_last += counts[2]
         else:
             kept_last[:] = np.nan
-        taken += np.bincount(c, weights=((f & 2) != 0).any(axis=1), minlength=n_goals)[:n_goals]
-        keeps = ((f & 4) != 0).ravel()
-        # one code per (goal card, strategy) for each seat of the games that showed it
-        cell = (np.repeat(c, data.players) * data.k + strategy[valid].ravel()).astype(np.int64)
-        seat_moments = _moments(win[valid].ravel())
-        size = n_goals * data.k
-        for j in range(3):
-            weights = seat_moments[:, j]
-            seen[..., j] += np.bincount(cell, weights=weights, minlength=size)[:size].reshape(
-                n_goals, data.k
-            )
-            keeper[..., j] += np.bincount(cell[keeps], weights=weights[keeps], minlength=size)[
-                :size
-            ].reshape(n_goals, data.k)
+        taken += counts[3]
+        seen += day_seen.reshape(n_goals, data.k, 3)
+        keeper += day_keeper.reshape(n_goals, data.k, 3)
     others = seen - keeper
     effect = _within(keeper.reshape(n_goals, -1), others.reshape(n_goals, -1), min_n=min_samples)
     keeper_all, others_all = keeper.sum(axis=1), others.sum(axis=1)
@@ -96,6 +84,60 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
             }
         )
     return {"goals": _mark(pd.DataFrame(rows), "n", min_samples, None)}
+
+
+def _integers(column: pd.Series) -> np.ndarray:
+    """The column's values as a numpy integer array (read as they are when they are one)."""
+    values = column.to_numpy()
+    return values if values.dtype.kind in "iu" else values.astype(np.int64)
+
+
+@jit(_nrt=False)
+def _goal_day_sums(
+    card_column, flag_column, turn_column, played, win, strategy, players, day, counts, seen,
+    keeper,
+):  # fmt: skip
+    """One day's sums over the games that showed a goal card (its index on every seat's
+    row, the same within a game): counts[0..3, card] shown, claimed (a seat kept it,
+    GOAL_FLAG 4), kept by the seat that moved last (turn position players - 1; only with
+    a turn column), taken (GOAL_FLAG 2); seen[card * k + strategy] and keeper[...] the
+    win share's [1, w, w^2] over every seat / the keeping seats. One pass in row order,
+    so each sum is the per-column ``np.bincount``'s to the bit (a dozen whole-column
+    passes per day were 2 s of a 1M-game report's analysis)."""
+    n_goals = counts.shape[1]
+    k = seen.shape[0] // max(n_goals, 1)
+    with_turn = turn_column.shape[0] > 0
+    for game in range(played.shape[0]):
+        first = game * players
+        card = np.int64(card_column[first])
+        if played[game] < day or card < 0 or card >= n_goals:
+            continue
+        claimed = False
+        last = False
+        taken = False
+        for seat in range(players):
+            row = first + seat
+            flags = max(np.int64(flag_column[row]), 0)
+            keeps = (flags & 4) != 0
+            claimed |= keeps
+            taken |= (flags & 2) != 0
+            if with_turn:
+                last |= keeps and np.int64(turn_column[row]) == players - 1
+            cell = card * k + strategy[row]
+            if cell < 0:
+                continue
+            value = win[row]
+            seen[cell, 0] += 1.0
+            seen[cell, 1] += value
+            seen[cell, 2] += value * value
+            if keeps:
+                keeper[cell, 0] += 1.0
+                keeper[cell, 1] += value
+                keeper[cell, 2] += value * value
+        counts[0, card] += 1.0
+        counts[1, card] += 1.0 if claimed else 0.0
+        counts[2, card] += 1.0 if last else 0.0
+        counts[3, card] += 1.0 if taken else 0.0
 
 
 def _rate(k: float, n: float) -> tuple[float, float, float]:
