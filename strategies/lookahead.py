@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import numpy as np
 from sunset_sim.strategies._public_values import (
+    FIT_STRIDE,
     SEAT_VIS,
     cell_state,
     grid_present,
@@ -171,7 +172,7 @@ PARAMETERS = (
 MIN_SAMPLES = 2  # plan samples before an early stop (parameter ``margin``)
 # scratch sizes (stack arrays need module-level constants)
 SEAT_CELLS = MAX_PLAYERS * N_CELLS  # a value per seat and cell
-CELL_VIS = MAX_VISIBLE * N_CELLS  # per visible commission and cell
+CELL_VIS = MAX_VISIBLE * FIT_STRIDE  # per visible commission and cell (padded)
 HIKE_CELLS = MAX_HIKES * MAX_PATH  # the cells each hike option would paint
 PATH_SUBSETS = 1 << MAX_PATH  # sets of a path's cells, as bit masks over its positions
 PATH_SETS = N_DIRECTIONS * PATH_SUBSETS  # my_hikes: a set's worth per direction and mask
