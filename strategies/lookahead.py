@@ -41,7 +41,8 @@ goal (else left 0). The rollouts' grid is a bit mask of the cells holding a card
 integer copied per card or candidate), and a rollout turn is reused, within a sample,
 for my other cards or hike candidates when the seat has the same plan card and the grid
 agrees on the cells that turn read (``_rollout.play_out``'s memo). What each seat would
-value, from public information only, is worked out in ``_public_values.py``. The worker
+value, from public information only, is worked out in ``_public_values.py`` (its
+per-cell rows padded to 32 cells so that seat_values runs in whole vector steps). The worker
 functions compile without reference counting or wrap-around tests (``jit(_nrt=False,
 wraparound=False)``; every index is 0 or more), and the small ones called per sample or
 per set (play_out, set_worth, goal_state) are inlined: a call copied a dozen array
