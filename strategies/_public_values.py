@@ -16,6 +16,9 @@ from sunset_sim.strategy_tools import card_features, draw_at, lowest_bit, stack_
 
 NOISE_STEPS = 1024  # perturbations are drawn as rng_below(NOISE_STEPS) / NOISE_STEPS
 SEAT_VIS = MAX_PLAYERS * MAX_VISIBLE  # one entry per seat and visible commission
+# fit's row per visible commission: the cells padded to 32 (fit 0 past N_CELLS), so that
+# seat_values' loop over a row compiles to whole vector steps
+FIT_STRIDE = 32
 
 # ---- what each seat would value (public information only) ------------------------------------
 
@@ -126,7 +129,7 @@ def seat_state(
 
 @jit(_nrt=False, wraparound=False)
 def cell_state(obs, cards, cell_mask, vis, n_vis, with_features, fit, cell_features, cell_icons):
-    """Per cell of the grid in the bitmask ``cell_mask``: fit[k * N_CELLS + cell] the
+    """Per cell of the grid in the bitmask ``cell_mask``: fit[k * FIT_STRIDE + cell] the
     frames of visible commission k its card fits (0 on an empty cell), the card's
     features (only ``with_features``, else 0: only an "all features" goal reads them)
     and icons."""
@@ -139,7 +142,10 @@ def cell_state(obs, cards, cell_mask, vis, n_vis, with_features, fit, cell_featu
         cell_features[cell] = shown
         cell_icons[cell] = land_icons[card] if card >= 0 else 0
         for k in range(n_vis):
-            fit[k * N_CELLS + cell] = land_fit[card, vis[k]] if card >= 0 else 0
+            fit[k * FIT_STRIDE + cell] = land_fit[card, vis[k]] if card >= 0 else 0
+    for k in range(n_vis):  # (the padding: read by seat_values, never a value)
+        for cell in range(N_CELLS, FIT_STRIDE):
+            fit[k * FIT_STRIDE + cell] = 0
 
 
 @jit(_nrt=False, wraparound=False)
@@ -152,19 +158,22 @@ def seat_values(
     paintings); -1 on empty cells. Only for the seats in the bitmask ``wanted``. The
     commission share is taken commission by commission over all cells (a loop without
     branches over the cells)."""
-    share = stack_empty(N_CELLS, np.float64)
+    share = stack_empty(FIT_STRIDE, np.float64)
     for seat in range(n_players):
         if not (wanted >> seat) & 1:
             continue
-        for cell in range(N_CELLS):
+        for cell in range(FIT_STRIDE):
             share[cell] = 0.0
         for k in range(n_vis):
             slot = seat * MAX_VISIBLE + k
             frames = adds[slot]  # (bit 0 is never set: an empty cell's fit 0 adds nothing)
+            if frames == 0:  # no card newly fills a frame: max(share, 0.0) is share
+                continue
             rate = rates[slot]
-            for cell in range(N_CELLS):
-                adds_one = (frames >> fit[k * N_CELLS + cell]) & 1
-                share[cell] = max(share[cell], rate if adds_one else 0.0)
+            for cell in range(FIT_STRIDE):  # (whole vector steps: see FIT_STRIDE)
+                offer = rate if (frames >> fit[k * FIT_STRIDE + cell]) & 1 else 0.0
+                now = share[cell]
+                share[cell] = offer if offer > now else now
         for cell in range(N_CELLS):
             if obs[OBS_GRID + cell] < 0:
                 values[seat * N_CELLS + cell] = -1.0
@@ -193,7 +202,7 @@ def set_worth(
         slot = me * MAX_VISIBLE + k
         key = keys[slot]
         for i in range(n):
-            key = hall_add(key, fit[k * N_CELLS + cells[i]])
+            key = hall_add(key, fit[k * FIT_STRIDE + cells[i]])
         if key == keys[slot]:  # no card of the set fits a frame (or all are capped)
             continue
         gain = (hall_at(key, n_frames[k]) >> 8) - filled[slot]

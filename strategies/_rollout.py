@@ -59,6 +59,16 @@ def lowest_set(mask):
 
 
 @jit(inline="always")
+def others_here(seat, n_players, pos):
+    """The bit mask of the cells where an artist other than ``seat`` stands."""
+    occupied = 0
+    for other in range(n_players):
+        if other != seat and pos[other] >= 0:
+            occupied |= 1 << pos[other]
+    return occupied
+
+
+@jit(inline="always")
 def taken_features(cell_features, cells, n, start_mask):
     mask = start_mask
     for i in range(n):
@@ -85,7 +95,7 @@ def path_insert(top_value, top_cell, n_top, keep, value, cell):
 def policy_turn(
     seat,
     plan,
-    n_players,
+    occupied,
     present,
     pos,
     values,
@@ -101,7 +111,8 @@ def policy_turn(
     full,
     apply,
 ):
-    """The fast policy's turn for ``seat`` with plan card ``plan``: the hike whose path
+    """The fast policy's turn for ``seat`` with plan card ``plan`` (bit c of ``occupied``:
+    another artist stands on cell c; see others_here): the hike whose path
     holds the most value in the best ``paint`` cards (plus ``goal_value`` if it meets today's
     goal), then those cards taken. ``values[cell]`` is the seat's value of the card on the
     cell; bit c of ``present``: cell c holds a card. With ``apply`` the artist moves
@@ -109,10 +120,6 @@ def policy_turn(
     mask of the cells taken, the bit mask of the cells whose card or artist it read: the
     turn is the same on any grid that agrees there)."""
     start = pos[seat]
-    occupied = 0
-    for other in range(n_players):
-        if other != seat and pos[other] >= 0:
-            occupied |= 1 << pos[other]
     directions = plan_directions[plan]
     max_steps = plan_hike[plan]
     paint = min(plan_paint[plan], MAX_PATH)
@@ -206,10 +213,7 @@ def plan_totals(
     best of its directions at its reach."""
     n_plans = plan_hike.shape[0]
     start = pos[seat]
-    occupied = 0
-    for other in range(n_players):
-        if other != seat and pos[other] >= 0:
-            occupied |= 1 << pos[other]
+    occupied = others_here(seat, n_players, pos)
     reach = 0
     wanted = 0
     paints = 0  # bit p: some plan card paints p cards (p capped at MAX_PATH)
@@ -263,10 +267,14 @@ def plan_totals(
                 # sums (in the same order) and goal check as policy_turn
                 total = 0.0
                 feats = features
-                for n in range(n_top + 1):
-                    if n > 0:
-                        total += top_value[n - 1]
-                        feats |= cell_features[top_cell[n - 1]]
+                if paints & 1:  # (n = 0 is read only for a card that paints none)
+                    met = rollout_goal_met(
+                        goal_kind, goal_param, direction, steps, cell, 0, held, feats, full
+                    )
+                    with_goal[0] = total + (goal_value if met else 0.0)
+                for n in range(1, n_top + 1):
+                    total += top_value[n - 1]
+                    feats |= cell_features[top_cell[n - 1]]
                     met = rollout_goal_met(
                         goal_kind, goal_param, direction, steps, cell, n, held, feats, full
                     )
@@ -332,10 +340,7 @@ def play_out(
     clear the memo when they do)."""
     for position in range(first, last):
         seat = order[position]
-        occupied = 0
-        for other in range(n_players):
-            if other != seat and pos[other] >= 0:
-                occupied |= 1 << pos[other]
+        occupied = others_here(seat, n_players, pos)
         slot = seat * MEMO_FIELDS
         changed = (present ^ memo[slot + MEMO_PRESENT]) | (occupied ^ memo[slot + MEMO_OCCUPIED])
         if memo[slot + MEMO_PLAN] == plans[seat] and not changed & memo[slot + MEMO_READ]:
@@ -347,7 +352,7 @@ def play_out(
             value, met, _, taken, read = policy_turn(
                 seat,
                 plans[seat],
-                n_players,
+                occupied,
                 present,
                 pos,
                 values[seat * N_CELLS : (seat + 1) * N_CELLS],

@@ -41,7 +41,8 @@ goal (else left 0). The rollouts' grid is a bit mask of the cells holding a card
 integer copied per card or candidate), and a rollout turn is reused, within a sample,
 for my other cards or hike candidates when the seat has the same plan card and the grid
 agrees on the cells that turn read (``_rollout.play_out``'s memo). What each seat would
-value, from public information only, is worked out in ``_public_values.py``. The worker
+value, from public information only, is worked out in ``_public_values.py`` (its
+per-cell rows padded to 32 cells so that seat_values runs in whole vector steps). The worker
 functions compile without reference counting or wrap-around tests (``jit(_nrt=False,
 wraparound=False)``; every index is 0 or more), and the small ones called per sample or
 per set (play_out, set_worth, goal_state) are inlined: a call copied a dozen array
@@ -59,6 +60,7 @@ from __future__ import annotations
 
 import numpy as np
 from sunset_sim.strategies._public_values import (
+    FIT_STRIDE,
     SEAT_VIS,
     cell_state,
     grid_present,
@@ -171,7 +173,7 @@ PARAMETERS = (
 MIN_SAMPLES = 2  # plan samples before an early stop (parameter ``margin``)
 # scratch sizes (stack arrays need module-level constants)
 SEAT_CELLS = MAX_PLAYERS * N_CELLS  # a value per seat and cell
-CELL_VIS = MAX_VISIBLE * N_CELLS  # per visible commission and cell
+CELL_VIS = MAX_VISIBLE * FIT_STRIDE  # per visible commission and cell (padded)
 HIKE_CELLS = MAX_HIKES * MAX_PATH  # the cells each hike option would paint
 PATH_SUBSETS = 1 << MAX_PATH  # sets of a path's cells, as bit masks over its positions
 PATH_SETS = N_DIRECTIONS * PATH_SUBSETS  # my_hikes: a set's worth per direction and mask

@@ -268,8 +268,9 @@ def test_plan_totals_equal_one_policy_turn_per_plan_card():
             totals = np.zeros(plans)
             _rollout.plan_totals(seat, n_players, present, pos, mine, *common, totals)
             for plan in range(plans):
+                occupied = _rollout.others_here(seat, n_players, pos)
                 _, _, one, _, _ = _rollout.policy_turn(
-                    seat, plan, n_players, present, pos, mine, *common, False
+                    seat, plan, occupied, present, pos, mine, *common, False
                 )
                 assert totals[plan] == one, (seat, plan, totals[plan], one)
                 compared += 1
