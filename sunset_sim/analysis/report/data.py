@@ -119,7 +119,9 @@ def bit_sums(
     out = np.zeros((words.shape[1] * 64, k * m))
     if rows == 0 or n_bytes == 0:
         return out[:n_bits]
-    codes = np.zeros(0, dtype=np.int64) if groups is None else np.asarray(groups)
+    codes = (
+        np.zeros(0, np.int64) if groups is None else np.asarray(groups).astype(np.int64, copy=False)
+    )
     found = np.array([_whole_scale_index(values[:, j]) for j in range(m)], dtype=np.int64)
     scales = np.array([1.0 if f < 0 else _SCALES[f] for f in found])
     sums = np.zeros((n_bytes, 256 * (k + 1), m))
