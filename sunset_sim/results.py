@@ -219,17 +219,13 @@ def commissions_by_day(commission: np.ndarray, n_players: int, days: int) -> np.
 @jit(_nrt=False)
 def _completed_masks(commission, masks):
     """``commissions_by_day``'s bits, one pass over the games (2 s of numpy's fancy
-    indexing per commission in a million-game report). A day outside 1..days counts from
-    the end, as numpy's index -1 did."""
-    days = masks.shape[2]
+    indexing per commission in a million-game report). A seat or day outside the masks
+    (never from the engine) sets no bit."""
     for g in range(commission.shape[0]):
         for c in range(commission.shape[1]):
             seat = np.int64(commission[g, c, enums.C_SEAT])
-            if seat < 0:
-                continue
             day = np.int64(commission[g, c, enums.C_DAY]) - 1
-            day = day + days if day < 0 else day
-            if seat >= masks.shape[1] or day < 0 or day >= days:  # (numpy raised; no write)
+            if seat < 0 or seat >= masks.shape[1] or day < 0 or day >= masks.shape[2]:
                 continue
             masks[g, seat, day, c // 64] |= np.uint64(1) << np.uint64(c % 64)
 

@@ -149,16 +149,15 @@ def _byte_sums(as_bytes, codes, k, values, found, scales, sums):
         if grouped:
             code = codes[row]
             group = code if code >= 0 and code < k else k
-        for byte in range(n_bytes):
-            key = 256 * group + as_bytes[row, byte]
-            for j in range(values.shape[1]):
-                mode = found[j]
-                value = values[row, j]
-                if mode == ALL_ONES:
-                    value = 1.0
-                elif mode >= 0:
-                    value = np.rint(value * scales[mode])
-                sums[byte, key, j] += value
+        for j in range(values.shape[1]):  # each value scaled once, then added per byte
+            mode = found[j]
+            value = values[row, j]
+            if mode == ALL_ONES:
+                value = 1.0
+            elif mode >= 0:
+                value = np.rint(value * scales[mode])
+            for byte in range(n_bytes):
+                sums[byte, 256 * group + as_bytes[row, byte], j] += value
 
 
 def _whole_scale_index(column: np.ndarray) -> int:
