@@ -66,12 +66,15 @@ def run(strategy: str, games: int, out: Path) -> int:
         if isinstance(d, Dispatcher) and id(d) not in known
     ]
     for number, (label, dispatcher) in enumerate(dispatchers):
-        for result in dispatcher.overloads.values():
+        # one file per overload: a function compiled for two signatures (a constant
+        # argument makes a second one) must not overwrite its first object file
+        for version, result in enumerate(dispatcher.overloads.values()):
             try:
                 code = result.library._get_compiled_object()
             except RuntimeError:  # loaded from numba's own cache: not compiled here
                 continue
-            path = out / f"{number:03d}-{label}.o"
+            suffix = f".{version}" if version else ""
+            path = out / f"{number:03d}-{label}{suffix}.o"
             path.write_bytes(code)
             symbol = result.fndesc.llvm_func_name
             address = result.library.get_pointer_to_function(symbol)
