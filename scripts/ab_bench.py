@@ -3,8 +3,9 @@
     python scripts/ab_bench.py OLD_CHECKOUT NEW_CHECKOUT --seats goal-chaser --rounds 12
 
 Each round runs one process in each checkout (which one goes first alternates), with that
-checkout's own ``.venv`` and ``NUMBA_CACHE_DIR`` left as the environment has it (give
-each checkout its own cache when both are edited copies of one tree). A process plays a
+checkout's own ``.venv`` and a numba cache of its own (under the temporary folder, kept
+between calls): two checkouts of one tree sharing a cache would evict each other's
+entries of the modules they differ in, and recompile them in every process. A process plays a
 warm-up, then ``--games`` games on one thread and reports the games per CPU-second of
 that process, so another job on this shared machine slows both sides alike rather
 than one. Prints the per-round ratios new / old and their median: quote that, with the
@@ -14,11 +15,13 @@ round count, never a single run.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 CHILD = r"""
@@ -45,7 +48,9 @@ def run_one(checkout: Path, args: argparse.Namespace) -> float:
     python = checkout / ".venv" / "bin" / "python"
     if not python.exists():
         raise SystemExit(f"ab_bench: {python}: no virtual environment in that checkout")
-    env = dict(os.environ, NUMBA_NUM_THREADS="1")
+    key = hashlib.sha256(str(checkout.resolve()).encode()).hexdigest()[:12]
+    cache = Path(tempfile.gettempdir()) / "sunset-sim-ab-cache" / key
+    env = dict(os.environ, NUMBA_NUM_THREADS="1", NUMBA_CACHE_DIR=str(cache))
     completed = subprocess.run(
         [str(python), "-c", CHILD, args.seats, str(args.players), str(args.games), str(args.seed)],
         cwd=checkout,

@@ -10,6 +10,9 @@ small engine helpers stay separate functions).
     perf record -F 4000 -o perf.data python scripts/profile_engine.py run greedy 100000 prof/
     python scripts/profile_engine.py report perf.data prof/
 
+``run`` takes a card-set file as a fifth argument (default: the shipped set), to profile a
+strategy on one kind of goal or commission.
+
 ``run`` compiles first (a minute or more: those samples fall outside the game code and
 are reported apart). Shares are of all samples; "outside" is Python, numpy and the
 compiler. For line-level detail, disassemble: ``objdump -d prof/play_games.o``.
@@ -29,7 +32,7 @@ import time
 from pathlib import Path
 
 
-def run(strategy: str, games: int, out: Path) -> int:
+def run(strategy: str, games: int, out: Path, cards: str | None = None) -> int:
     """Compile in a fresh cache, play ``games`` games of ``strategy`` alone on one thread,
     and write the compiled objects and their addresses to ``out``."""
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="sunset-profile-")
@@ -44,7 +47,7 @@ def run(strategy: str, games: int, out: Path) -> int:
     from sunset_sim.runner import numba_threads
     from sunset_sim.strategy import seat_players
 
-    tables = build_tables(load_cards())
+    tables = build_tables(load_cards(cards))
     players = seat_players(strategy.split(","), 4)
     with numba_threads(1):
         run_games(tables, players, Rules(), 0, 0, 10)  # compiles
@@ -146,8 +149,8 @@ def report(data: str, folder: Path) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) == 4 and argv[0] == "run":
-        return run(argv[1], int(argv[2]), Path(argv[3]))
+    if len(argv) in (4, 5) and argv[0] == "run":
+        return run(argv[1], int(argv[2]), Path(argv[3]), *argv[4:])
     if len(argv) == 3 and argv[0] == "report":
         return report(argv[1], Path(argv[2]))
     print(__doc__, file=sys.stderr)
