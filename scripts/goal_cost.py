@@ -52,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--write", type=Path, default=None, help="also write the variants here")
+    parser.add_argument("--strategy-path", action="append", default=[],
+                        help="a folder of strategy modules (as sunset-sim --strategy-path)")  # fmt: skip
     args = parser.parse_args(argv)
 
     from sunset_sim.cards.loader import parse_cards
@@ -59,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     from sunset_sim.engine.batch import run_games
     from sunset_sim.rules.options import Rules
     from sunset_sim.runner import numba_threads
-    from sunset_sim.strategy import registry, seat_players
+    from sunset_sim.strategy import add_strategy_path, registry, seat_players
+
+    for folder in args.strategy_path:
+        add_strategy_path(folder)
 
     names = ["greedy"] + [n for n in args.strategies.split(",") if n and n != "greedy"]
     unknown = [n for n in names if n not in registry()]
