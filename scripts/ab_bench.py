@@ -33,7 +33,7 @@ from sunset_sim.rules.options import Rules
 from sunset_sim.runner import numba_threads
 from sunset_sim.strategy import seat_players
 seats, players, games, seed = sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-tables = build_tables(load_cards())
+tables = build_tables(load_cards(sys.argv[5] or None))
 lineup = seat_players(seats, players)
 with numba_threads(1):
     run_games(tables, lineup, Rules(), seed, 0, 200)  # compiles or loads, warms caches
@@ -52,7 +52,16 @@ def run_one(checkout: Path, args: argparse.Namespace) -> float:
     cache = Path(tempfile.gettempdir()) / "sunset-sim-ab-cache" / key
     env = dict(os.environ, NUMBA_NUM_THREADS="1", NUMBA_CACHE_DIR=str(cache))
     completed = subprocess.run(
-        [str(python), "-c", CHILD, args.seats, str(args.players), str(args.games), str(args.seed)],
+        [
+            str(python),
+            "-c",
+            CHILD,
+            args.seats,
+            str(args.players),
+            str(args.games),
+            str(args.seed),
+            str(Path(args.cards).resolve()) if args.cards else "",
+        ],  # fmt: skip
         cwd=checkout,
         env=env,
         capture_output=True,
@@ -73,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--cards", default=None, help="card-set file (default: the shipped set)")
     args = parser.parse_args(argv)
     ratios, olds, news = [], [], []
     for round_index in range(args.rounds):
