@@ -5,10 +5,10 @@
 Each round runs one process in each checkout (which one goes first alternates), with that
 checkout's own ``.venv`` and a numba cache of its own (under the temporary folder, kept
 between calls): two checkouts of one tree sharing a cache would evict each other's
-entries of the modules they differ in, and recompile them in every process. A process plays a
-warm-up, then ``--games`` games on one thread and reports the games per CPU-second of
-that process, so another job on this shared machine slows both sides alike rather
-than one. Prints the per-round ratios new / old and their median: quote that, with the
+entries of the modules they differ in, and recompile them in every process. A process
+plays a warm-up, then ``--games`` games on one thread and reports the games per
+CPU-second of that process, so another job on this shared machine slows both sides alike
+rather than one. Prints the per-round ratios new / old and their median: quote that, with the
 round count, never a single run.
 """
 
@@ -61,7 +61,7 @@ def run_one(checkout: Path, args: argparse.Namespace) -> float:
             str(args.games),
             str(args.seed),
             str(Path(args.cards).resolve()) if args.cards else "",
-        ],  # fmt: skip
+        ],
         cwd=checkout,
         env=env,
         capture_output=True,
