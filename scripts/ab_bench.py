@@ -8,8 +8,8 @@ between calls): two checkouts of one tree sharing a cache would evict each other
 entries of the modules they differ in, and recompile them in every process. A process
 plays a warm-up, then ``--games`` games on one thread and reports the games per
 CPU-second of that process, so another job on this shared machine slows both sides alike
-rather than one. Prints the per-round ratios new / old and their median: quote that, with the
-round count, never a single run.
+rather than one. Prints the per-round ratios new / old and their median: quote that, with
+the round count, never a single run.
 """
 
 from __future__ import annotations
@@ -69,7 +69,8 @@ def run_one(checkout: Path, args: argparse.Namespace) -> float:
         check=False,
     )
     if completed.returncode != 0:
-        raise SystemExit(f"ab_bench: {checkout}: {completed.stderr.strip().splitlines()[-1]}")
+        last = (completed.stderr.strip().splitlines() or ["no message"])[-1]
+        raise SystemExit(f"ab_bench: {checkout}: exit {completed.returncode}: {last}")
     return json.loads(completed.stdout.strip().splitlines()[-1])["games_per_cpu_s"]
 
 

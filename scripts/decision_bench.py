@@ -6,7 +6,8 @@ games, then time its compiled adapter on them, as the engine calls it.
 
 ``record`` plays the games in a plain-Python process (``NUMBA_DISABLE_JIT=1``, so every
 decision can be seen; a few seconds per hundred games) with the strategy at every seat,
-and saves each decision's kind, observation, options, parameters and choice. ``time``
+and saves each decision's kind, observation, options, parameters, random stream state
+and choice. ``time``
 copies each decision into one workspace and calls the strategy's adapter through its
 address, each decision once per pass, and prints nanoseconds per decision by kind (by
 kind of daily goal too with --by-goal): the fastest of --passes passes, less the fastest
@@ -55,8 +56,9 @@ def recording_adapter_for(decide):
 
     def recorded(kind, n_options, seat, context):
         obs, options, params, streams, tables = context
+        stream = streams[seat].copy()  # before the call: the draws it will make
         choice = adapter(kind, n_options, seat, context)
-        rows.append((kind, obs.copy(), options[:n_options].copy(), params[seat].copy(), choice))
+        rows.append((kind, obs.copy(), options[:n_options].copy(), params[seat].copy(), choice, stream))
         return choice
 
     return recorded
@@ -72,6 +74,7 @@ np.savez_compressed(
     options=np.concatenate([r[2] for r in rows]),
     params=np.stack([r[3] for r in rows]),
     choice=np.array([r[4] for r in rows], dtype=np.int64),
+    stream=np.stack([r[5] for r in rows]),
     strategy=np.array(name),
     cards=np.array(cards or ""),
 )
@@ -82,7 +85,8 @@ print(f"{len(rows):,} decisions of {games} games written to {out}")
 def record(args: argparse.Namespace) -> int:
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     command = [sys.executable, "-c", RECORD, args.strategy, str(args.out), str(args.games)]
-    command += [str(args.players), str(args.seed), args.cards or "", *args.strategy_path]
+    cards = str(Path(args.cards).resolve()) if args.cards else ""  # (read again by ``time``)
+    command += [str(args.players), str(args.seed), cards, *args.strategy_path]
     return subprocess.run(command, env=env, check=False).returncode
 
 
@@ -104,6 +108,10 @@ def replay(args: argparse.Namespace) -> int:
     for folder in args.strategy_path:
         add_strategy_path(folder)
     data = dict(np.load(args.recording))
+    missing = {"kind", "obs", "options", "n_options", "params", "choice", "stream"} - set(data)
+    if missing or "strategy" not in data:
+        print(f"decision_bench.py: {args.recording}: not a recording of `record`", file=sys.stderr)
+        return 2
     if str(data["strategy"]) != args.strategy:
         print(f"decision_bench.py: {args.recording}: recorded {data['strategy']}", file=sys.stderr)
         return 2
@@ -116,30 +124,31 @@ def replay(args: argparse.Namespace) -> int:
 
     @numba.njit(nogil=True)
     def play_rows(function, rows, call, out, kinds, data_obs, n_options, first, data_options,
-                  data_params, tables):  # fmt: skip
+                  data_params, data_streams, tables):  # fmt: skip
         """Copy each decision of ``rows`` into the workspace and, with ``call``, ask it."""
         obs = np.empty(data_obs.shape[1], dtype=np.int32)
         options = np.full((max(n_options.max(), 1), OPTION_WIDTH), -1, dtype=np.int32)
         params = np.empty((1, data_params.shape[1]), dtype=np.float64)
-        streams = np.zeros((1, 4), dtype=np.uint64)
+        streams = np.empty((1, data_streams.shape[1]), dtype=np.uint64)
         context = address_of((obs, options, params, streams, tables), context_of)
         for i in rows:
             obs[:] = data_obs[i]
             for row in range(n_options[i]):
                 options[row, :] = data_options[first[i] + row]
             params[0, :] = data_params[i]
+            streams[0, :] = data_streams[i]
             if call:
                 out[i] = call_strategy(function, kinds[i], n_options[i], 0, context)
         return 0
 
     data_obs, data_options, data_params = data["obs"], data["options"], data["params"]
-
-    def play(function, rows, call, out):
-        play_rows(function, rows, call, out, kinds, data_obs, n_options, first, data_options,
-                  data_params, tables)  # fmt: skip
-
     out = np.full(kinds.shape[0], -1, dtype=np.int64)
-    play(function, np.arange(kinds.shape[0], dtype=np.int64), True, out)
+
+    def play(rows: np.ndarray, call: bool) -> None:
+        play_rows(function, rows, call, out, kinds, data_obs, n_options, first, data_options,
+                  data_params, data["stream"], tables)  # fmt: skip
+
+    play(np.arange(kinds.shape[0], dtype=np.int64), True)
     differ = int((out != data["choice"]).sum())
     if differ:
         print(f"{differ:,} of {kinds.shape[0]:,} choices differ from the recorded ones")
@@ -151,7 +160,7 @@ def replay(args: argparse.Namespace) -> int:
         for _ in range(args.passes):
             for call in (True, False):
                 start = time.perf_counter()
-                play(function, rows, call, out)
+                play(rows, call)
                 best[call] = min(best[call], time.perf_counter() - start)
         return best[True] - best[False]
 

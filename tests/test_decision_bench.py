@@ -40,6 +40,13 @@ def test_record_then_replay_checks_every_choice(tmp_path):
     assert done.returncode == 2 and "recorded greedy" in done.stderr
 
 
+def test_a_strategy_that_draws_random_numbers_replays_its_draws(tmp_path):
+    recording = tmp_path / "random.npz"
+    assert _run("record", "random", str(recording), "--games", "3").returncode == 0
+    done = _run("time", "random", str(recording), "--passes", "1")
+    assert done.returncode == 0 and "choices equal" in done.stdout, done.stdout + done.stderr
+
+
 PLUGIN = """
 from sunset_sim.engine.jit import jit
 from sunset_sim.strategy import StrategySpec
