@@ -10,7 +10,9 @@ to alter games (a rule fix), and say so in the commit.
 
 from __future__ import annotations
 
+import argparse
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -60,7 +62,14 @@ def frames() -> dict[str, np.ndarray]:
 
 
 def main(argv: list[str]) -> int:
-    mode, path = argv
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("mode", choices=("save", "check"), help="write the frames, or compare")
+    parser.add_argument("path", help="the .npz file (tests/data/engine_frames.npz)")
+    args = parser.parse_args(argv)
+    mode, path = args.mode, args.path
+    if mode == "check" and not Path(path).is_file():
+        print(f"engine_frames.py: {path}: no such file", file=sys.stderr)
+        return 2
     now = frames()
     if mode == "save":
         np.savez_compressed(path, **now)

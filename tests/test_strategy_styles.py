@@ -186,6 +186,18 @@ def test_goal_chaser_plays_greedy_when_no_card_meets_the_goal():
     assert ask("goal-chaser", DECIDE_PLAN, obs, rows) == expected
 
 
+def test_goal_chaser_keeps_greedys_card_for_a_sold_goal():
+    # G3: sold 2. Every hand of three plan cards, in every order: greedy's card (issue 16:
+    # the latest card that could sell two did not win more, and its search was the
+    # strategy's dearest). Before, 54 of these hands got another card.
+    greedy_params = {"lateness": 0.3, "commission": 1, "goal": 1}
+    plans = [card.id for card in CARDS.plans]
+    for hand in itertools.permutations(plans, 3):
+        obs, rows = plan_position("G3", list(hand))
+        expected = ask("greedy", DECIDE_PLAN, obs, rows, greedy_params)
+        assert ask("goal-chaser", DECIDE_PLAN, obs, rows) == expected, hand
+
+
 # ---- commission-hunter: fame of commissions sold, reserved paintings -----------------------
 
 
