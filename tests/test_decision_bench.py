@@ -73,3 +73,11 @@ def test_a_strategy_from_a_folder(tmp_path):
     assert (data["choice"] == data["n_options"] - 1).all()
     done = _run("time", "last-option-bench", str(recording), "--passes", "1", *path)
     assert done.returncode == 0 and "choices equal" in done.stdout, done.stderr[-2000:]
+
+    # --variant: another strategy timed on it, its different choices counted, not refused
+    done = _run("time", "greedy", str(recording), "--passes", "1", "--variant")
+    assert done.returncode == 0, done.stderr[-2000:]
+    first = done.stdout.splitlines()[0]  # "N of M choices differ from the recorded ones"
+    assert first.endswith(f"of {data['kind'].shape[0]:,} choices differ from the recorded ones")
+    assert int(first.split()[0].replace(",", "")) > 0  # greedy does not always take the last
+    assert "all " in done.stdout and " ms" in done.stdout  # and it went on to time them
