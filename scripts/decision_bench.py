@@ -19,8 +19,9 @@ the figures are lower than a decision costs inside a game, so compare versions o
 strategy with them, not strategies. --by-goal times each goal's decisions on their own,
 where branches are easier to predict than in the mixed run: its figures are lower
 still. --variant times another strategy on the recording (a plug-in copy that leaves
-out a part, say), counting the choices that differ instead of stopping there. On this shared 2-core machine the whole run's figure moved by a fifth between
-processes (2026-12-03): run ``time`` several times in each checkout, alternately.
+out a part, say), counting the choices that differ instead of stopping there. On this
+shared 2-core machine the whole run's figure moved by a fifth between processes
+(2026-12-03): run ``time`` several times in each checkout, alternately.
 """
 
 from __future__ import annotations

@@ -148,6 +148,10 @@ def test_greedy_painter_paints_more_icons_per_turn_than_greedy():
 # ---- goal-chaser: goals kept ----------------------------------------------------------------
 
 
+# greedy's defaults: goal-chaser falls back on greedy with these
+GREEDY_PARAMS = {"lateness": 0.3, "commission": 1, "goal": 1}
+
+
 def test_goal_chaser_keeps_more_goals_than_greedy():
     goals = {"x": 0, "other": 0}
     for n_players in (2, 4):
@@ -182,7 +186,7 @@ def test_goal_chaser_keeps_the_latest_card_that_meets_the_goal():
 
 def test_goal_chaser_plays_greedy_when_no_card_meets_the_goal():
     obs, rows = plan_position("G2", ["P1", "P4", "P6"])  # nobody paints three
-    expected = ask("greedy", DECIDE_PLAN, obs, rows, {"lateness": 0.3, "commission": 1, "goal": 1})
+    expected = ask("greedy", DECIDE_PLAN, obs, rows, GREEDY_PARAMS)
     assert ask("goal-chaser", DECIDE_PLAN, obs, rows) == expected
 
 
@@ -190,11 +194,10 @@ def test_goal_chaser_keeps_greedys_card_for_a_sold_goal():
     # G3: sold 2. Every hand of three plan cards, in every order: greedy's card (issue 16:
     # the latest card that could sell two did not win more, and its search was the
     # strategy's dearest). Before, 54 of these hands got another card.
-    greedy_params = {"lateness": 0.3, "commission": 1, "goal": 1}
     plans = [card.id for card in CARDS.plans]
     for hand in itertools.permutations(plans, 3):
         obs, rows = plan_position("G3", list(hand))
-        expected = ask("greedy", DECIDE_PLAN, obs, rows, greedy_params)
+        expected = ask("greedy", DECIDE_PLAN, obs, rows, GREEDY_PARAMS)
         assert ask("goal-chaser", DECIDE_PLAN, obs, rows) == expected, hand
 
 
