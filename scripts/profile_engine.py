@@ -9,13 +9,17 @@ small engine helpers stay separate functions).
 
     perf record -F 4000 -o perf.data python scripts/profile_engine.py run greedy 100000 prof/
     python scripts/profile_engine.py report perf.data prof/
+    python scripts/profile_engine.py hot perf.data prof/ choose_plan    # within one function
 
 ``run`` takes a card-set file as a fifth argument (default: the shipped set), to profile a
 strategy on one kind of goal or commission.
 
 ``run`` compiles first (a minute or more: those samples fall outside the game code and
 are reported apart). Shares are of all samples; "outside" is Python, numpy and the
-compiler. For line-level detail, disassemble: ``objdump -d prof/play_games.o``.
+compiler. ``hot`` ranks the 64-byte blocks of one compiled function (the first whose
+label contains the given text) by their samples and prints each hot block's instructions
+(objdump, whose numbers are offsets in the object file), which is where the time of a
+function this size can be told apart: the compiled code has no line numbers.
 """
 
 from __future__ import annotations
@@ -148,11 +152,62 @@ def report(data: str, folder: Path) -> int:
     return 0
 
 
+def _library(folder: Path, wanted: str) -> tuple[dict, int, int, int] | None:
+    """The first library whose label contains ``wanted``: (its entry, the run-time address
+    of offset 0 of its object file, its main function's offset and size), or None."""
+    libraries = json.loads((folder / "libraries.json").read_text())
+    for library in libraries:
+        if wanted in library["label"]:
+            main = [f for f in _functions(library["path"]) if f[2] == library["symbol"]]
+            if main:
+                return library, library["address"] - main[0][0], main[0][0], main[0][1]
+    return None
+
+
+def hot(data: str, folder: Path, wanted: str, blocks: int = 12) -> int:
+    """The hottest 64-byte blocks of one function, with their instructions."""
+    found = _library(folder, wanted)
+    if found is None:
+        print(f"profile_engine.py: no compiled function with {wanted!r} in its label",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    library, base, start, size = found
+    script = subprocess.run(
+        ["perf", "script", "-i", data, "-F", "ip"], capture_output=True, text=True
+    ).stdout
+    per_block: collections.Counter = collections.Counter()
+    for word in script.split():
+        offset = int(word, 16) - base
+        if start <= offset < start + size:
+            per_block[offset // 64 * 64] += 1
+    total = sum(per_block.values())
+    print(f"{library['label']}: {total:,} samples in {size:,} bytes")
+    # the whole function at once: a listing started inside an instruction decodes garbage
+    listing = subprocess.run(
+        ["objdump", "-d", "--no-show-raw-insn", f"--start-address={start}",
+         f"--stop-address={start + size}", library["path"]],
+        capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    instructions = collections.defaultdict(list)
+    for line in listing.splitlines():
+        address = re.match(r"\s+([0-9a-f]+):", line)
+        if address:
+            text = re.sub(r"<_ZN[^>]*>", "", line).strip()
+            instructions[int(address.group(1), 16) // 64 * 64].append(text)
+    for block, count in per_block.most_common(blocks):
+        print(f"\n{count / total:6.1%}  offset {block:#x}")
+        for text in instructions[block]:
+            print("   " + text)
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if len(argv) in (4, 5) and argv[0] == "run":
         return run(argv[1], int(argv[2]), Path(argv[3]), *argv[4:])
     if len(argv) == 3 and argv[0] == "report":
         return report(argv[1], Path(argv[2]))
+    if len(argv) == 4 and argv[0] == "hot":
+        return hot(argv[1], Path(argv[2]), argv[3])
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sunset_sim.cards.model import CardSet, Commission, Frame, Goal, Landscape, PlanCard
+from sunset_sim.cards.tables import frame_matches
 from sunset_sim.enums import (
     DIRCLASS_NAMES,
     DIRECTION_SETS,
@@ -500,6 +501,7 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
         if card is not None:
             landscapes.append(card)
     landscapes_complete = features is not None and len(landscapes) == len(landscape_tables)
+    land_features = [land.features for land in landscapes]
 
     commissions: list[Commission] = []
     commission_tables = _card_tables(chk, data, "commission")
@@ -509,9 +511,10 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
         if card is not None:
             commissions.append(card)
         # Only judge "no landscape matches" against a deck that parsed completely.
-        if landscapes_complete:
-            for index, frame_text, frame in frames:
-                if not any(frame.matches(land.features) for land in landscapes):
+        if landscapes_complete and frames:
+            matched = frame_matches(land_features, [frame for _, _, frame in frames])
+            for (index, frame_text, _), can_match in zip(frames, matched.any(axis=0), strict=True):
+                if not can_match:
                     chk.add(
                         where,
                         f"frames[{index}]",

@@ -7,11 +7,12 @@ commissions are numbered globally so that ``match[card, frame]`` is one lookup
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from sunset_sim.cards.model import CardSet
+from sunset_sim.cards.model import CardSet, Frame
 from sunset_sim.enums import MAX_FRAMES
 
 
@@ -36,6 +37,35 @@ class CardTables(NamedTuple):
     land_fit: np.ndarray  # uint8 [L, C] bit s: the card fits frame s of commission c
 
 
+def frame_matches(features: np.ndarray, frames: Sequence[Frame]) -> np.ndarray:
+    """R-SELL-3 for every landscape (rows of ``features``, icon counts per feature type)
+    and every frame at once: bool [landscapes, frames]. The same test as ``Frame.matches``,
+    in whole arrays: a study builds tables for ~80 edited sets, and one call per pair
+    made the tables its largest cost outside the games (tests/test_cards.py holds the
+    two equal)."""
+    n_features = len(frames[0].required) if frames else np.shape(features)[-1]
+    features = np.asarray(features, dtype=np.int64).reshape(len(features), n_features)
+    required = np.array([f.required for f in frames], dtype=np.int64).reshape(
+        len(frames), n_features
+    )
+    wild = np.array([f.wild for f in frames], dtype=np.int64)
+    is_open = np.array([f.open for f in frames], dtype=bool)
+    contained = (features[:, None, :] >= required[None, :, :]).all(axis=2)
+    extra = features.sum(axis=1)[:, None] - required.sum(axis=1)[None, :]
+    return contained & np.where(is_open, extra >= wild, extra == wild)
+
+
+def _bit_words(flags: np.ndarray) -> np.ndarray:
+    """bool [rows, n] as uint64 [rows, max(1, ceil(n / 64))]: bit j of word j // 64."""
+    n_rows, n = flags.shape
+    words = np.zeros((n_rows, max(1, (n + 63) // 64)), dtype=np.uint64)
+    for first in range(0, n, 64):
+        block = flags[:, first : first + 64]
+        weights = np.left_shift(np.uint64(1), np.arange(block.shape[1], dtype=np.uint64))
+        words[:, first // 64] = np.bitwise_or.reduce(np.where(block, weights, np.uint64(0)), axis=1)
+    return words
+
+
 def build_tables(cards: CardSet) -> CardTables:
     n_features = len(cards.features)
     land_features = np.array([c.features for c in cards.landscapes], dtype=np.int32).reshape(
@@ -52,25 +82,13 @@ def build_tables(cards: CardSet) -> CardTables:
         for slot in range(len(commission.frames)):
             comm_frames[index, slot] = next_frame
             next_frame += 1
-    match = np.array(
-        [[frame.matches(card.features) for frame in frames] for card in cards.landscapes],
-        dtype=np.uint8,
-    ).reshape(len(cards.landscapes), len(frames))
-    words = max(1, (len(cards.commissions) + 63) // 64)
-    land_commissions = np.zeros((len(cards.landscapes), words), dtype=np.uint64)
-    for card in range(len(cards.landscapes)):
-        for commission in range(len(cards.commissions)):
-            frames = comm_frames[commission][comm_frames[commission] >= 0]
-            if match[card, frames].any():
-                land_commissions[card, commission // 64] |= np.uint64(1 << (commission % 64))
-    land_frames = np.zeros((len(cards.landscapes), max(1, (match.shape[1] + 63) // 64)), np.uint64)
-    for card, frame in zip(*np.nonzero(match), strict=True):
-        land_frames[card, frame // 64] |= np.uint64(1 << (int(frame) % 64))
+    match = frame_matches(land_features, frames).astype(np.uint8)
     land_fit = np.zeros((len(cards.landscapes), len(cards.commissions)), dtype=np.uint8)
-    for commission in range(len(cards.commissions)):
-        for slot in range(MAX_FRAMES):
-            if comm_frames[commission, slot] >= 0:
-                land_fit[:, commission] |= match[:, comm_frames[commission, slot]] << slot
+    for slot in range(MAX_FRAMES):
+        has = comm_frames[:, slot] >= 0
+        land_fit[:, has] |= match[:, comm_frames[has, slot]] << slot
+    land_commissions = _bit_words(land_fit != 0)  # fits some frame of the commission
+    land_frames = _bit_words(match != 0)
     return CardTables(
         land_features=land_features,
         land_icons=land_features.sum(axis=1).astype(np.int32),
