@@ -152,36 +152,43 @@ def report(data: str, folder: Path) -> int:
     return 0
 
 
-def _library(folder: Path, wanted: str) -> tuple[dict, int, int, int] | None:
-    """The first library whose label contains ``wanted``: (its entry, the run-time address
-    of offset 0 of its object file, its main function's offset and size), or None."""
-    libraries = json.loads((folder / "libraries.json").read_text())
-    for library in libraries:
+def _libraries(folder: Path, wanted: str) -> list[tuple[dict, int, int, int]]:
+    """Every library whose label contains ``wanted`` (a function compiled for two
+    signatures has two): (its entry, the run-time address of offset 0 of its object file,
+    its main function's offset and size)."""
+    found = []
+    for library in json.loads((folder / "libraries.json").read_text()):
         if wanted in library["label"]:
             main = [f for f in _functions(library["path"]) if f[2] == library["symbol"]]
             if main:
-                return library, library["address"] - main[0][0], main[0][0], main[0][1]
-    return None
+                found.append((library, library["address"] - main[0][0], *main[0][:2]))
+    return found
 
 
 def hot(data: str, folder: Path, wanted: str, blocks: int = 12) -> int:
-    """The hottest 64-byte blocks of one function, with their instructions."""
-    found = _library(folder, wanted)
-    if found is None:
+    """The hottest 64-byte blocks of one function (of the matching ones, the one with the
+    most samples), with their instructions."""
+    candidates = _libraries(folder, wanted)
+    if not candidates:
         print(f"profile_engine.py: no compiled function with {wanted!r} in its label",
               file=sys.stderr)  # fmt: skip
         return 2
-    library, base, start, size = found
     script = subprocess.run(
         ["perf", "script", "-i", data, "-F", "ip"], capture_output=True, text=True
     ).stdout
-    per_block: collections.Counter = collections.Counter()
-    for word in script.split():
-        offset = int(word, 16) - base
-        if start <= offset < start + size:
-            per_block[offset // 64 * 64] += 1
+    ips = [int(word, 16) for word in script.split()]
+    best: tuple[int, collections.Counter, tuple] | None = None
+    for library, base, start, size in candidates:
+        counts: collections.Counter = collections.Counter()
+        for ip in ips:
+            if start <= ip - base < start + size:
+                counts[(ip - base) // 64 * 64] += 1
+        if best is None or sum(counts.values()) > best[0]:
+            best = (sum(counts.values()), counts, (library, base, start, size))
+    assert best is not None
+    _, per_block, (library, base, start, size) = best
     total = sum(per_block.values())
-    print(f"{library['label']}: {total:,} samples in {size:,} bytes")
+    print(f"{library['label']} ({library['path']}): {total:,} samples in {size:,} bytes")
     # the whole function at once: a listing started inside an instruction decodes garbage
     listing = subprocess.run(
         ["objdump", "-d", "--no-show-raw-insn", f"--start-address={start}",
