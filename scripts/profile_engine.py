@@ -16,10 +16,11 @@ strategy on one kind of goal or commission.
 
 ``run`` compiles first (a minute or more: those samples fall outside the game code and
 are reported apart). Shares are of all samples; "outside" is Python, numpy and the
-compiler. ``hot`` ranks the 64-byte blocks of one compiled function (the first whose
-label contains the given text) by their samples and prints each hot block's instructions
-(objdump, whose numbers are offsets in the object file), which is where the time of a
-function this size can be told apart: the compiled code has no line numbers.
+compiler. ``hot`` ranks the 64-byte blocks of one compiled function (of those whose
+label contains the given text, the one with the most samples) by their samples and
+prints each hot block's instructions (objdump; the addresses are offsets in the object
+file): the compiled code has no line numbers, so this is how the time inside a function
+this size is told apart. A sample lands a few instructions after the one that waited.
 """
 
 from __future__ import annotations
