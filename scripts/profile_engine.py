@@ -119,22 +119,35 @@ def _short(name: str) -> str:
     return ".".join(words[-2:]) if words else name[:60]
 
 
-def report(data: str, folder: Path) -> int:
-    """Samples per compiled function, as shares of all samples."""
-    libraries = json.loads((folder / "libraries.json").read_text())
+def _samples(data: str) -> collections.Counter:
+    """perf's samples: how many at each instruction address."""
     script = subprocess.run(
         ["perf", "script", "-i", data, "-F", "ip"], capture_output=True, text=True
     ).stdout
-    samples = collections.Counter(int(word, 16) for word in script.split())
+    return collections.Counter(int(word, 16) for word in script.split())
+
+
+def _libraries(folder: Path, wanted: str = "") -> list[tuple[dict, int, list, tuple]]:
+    """Every compiled library written by ``run`` whose label contains ``wanted`` (a
+    function compiled for two signatures has two): (its entry, the run-time address of
+    offset 0 of its object file, the functions in that file, its main function)."""
+    found = []
+    for library in json.loads((folder / "libraries.json").read_text()):
+        if wanted in library["label"]:
+            functions = _functions(library["path"])
+            main = [f for f in functions if f[2] == library["symbol"]]
+            if main:
+                found.append((library, library["address"] - main[0][0], functions, main[0]))
+    return found
+
+
+def report(data: str, folder: Path) -> int:
+    """Samples per compiled function, as shares of all samples."""
+    samples = _samples(data)
     total = sum(samples.values())
-    spans = []
-    for library in libraries:
-        functions = _functions(library["path"])
-        main = [f for f in functions if f[2] == library["symbol"]]
-        if not main:
-            continue
-        base = library["address"] - main[0][0]
-        spans.append((library["label"], base, functions))
+    spans = [
+        (library["label"], base, functions) for library, base, functions, _ in _libraries(folder)
+    ]
     per_function: collections.Counter = collections.Counter()
     for ip, count in samples.items():
         for label, base, functions in spans:
@@ -153,19 +166,6 @@ def report(data: str, folder: Path) -> int:
     return 0
 
 
-def _libraries(folder: Path, wanted: str) -> list[tuple[dict, int, int, int]]:
-    """Every library whose label contains ``wanted`` (a function compiled for two
-    signatures has two): (its entry, the run-time address of offset 0 of its object file,
-    its main function's offset and size)."""
-    found = []
-    for library in json.loads((folder / "libraries.json").read_text()):
-        if wanted in library["label"]:
-            main = [f for f in _functions(library["path"]) if f[2] == library["symbol"]]
-            if main:
-                found.append((library, library["address"] - main[0][0], *main[0][:2]))
-    return found
-
-
 def hot(data: str, folder: Path, wanted: str, blocks: int = 12) -> int:
     """The hottest 64-byte blocks of one function (of the matching ones, the one with the
     most samples), with their instructions."""
@@ -174,20 +174,17 @@ def hot(data: str, folder: Path, wanted: str, blocks: int = 12) -> int:
         print(f"profile_engine.py: no compiled function with {wanted!r} in its label",
               file=sys.stderr)  # fmt: skip
         return 2
-    script = subprocess.run(
-        ["perf", "script", "-i", data, "-F", "ip"], capture_output=True, text=True
-    ).stdout
-    ips = [int(word, 16) for word in script.split()]
-    best: tuple[int, collections.Counter, tuple] | None = None
-    for library, base, start, size in candidates:
+    samples = _samples(data)
+    best: tuple[int, collections.Counter, dict, int, int] | None = None
+    for library, base, _, (start, size, _) in candidates:
         counts: collections.Counter = collections.Counter()
-        for ip in ips:
+        for ip, count in samples.items():
             if start <= ip - base < start + size:
-                counts[(ip - base) // 64 * 64] += 1
+                counts[(ip - base) // 64 * 64] += count
         if best is None or sum(counts.values()) > best[0]:
-            best = (sum(counts.values()), counts, (library, base, start, size))
+            best = (sum(counts.values()), counts, library, start, size)
     assert best is not None
-    _, per_block, (library, base, start, size) = best
+    _, per_block, library, start, size = best
     total = sum(per_block.values())
     print(f"{library['label']} ({library['path']}): {total:,} samples in {size:,} bytes")
     # the whole function at once: a listing started inside an instruction decodes garbage
