@@ -76,6 +76,7 @@ __all__ = [
     "is_edge_cell",
     "hike_goal_met",
     "lowest_bit",
+    "trailing_zeros",
     "stack_empty",
     "NEXT_CELL",
     "RAY_CELLS",
@@ -228,15 +229,25 @@ def _stack_empty(typingctx, count, dtype):
     return array_type(count, dtype), codegen
 
 
-@intrinsic
-def _count_trailing_zeros(typingctx, value):
-    if not isinstance(value, types.Integer) or value.bitwidth != 64 or value.signed:
-        return None
+def _trailing_zeros_intrinsic(zero_undefined: bool):
+    """LLVM's cttz on a uint64; with ``zero_undefined`` the result for 0 is undefined
+    (a non-zero mask: a plain bit scan), otherwise it is 64."""
 
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    @intrinsic
+    def count(typingctx, value):
+        if not isinstance(value, types.Integer) or value.bitwidth != 64 or value.signed:
+            return None
 
-    return types.uint64(types.uint64), codegen
+        def codegen(context, builder, signature, args):
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), int(zero_undefined)))
+
+        return types.uint64(types.uint64), codegen
+
+    return count
+
+
+_count_trailing_zeros = _trailing_zeros_intrinsic(True)
+_count_trailing_zeros_or_64 = _trailing_zeros_intrinsic(False)
 
 
 if numba.config.DISABLE_JIT:  # plain Python: the same results from ordinary code
@@ -249,6 +260,11 @@ if numba.config.DISABLE_JIT:  # plain Python: the same results from ordinary cod
         """Index of the lowest set bit of a non-zero uint64 ``mask``."""
         value = int(mask)
         return np.int64((value & -value).bit_length() - 1)
+
+    def trailing_zeros(mask):
+        """Index of the lowest set bit of a uint64 ``mask``; 64 for 0."""
+        value = int(mask)
+        return np.int64((value & -value).bit_length() - 1 if value else 64)
 
 else:
 
@@ -266,6 +282,12 @@ else:
     def lowest_bit(mask):
         """Index of the lowest set bit of a non-zero uint64 ``mask``."""
         return np.int64(_count_trailing_zeros(np.uint64(mask)))
+
+    @jit(inline="always")
+    def trailing_zeros(mask):
+        """Index of the lowest set bit of a uint64 ``mask``; 64 for 0 (so that a table
+        with an entry at 64 needs no test for an empty mask)."""
+        return np.int64(_count_trailing_zeros_or_64(np.uint64(mask)))
 
 
 # ---- paths: the best cards of a straight hike, one cell at a time --------------------------

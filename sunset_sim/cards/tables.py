@@ -35,6 +35,12 @@ class CardTables(NamedTuple):
     comm_share: np.ndarray  # float64 [C] fame per frame (fame / number of frames)
     land_frames: np.ndarray  # uint64 [L, ceil(total frames/64)] bit f: the card fits frame f
     land_fit: np.ndarray  # uint8 [L, C] bit s: the card fits frame s of commission c
+    # The commissions ranked by comm_share, highest first (ties by index): a card's best
+    # share among a set of commissions is then its lowest set bit (greedy's card value,
+    # one bit scan with no loop).
+    share_rank: np.ndarray  # int32 [C] the commission's rank
+    land_commissions_ranked: np.ndarray  # uint64 [L, ceil(C/64)] bit r: fits rank r's frame
+    share_by_rank: np.ndarray  # float64 [64 ceil(C/64) + 1] comm_share of rank r, 0.0 after
 
 
 def frame_matches(features: np.ndarray, frames: Sequence[Frame]) -> np.ndarray:
@@ -88,6 +94,13 @@ def build_tables(cards: CardSet) -> CardTables:
         land_fit[:, has] |= match[:, comm_frames[has, slot]] << slot
     land_commissions = _bit_words(land_fit != 0)  # fits some frame of the commission
     land_frames = _bit_words(match != 0)
+    comm_share = np.array([c.fame / len(c.frames) for c in cards.commissions], np.float64)
+    by_share = np.argsort(-comm_share, kind="stable")  # rank -> commission
+    share_rank = np.empty(len(by_share), dtype=np.int32)
+    share_rank[by_share] = np.arange(len(by_share), dtype=np.int32)
+    land_commissions_ranked = _bit_words(land_fit[:, by_share] != 0)
+    share_by_rank = np.zeros(64 * land_commissions_ranked.shape[1] + 1, dtype=np.float64)
+    share_by_rank[: len(by_share)] = comm_share[by_share]
     return CardTables(
         land_features=land_features,
         land_icons=land_features.sum(axis=1).astype(np.int32),
@@ -104,7 +117,10 @@ def build_tables(cards: CardSet) -> CardTables:
         plan_directions=np.array([p.direction_mask for p in cards.plans], dtype=np.int32),
         plan_hike=np.array([p.hike for p in cards.plans], dtype=np.int32),
         plan_paint=np.array([p.paint for p in cards.plans], dtype=np.int32),
-        comm_share=np.array([c.fame / len(c.frames) for c in cards.commissions], np.float64),
+        comm_share=comm_share,
         land_frames=land_frames,
         land_fit=land_fit,
+        share_rank=share_rank,
+        land_commissions_ranked=land_commissions_ranked,
+        share_by_rank=share_by_rank,
     )
