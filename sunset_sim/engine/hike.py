@@ -7,8 +7,8 @@ from sunset_sim.engine.jit import jit
 from sunset_sim.enums import (
     N_DIRECTIONS,
 )
-from sunset_sim.observation import OBS_POS
-from sunset_sim.strategy_tools import ray_cell
+from sunset_sim.observation import OBS_GRID, OBS_POS
+from sunset_sim.strategy_tools import RAY_CELLS, RAY_LENGTH, lowest_bit
 
 
 @jit(_nrt=False)
@@ -34,22 +34,32 @@ def put_row(options, row, a, b, c, d, e):
 @jit(inline="always")
 def legal_hikes(obs, occupied, start, plan_directions, plan_hike, options):
     """R-HIKE-1..6 in the reference order: stay first, then N..NW with 1, 2, ... steps.
-    ``occupied``: bitmask of the cells holding other artists."""
+    ``occupied``: bitmask of the cells holding other artists.
+
+    Each ray is walked to the plan's reach without a branch on where it stops (a row is
+    written at every step and kept only where the hike is legal): that branch
+    mispredicted. Measured with scripts/ab_bench.py (with the sale search's frame test
+    of the same commit, 7 rounds of 30,000 games): random +5.5%, greedy +3.5%."""
     n = 0
     if not (occupied >> start) & 1:  # R-HIKE-5
         put_row(options, 0, -1, 0, start, -1, -1)
         n = 1
-    for direction in range(N_DIRECTIONS):
-        if not (plan_directions >> direction) & 1:
-            continue
-        for steps in range(1, plan_hike + 1):
-            cell = ray_cell(obs, start, direction, steps)
-            if cell < 0:  # R-HIKE-3, R-HIKE-4
-                break
-            if (occupied >> cell) & 1:  # R-HIKE-5: pass, not end
-                continue
+    reach = min(plan_hike, RAY_LENGTH)  # no hike leaves the grid (R-HIKE-3)
+    directions = plan_directions & ((1 << N_DIRECTIONS) - 1)
+    while directions:
+        direction = lowest_bit(directions)
+        directions &= directions - 1
+        ray = (start * N_DIRECTIONS + direction) * RAY_LENGTH
+        # every step up to the reach, a row written each time and kept (n advanced) only
+        # where legal: where a ray stops varies from hike to hike, and a branch on it
+        # mispredicted
+        on_ray = True
+        for steps in range(1, reach + 1):
+            cell = RAY_CELLS[ray + steps - 1]
+            # R-HIKE-3 (off the grid), R-HIKE-4 (an empty cell ends the ray)
+            on_ray = on_ray and cell >= 0 and obs[OBS_GRID + max(cell, 0)] >= 0
             put_row(options, n, direction, steps, cell, -1, -1)
-            n += 1
+            n += 1 if on_ray and not (occupied >> max(cell, 0)) & 1 else 0  # R-HIKE-5
     if n == 0:  # R-HIKE-5 DECISION: no legal hike, stay put
         put_row(options, 0, -1, 0, start, -1, -1)
         n = 1

@@ -69,16 +69,22 @@ def sale_options(obs, tables, hands, seat, n_hand, options, commission_out):
     for slot in range(obs[OBS_ROW_LEN]):
         commission = obs[OBS_ROW + slot]
         n_frames = tables.comm_n_frames[commission]
-        if n_frames > n_hand:  # one distinct painting per frame (R-SELL-2)
+        if one_word:
+            # its frames, all at once: one test, where a test per frame mispredicted
+            needed = np.uint64(0)
+            for f in range(MAX_FRAMES):
+                frame = tables.comm_frames[commission, f]
+                needed |= (np.uint64(1) << np.uint64(frame)) if frame >= 0 else np.uint64(0)
+            # one distinct painting per frame (R-SELL-2); a frame no painting fits
+            if (n_frames > n_hand) | ((needed & ~held) != np.uint64(0)):
+                continue
+        elif n_frames > n_hand:
             continue
         possible = True
         for f in range(n_frames):
             frame = tables.comm_frames[commission, f]
             mask = np.uint64(0)
             if one_word:
-                if not (held >> np.uint64(frame)) & np.uint64(1):
-                    possible = False
-                    break
                 for i in range(n_hand):
                     mask |= ((hand_frames[i] >> np.uint64(frame)) & np.uint64(1)) << np.uint64(i)
             else:
