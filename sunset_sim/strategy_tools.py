@@ -229,11 +229,10 @@ def _stack_empty(typingctx, count, dtype):
     return array_type(count, dtype), codegen
 
 
-def _trailing_zeros_intrinsic(zero_undefined: bool):
-    """LLVM's cttz on a uint64; with ``zero_undefined`` the result for 0 is undefined
-    (a non-zero mask: a plain bit scan), otherwise it is 64."""
+def _trailing_zeros_intrinsic(name: str, zero_undefined: bool):
+    """LLVM's cttz on a uint64, as an intrinsic called ``name``; with ``zero_undefined``
+    the result for 0 is undefined (a non-zero mask: a plain bit scan), otherwise 64."""
 
-    @intrinsic
     def count(typingctx, value):
         if not isinstance(value, types.Integer) or value.bitwidth != 64 or value.signed:
             return None
@@ -243,11 +242,12 @@ def _trailing_zeros_intrinsic(zero_undefined: bool):
 
         return types.uint64(types.uint64), codegen
 
-    return count
+    count.__name__ = count.__qualname__ = name
+    return intrinsic(count)
 
 
-_count_trailing_zeros = _trailing_zeros_intrinsic(True)
-_count_trailing_zeros_or_64 = _trailing_zeros_intrinsic(False)
+_count_trailing_zeros = _trailing_zeros_intrinsic("_count_trailing_zeros", True)
+_count_trailing_zeros_or_64 = _trailing_zeros_intrinsic("_count_trailing_zeros_or_64", False)
 
 
 if numba.config.DISABLE_JIT:  # plain Python: the same results from ordinary code

@@ -167,3 +167,15 @@ def test_greedy_card_value_is_the_best_share_of_a_visible_commission(
             tables.land_icons, card, visible, weight,
         )  # fmt: skip
         assert got == pytest.approx(expected, rel=1e-12, abs=1e-12), (card, row, preview)
+
+
+@pytest.mark.parametrize("word", [0, 1, 8, 6, 1 << 40, 1 << 63, (1 << 64) - 1])
+def test_bit_scans(word: int) -> None:
+    """trailing_zeros (64 for an empty mask: greedy reads share_by_rank[64] = 0.0 then) and
+    lowest_bit, compiled, against Python's integers."""
+    from sunset_sim.strategy_tools import lowest_bit, trailing_zeros
+
+    expected = (word & -word).bit_length() - 1 if word else 64
+    assert trailing_zeros(np.uint64(word)) == expected
+    if word:
+        assert lowest_bit(np.uint64(word)) == expected
