@@ -7,6 +7,7 @@ from sunset_sim.engine.rng import rng_shuffle
 from sunset_sim.engine.state import mark_card, trace_put
 from sunset_sim.enums import C_SHOWN, N_CELLS, PLACE_GONE, PLACE_PREVIEW, PLACE_TABLE
 from sunset_sim.observation import OBS_GRID, OBS_PREVIEW, OBS_ROW, OBS_ROW_LEN
+from sunset_sim.strategy_tools import lowest_bit
 
 
 @jit(inline="always")
@@ -16,9 +17,14 @@ def refill_wilderness(
     """R-CLEAN-2: empty cells refilled in reading order; the discard pile is shuffled into
     a new deck only when the deck runs out. Returns (land_head, n_discard)."""
     n_land = land_deck.shape[0]
+    # the empty cells as a mask first, then visited in order: no branch per cell on
+    # whether it is empty (which mispredicted)
+    empty = 0
     for cell in range(N_CELLS):
-        if obs[OBS_GRID + cell] >= 0:
-            continue
+        empty |= (1 if obs[OBS_GRID + cell] < 0 else 0) << cell
+    while empty:
+        cell = lowest_bit(empty)
+        empty &= empty - 1
         if land_head >= n_land:
             if n_discard == 0:
                 break

@@ -28,6 +28,23 @@ from sunset_sim.strategy_tools import (
     stack_empty,
 )
 
+# the enumeration in sale_options has one loop per frame
+assert MAX_FRAMES == 3 and OPTION_WIDTH == 1 + MAX_FRAMES + 1
+
+
+@jit(inline="always")
+def firsts_of_kind(mask, same_kind):
+    """The hand positions in ``mask`` with no earlier position of the same kind in it:
+    one painting of each kind is offered for a frame (R-SELL-1)."""
+    firsts = np.uint64(0)
+    rest = mask
+    while rest:
+        i = lowest_bit(rest)
+        rest &= rest - np.uint64(1)
+        first = (same_kind[i] & mask) == np.uint64(0)
+        firsts |= (np.uint64(1) << np.uint64(i)) if first else np.uint64(0)
+    return firsts
+
 
 @jit(inline="always")
 def sale_options(obs, tables, hands, seat, n_hand, options, commission_out):
@@ -42,7 +59,11 @@ def sale_options(obs, tables, hands, seat, n_hand, options, commission_out):
     lets a player fulfil any commission in the row; nothing may be left off the list).
 
     The search runs on bitmasks over hand positions: per frame the paintings that fit it,
-    per painting the earlier paintings of the same kind."""
+    per painting the earlier paintings of the same kind; a loop per frame (it was a
+    depth-first search with a stack per depth). With the row's commissions tested
+    before any is searched, and the wilderness refill's mask of empty cells
+    (cleanup.py), measured with scripts/ab_bench.py against 5a2c5b1 (7 rounds of 25,000
+    games): random +5.0%, greedy +3.6%, commission-hunter +1.8%."""
     put_row(options, 0, -1, -1, -1, -1, -1)
     capacity = options.shape[0]
     n = 1
@@ -62,24 +83,27 @@ def sale_options(obs, tables, hands, seat, n_hand, options, commission_out):
     same_kind = stack_empty(MAX_PAINTINGS, np.uint64)  # earlier positions of the same kind
     kinds = stack_empty(MAX_PAINTINGS, np.int64)
     fit = stack_empty(MAX_FRAMES, np.uint64)  # positions fitting each frame
-    candidates = stack_empty(MAX_FRAMES, np.uint64)  # fitting and unused, per depth
-    untried = stack_empty(MAX_FRAMES, np.uint64)
-    chosen = stack_empty(MAX_FRAMES, np.int64)  # hand position chosen, per depth
     kinds_ready = False
+    # The row slots whose commission the hand may fill: no more frames than paintings
+    # (one distinct painting per frame, R-SELL-2) and, with one word of frames, each
+    # frame fitted by some painting. Found for the whole row first, without a branch per
+    # commission (which mispredicted), then visited in row order.
+    passing = 0
     for slot in range(obs[OBS_ROW_LEN]):
         commission = obs[OBS_ROW + slot]
-        n_frames = tables.comm_n_frames[commission]
+        ok = tables.comm_n_frames[commission] <= n_hand
         if one_word:
-            # its frames, all at once: one test, where a test per frame mispredicted
-            needed = np.uint64(0)
+            needed = np.uint64(0)  # its frames
             for f in range(MAX_FRAMES):
                 frame = tables.comm_frames[commission, f]
                 needed |= (np.uint64(1) << np.uint64(frame)) if frame >= 0 else np.uint64(0)
-            # one distinct painting per frame (R-SELL-2); a frame no painting fits
-            if (n_frames > n_hand) | ((needed & ~held) != np.uint64(0)):
-                continue
-        elif n_frames > n_hand:
-            continue
+            ok = ok and (needed & ~held) == np.uint64(0)
+        passing |= (1 if ok else 0) << slot
+    while passing:
+        slot = lowest_bit(passing)
+        passing &= passing - 1
+        commission = obs[OBS_ROW + slot]
+        n_frames = tables.comm_n_frames[commission]
         possible = True
         for f in range(n_frames):
             frame = tables.comm_frames[commission, f]
@@ -108,42 +132,38 @@ def sale_options(obs, tables, hands, seat, n_hand, options, commission_out):
                 same_kind[i] = before
             kinds_ready = True
         listed = n
-        used = np.uint64(0)  # positions chosen at depths 0 .. depth-1
-        candidates[0] = fit[0]
-        untried[0] = fit[0]
-        depth = 0
-        while depth >= 0:
-            if depth == n_frames:
+        # every choice of a painting per frame, in order of hand position per frame, of
+        # the paintings fitting it that no earlier frame took, each kind once
+        firsts0 = firsts_of_kind(fit[0], same_kind)
+        while firsts0:
+            i0 = lowest_bit(firsts0)
+            firsts0 &= firsts0 - np.uint64(1)
+            if n_frames == 1:
                 if n < capacity:
-                    options[n, 0] = commission
-                    for f in range(MAX_FRAMES):
-                        options[n, 1 + f] = hands[seat, chosen[f]] if f < n_frames else -1
-                    for column in range(1 + MAX_FRAMES, OPTION_WIDTH):
-                        options[n, column] = -1
+                    put_row(options, n, commission, hands[seat, i0], -1, -1, -1)
                 n += 1
-                depth -= 1
-                used &= ~(np.uint64(1) << np.uint64(chosen[depth]))
                 continue
-            rest = untried[depth]
-            found = -1
-            while rest:
-                i = lowest_bit(rest)
-                rest &= rest - np.uint64(1)
-                if not (same_kind[i] & candidates[depth]):  # first of its kind here
-                    found = i
-                    break
-            untried[depth] = rest
-            if found >= 0:
-                chosen[depth] = found
-                used |= np.uint64(1) << np.uint64(found)
-                depth += 1
-                if depth < n_frames:
-                    candidates[depth] = fit[depth] & ~used
-                    untried[depth] = candidates[depth]
-            else:
-                depth -= 1
-                if depth >= 0:
-                    used &= ~(np.uint64(1) << np.uint64(chosen[depth]))
+            taken0 = np.uint64(1) << np.uint64(i0)
+            firsts1 = firsts_of_kind(fit[1] & ~taken0, same_kind)
+            while firsts1:
+                i1 = lowest_bit(firsts1)
+                firsts1 &= firsts1 - np.uint64(1)
+                if n_frames == 2:
+                    if n < capacity:
+                        put_row(options, n, commission, hands[seat, i0], hands[seat, i1], -1, -1)
+                    n += 1
+                    continue
+                taken1 = taken0 | (np.uint64(1) << np.uint64(i1))
+                firsts2 = firsts_of_kind(fit[2] & ~taken1, same_kind)
+                while firsts2:
+                    i2 = lowest_bit(firsts2)
+                    firsts2 &= firsts2 - np.uint64(1)
+                    if n < capacity:
+                        put_row(
+                            options, n, commission, hands[seat, i0], hands[seat, i1],
+                            hands[seat, i2], -1,
+                        )  # fmt: skip
+                    n += 1
         if n > listed:
             commission_out[commission, C_OFFERED] |= np.int8(1 << seat)
     return n
