@@ -61,8 +61,9 @@ def visible_word(obs, share_rank):
     visible = np.uint64(0)
     for slot in range(row_len + 1):
         commission = obs[OBS_ROW + slot] if slot < row_len else obs[OBS_PREVIEW]
-        if commission >= 0 and share_rank[commission] < 64:
-            visible |= np.uint64(1) << np.uint64(share_rank[commission])
+        rank = share_rank[max(commission, 0)]
+        ok = (commission >= 0) & (rank < 64)
+        visible |= (np.uint64(1) << np.uint64(rank)) if ok else np.uint64(0)
     return visible
 
 
@@ -94,7 +95,7 @@ def card_value(obs, ranked, share_rank, share_by_rank, land_icons, card, visible
 def cell_value(obs, ranked, share_rank, share_by_rank, land_icons, cell, occupied, visible, weight):
     """card_value of the card on ``cell``, -1 where it cannot be painted (R-PAINT-2)."""
     card = obs[OBS_GRID + cell]
-    if card < 0 or (occupied >> cell) & 1:
+    if (card < 0) | (((occupied >> cell) & 1) != 0):  # (|: "or" branches on each test)
         return -1.0
     return card_value(obs, ranked, share_rank, share_by_rank, land_icons, card, visible, weight)
 
@@ -226,12 +227,13 @@ def choose_plan(
             bonus = 0.0
             if steps_goal_met(goal_kind, goal_param, direction, steps, cell):
                 bonus = goal_bonus
-            for i in range(PLAN_HAND):
-                if steps <= hike[i] and (directions[i] >> direction) & 1:
-                    taken = min(paint[i], n_top)
-                    total = prefix[min(paint[i], PATH_TOP)]
-                    total += goal_bonus if taken >= painted_goal else bonus
-                    card_best[i] = max(card_best[i], total)
+            for i in range(PLAN_HAND):  # (selects, not branches: which cards allow the
+                # hike varies from deal to deal; & as "and" would branch too)
+                allowed = (steps <= hike[i]) & (((directions[i] >> direction) & 1) != 0)
+                taken = min(paint[i], n_top)
+                total = prefix[min(paint[i], PATH_TOP)]
+                total += goal_bonus if taken >= painted_goal else bonus
+                card_best[i] = max(card_best[i], total) if allowed else card_best[i]
     earliest = plan_wake[0]
     for plan in range(plan_wake.shape[0]):
         earliest = min(earliest, plan_wake[plan])
@@ -297,7 +299,7 @@ def choose_hike(
             path_add(top, prefix, value)
             n_top += 1
             total = prefix[min(plan_paint, PATH_TOP)]
-            if min(plan_paint, n_top) >= painted_goal or steps_goal_met(
+            if (min(plan_paint, n_top) >= painted_goal) | steps_goal_met(
                 goal_kind, goal_param, direction, steps, cell
             ):
                 total += goal_bonus

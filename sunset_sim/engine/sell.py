@@ -97,7 +97,7 @@ def sale_options(obs, tables, hands, seat, n_hand, options, commission_out):
             for f in range(MAX_FRAMES):
                 frame = tables.comm_frames[commission, f]
                 needed |= (np.uint64(1) << np.uint64(frame)) if frame >= 0 else np.uint64(0)
-            ok = ok and (needed & ~held) == np.uint64(0)
+            ok = ok & ((needed & ~held) == np.uint64(0))  # (&: "and" would branch)
         passing |= (1 if ok else 0) << slot
     while passing:
         slot = lowest_bit(passing)
