@@ -4,29 +4,54 @@ the reference engine's order, and taking the chosen one (R-PAINT-3), as
 
 from __future__ import annotations
 
+import numpy as np
+
 from sunset_sim.engine.jit import jit
-from sunset_sim.engine.state import S_ICONS, S_PAINTED, mark_card, refresh_fame, trace_put
+from sunset_sim.engine.state import (
+    S_ICONS,
+    S_PAINTED,
+    SCRATCH_SIZE,
+    mark_card,
+    refresh_fame,
+    trace_put,
+)
 from sunset_sim.enums import D_PAINTED
 from sunset_sim.observation import OBS_GRID, OPTION_WIDTH
-from sunset_sim.strategy_tools import popcount, takeable_cells
+from sunset_sim.strategy_tools import takeable_cells
+
+
+def _subset_tables() -> tuple[np.ndarray, np.ndarray]:
+    """SUBSET_BITS[mask * OPTION_WIDTH + c]: the position of the c-th set bit of ``mask``
+    (-1 past its last), SUBSET_SIZE[mask]: how many bits it has, for every subset of the
+    SCRATCH_SIZE takeable cells a path can have."""
+    n_masks = 1 << SCRATCH_SIZE
+    bits = np.full(n_masks * OPTION_WIDTH, -1, dtype=np.int64)
+    sizes = np.zeros(n_masks, dtype=np.int64)
+    for mask in range(n_masks):
+        positions = [bit for bit in range(SCRATCH_SIZE) if (mask >> bit) & 1]
+        bits[mask * OPTION_WIDTH : mask * OPTION_WIDTH + len(positions)] = positions
+        sizes[mask] = len(positions)
+    return bits, sizes
+
+
+assert OPTION_WIDTH >= SCRATCH_SIZE  # a row holds every cell of a path
+SUBSET_BITS, SUBSET_SIZE = _subset_tables()
 
 
 @jit(inline="always")
 def paint_options(obs, occupied, start, direction, steps, paint, options, takeable):
-    """R-PAINT-1/2: subsets of the takeable path cells, by ascending bitmask."""
+    """R-PAINT-1/2: subsets of the takeable path cells, by ascending bitmask. Each subset's
+    row is written from tables and kept (``n`` advanced) only if it is small enough: no
+    branch on the bits of a subset or on its size, which mispredicted. Measured with
+    scripts/ab_bench.py against 837666f: random +4.2% (9 rounds of 25,000 games), greedy
+    +1.5%, commission-hunter +1.1% (7 rounds)."""
     n_takeable = takeable_cells(obs, occupied, start, direction, steps, takeable)
     n = 0
     for mask in range(1 << n_takeable):
-        if popcount(mask) > paint:
-            continue
-        column = 0
-        for bit in range(n_takeable):
-            if (mask >> bit) & 1:
-                options[n, column] = takeable[bit]
-                column += 1
-        for pad in range(column, OPTION_WIDTH):
-            options[n, pad] = -1
-        n += 1
+        for column in range(OPTION_WIDTH):
+            bit = SUBSET_BITS[mask * OPTION_WIDTH + column]
+            options[n, column] = takeable[max(bit, 0)] if bit >= 0 else -1
+        n += 1 if SUBSET_SIZE[mask] <= paint else 0
     return n
 
 
