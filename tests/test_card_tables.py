@@ -20,8 +20,8 @@ from sunset_sim.enums import MAX_FRAMES
 
 
 def loop_tables(cards: CardSet) -> dict[str, np.ndarray]:
-    """match, land_fit, land_commissions, land_frames and the ranked tables, one
-    (card, frame) at a time."""
+    """match, land_fit, land_commissions, land_frames, comm_frame_words and the ranked
+    tables, one (card, frame) at a time."""
     frames = [frame for commission in cards.commissions for frame in commission.frames]
     n_lands, n_comm = len(cards.landscapes), len(cards.commissions)
     n_words = max(1, (n_comm + 63) // 64)
@@ -39,6 +39,12 @@ def loop_tables(cards: CardSet) -> dict[str, np.ndarray]:
     land_fit = np.zeros((n_lands, n_comm), dtype=np.uint8)
     land_commissions = np.zeros((n_lands, max(1, (n_comm + 63) // 64)), dtype=np.uint64)
     land_frames = np.zeros((n_lands, max(1, (len(frames) + 63) // 64)), dtype=np.uint64)
+    comm_frame_words = np.zeros((n_comm, land_frames.shape[1]), dtype=np.uint64)
+    frame = 0
+    for commission, item in enumerate(cards.commissions):
+        for _ in item.frames:
+            comm_frame_words[commission, frame // 64] |= np.uint64(1 << frame % 64)
+            frame += 1
     for card, land in enumerate(cards.landscapes):
         frame = 0
         for commission, item in enumerate(cards.commissions):
@@ -56,6 +62,7 @@ def loop_tables(cards: CardSet) -> dict[str, np.ndarray]:
         "land_fit": land_fit,
         "land_commissions": land_commissions,
         "land_frames": land_frames,
+        "comm_frame_words": comm_frame_words,
         "share_rank": share_rank,
         "land_commissions_ranked": land_commissions_ranked,
         "share_by_rank": share_by_rank,

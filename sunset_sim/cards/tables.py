@@ -35,6 +35,7 @@ class CardTables(NamedTuple):
     comm_share: np.ndarray  # float64 [C] fame per frame (fame / number of frames)
     land_frames: np.ndarray  # uint64 [L, ceil(total frames/64)] bit f: the card fits frame f
     land_fit: np.ndarray  # uint8 [L, C] bit s: the card fits frame s of commission c
+    comm_frame_words: np.ndarray  # uint64 [C, ceil(total frames/64)] bit f: c's frame f
     # The commissions ranked by comm_share, highest first (ties by index): a card's best
     # share among a set of commissions is then its lowest set bit (greedy's card value,
     # one bit scan with no loop).
@@ -94,6 +95,12 @@ def build_tables(cards: CardSet) -> CardTables:
         land_fit[:, has] |= match[:, comm_frames[has, slot]] << slot
     land_commissions = _bit_words(land_fit != 0)  # fits some frame of the commission
     land_frames = _bit_words(match != 0)
+    frame_owner = np.repeat(
+        np.arange(len(cards.commissions)), [len(c.frames) for c in cards.commissions]
+    )
+    comm_frame_words = _bit_words(
+        frame_owner[None, :] == np.arange(len(cards.commissions))[:, None]
+    )
     comm_share = np.array([c.fame / len(c.frames) for c in cards.commissions], np.float64)
     by_share = np.argsort(-comm_share, kind="stable")  # rank -> commission
     share_rank = np.empty(len(by_share), dtype=np.int32)
@@ -120,6 +127,7 @@ def build_tables(cards: CardSet) -> CardTables:
         comm_share=comm_share,
         land_frames=land_frames,
         land_fit=land_fit,
+        comm_frame_words=comm_frame_words,
         share_rank=share_rank,
         land_commissions_ranked=land_commissions_ranked,
         share_by_rank=share_by_rank,
