@@ -87,8 +87,6 @@ PER_MISSING = np.array([1.0 / max(n, 1) for n in range(MAX_FRAMES + 1)])
 MASK_BITS = np.array(
     [float((a >> m) & 1) for a in range(1 << N_MASKS) for m in range(N_MASKS)], dtype=np.float64
 )
-MAX_STEPS = 5  # index 0 = stay; a straight hike on a 5x5 grid has at most 4 steps
-HIKE_TABLE = N_DIRECTIONS * MAX_STEPS  # the stay at 0, then [direction, steps]
 
 
 def _hall_table() -> np.ndarray:
@@ -368,20 +366,16 @@ def hike_met(goal_kind, goal_param, direction, steps, cell, n_taken, n_held, fea
     return hike_goal_met(goal_kind, goal_param, direction, steps, cell, n_taken)
 
 
-@jit(_nrt=False, wraparound=False)
-def hike_scan(
+@jit(inline="always")
+def hike_start(
     obs, land_icons, land_fit, land_features, n_vis, ints, floats, target, goal_kind,
-    goal_param, n_held, held_features, directions, reach, n_plans, best_only, out,
+    goal_param, n_held, held_features,
 ):  # fmt: skip
-    """The worth of every hike from here now, for up to PLAN_HAND plan cards (reach
-    ints[PLAN_HIKE + i], paint ints[PLAN_PAINT + i], directions ints[PLAN_DIRECTIONS + i]:
-    in ints, as each array passed costs the call 7+ words): a hike is worth its paint best
-    cards plus weights[W_GOAL] if today's goal is met. With
-    ``best_only``, out[i] is the best hike card i allows (-1e9 if none); otherwise
-    out[i * HIKE_TABLE + direction * MAX_STEPS + steps] is each hike's worth (index 0:
-    the stay, -1e9 where it is not legal; the hikes card i does not allow are left as
-    they were). One scan per direction serves every card (the same path, a different
-    reach, paint number and direction set)."""
+    """What every hike from here shares: (occupied cells, start cell, the start card's
+    worth (-1 if it cannot be painted), the features held with it, every feature type,
+    the goal's bonus, with_deny, whether the features taken matter, the cards a hike must
+    take to meet a 'painted' or 'holds' goal (N_CELLS + 1: never), whether other goals
+    are met by a hike's steps alone)."""
     occupied = others_mask(obs)
     full = (1 << land_features.shape[1]) - 1
     goal_bonus = floats[WEIGHTS + W_GOAL]
@@ -397,17 +391,6 @@ def hike_scan(
         )
         if track:
             start_features |= card_features(land_features, start_card)
-    top = stack_empty(PATH_TOP, np.float64)
-    prefix = stack_empty(PATH_PREFIX, np.float64)
-    for i in range(n_plans):
-        stay = -1e9
-        if not (occupied >> start) & 1:  # staying is legal (R-HIKE-5)
-            n_own = 1 if start_value >= 0 and ints[PLAN_PAINT + i] > 0 else 0
-            stay = start_value if n_own else 0.0
-            features = start_features if n_own else held_features
-            if hike_met(goal_kind, goal_param, -1, 0, start, n_own, n_held, features, full):
-                stay += goal_bonus
-        out[i if best_only else i * HIKE_TABLE] = stay
     # hike_met once per step for every card: 'painted' and 'holds' are met when a card
     # takes at least ``need`` cards; the other goals by the step alone (its cells)
     need = N_CELLS + 1  # never
@@ -416,6 +399,56 @@ def hike_scan(
     elif goal_kind == GOAL_HOLDS:
         need = goal_param - n_held
     by_step = goal_kind >= 0 and goal_kind != GOAL_SOLD and need == N_CELLS + 1
+    return (
+        occupied, start, start_value, start_features, full, goal_bonus, with_deny, track, need,
+        by_step,
+    )  # fmt: skip
+
+
+@jit(inline="always")
+def stay_worth(
+    occupied, start, start_value, start_features, held_features, paint, goal_kind, goal_param,
+    n_held, full, goal_bonus,
+):  # fmt: skip
+    """The worth of staying put (-1e9 where another artist stands there, R-HIKE-5)."""
+    stay = -1e9
+    if not (occupied >> start) & 1:
+        n_own = 1 if start_value >= 0 and paint > 0 else 0
+        stay = start_value if n_own else 0.0
+        features = start_features if n_own else held_features
+        if hike_met(goal_kind, goal_param, -1, 0, start, n_own, n_held, features, full):
+            stay += goal_bonus
+    return stay
+
+
+@jit(_nrt=False, wraparound=False)
+def hike_scan(
+    obs, land_icons, land_fit, land_features, n_vis, ints, floats, target, goal_kind,
+    goal_param, n_held, held_features, directions, reach, n_plans, out,
+):  # fmt: skip
+    """out[i]: the best hike from here now that plan card i (of up to PLAN_HAND: reach
+    ints[PLAN_HIKE + i], paint ints[PLAN_PAINT + i], directions ints[PLAN_DIRECTIONS + i],
+    in ints, as each array passed costs the call 7+ words) allows, -1e9 if none; a hike is
+    worth its paint best cards plus weights[W_GOAL] if today's goal is met. One scan per
+    direction serves every card (the same path, a different reach, paint number and
+    direction set)."""
+    (
+        occupied, start, start_value, start_features, full, goal_bonus, with_deny, track, need,
+        by_step,
+    ) = hike_start(
+        obs, land_icons, land_fit, land_features, n_vis, ints, floats, target, goal_kind,
+        goal_param, n_held, held_features,
+    )  # fmt: skip
+    top = stack_empty(PATH_TOP, np.float64)
+    prefix = stack_empty(PATH_PREFIX, np.float64)
+    # every card's best in a local array of constant size, for a loop LLVM unrolls and
+    # keeps in registers (the cards past n_plans have reach 0: they allow no hike)
+    best = stack_empty(PLAN_HAND, np.float64)
+    for i in range(PLAN_HAND):
+        best[i] = stay_worth(
+            occupied, start, start_value, start_features, held_features,
+            ints[PLAN_PAINT + i], goal_kind, goal_param, n_held, full, goal_bonus,
+        )  # fmt: skip
     for direction in range(N_DIRECTIONS):
         if not (directions >> direction) & 1:
             continue
@@ -441,19 +474,83 @@ def hike_scan(
                 goal_kind, goal_param, direction, steps, cell, 0, n_held, features, full
             ):
                 step_bonus = goal_bonus
-            for i in range(n_plans):
-                # card i allows this hike; for plan decisions applied by a select, not a
-                # branch (which cards reach how far in which directions varies per deal)
+            for i in range(PLAN_HAND):
+                # card i allows this hike: applied by a select, not a branch (which cards
+                # reach how far in which directions varies per deal). The select is of
+                # the new total, not of best[i] itself: LLVM made a branch of that one
+                # (replayed plan decisions: greedy 211 -> 153 ns, the same choices)
                 allowed = (steps <= ints[PLAN_HIKE + i]) & (
                     ((ints[PLAN_DIRECTIONS + i] >> direction) & 1) != 0
                 )
                 paint = ints[PLAN_PAINT + i]
                 total = prefix[min(paint, PATH_TOP)]
                 total += goal_bonus if min(paint, n_top) >= need else step_bonus
-                if best_only:
-                    out[i] = max(out[i], total) if allowed else out[i]
-                elif allowed:
-                    out[i * HIKE_TABLE + direction * MAX_STEPS + steps] = total
+                best[i] = max(best[i], total if allowed else -1e18)
+    for i in range(n_plans):
+        out[i] = best[i]
+
+
+@jit(_nrt=False, wraparound=False)
+def hike_rows(
+    obs, options, n_options, land_icons, land_fit, land_features, n_vis, ints, floats, target,
+    goal_kind, goal_param, n_held, held_features, paint, out,
+):  # fmt: skip
+    """out[i]: the worth of hike option i (as hike_scan values a hike), valued along the
+    option rows themselves, as greedy's choose_hike does: a row's path is the previous
+    row's plus the cells up to its end when both go the same way (the engines list a
+    direction's hikes by ascending steps), else it starts again from the artist."""
+    (
+        occupied, start, start_value, start_features, full, goal_bonus, with_deny, track, need,
+        by_step,
+    ) = hike_start(
+        obs, land_icons, land_fit, land_features, n_vis, ints, floats, target, goal_kind,
+        goal_param, n_held, held_features,
+    )  # fmt: skip
+    stay = stay_worth(
+        occupied, start, start_value, start_features, held_features, paint, goal_kind,
+        goal_param, n_held, full, goal_bonus,
+    )  # fmt: skip
+    top = stack_empty(PATH_TOP, np.float64)
+    prefix = stack_empty(PATH_PREFIX, np.float64)
+    path_direction = -1  # the direction and steps of the path in top and prefix
+    path_steps = 0
+    n_top = 0
+    features = start_features
+    for index in range(n_options):
+        direction = options[index, 0]
+        steps = options[index, 1]
+        if direction < 0:
+            out[index] = stay
+            continue
+        if direction != path_direction or steps <= path_steps:
+            n_top = path_start(top, prefix, start_value)
+            features = start_features
+            path_direction = direction
+            path_steps = 0
+        cell = start
+        for step in range(path_steps + 1, steps + 1):
+            cell = ray_cell(obs, start, direction, step)
+            if cell < 0:  # R-HIKE-3, R-HIKE-4 (not on a legal hike's path)
+                break
+            if (occupied >> cell) & 1:  # R-HIKE-5: pass through (nor paint there)
+                continue
+            card = obs[OBS_GRID + cell]
+            path_add(
+                top,
+                prefix,
+                card_worth(card, land_icons, land_fit, n_vis, ints, floats, target, with_deny),
+            )
+            n_top += 1
+            if track:
+                features |= card_features(land_features, card)
+        path_steps = steps
+        step_bonus = 0.0
+        if by_step and hike_met(
+            goal_kind, goal_param, direction, steps, cell, 0, n_held, features, full
+        ):
+            step_bonus = goal_bonus
+        total = prefix[min(paint, PATH_TOP)]
+        out[index] = total + (goal_bonus if min(paint, n_top) >= need else step_bonus)
 
 
 @jit(_nrt=False, wraparound=False)
@@ -508,27 +605,28 @@ def option_values(
             n_vis, ints, floats, target, goal_kind, goal_param, n_held, held_features, out,
         )  # fmt: skip
         return
-    n_plans = n_options if kind == DECIDE_PLAN else 1
-    reach = 0
+    if kind != DECIDE_PLAN:  # a hike: every option
+        plan = obs[OBS_PLAN + obs[OBS_ME]]
+        hike_rows(
+            obs, options, n_options, tables.land_icons, tables.land_fit, tables.land_features,
+            n_vis, ints, floats, target, goal_kind, goal_param, n_held, held_features,
+            tables.plan_paint[plan], out,
+        )  # fmt: skip
+        return
+    reach = 0  # a plan card: the best hike it allows
     wanted = 0
-    for i in range(n_plans):
-        plan = options[i, 0] if kind == DECIDE_PLAN else obs[OBS_PLAN + obs[OBS_ME]]
+    for i in range(PLAN_HAND):  # (the cards past n_options allow nothing)
+        ints[PLAN_HIKE + i] = 0
+        ints[PLAN_PAINT + i] = 0
+        ints[PLAN_DIRECTIONS + i] = 0
+    for i in range(n_options):
+        plan = options[i, 0]
         ints[PLAN_HIKE + i] = tables.plan_hike[plan]
         ints[PLAN_PAINT + i] = tables.plan_paint[plan]
         ints[PLAN_DIRECTIONS + i] = tables.plan_directions[plan]
         reach = max(reach, ints[PLAN_HIKE + i])
         wanted |= ints[PLAN_DIRECTIONS + i]
-    best_only = kind == DECIDE_PLAN  # a plan card: the best hike; a hike: every one
-    table = stack_empty(HIKE_TABLE, np.float64)
-    for entry in range(0 if best_only else HIKE_TABLE):
-        table[entry] = -1e9
     hike_scan(
         obs, tables.land_icons, tables.land_fit, tables.land_features, n_vis, ints, floats,
-        target, goal_kind, goal_param, n_held, held_features, wanted, reach, n_plans,
-        best_only, out if best_only else table,
+        target, goal_kind, goal_param, n_held, held_features, wanted, reach, n_options, out,
     )  # fmt: skip
-    if best_only:
-        return
-    for i in range(n_options):
-        direction = options[i, 0]
-        out[i] = table[0 if direction < 0 else direction * MAX_STEPS + options[i, 1]]
