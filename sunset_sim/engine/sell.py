@@ -183,25 +183,31 @@ def make_sale(
     for f in range(comm_n_frames[commission]):
         card = options[choice, 1 + f]
         trace_put(trace, card)
-        for i in range(n_hand[seat]):
-            if hands[seat, i] == card:
-                for j in range(i, n_hand[seat] - 1):
-                    hands[seat, j] = hands[seat, j + 1]
-                n_hand[seat] -= 1
-                hands[seat, n_hand[seat]] = -1
-                break
         discard[n_discard] = card
         n_discard += 1
         obs[land_place + card] = PLACE_DISCARD
         sums[seat, S_ICONS] -= land_icons[card]
         sums[seat, S_SOLD] += 1
+    # the hand and the row closed up in one pass each, every entry written and the write
+    # position moved on where it stays (no search that stops where the card is: a branch
+    # that mispredicted); the row of an option past its frames holds -1, never in a hand
+    sold_0, sold_1, sold_2 = options[choice, 1], options[choice, 2], options[choice, 3]
+    kept = 0
+    for i in range(n_hand[seat]):
+        card = hands[seat, i]
+        hands[seat, kept] = card
+        kept += (card != sold_0) & (card != sold_1) & (card != sold_2)
+    for i in range(kept, n_hand[seat]):
+        hands[seat, i] = -1
+    n_hand[seat] = kept
+    kept = 0
     for slot in range(row_len):
-        if obs[OBS_ROW + slot] == commission:
-            for j in range(slot, row_len - 1):
-                obs[OBS_ROW + j] = obs[OBS_ROW + j + 1]
-            row_len -= 1
-            obs[OBS_ROW + row_len] = -1
-            break
+        in_row = obs[OBS_ROW + slot]
+        obs[OBS_ROW + kept] = in_row
+        kept += in_row != commission
+    for slot in range(kept, row_len):
+        obs[OBS_ROW + slot] = -1
+    row_len = kept
     obs[OBS_ROW_LEN] = row_len
     obs[comm_place + commission] = seat
     sums[seat, S_COMMISSION_FAME] += comm_fame[commission]
