@@ -64,6 +64,7 @@ from sunset_sim.observation import (
     OBS_PREVIEW,
     OBS_ROW,
     OBS_ROW_LEN,
+    OPTION_WIDTH,
 )
 from sunset_sim.strategy_tools import (
     PATH_PREFIX,
@@ -569,7 +570,7 @@ def paint_values(
         value = 0.0
         n = 0
         features = held_features
-        for column in range(options.shape[1]):
+        for column in range(OPTION_WIDTH):  # (a constant: the loop is unrolled)
             cell = options[i, column]
             if cell < 0:
                 continue

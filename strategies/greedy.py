@@ -24,6 +24,7 @@ from sunset_sim.observation import (
     OBS_PREVIEW,
     OBS_ROW,
     OBS_ROW_LEN,
+    OPTION_WIDTH,
 )
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
@@ -136,7 +137,7 @@ def choose_paint(
     best = -1e18
     for index in range(n_options):
         value = 0.0
-        for column in range(options.shape[1]):
+        for column in range(OPTION_WIDTH):  # (a constant: the loop is unrolled)
             cell = options[index, column]
             if cell >= 0:
                 if not (done >> cell) & 1:

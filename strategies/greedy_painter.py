@@ -22,7 +22,7 @@ from sunset_sim.strategies._style_tools import (
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
-from sunset_sim.strategy_tools import stack_empty
+from sunset_sim.strategy_tools import sale_value, stack_empty
 
 # The parameters, in params-vector order; the index constants are derived from them.
 PARAMETERS = (
@@ -41,11 +41,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
         best_index = 0
         best = 0.0
         for index in range(1, n_options):
-            icons = 0
-            for column in range(1, options.shape[1]):
-                if options[index, column] >= 0:
-                    icons += tables.land_icons[options[index, column]]
-            value = tables.comm_fame[options[index, 0]] - params[SELL] * 0.5 * icons
+            value = sale_value(options, index, tables.comm_fame, tables.land_icons, params[SELL])
             if value > best:
                 best = value
                 best_index = index

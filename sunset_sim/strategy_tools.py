@@ -24,6 +24,7 @@ from sunset_sim.enums import (
     GOAL_PAINTED,
     GOAL_STEPS,
     GRID_SIZE,
+    MAX_FRAMES,
     MAX_PLAYERS,
     N_CELLS,
     N_DIRECTIONS,
@@ -157,7 +158,9 @@ def sale_value(options, index, comm_fame, land_icons, leftover_weight):
     were worth unsold (half an icon each, R-END-2), that loss weighted by
     ``leftover_weight`` (1.0: its true cost). Every built-in strategy values sales so."""
     icons = 0
-    for column in range(1, options.shape[1]):
+    # (a sale row holds its paintings in columns 1 .. MAX_FRAMES, -1 after them: a loop of
+    # that constant length, where one to the row's width was vectorized with a gather)
+    for column in range(1, 1 + MAX_FRAMES):
         if options[index, column] >= 0:
             icons += land_icons[options[index, column]]
     return comm_fame[options[index, 0]] - leftover_weight * 0.5 * icons
