@@ -40,6 +40,7 @@ from sunset_sim.observation import (
     OBS_PREVIEW,
     OBS_ROW,
     OBS_ROW_LEN,
+    OPTION_WIDTH,
 )
 from sunset_sim.strategy_tools import popcount, takeable_cells
 
@@ -83,7 +84,7 @@ def path_takeable(obs, occupied, direction, steps, cells):
 def option_cells(options, index, cells):
     """The cells of a paint option row; their number."""
     n = 0
-    for column in range(options.shape[1]):
+    for column in range(OPTION_WIDTH):
         if options[index, column] >= 0:
             cells[n] = options[index, column]
             n += 1

@@ -375,7 +375,7 @@ def paint_keep(
     for index in range(n_options):
         n = 0
         features = held_features
-        for column in range(options.shape[1]):
+        for column in range(OPTION_WIDTH):
             cell = options[index, column]
             if cell < 0:
                 continue
@@ -402,7 +402,7 @@ def paint_keep(
                 for k in range(n_comm * MAX_FRAMES):
                     added_fits[k] = 0
                 n = 0
-                for column in range(options.shape[1]):
+                for column in range(OPTION_WIDTH):
                     cell = options[index, column]
                     if cell >= 0:
                         bits = cell_fits[cell]
@@ -424,7 +424,7 @@ def handed_mask(options, index, held, n_held):
     """My paintings handed in by sale option ``index``: (bitmask, number)."""
     handed = 0
     n_handed = 0
-    for column in range(1, options.shape[1]):
+    for column in range(1, 1 + MAX_FRAMES):  # (a sale row's paintings)
         card = options[index, column]
         for i in range(n_held):
             if held[i] == card:
@@ -477,11 +477,7 @@ def choose_sale(
                 handed, _ = handed_mask(options, index, held, n_held)
                 rest = all_held & ~handed
                 left = count_sales(n_comm, n_frames, held_fits, held_fits, rest, 0, every)
-                icons = 0
-                for column in range(1, options.shape[1]):
-                    if options[index, column] >= 0:
-                        icons += land_icons[options[index, column]]
-                value = comm_fame[options[index, 0]] - 0.5 * icons
+                value = sale_value(options, index, comm_fame, land_icons, 1.0)
                 if left > best_left or (left == best_left and value > best_value):
                     best_index = index
                     best_left = left

@@ -115,6 +115,7 @@ from sunset_sim.observation import (
     OBS_ORDER,
     OBS_PLAN,
     OBS_TURN_POS,
+    OPTION_WIDTH,
 )
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
@@ -628,7 +629,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     if kind != DECIDE_PLAN and kind != DECIDE_HIKE:  # paint: the cells of the options
         cell_mask = 0
         for i in range(n_options):
-            for column in range(options.shape[1]):
+            for column in range(OPTION_WIDTH):
                 if options[i, column] >= 0:
                     cell_mask |= 1 << options[i, column]
     goal = obs[OBS_GOAL]  # the features of cards matter only to an "all features" goal
