@@ -1,0 +1,93 @@
+"""Hike decisions valued down the option rows (greedy's ``hike_values``, ``_card_worth``'s
+``hike_rows``): a row's path is built on the previous row's only where it goes on in the
+same direction, so every row's worth is the same whatever the order of the rows (the
+engines list them by direction, then steps: R-HIKE-1..6). Checked on hike decisions
+recorded from real games, with the rows reversed and shuffled."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+from sunset_sim.strategies import _card_worth, greedy
+from sunset_sim.strategies._style_tools import N_WEIGHTS, RATE_SHARE, W_ICONS, W_OTHER
+
+from sunset_sim.cards.loader import load_cards
+from sunset_sim.cards.tables import build_tables
+from sunset_sim.enums import DECIDE_HIKE
+from sunset_sim.observation import OBS_ME, OBS_PLAN
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "decision_bench.py"
+
+
+@pytest.fixture(scope="module")
+def hikes(tmp_path_factory):
+    """Hike decisions of 4 greedy games with at least 3 rows: (obs, options)."""
+    recording = tmp_path_factory.mktemp("hikes") / "greedy.npz"
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "record", "greedy", str(recording), "--games", "4"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = np.load(recording)
+    ends = np.cumsum(data["n_options"])
+    found = []
+    for index in np.flatnonzero(data["kind"] == DECIDE_HIKE):
+        options = data["options"][ends[index] - data["n_options"][index] : ends[index]]
+        if len(options) >= 3:
+            found.append((data["obs"][index], np.ascontiguousarray(options)))
+    assert len(found) > 50
+    return found
+
+
+@numba.njit
+def greedy_values(obs, options, tables):
+    """greedy's worth of each hike row (its default weights, today's goal counted)."""
+    out = np.empty(options.shape[0])
+    goal = obs[greedy.OBS_GOAL]
+    kind = tables.goal_kind[goal] if goal >= 0 else -1
+    param = tables.goal_param[goal] if goal >= 0 else 0
+    bonus = float(tables.goal_fame[goal]) if goal >= 0 else 0.0
+    greedy.hike_values(
+        obs, options, options.shape[0], tables.land_commissions_ranked, tables.share_rank,
+        tables.share_by_rank, tables.land_icons, 1.0,
+        tables.plan_paint[obs[OBS_PLAN + obs[OBS_ME]]], kind, param, bonus, out,
+    )  # fmt: skip
+    return out
+
+
+@numba.njit
+def card_worth_values(obs, options, tables):
+    """_card_worth's worth of each hike row, with greedy-painter's weights."""
+    out = np.empty(64)
+    weights = np.zeros(N_WEIGHTS)
+    weights[W_ICONS] = 1.0
+    weights[W_OTHER] = 0.01
+    ints = np.empty(_card_worth.N_INTS, dtype=np.int64)
+    floats = np.empty(_card_worth.N_FLOATS)
+    n_vis, n_held, held_features = _card_worth.context(
+        obs, tables, True, RATE_SHARE, 1.0, False, weights, ints, floats
+    )
+    _card_worth.option_values(
+        DECIDE_HIKE, obs, options, options.shape[0], tables, n_vis, ints, floats, -1, n_held,
+        held_features, out,
+    )  # fmt: skip
+    return out[: options.shape[0]]
+
+
+@pytest.mark.parametrize("values", [greedy_values, card_worth_values], ids=["greedy", "card_worth"])
+def test_every_hike_is_worth_the_same_whatever_the_order_of_the_rows(hikes, values):
+    tables = build_tables(load_cards())
+    shuffle = np.random.default_rng(7)
+    for obs, options in hikes:
+        listed = values(obs, options, tables)
+        assert (listed > -1e9).sum() >= len(options) - 1  # every hike valued (the stay may not be)
+        for order in (np.arange(len(options))[::-1], shuffle.permutation(len(options))):
+            reordered = values(obs, np.ascontiguousarray(options[order]), tables)
+            assert np.array_equal(reordered, listed[order]), (options, order)
