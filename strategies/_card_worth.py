@@ -75,6 +75,7 @@ from sunset_sim.strategy_tools import (
     others_mask,
     path_add,
     path_start,
+    path_steps_cells,
     ray_cell,
     stack_empty,
 )
@@ -516,6 +517,7 @@ def hike_rows(
     path_direction = -1  # the direction and steps of the path in top and prefix
     path_steps = 0
     n_top = 0
+    new_cells = stack_empty(PATH_TOP, np.int64)  # the cells a row adds to the path
     features = start_features
     for index in range(n_options):
         direction = options[index, 0]
@@ -528,22 +530,19 @@ def hike_rows(
             features = start_features
             path_direction = direction
             path_steps = 0
-        cell = start
-        for step in range(path_steps + 1, steps + 1):
-            cell = ray_cell(obs, start, direction, step)
-            if cell < 0:  # R-HIKE-3, R-HIKE-4 (not on a legal hike's path)
-                break
-            if (occupied >> cell) & 1:  # R-HIKE-5: pass through (nor paint there)
-                continue
-            card = obs[OBS_GRID + cell]
+        n_new, cell = path_steps_cells(
+            obs, occupied, start, direction, path_steps + 1, steps, new_cells
+        )
+        for k in range(n_new):
+            card = obs[OBS_GRID + new_cells[k]]
             path_add(
                 top,
                 prefix,
                 card_worth(card, land_icons, land_fit, n_vis, ints, floats, target, with_deny),
             )
-            n_top += 1
             if track:
                 features |= card_features(land_features, card)
+        n_top += n_new
         path_steps = steps
         step_bonus = 0.0
         if by_step and hike_met(

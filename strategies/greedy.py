@@ -35,6 +35,7 @@ from sunset_sim.strategy_tools import (
     others_mask,
     path_add,
     path_start,
+    path_steps_cells,
     ray_cell,
     sale_value,
     stack_empty,
@@ -281,6 +282,7 @@ def hike_values(
     path_direction = -1  # the direction and steps of the path in top and prefix
     path_steps = 0
     n_top = 0
+    new_cells = stack_empty(PATH_TOP, np.int64)  # the cells a row adds to the path
     best_index = 0
     best = -1e18
     for index in range(n_options):
@@ -292,14 +294,11 @@ def hike_values(
                 n_top = path_start(top, prefix, start_value)
                 path_direction = direction
                 path_steps = 0
-            cell = start
-            for step in range(path_steps + 1, steps + 1):
-                cell = ray_cell(obs, start, direction, step)
-                if cell < 0:  # R-HIKE-3, R-HIKE-4 (not on a legal hike's path)
-                    break
-                if (occupied >> cell) & 1:  # R-HIKE-5: pass through (nor paint there)
-                    continue
-                card = obs[OBS_GRID + cell]
+            n_new, cell = path_steps_cells(
+                obs, occupied, start, direction, path_steps + 1, steps, new_cells
+            )
+            for k in range(n_new):
+                card = obs[OBS_GRID + new_cells[k]]
                 path_add(
                     top,
                     prefix,
@@ -307,7 +306,7 @@ def hike_values(
                         obs, ranked, share_rank, share_by_rank, land_icons, card, visible, weight
                     ),
                 )
-                n_top += 1
+            n_top += n_new
             path_steps = steps
             value = prefix[min(plan_paint, PATH_TOP)]
             if (min(plan_paint, n_top) >= painted_goal) | steps_goal_met(

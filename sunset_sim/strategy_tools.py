@@ -88,6 +88,7 @@ __all__ = [
     "card_features",
     "path_add",
     "path_start",
+    "path_steps_cells",
 ]
 
 
@@ -341,3 +342,23 @@ def path_start(top, prefix, start_value):
     for k in range(PATH_TOP):
         prefix[k + 1] = 0.0
     return 0
+
+
+@jit(inline="always")
+def path_steps_cells(obs, occupied, start, direction, first_step, last_step, cells):
+    """The cells a hike passes from step ``first_step`` to ``last_step`` (one is the first)
+    that could be painted (a card, no other artist: R-PAINT-2), in path order, into
+    cells; returns (their number, the cell at last_step: -1 past the ray's end). With
+    path_start and path_add, a hike option's path built on the previous option's when it
+    goes on in the same direction (options come by direction, then steps: R-HIKE-1..6)."""
+    n = 0
+    cell = start
+    for step in range(first_step, last_step + 1):
+        cell = ray_cell(obs, start, direction, step)
+        if cell < 0:  # R-HIKE-3, R-HIKE-4 (not on a legal hike's path)
+            break
+        if (occupied >> cell) & 1:  # R-HIKE-5: pass through (nor paint there)
+            continue
+        cells[n] = cell
+        n += 1
+    return n, cell
