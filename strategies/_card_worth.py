@@ -8,7 +8,8 @@ commissions, plus ``weights[W_DENY]`` times the best fame per frame of a visible
 commission that an opponent collects for (one of their unsold paintings, which are
 public, fits one of its frames) and whose frame the card fits. A set of cards is worth
 the sum of its cards, so a hike is worth its ``paint`` best cards (plus today's goal),
-found in one pass per direction as greedy does. The sum is an approximation: two cards
+found as greedy does: for a plan card, one pass per direction (``hike_scan``); for a
+hike, one pass down the option rows (``hike_rows``). The sum is an approximation: two cards
 that both fill the same single missing frame both count. It keeps these strategies
 within 2x of greedy's cost (issue 4); the exact evaluation of a set by matching is in
 ``_style_tools`` (lookahead's paint decisions use it).

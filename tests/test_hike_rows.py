@@ -19,7 +19,7 @@ from sunset_sim.strategies._style_tools import N_WEIGHTS, RATE_SHARE, W_ICONS, W
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.enums import DECIDE_HIKE
-from sunset_sim.observation import OBS_ME, OBS_PLAN
+from sunset_sim.observation import OBS_GOAL, OBS_ME, OBS_PLAN
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "decision_bench.py"
 
@@ -50,7 +50,7 @@ def hikes(tmp_path_factory):
 def greedy_values(obs, options, tables):
     """greedy's worth of each hike row (its default weights, today's goal counted)."""
     out = np.empty(options.shape[0])
-    goal = obs[greedy.OBS_GOAL]
+    goal = obs[OBS_GOAL]
     kind = tables.goal_kind[goal] if goal >= 0 else -1
     param = tables.goal_param[goal] if goal >= 0 else 0
     bonus = float(tables.goal_fame[goal]) if goal >= 0 else 0.0

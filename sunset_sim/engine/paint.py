@@ -20,18 +20,16 @@ from sunset_sim.observation import OBS_GRID, OPTION_WIDTH
 from sunset_sim.strategy_tools import takeable_cells
 
 
-def _subset_tables() -> tuple[np.ndarray, np.ndarray]:
+def _subset_bits() -> np.ndarray:
     """SUBSET_BITS[mask * OPTION_WIDTH + c]: the position of the c-th set bit of ``mask``
-    (-1 past its last), SUBSET_SIZE[mask]: how many bits it has, for every subset of the
-    SCRATCH_SIZE takeable cells a path can have."""
+    (-1 past its last), for every subset of the SCRATCH_SIZE takeable cells a path can
+    have."""
     n_masks = 1 << SCRATCH_SIZE
     bits = np.full(n_masks * OPTION_WIDTH, -1, dtype=np.int64)
-    sizes = np.zeros(n_masks, dtype=np.int64)
     for mask in range(n_masks):
         positions = [bit for bit in range(SCRATCH_SIZE) if (mask >> bit) & 1]
         bits[mask * OPTION_WIDTH : mask * OPTION_WIDTH + len(positions)] = positions
-        sizes[mask] = len(positions)
-    return bits, sizes
+    return bits
 
 
 def _kept_masks() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -52,17 +50,17 @@ def _kept_masks() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 assert OPTION_WIDTH >= SCRATCH_SIZE  # a row holds every cell of a path
-SUBSET_BITS, SUBSET_SIZE = _subset_tables()
+SUBSET_BITS = _subset_bits()
 KEPT_MASKS, KEPT_START, KEPT_COUNT = _kept_masks()
 
 
 @jit(inline="always")
 def paint_options(obs, occupied, start, direction, steps, paint, options, takeable):
-    """R-PAINT-1/2: subsets of the takeable path cells, by ascending bitmask. Each subset's
-    row is written from tables and kept (``n`` advanced) only if it is small enough: no
-    branch on the bits of a subset or on its size, which mispredicted. Measured with
-    scripts/ab_bench.py against 837666f: random +4.2% (9 rounds of 25,000 games), greedy
-    +1.5%, commission-hunter +1.1% (7 rounds)."""
+    """R-PAINT-1/2: subsets of the takeable path cells, by ascending bitmask. The subsets
+    small enough for the plan card come from a list (KEPT_MASKS) and each row from
+    SUBSET_BITS: no branch on the bits of a subset or on its size, which mispredicted
+    (scripts/ab_bench.py against 837666f, when every subset was written and the small
+    ones kept: random +4.2%, 9 rounds of 25,000 games; the list then gave random +0.8%)."""
     n_takeable = takeable_cells(obs, occupied, start, direction, steps, takeable)
     group = n_takeable * (SCRATCH_SIZE + 1) + min(max(paint, 0), SCRATCH_SIZE)
     first = KEPT_START[group]
