@@ -10,6 +10,10 @@ plays a warm-up, then ``--games`` games on one thread and reports the games per
 CPU-second of that process, so another job on this shared machine slows both sides alike
 rather than one. Prints the per-round ratios new / old and their median: quote that, with
 the round count, never a single run.
+
+``--new-env NAME=VALUE`` (repeatable) sets a variable for the new side's processes only,
+to A/B a setting on one tree (``NUMBA_OPT=2``, ``NUMBA_CPU_FEATURES=...``): give two
+checkouts of the same commit, so that each side keeps its own cache.
 """
 
 from __future__ import annotations
@@ -44,13 +48,13 @@ print(json.dumps({"games_per_cpu_s": games / cpu}))
 """
 
 
-def run_one(checkout: Path, args: argparse.Namespace) -> float:
+def run_one(checkout: Path, args: argparse.Namespace, extra_env: dict[str, str]) -> float:
     python = checkout / ".venv" / "bin" / "python"
     if not python.exists():
         raise SystemExit(f"ab_bench: {python}: no virtual environment in that checkout")
     key = hashlib.sha256(str(checkout.resolve()).encode()).hexdigest()[:12]
     cache = Path(tempfile.gettempdir()) / "sunset-sim-ab-cache" / key
-    env = dict(os.environ, NUMBA_NUM_THREADS="1", NUMBA_CACHE_DIR=str(cache))
+    env = dict(os.environ, NUMBA_NUM_THREADS="1", NUMBA_CACHE_DIR=str(cache), **extra_env)
     completed = subprocess.run(
         [
             str(python),
@@ -84,11 +88,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cards", default=None, help="card-set file (default: the shipped set)")
+    parser.add_argument(
+        "--new-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an environment variable for the new side only (repeatable)",
+    )
     args = parser.parse_args(argv)
+    new_env = {}
+    for item in args.new_env:
+        name, equals, value = item.partition("=")
+        if not name or not equals:
+            parser.error(f"--new-env {item!r}: expected NAME=VALUE")
+        new_env[name] = value
     ratios, olds, news = [], [], []
     for round_index in range(args.rounds):
         order = ("old", "new") if round_index % 2 == 0 else ("new", "old")
-        rates = {side: run_one(getattr(args, side), args) for side in order}
+        rates = {
+            side: run_one(getattr(args, side), args, new_env if side == "new" else {})
+            for side in order
+        }
         olds.append(rates["old"])
         news.append(rates["new"])
         ratios.append(rates["new"] / rates["old"])

@@ -69,13 +69,16 @@ from sunset_sim.observation import (
 )
 from sunset_sim.strategy_tools import (
     PATH_PREFIX,
+    PATH_SHORT,
     PATH_TOP,
     card_features,
     hike_goal_met,
     lowest_bit,
     others_mask,
     path_add,
+    path_add_top,
     path_start,
+    path_start_top,
     path_steps_cells,
     ray_cell,
     stack_empty,
@@ -434,7 +437,30 @@ def hike_scan(
     in ints, as each array passed costs the call 7+ words) allows, -1e9 if none; a hike is
     worth its paint best cards plus weights[W_GOAL] if today's goal is met. One scan per
     direction serves every card (the same path, a different reach, paint number and
-    direction set)."""
+    direction set). The paths keep only as many of their best values as the cards paint
+    (PATH_SHORT where no card paints more, as greedy's choose_plan does)."""
+    most_paint = 0
+    for i in range(PLAN_HAND):
+        most_paint = max(most_paint, ints[PLAN_PAINT + i])
+    if most_paint <= PATH_SHORT:
+        scan_rays(
+            obs, land_icons, land_fit, land_features, n_vis, ints, floats, target, goal_kind,
+            goal_param, n_held, held_features, directions, reach, n_plans, out, PATH_SHORT,
+        )  # fmt: skip
+    else:
+        scan_rays(
+            obs, land_icons, land_fit, land_features, n_vis, ints, floats, target, goal_kind,
+            goal_param, n_held, held_features, directions, reach, n_plans, out, PATH_TOP,
+        )  # fmt: skip
+
+
+@jit(inline="always")
+def scan_rays(
+    obs, land_icons, land_fit, land_features, n_vis, ints, floats, target, goal_kind,
+    goal_param, n_held, held_features, directions, reach, n_plans, out, depth,
+):  # fmt: skip
+    """hike_scan with paths of the ``depth`` largest values (a constant, at least every
+    card's paint number)."""
     (
         occupied, start, start_value, start_features, full, goal_bonus, with_deny, track, need,
         by_step,
@@ -455,7 +481,7 @@ def hike_scan(
     for direction in range(N_DIRECTIONS):
         if not (directions >> direction) & 1:
             continue
-        n_top = path_start(top, prefix, start_value)
+        n_top = path_start_top(top, prefix, start_value, depth)
         features = start_features
         for steps in range(1, reach + 1):
             cell = ray_cell(obs, start, direction, steps)
@@ -464,10 +490,11 @@ def hike_scan(
             card = obs[OBS_GRID + cell]
             if (occupied >> cell) & 1:  # R-HIKE-5: pass through, never end here
                 continue  # (nor paint there, R-PAINT-2)
-            path_add(
+            path_add_top(
                 top,
                 prefix,
                 card_worth(card, land_icons, land_fit, n_vis, ints, floats, target, with_deny),
+                depth,
             )
             n_top += 1
             if track:
@@ -486,7 +513,7 @@ def hike_scan(
                     ((ints[PLAN_DIRECTIONS + i] >> direction) & 1) != 0
                 )
                 paint = ints[PLAN_PAINT + i]
-                total = prefix[min(paint, PATH_TOP)]
+                total = prefix[min(paint, depth)]
                 total += goal_bonus if min(paint, n_top) >= need else step_bonus
                 best[i] = max(best[i], total if allowed else -1e18)
     for i in range(n_plans):

@@ -63,6 +63,9 @@ del _cell, _direction, _dr, _dc, _k, _row, _col
 DIRECTION_CLASS_ARRAY = np.array(DIRECTION_CLASS, dtype=np.int64)
 PATH_TOP = GRID_SIZE  # a straight path on a 5x5 grid has at most 5 cells
 PATH_PREFIX = PATH_TOP + 1
+# the paths of scans whose plan cards all paint at most this many (every shipped plan card
+# paints 1-3) keep this many values (path_add_top): three insertion steps, not five
+PATH_SHORT = 3
 
 __all__ = [
     "draw_at",
@@ -84,10 +87,13 @@ __all__ = [
     "RAY_LENGTH",
     "PATH_TOP",
     "PATH_PREFIX",
+    "PATH_SHORT",
     "others_mask",
     "card_features",
     "path_add",
     "path_start",
+    "path_add_top",
+    "path_start_top",
     "path_steps_cells",
 ]
 
@@ -322,24 +328,38 @@ def path_add(top, prefix, value):
     """Add a cell value (>= 0) to the path: top[] holds the PATH_TOP largest values so far in
     descending order, 0.0 where the path is shorter (a branch-free insertion), and
     prefix[k] the sum of top[:k], so that prefix[k] is the worth of painting k cards."""
-    for k in range(PATH_TOP):
-        high = max(top[k], value)
-        value = min(top[k], value)
-        top[k] = high
-    for k in range(PATH_TOP):
-        prefix[k + 1] = prefix[k] + top[k]
+    path_add_top(top, prefix, value, PATH_TOP)
 
 
 @jit(inline="always")
 def path_start(top, prefix, start_value):
     """The path of a hike before its first step: the start cell alone (R-PAINT-1)."""
-    for k in range(PATH_TOP):
+    return path_start_top(top, prefix, start_value, PATH_TOP)
+
+
+@jit(inline="always")
+def path_add_top(top, prefix, value, depth):
+    """path_add keeping only the ``depth`` largest values (prefix[k] for k <= depth): the
+    same sums where no more than ``depth`` cards are painted. With a constant ``depth`` the
+    insertion is that many steps (the shipped plan cards paint at most 3 of a path's 5)."""
+    for k in range(depth):
+        high = max(top[k], value)
+        value = min(top[k], value)
+        top[k] = high
+    for k in range(depth):
+        prefix[k + 1] = prefix[k] + top[k]
+
+
+@jit(inline="always")
+def path_start_top(top, prefix, start_value, depth):
+    """path_start for path_add_top."""
+    for k in range(depth):
         top[k] = 0.0
     prefix[0] = 0.0
     if start_value >= 0:
-        path_add(top, prefix, start_value)
+        path_add_top(top, prefix, start_value, depth)
         return 1
-    for k in range(PATH_TOP):
+    for k in range(depth):
         prefix[k + 1] = 0.0
     return 0
 
