@@ -24,10 +24,10 @@ from sunset_sim.strategies._style_tools import (
 )
 
 from sunset_sim.engine.jit import jit
-from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE
+from sunset_sim.enums import DECIDE_PAINT, DECIDE_PLAN, DECIDE_SALE
 from sunset_sim.observation import OBS_DAY, OBS_DAYS, OBS_GOAL
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
-from sunset_sim.strategy_tools import sale_value, stack_empty
+from sunset_sim.strategy_tools import sale_value, stack_empty, whole_paint_set
 
 # The parameters, in params-vector order; the index constants are derived from them.
 PARAMETERS = (
@@ -56,6 +56,10 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                 best = value
                 best_index = index
         return best_index
+    if kind == DECIDE_PAINT:  # a set holding every other: the choice (whole_paint_set)
+        whole = whole_paint_set(obs, options, n_options, tables.land_icons, 0.5 * params[LEFTOVER])
+        if whole >= 0:
+            return whole
     weights = stack_empty(N_WEIGHTS, np.float64)
     weights[W_ICONS] = 0.5 * params[LEFTOVER]
     weights[W_TARGET] = 0.0

@@ -30,6 +30,7 @@ from sunset_sim.strategies._goal_sets import (
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import (
     DECIDE_HIKE,
+    DECIDE_PAINT,
     DECIDE_PLAN,
     DECIDE_SALE,
     GOAL_ALL_FEATURES,
@@ -66,6 +67,7 @@ from sunset_sim.strategy_tools import (
     ray_cell,
     sale_value,
     stack_empty,
+    whole_paint_set,
 )
 
 # The parameters, in params-vector order; the index constants are derived from them.
@@ -526,7 +528,13 @@ def choose_sale(
 def decide(kind, obs, options, n_options, params, rng, tables):
     """greedy's choice, among the options that meet today's goal where some do (a plan
     card: the latest-waking of them). greedy is called in one place (its code inlined
-    once into the adapter, not once per fallback)."""
+    once into the adapter, not once per fallback). A paint set that holds every other is
+    that choice (whole_paint_set: it meets the goal if any set does, and greedy values a
+    card at least half its icons)."""
+    if kind == DECIDE_PAINT:
+        whole = whole_paint_set(obs, options, n_options, tables.land_icons, 0.5)
+        if whole >= 0:
+            return whole
     rows_in = options
     n_rows = n_options
     keep = 0  # the kept options greedy chooses among, when not all

@@ -1,10 +1,20 @@
-"""Hike decisions valued down the option rows (greedy's ``hike_values``, ``_card_worth``'s
-``hike_rows``): a row's path is built on the previous row's only where it goes on in the
-same direction, so every row's worth is the same whatever the order of the rows (the
-engines list them by direction, then steps: R-HIKE-1..6). Checked on hike decisions
-recorded from real games, with the rows reversed and shuffled. And plan cards valued on
-paths that keep only PATH_SHORT values where no card paints more (greedy's
-``plan_values``, ``_card_worth``'s ``scan_rays``): worth the same as on whole paths."""
+"""Shortcuts in the strategies' valuations, each of which must leave every choice as it
+was, checked on decisions recorded from real games:
+
+- hike decisions valued down the option rows (greedy's ``hike_values``, ``_card_worth``'s
+  ``hike_rows``): a row's path is built on the previous row's only where it goes on in the
+  same direction, so every row's worth is the same whatever the order of the rows (the
+  engines list them by direction, then steps: R-HIKE-1..6), reversed or shuffled;
+- plan cards valued on paths that keep only PATH_SHORT values where no card paints more
+  (greedy's ``plan_values``, ``_card_worth``'s ``scan_rays``): worth the same as on whole
+  paths;
+- the paint set that holds every other set (``_card_worth.whole_paint_set``): the best
+  of the valuation of balanced, commission-hunter and greedy-painter, for any weights
+  >= 0, and strictly;
+- greedy-painter's paint set chosen by its icons alone (``paint_by_icons``): its choice
+  by the whole value;
+- goal-chaser's paint shortcut (whole_paint_set at greedy's half an icon): greedy chooses
+  that set, and today's goal keeps it wherever it keeps any set."""
 
 from __future__ import annotations
 
@@ -15,20 +25,23 @@ from pathlib import Path
 import numba
 import numpy as np
 import pytest
-from sunset_sim.strategies import _card_worth, greedy
+from sunset_sim.strategies import _card_worth, goal_chaser, greedy, greedy_painter
 from sunset_sim.strategies._style_tools import (
     N_WEIGHTS,
+    RATE_MISSING,
     RATE_SHARE,
     W_DENY,
+    W_GOAL,
     W_ICONS,
     W_OTHER,
+    W_TARGET,
 )
 
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.tables import build_tables
-from sunset_sim.enums import DECIDE_HIKE, DECIDE_PLAN, PLAN_HAND
+from sunset_sim.enums import DECIDE_HIKE, DECIDE_PAINT, DECIDE_PLAN, PLAN_HAND
 from sunset_sim.observation import OBS_GOAL, OBS_ME, OBS_PLAN
-from sunset_sim.strategy_tools import PATH_SHORT, PATH_TOP
+from sunset_sim.strategy_tools import PATH_SHORT, PATH_TOP, whole_paint_set
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "decision_bench.py"
 
@@ -61,6 +74,14 @@ def hikes(recorded):
     """The hike decisions with at least 3 rows: (obs, options)."""
     found = [(obs, options) for kind, obs, options in recorded if kind == DECIDE_HIKE]
     found = [(obs, options) for obs, options in found if len(options) >= 3]
+    assert len(found) > 50
+    return found
+
+
+@pytest.fixture(scope="module")
+def paints(recorded):
+    """The paint decisions: (obs, options)."""
+    found = [(obs, options) for kind, obs, options in recorded if kind == DECIDE_PAINT]
     assert len(found) > 50
     return found
 
@@ -182,3 +203,111 @@ def test_every_hike_is_worth_the_same_whatever_the_order_of_the_rows(hikes, valu
         for order in (np.arange(len(options))[::-1], shuffle.permutation(len(options))):
             reordered = values(obs, np.ascontiguousarray(options[order]), tables)
             assert np.array_equal(reordered, listed[order]), (options, order)
+
+
+@numba.njit
+def paint_worths(obs, options, tables, weights, rate_mode, target, preview_factor=0.5):
+    """_card_worth's worth of each paint option with these weights (W_* order), rate mode,
+    target (-1: none) and preview factor, today's goal counted."""
+    ints = np.empty(_card_worth.N_INTS, dtype=np.int64)
+    floats = np.empty(_card_worth.N_FLOATS)
+    goal = obs[OBS_GOAL]
+    weights[W_GOAL] = weights[W_GOAL] * tables.goal_fame[goal] if goal >= 0 else 0.0
+    n_vis, n_held, held_features = _card_worth.context(
+        obs,
+        tables,
+        True,
+        rate_mode,
+        preview_factor,
+        weights[W_DENY] != 0.0,
+        weights,
+        ints,
+        floats,
+    )
+    out = np.empty(64)
+    _card_worth.option_values(
+        DECIDE_PAINT, obs, options, options.shape[0], tables, n_vis, ints, floats,
+        min(target, n_vis - 1), n_held, held_features, out,
+    )  # fmt: skip
+    return out[: options.shape[0]]
+
+
+def test_the_whole_paint_set_is_the_best_for_any_weights(paints):
+    tables = build_tables(load_cards())
+    draw = np.random.default_rng(11)
+    found = 0
+    for number, (obs, options) in enumerate(paints):
+        icon_weight = float(draw.uniform(0.05, 2.0))
+        whole = whole_paint_set(obs, options, len(options), tables.land_icons, icon_weight)
+        if whole < 0:
+            continue
+        found += 1
+        union = set(int(c) for row in options for c in row if c >= 0)
+        assert set(int(c) for c in options[whole] if c >= 0) == union
+        weights = np.zeros(N_WEIGHTS)
+        weights[W_ICONS] = icon_weight
+        weights[[W_TARGET, W_OTHER, W_DENY, W_GOAL]] = draw.uniform(0.0, 3.0, 4)
+        rate_mode = (RATE_SHARE, RATE_MISSING)[number % 2]
+        values = paint_worths(obs, options, tables, weights, rate_mode, number % 3 - 1)
+        others = np.delete(values, whole)
+        assert values[whole] > others.max(), (options, values)
+    assert found > len(paints) // 3  # the shortcut is taken often: the check can fail
+
+
+def test_no_whole_paint_set_when_a_card_may_be_worth_nothing(paints):
+    tables = build_tables(load_cards())
+    taken = [
+        (obs, options)
+        for obs, options in paints
+        if whole_paint_set(obs, options, len(options), tables.land_icons, 1.0) >= 0
+    ]
+    assert taken
+    for obs, options in taken:  # no icon weight: a card's worth may be 0, as a smaller set's
+        assert whole_paint_set(obs, options, len(options), tables.land_icons, 0.0) < 0
+
+
+def test_greedy_painter_paint_by_icons_is_its_choice_by_the_whole_value(paints):
+    tables = build_tables(load_cards())
+    weights = np.zeros(N_WEIGHTS)
+    weights[W_ICONS] = 1.0
+    weights[W_OTHER] = greedy_painter.TIE_BREAK
+    decided = left = 0
+    for obs, options in paints:
+        if whole_paint_set(obs, options, len(options), tables.land_icons, 1.0) >= 0:
+            continue
+        left += 1
+        chosen = greedy_painter.paint_by_icons(
+            obs, options, len(options), tables.land_icons, tables.land_fit,
+            tables.land_features, tables.comm_share,
+        )  # fmt: skip
+        if chosen < 0:
+            continue
+        decided += 1
+        values = paint_worths(obs, options, tables, weights.copy(), RATE_SHARE, -1, 1.0)
+        assert values[chosen] > np.delete(values, chosen).max(), (options, values)
+    assert decided > left // 3  # the shortcut is taken often: the check can fail
+
+
+def test_goal_chaser_whole_paint_set_is_greedys_choice_and_meets_the_goal(paints):
+    tables = build_tables(load_cards())
+    found = 0
+    for obs, options in paints:
+        n = len(options)
+        whole = whole_paint_set(obs, options, n, tables.land_icons, 0.5)
+        if whole < 0:
+            continue
+        found += 1
+        assert greedy.choose_paint(
+            obs, options, n, tables.land_commissions_ranked, tables.share_rank,
+            tables.share_by_rank, tables.land_icons, 1.0,
+        ) == whole  # fmt: skip
+        goal = obs[OBS_GOAL]
+        if goal < 0:
+            continue
+        keep = goal_chaser.paint_keep(
+            obs, options, n, tables.goal_kind[goal], tables.goal_param[goal],
+            tables.land_features, tables.match, tables.land_frames, tables.comm_frames,
+            tables.comm_n_frames,
+        )  # fmt: skip
+        assert keep == 0 or (keep >> whole) & 1, (options, keep)
+    assert found > len(paints) // 3
