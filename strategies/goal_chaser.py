@@ -529,16 +529,18 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     """greedy's choice, among the options that meet today's goal where some do (a plan
     card: the latest-waking of them). greedy is called in one place (its code inlined
     once into the adapter, not once per fallback). A paint set that holds every other is
-    that choice (whole_paint_set: it meets the goal if any set does, and greedy values a
-    card at least half its icons)."""
-    if kind == DECIDE_PAINT:
+    that choice (whole_paint_set: greedy values a card at least half its icons, and it
+    meets the goal if any set does), except on a 'sold' day: paint_keep counts the sales
+    a set allows in one order of its cards, and a set with one more card can count fewer
+    (1 paint decision in 26,369, in 290 recorded games)."""
+    goal = obs[OBS_GOAL]
+    if kind == DECIDE_PAINT and (goal < 0 or tables.goal_kind[goal] != GOAL_SOLD):
         whole = whole_paint_set(obs, options, n_options, tables.land_icons, 0.5)
         if whole >= 0:
             return whole
     rows_in = options
     n_rows = n_options
     keep = 0  # the kept options greedy chooses among, when not all
-    goal = obs[OBS_GOAL]
     if goal >= 0:
         goal_kind = tables.goal_kind[goal]
         goal_param = tables.goal_param[goal]

@@ -342,7 +342,8 @@ def whole_paint_set(obs, options, n_options, land_icons, icon_weight):
     every set once, R-PAINT-1/2), worth less by the cards it leaves out. In recorded games
     it exists in 54-63% of paint decisions (the path has no more cards than the plan
     card paints). It is the largest set, found in the one pass that joins all the sets.
-    greedy, goal-chaser, balanced, commission-hunter and greedy-painter use it."""
+    goal-chaser, balanced, commission-hunter and greedy-painter use it (greedy values its
+    paint sets in less time than this takes: replayed, 42 -> 54 ns a decision with it)."""
     union = 0
     largest = -1
     largest_cells = 0

@@ -14,7 +14,9 @@ was, checked on decisions recorded from real games:
 - greedy-painter's paint set chosen by its icons alone (``paint_by_icons``): its choice
   by the whole value;
 - goal-chaser's paint shortcut (whole_paint_set at greedy's half an icon): greedy chooses
-  that set, and today's goal keeps it wherever it keeps any set."""
+  that set, and today's goal keeps it wherever it keeps any set, but for a 'sold' goal,
+  where goal-chaser's count of sales is not kept up by one more card (a recorded
+  decision where the shortcut chose otherwise, tests/data/goal_chaser_sold_paint.npz)."""
 
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ from sunset_sim.strategies._style_tools import (
 
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.tables import build_tables
-from sunset_sim.enums import DECIDE_HIKE, DECIDE_PAINT, DECIDE_PLAN, PLAN_HAND
+from sunset_sim.enums import DECIDE_HIKE, DECIDE_PAINT, DECIDE_PLAN, GOAL_SOLD, PLAN_HAND
 from sunset_sim.observation import OBS_GOAL, OBS_ME, OBS_PLAN
 from sunset_sim.strategy_tools import PATH_SHORT, PATH_TOP, whole_paint_set
 
@@ -302,7 +304,7 @@ def test_goal_chaser_whole_paint_set_is_greedys_choice_and_meets_the_goal(paints
             tables.share_by_rank, tables.land_icons, 1.0,
         ) == whole  # fmt: skip
         goal = obs[OBS_GOAL]
-        if goal < 0:
+        if goal < 0 or tables.goal_kind[goal] == GOAL_SOLD:
             continue
         keep = goal_chaser.paint_keep(
             obs, options, n, tables.goal_kind[goal], tables.goal_param[goal],
@@ -311,3 +313,23 @@ def test_goal_chaser_whole_paint_set_is_greedys_choice_and_meets_the_goal(paints
         )  # fmt: skip
         assert keep == 0 or (keep >> whole) & 1, (options, keep)
     assert found > len(paints) // 3
+
+
+@numba.njit
+def goal_chaser_choice(kind, obs, options, params, stream, tables):
+    return goal_chaser.decide(kind, obs, options, options.shape[0], params, stream, tables)
+
+
+def test_goal_chaser_keeps_the_set_its_sold_goal_count_prefers():
+    """A 'sold n=2' day where goal-chaser's count keeps only {15, 11}, not the set with
+    cell 7 as well: the whole set is not its choice, and the shortcut leaves it alone."""
+    tables = build_tables(load_cards())
+    data = np.load(Path(__file__).parent / "data" / "goal_chaser_sold_paint.npz")
+    obs, options = data["obs"], np.ascontiguousarray(data["options"])
+    assert tables.goal_kind[obs[OBS_GOAL]] == GOAL_SOLD
+    whole = whole_paint_set(obs, options, len(options), tables.land_icons, 0.5)
+    assert whole >= 0 and whole != data["choice"]
+    choice = goal_chaser_choice(
+        DECIDE_PAINT, obs, options, data["params"], data["stream"].copy(), tables
+    )
+    assert choice == data["choice"] == 3
