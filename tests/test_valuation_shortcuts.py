@@ -113,17 +113,26 @@ def greedy_values(obs, options, tables):
 
 
 @numba.njit
-def card_worth_values(obs, options, tables):
-    """_card_worth's worth of each hike row, with greedy-painter's weights."""
-    out = np.empty(64)
+def weighted_context(obs, tables, icons, other, deny, rate_mode=RATE_SHARE, preview=1.0):
+    """_card_worth's context with these weights (and no target, no goal): (ints, floats,
+    number visible, my unsold paintings, their features)."""
     weights = np.zeros(N_WEIGHTS)
-    weights[W_ICONS] = 1.0
-    weights[W_OTHER] = 0.01
+    weights[W_ICONS] = icons
+    weights[W_OTHER] = other
+    weights[W_DENY] = deny
     ints = np.empty(_card_worth.N_INTS, dtype=np.int64)
     floats = np.empty(_card_worth.N_FLOATS)
     n_vis, n_held, held_features = _card_worth.context(
-        obs, tables, True, RATE_SHARE, 1.0, False, weights, ints, floats
+        obs, tables, True, rate_mode, preview, deny != 0.0, weights, ints, floats
     )
+    return ints, floats, n_vis, n_held, held_features
+
+
+@numba.njit
+def card_worth_values(obs, options, tables):
+    """_card_worth's worth of each hike row, with greedy-painter's weights."""
+    out = np.empty(64)
+    ints, floats, n_vis, n_held, held_features = weighted_context(obs, tables, 1.0, 0.01, 0.0)
     _card_worth.option_values(
         DECIDE_HIKE, obs, options, options.shape[0], tables, n_vis, ints, floats, -1, n_held,
         held_features, out,
@@ -151,15 +160,7 @@ def greedy_plan_values(obs, options, tables, depth):
 def card_worth_plan_values(obs, options, tables, depth):
     """_card_worth's worth of each plan card (balanced's weights, denial included), paths
     of ``depth`` values."""
-    weights = np.zeros(N_WEIGHTS)
-    weights[W_ICONS] = 0.5
-    weights[W_OTHER] = 1.0
-    weights[W_DENY] = 0.3
-    ints = np.empty(_card_worth.N_INTS, dtype=np.int64)
-    floats = np.empty(_card_worth.N_FLOATS)
-    n_vis, n_held, held_features = _card_worth.context(
-        obs, tables, True, RATE_SHARE, 1.0, True, weights, ints, floats
-    )
+    ints, floats, n_vis, n_held, held_features = weighted_context(obs, tables, 0.5, 1.0, 0.3)
     _card_worth.fit_tables(n_vis, ints, floats, -1)
     goal = obs[OBS_GOAL]
     kind = tables.goal_kind[goal] if goal >= 0 else -1
