@@ -307,11 +307,13 @@ def context(
 ):
     """``prepare`` with the card tables it reads, then the weights (icons, target, other,
     deny, goal: W_* order) into floats. Returns (number visible, my unsold paintings,
-    their features if today's goal is "all features", else 0)."""
+    their features if today's goal is "all features" and weighs anything, else 0)."""
     for w in range(N_WEIGHTS):
         floats[WEIGHTS + w] = weights[w]
     goal = obs[OBS_GOAL]
-    with_features = goal >= 0 and tables.goal_kind[goal] == GOAL_ALL_FEATURES
+    with_features = (
+        goal >= 0 and tables.goal_kind[goal] == GOAL_ALL_FEATURES and weights[W_GOAL] != 0.0
+    )
     return prepare(
         obs, tables.land_features, tables.land_fit, tables.land_commissions,
         tables.comm_n_frames, tables.comm_fame, tables.comm_share, include_preview,
@@ -623,7 +625,9 @@ def option_values(
 ):  # fmt: skip
     """out[i]: the worth of option i of a plan, hike or paint decision (``prepare`` has
     filled ints and floats). A plan card is worth the best hike it allows now."""
-    goal = obs[OBS_GOAL]
+    # today's goal, unless it is worth nothing (greedy-painter): then its bonus adds 0.0
+    # everywhere, and no hike or set need be checked against it (nor features tracked)
+    goal = obs[OBS_GOAL] if floats[WEIGHTS + W_GOAL] != 0.0 else -1
     goal_kind = tables.goal_kind[goal] if goal >= 0 else -1
     goal_param = tables.goal_param[goal] if goal >= 0 else 0
     fit_tables(n_vis, ints, floats, target)

@@ -13,6 +13,8 @@ was, checked on decisions recorded from real games:
   >= 0, and strictly;
 - greedy-painter's paint set chosen by its icons alone (``paint_by_icons``): its choice
   by the whole value;
+- a daily goal worth nothing (greedy-painter's) left out of ``_card_worth``'s valuation:
+  the values it gives are those with the goal checked;
 - goal-chaser's paint shortcut (whole_paint_set at greedy's half an icon): greedy chooses
   that set, and today's goal keeps it wherever it keeps any set, but for a 'sold' goal,
   where goal-chaser's count of sales is not kept up by one more card (a recorded
@@ -42,8 +44,8 @@ from sunset_sim.strategies._style_tools import (
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.enums import DECIDE_HIKE, DECIDE_PAINT, DECIDE_PLAN, GOAL_SOLD, PLAN_HAND
-from sunset_sim.observation import OBS_GOAL, OBS_ME, OBS_PLAN
-from sunset_sim.strategy_tools import PATH_SHORT, PATH_TOP, whole_paint_set
+from sunset_sim.observation import OBS_GOAL, OBS_ME, OBS_PAINTINGS, OBS_PLAN
+from sunset_sim.strategy_tools import PATH_SHORT, PATH_TOP, card_features, whole_paint_set
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "decision_bench.py"
 
@@ -334,3 +336,63 @@ def test_goal_chaser_keeps_the_set_its_sold_goal_count_prefers():
         DECIDE_PAINT, obs, options, data["params"], data["stream"].copy(), tables
     )
     assert choice == data["choice"] == 3
+
+
+@numba.njit
+def worthless_goal_values(kind, obs, options, tables, checked):
+    """greedy-painter's values of a plan, hike or paint decision (no weight on the goal):
+    by option_values (which leaves the goal out), or with today's goal ``checked`` by the
+    functions option_values calls."""
+    ints, floats, n_vis, n_held, held_features = weighted_context(obs, tables, 1.0, 0.01, 0.0)
+    n = options.shape[0]
+    out = np.empty(64)
+    if not checked:
+        _card_worth.option_values(
+            kind, obs, options, n, tables, n_vis, ints, floats, -1, n_held, held_features, out
+        )
+        return out[:n]
+    goal = obs[OBS_GOAL]
+    goal_kind, goal_param = tables.goal_kind[goal], tables.goal_param[goal]
+    features = 0  # my paintings' features, as the context finds them for the goal
+    for i in range(n_held):
+        features |= card_features(tables.land_features, obs[OBS_PAINTINGS + i])
+    _card_worth.fit_tables(n_vis, ints, floats, -1)
+    if kind == DECIDE_PAINT:
+        _card_worth.paint_values(
+            obs, options, n, tables.land_icons, tables.land_fit, tables.land_features, n_vis,
+            ints, floats, -1, goal_kind, goal_param, n_held, features, out,
+        )  # fmt: skip
+    elif kind == DECIDE_HIKE:
+        _card_worth.hike_rows(
+            obs, options, n, tables.land_icons, tables.land_fit, tables.land_features, n_vis,
+            ints, floats, -1, goal_kind, goal_param, n_held, features,
+            tables.plan_paint[obs[OBS_PLAN + obs[OBS_ME]]], out,
+        )  # fmt: skip
+    else:
+        reach = 0
+        directions = 0
+        for i in range(PLAN_HAND):
+            plan = options[i, 0] if i < n else -1
+            ints[_card_worth.PLAN_HIKE + i] = tables.plan_hike[plan] if plan >= 0 else 0
+            ints[_card_worth.PLAN_PAINT + i] = tables.plan_paint[plan] if plan >= 0 else 0
+            ints[_card_worth.PLAN_DIRECTIONS + i] = tables.plan_directions[plan] if plan >= 0 else 0
+            reach = max(reach, ints[_card_worth.PLAN_HIKE + i])
+            directions |= ints[_card_worth.PLAN_DIRECTIONS + i]
+        _card_worth.hike_scan(
+            obs, tables.land_icons, tables.land_fit, tables.land_features, n_vis, ints, floats,
+            -1, goal_kind, goal_param, n_held, features, directions, reach, n, out,
+        )  # fmt: skip
+    return out[:n]
+
+
+def test_a_goal_worth_nothing_is_left_out_with_no_value_changed(recorded):
+    tables = build_tables(load_cards())
+    kinds = set()
+    for kind, obs, options in recorded:
+        if kind not in (DECIDE_PLAN, DECIDE_HIKE, DECIDE_PAINT) or obs[OBS_GOAL] < 0:
+            continue
+        kinds.add(int(tables.goal_kind[obs[OBS_GOAL]]))
+        left_out = worthless_goal_values(kind, obs, options, tables, False)
+        checked = worthless_goal_values(kind, obs, options, tables, True)
+        assert np.array_equal(left_out, checked), (kind, options)
+    assert len(kinds) >= 5  # the goals that hikes and sets are checked against came up
