@@ -311,16 +311,8 @@ def hike_values(
         if direction >= 0:
             cell = options[index, 2]  # the hike's end: a card, no other artist (R-HIKE-4/5)
             if (direction == path_direction) & (steps == path_steps + 1):
-                # one step on from the previous row: the path gains its end cell alone
-                card = obs[OBS_GRID + cell]
-                path_add(
-                    top,
-                    prefix,
-                    card_value(
-                        obs, ranked, share_rank, share_by_rank, land_icons, card, visible, weight
-                    ),
-                )
-                n_top += 1
+                new_cells[0] = cell  # one step on from the previous row: its end cell alone
+                n_new = 1
             else:
                 if direction != path_direction or steps <= path_steps:
                     n_top = path_start(top, prefix, start_value)
@@ -329,17 +321,16 @@ def hike_values(
                 n_new, cell = path_steps_cells(
                     obs, occupied, start, direction, path_steps + 1, steps, new_cells
                 )
-                for k in range(n_new):
-                    card = obs[OBS_GRID + new_cells[k]]
-                    path_add(
-                        top,
-                        prefix,
-                        card_value(
-                            obs, ranked, share_rank, share_by_rank, land_icons, card, visible,
-                            weight,
-                        ),
-                    )  # fmt: skip
-                n_top += n_new
+            for k in range(n_new):
+                card = obs[OBS_GRID + new_cells[k]]
+                path_add(
+                    top,
+                    prefix,
+                    card_value(
+                        obs, ranked, share_rank, share_by_rank, land_icons, card, visible, weight
+                    ),
+                )
+            n_top += n_new
             path_steps = steps
             value = prefix[min(plan_paint, PATH_TOP)]
             if (min(plan_paint, n_top) >= painted_goal) | steps_goal_met(

@@ -39,7 +39,7 @@ WAKE_TIE_BREAK = 1e-4  # per 15 minutes: among equal values, the earlier card
 
 
 @jit(inline="always")
-def wake_penalties(obs, options, n_options, plan_wake, lateness, values):
+def wake_penalties(options, n_options, plan_wake, lateness, values):
     """A plan card's value less its later wake-up (lateness, and a tie-break per 15 min)."""
     earliest = earliest_wake(plan_wake)
     for index in range(n_options):
@@ -121,7 +121,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
         values,
     )  # fmt: skip
     if kind == DECIDE_PLAN:
-        wake_penalties(obs, options, n_options, tables.plan_wake, params[LATENESS], values)
+        wake_penalties(options, n_options, tables.plan_wake, params[LATENESS], values)
     return argmax(values, n_options)
 
 
