@@ -19,7 +19,7 @@ Sections:
   package and runs 1 game of each built-in strategy (wall time of the whole subprocess);
 * warm start: wall time of a fresh ``sunset-sim simulate --games 1000 --quiet`` with the
   normal (warm) cache, median of the repeats after one untimed run that warms the cache;
-* memory: peak RSS (wait4 rusage of that child alone) and games/s of a fresh
+* memory: peak RSS (of that child alone: see LAUNCHER) and games/s of a fresh
   ``sunset-sim simulate --games G --out tmp.parquet --quiet`` (G = ``--memory-games``;
   the issue's target is 10,000,000).
 
@@ -179,29 +179,50 @@ class Child:
     stderr: str
 
 
-def run_child(command: list[str], env: dict[str, str] | None = None) -> Child:
-    """Run a fresh process; wall time (perf_counter) and its own peak RSS (wait4 rusage).
+# Every measured child runs under this launcher, which starts it, waits for it and writes
+# its wall time and peak RSS as the last line of stderr. wait4 on a child started from
+# this process would not do: Linux carries a process's peak RSS across exec, and a child
+# forked (or vforked) from this process starts out with this process's memory, so its
+# ru_maxrss was this benchmark's own peak after the strategy section (937 MiB on
+# 2026-12-04, where the simulate run itself peaked at 438 MiB). The launcher is a fresh,
+# small interpreter, so what it starts begins small.
+RSS_MARK = "sunset-bench-child"
+LAUNCHER = textwrap.dedent(
+    f"""
+    import os, subprocess, sys, time
+    start = time.perf_counter()
+    child = subprocess.Popen(sys.argv[1:])
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    sys.stderr.write(f"\\n{RSS_MARK} {{wall!r}} {{usage.ru_maxrss}}\\n")
+    sys.exit(os.waitstatus_to_exitcode(status))
+    """
+)
 
-    wait4 on this one pid gives the rusage of that child (and of whatever it waited for)
-    alone, unlike RUSAGE_CHILDREN, whose ru_maxrss is the largest of all past children."""
+
+def run_child(command: list[str], env: dict[str, str] | None = None) -> Child:
+    """Run a fresh process under LAUNCHER: its wall time (perf_counter, from just before
+    it starts to its end) and its own peak RSS."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=err, env=env)
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
+        process = subprocess.run(
+            [sys.executable, "-c", LAUNCHER, *command], stdout=out, stderr=err, env=env
+        )
         out.seek(0)
         err.seek(0)
         stdout = out.read().decode(errors="replace")
         stderr = err.read().decode(errors="replace")
-    if process.returncode != 0:
+    lines = stderr.rstrip("\n").split("\n")
+    mark = lines[-1].split() if lines else []
+    if process.returncode != 0 or len(mark) != 3 or mark[0] != RSS_MARK:
         raise RuntimeError(
             f"{shlex.join(command)} failed with exit code {process.returncode}:\n{stderr[-2000:]}"
         )
+    stderr = "\n".join(lines[:-1])
+    wall, rss = float(mark[1]), int(mark[2])
     for line in stderr.splitlines():
         if "Warning" in line and line.strip() not in CHILD_WARNINGS:
             CHILD_WARNINGS.append(line.strip())
-    rss_kib = usage.ru_maxrss if sys.platform != "darwin" else usage.ru_maxrss / 1024
+    rss_kib = rss if sys.platform != "darwin" else rss / 1024
     return Child(wall, rss_kib / 1024, stdout, stderr)
 
 

@@ -68,3 +68,41 @@ def test_bench_smoke():
     assert all(value > 0 for value in speeds.values()), speeds
     assert result["strategy_ratio_to_greedy"]["greedy"] == 1.0
     assert all(len(values) == 2 for values in runs["strategy_games_per_s_per_core"].values())
+
+
+def _bench_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_script", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (its dataclasses look their module up there)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_child_peak_memory_is_the_childs_own():
+    """A child's peak RSS must not include this (large) process's: Linux carries the peak
+    across exec, and bench.py's memory figure once read 937 MiB for a 438 MiB run."""
+    import numpy as np
+
+    bench = _bench_module()
+    parent = np.ones(40_000_000)  # 305 MiB, touched
+    small = bench.run_child([sys.executable, "-c", "pass"])
+    large = bench.run_child(
+        [sys.executable, "-c", "import numpy as np; np.ones(30_000_000).sum()"]
+    )  # 229 MiB in the child
+    assert parent.sum() == 40_000_000
+    assert small.peak_rss_mib < 100, small.peak_rss_mib
+    assert 229 < large.peak_rss_mib < 229 + 150, large.peak_rss_mib
+    assert small.wall_s > 0 and large.wall_s > small.wall_s
+
+
+def test_child_failure_is_reported():
+    bench = _bench_module()
+    code = "import sys; sys.stderr.write('boom'); sys.exit(3)"
+    try:
+        bench.run_child([sys.executable, "-c", code])
+    except RuntimeError as error:
+        assert "exit code 3" in str(error) and "boom" in str(error)
+    else:
+        raise AssertionError("a failing child was not reported")
