@@ -82,6 +82,24 @@ def test_dataset_rows_equal_the_single_file(reference):
     pd.testing.assert_frame_equal(pd.read_parquet(folder), frame)  # _manifest.json is skipped
 
 
+def test_the_report_reads_the_same_rows_as_a_plain_conversion(reference):
+    """read_results converts column by column, freeing Arrow's memory as it goes
+    (arrow_to_pandas); the frame is the one a plain to_pandas() gives."""
+    import pyarrow.dataset as ds
+
+    from sunset_sim.analysis.report import read_results
+    from sunset_sim.analysis.report.files import wanted_columns
+    from sunset_sim.run.dataset import chunk_files
+
+    folder, _, frame, _ = reference
+    read, run = read_results(folder)
+    files = chunk_files(folder, read_manifest(folder))
+    dataset = ds.dataset(files, format="parquet")
+    plain = dataset.to_table(columns=wanted_columns(dataset.schema.names)).to_pandas()
+    pd.testing.assert_frame_equal(read, plain)
+    assert len(read) == len(frame) and run["games"] == 120
+
+
 def test_manifest_sums_give_the_summary(reference):
     folder, _, frame, _ = reference
     total = Summary()

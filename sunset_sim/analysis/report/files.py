@@ -85,7 +85,7 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
             raise ReportInputError(str(error)) from None
         if not manifest.get("complete"):
             raise ReportInputError(f"{path}: the run is not complete (continue it with --resume)")
-        from sunset_sim.run.dataset import chunk_files
+        from sunset_sim.run.dataset import arrow_to_pandas, chunk_files
 
         try:  # the folder's own part files only, each game once
             files = chunk_files(path, manifest)
@@ -102,7 +102,7 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
             dataset = ds.dataset(files, format="parquet")
             names = dataset.schema.names
             check_columns(names, str(path))
-            frame = dataset.to_table(columns=wanted_columns(names)).to_pandas()
+            frame = arrow_to_pandas(dataset.to_table(columns=wanted_columns(names)))
         except ReportInputError:
             raise
         except Exception as error:  # noqa: BLE001 - any pyarrow failure is a bad input
@@ -123,6 +123,8 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
         return frame, _provenance(path)
     import pyarrow.parquet as pq
 
+    from sunset_sim.run.dataset import arrow_to_pandas
+
     try:
         handle = pq.ParquetFile(path)
         names = handle.schema_arrow.names
@@ -132,7 +134,7 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
         ) from None
     check_columns(names, str(path))
     try:
-        frame = handle.read(columns=wanted_columns(names)).to_pandas()
+        frame = arrow_to_pandas(handle.read(columns=wanted_columns(names)))
     except Exception as error:  # noqa: BLE001
         raise ReportInputError(f"{path}: unreadable ({_first_line(error)})") from None
     return frame, _provenance(path, handle.schema_arrow.metadata or {})
