@@ -32,6 +32,7 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -41,6 +42,9 @@ from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
 from sunset_sim.run.backends import engine_hash
 from sunset_sim.strategy import Player
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 MANIFEST = "_manifest.json"
 FORMAT = "sunset-sim dataset"
@@ -331,7 +335,7 @@ def read_dataset(folder: str | os.PathLike, allow_incomplete: bool = False) -> p
     return arrow_to_pandas(ds.dataset(files, format="parquet").to_table())
 
 
-def arrow_to_pandas(table) -> pd.DataFrame:
+def arrow_to_pandas(table: pa.Table) -> pd.DataFrame:
     """An Arrow table of rows as a DataFrame, each column's Arrow memory freed as it is
     converted (``self_destruct``: the table is not used after), then Arrow's pool gives
     what it freed back to the system. With the table and the frame held at once, the
