@@ -35,8 +35,9 @@ Speed (measured with perf; keep it in mind when editing):
   per game.
 - Where the time goes (``scripts/profile_engine.py``, perf per compiled function; and
   timing each phase run twice in a scratch build): with random at every seat, the engine
-  is nearly all of it, spread thin: the sale search about a fifth, the hike list and the
-  paint sets about a tenth each, the set-up shuffles and the private view a few percent;
+  is nearly all of it, spread thin: the sale search 12%, the hike list 11%, the paint
+  sets 7% (each run twice, scripts/ab_bench.py: random at 0.889, 0.902 and 0.937 of its
+  speed, 2026-12-04), the set-up shuffles and the private view a few percent;
   with greedy, the engine is 40% and greedy's plan and hike scans 45% (2026-12-04).
   Running the sale search twice per call (2026-12-04, Intel Xeon) cost 3.8 us a game
   with greedy (17% of its 22.7 us) and 1.4 us with random (18%); a third of that for
