@@ -79,8 +79,8 @@ from sunset_sim.strategy_tools import (
     path_add_top,
     path_start,
     path_start_top,
-    path_steps_cells,
     ray_cell,
+    row_path_cells,
     stack_empty,
 )
 
@@ -555,14 +555,13 @@ def hike_rows(
         if direction < 0:
             out[index] = stay
             continue
-        if direction != path_direction or steps <= path_steps:
+        restart, n_new, cell = row_path_cells(
+            obs, occupied, start, options, index, path_direction, path_steps, new_cells
+        )
+        if restart:
             n_top = path_start(top, prefix, start_value)
             features = start_features
-            path_direction = direction
-            path_steps = 0
-        n_new, cell = path_steps_cells(
-            obs, occupied, start, direction, path_steps + 1, steps, new_cells
-        )
+        path_direction = direction
         for k in range(n_new):
             card = obs[OBS_GRID + new_cells[k]]
             path_add(

@@ -38,8 +38,8 @@ from sunset_sim.strategy_tools import (
     path_add_top,
     path_start,
     path_start_top,
-    path_steps_cells,
     ray_cell,
+    row_path_cells,
     sale_value,
     stack_empty,
     trailing_zeros,
@@ -309,18 +309,12 @@ def hike_values(
         steps = options[index, 1]
         value = stay
         if direction >= 0:
-            cell = options[index, 2]  # the hike's end: a card, no other artist (R-HIKE-4/5)
-            if (direction == path_direction) & (steps == path_steps + 1):
-                new_cells[0] = cell  # one step on from the previous row: its end cell alone
-                n_new = 1
-            else:
-                if direction != path_direction or steps <= path_steps:
-                    n_top = path_start(top, prefix, start_value)
-                    path_direction = direction
-                    path_steps = 0
-                n_new, cell = path_steps_cells(
-                    obs, occupied, start, direction, path_steps + 1, steps, new_cells
-                )
+            restart, n_new, cell = row_path_cells(
+                obs, occupied, start, options, index, path_direction, path_steps, new_cells
+            )
+            if restart:
+                n_top = path_start(top, prefix, start_value)
+            path_direction = direction
             for k in range(n_new):
                 card = obs[OBS_GRID + new_cells[k]]
                 path_add(

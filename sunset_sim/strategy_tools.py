@@ -95,6 +95,7 @@ __all__ = [
     "path_add_top",
     "path_start_top",
     "path_steps_cells",
+    "row_path_cells",
     "whole_paint_set",
     "MIN_WORTH",
 ]
@@ -429,3 +430,25 @@ def path_steps_cells(obs, occupied, start, direction, first_step, last_step, cel
         cells[n] = cell
         n += 1
     return n, cell
+
+
+@jit(inline="always")
+def row_path_cells(obs, occupied, start, options, index, path_direction, path_steps, cells):
+    """What hike option row ``index`` adds to the path of the row before it (direction
+    path_direction, path_steps steps; -1, 0 for none): (whether the path starts again from
+    the artist, how many cells, in cells, and the hike's end cell). A row going on in the
+    same direction adds the cells past the previous row's end (the engines list a
+    direction's hikes by ascending steps), so a row's path never depends on the rows
+    listed before it; a row one step on adds its end cell alone (column 2 of a hike row:
+    a card, no other artist, R-HIKE-4/5), with no walk. Shared by greedy's hike values
+    and _card_worth's hike_rows."""
+    direction = options[index, 0]
+    steps = options[index, 1]
+    end = options[index, 2]
+    if (direction == path_direction) & (steps == path_steps + 1):
+        cells[0] = end
+        return False, 1, end
+    restart = direction != path_direction or steps <= path_steps
+    first = 1 if restart else path_steps + 1
+    n_new, cell = path_steps_cells(obs, occupied, start, direction, first, steps, cells)
+    return restart, n_new, cell
