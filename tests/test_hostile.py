@@ -827,3 +827,23 @@ def test_engine_refuses_seats_outside_two_to_four(n_players):
         run_games(tables, players, Rules(), 0, 0, 3)
     with pytest.raises(ValueError, match="outside 2 to 4"):
         trace_game(tables, players, Rules(), 0, 0)
+
+
+def test_engine_refuses_fewer_plan_cards_than_a_hand():
+    """R-PLAN-1: a card set is validated to hold days + 2 plan cards, but tables built by
+    hand reach the engine without that check, and the kernel's plan deck wraps round by
+    one subtraction (plan.ring_index), which reads past the deck below three cards."""
+    import dataclasses
+
+    from sunset_sim.cards.loader import load_cards
+    from sunset_sim.cards.tables import build_tables
+    from sunset_sim.engine.batch import run_games
+    from sunset_sim.rules.options import Rules
+
+    cards = load_cards()
+    tables = build_tables(dataclasses.replace(cards, plans=cards.plans[:2]))
+    with pytest.raises(ValueError, match="2 plan cards; a hand is 3"):
+        run_games(tables, seat_players(["greedy"], 2), Rules(), 0, 0, 3)
+    three = build_tables(dataclasses.replace(cards, plans=cards.plans[:3]))
+    out = run_games(three, seat_players(["greedy"], 2), Rules(days=1), 0, 0, 3)
+    assert (out.plan[:, :, 0] >= 0).all() and (out.plan[:, :, 0] < 3).all()

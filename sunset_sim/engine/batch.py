@@ -91,7 +91,14 @@ def check_tables(tables: CardTables) -> CardTables:
     """The card tables, if their array types are the ones the engine was compiled for.
 
     A study calls the engine thousands of times with the same tables, and typing them
-    takes about 0.1 ms: the last few that passed are not typed again."""
+    takes about 0.1 ms: the last few that passed are not typed again. Fewer plan cards
+    than a hand (R-PLAN-1) are refused: the kernel wraps round a plan deck by one
+    subtraction (``plan.ring_index``), which needs at least that many."""
+    if tables.plan_wake.shape[0] < enums.PLAN_HAND:
+        raise ValueError(
+            f"card tables hold {tables.plan_wake.shape[0]} plan cards; a hand is "
+            f"{enums.PLAN_HAND} (R-PLAN-1)"
+        )
     if numba.config.DISABLE_JIT or any(tables is known for known in _CHECKED_TABLES):
         return tables
     expected = decisions.context_type().types[-1]
