@@ -102,3 +102,43 @@ def test_a_card_is_worth_its_icons_plus_the_best_frame_it_adds(tables):
     _card_worth.fit_tables.py_func(1, ints, floats, 0)
     args = (tables.land_icons, tables.land_fit, 1, ints, floats, 0, False)
     assert worth(fitting, *args) == pytest.approx(0.5 * tables.land_icons[fitting] + 3.0 * 2.5)
+
+
+@pytest.mark.parametrize("row_len", [0, 1, 5, 6, 7, 12, 16])
+def test_prepare_counts_each_visible_commissions_fits_of_my_paintings(tables, row_len):
+    """prepare's counts (how many of my paintings fit exactly the frames m of each visible
+    commission, 8 bits per m) and frames filled, for rows shorter and longer than the FEW
+    it counts at once, with the preview, against a direct count."""
+    from sunset_sim import observation as ob
+
+    rng = np.random.default_rng(row_len)
+    n_land, n_comm = tables.land_fit.shape
+    obs = np.full(ob.observation_size(n_land, n_comm, len(tables.goal_kind)), -1, np.int32)
+    obs[ob.OBS_LAND_PLACE] = ob.OBS_CARDS
+    obs[ob.OBS_COMM_PLACE] = ob.OBS_CARDS + n_land
+    obs[ob.OBS_ME] = 0
+    obs[ob.OBS_N_PLAYERS] = 4
+    row = rng.choice(n_comm, size=row_len + 1, replace=False)
+    obs[ob.OBS_ROW_LEN] = row_len
+    obs[ob.OBS_ROW : ob.OBS_ROW + row_len] = row[:row_len]
+    obs[ob.OBS_PREVIEW] = row[row_len]
+    held = rng.choice(n_land, size=9, replace=False)
+    obs[ob.OBS_N_PAINTINGS] = len(held)
+    obs[ob.OBS_PAINTINGS : ob.OBS_PAINTINGS + len(held)] = held
+    obs[ob.OBS_CARDS + held] = 0
+    ints = np.zeros(_card_worth.N_INTS, dtype=np.int64)
+    floats = np.zeros(_card_worth.N_FLOATS, dtype=np.float64)
+    n_vis, n_held, _ = _card_worth.prepare(
+        obs, tables.land_features, tables.land_fit, tables.land_commissions,
+        tables.comm_n_frames, tables.comm_fame, tables.comm_share, True,
+        _style_tools.RATE_SHARE, 1.0, True, False, ints, floats,
+    )  # fmt: skip
+    assert (n_vis, n_held) == (row_len + 1, len(held))
+    for k, commission in enumerate(row):
+        assert ints[_card_worth.VIS + k] == commission
+        masks = [int(tables.land_fit[card, commission]) for card in held]
+        expected = sum(masks.count(m) << (8 * m) for m in range(_card_worth.N_MASKS))
+        assert ints[_card_worth.COUNTS + k] == expected, k
+        n_frames = int(tables.comm_n_frames[commission])
+        counts = {m: masks.count(m) for m in range(1, 1 << n_frames)}
+        assert ints[_card_worth.BASE + k] == matched(n_frames, counts, []), k
