@@ -44,7 +44,7 @@ from sunset_sim.cli_report import report_command
 from sunset_sim.cli_study import study_command, value_command
 from sunset_sim.cli_tune import tune_command
 from sunset_sim.cli_whatif import compare_command, sweep_command
-from sunset_sim.strategy import StrategyError
+from sunset_sim.strategy import IllegalChoiceError, StrategyError
 from sunset_sim.validation import InputError
 
 __all__ = ["main", *cli_common.__all__]
@@ -72,6 +72,11 @@ class OneLineErrors(click.Group):
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
             value = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as error:
+            # `sunset-sim` or a command group alone: its help as --help prints it (the
+            # first thing a newcomer types), not squeezed into one error line
+            click.echo(error.ctx.get_help())
+            sys.exit(0)
         except click.UsageError as error:
             where = error.ctx.command_path if error.ctx is not None else "sunset-sim"
             message = " ".join(error.format_message().split())
@@ -80,8 +85,8 @@ class OneLineErrors(click.Group):
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
-        except InputError as error:  # the Python API's checks (validation.py), same line
-            click.echo(f"error: {error}", err=True)
+        except (InputError, IllegalChoiceError) as error:  # the API's checks; a strategy
+            click.echo(f"error: {error}", err=True)  # (a plug-in's) bad answer: one line
             sys.exit(2)
         except click.Abort:
             click.echo("Aborted!", err=True)
@@ -450,7 +455,9 @@ def report_invariants(summary) -> None:
     from sunset_sim.engine.invariants import VIOLATION_NAMES
 
     if not summary.violating_games:
-        click.echo(f"invariants: checked in all {summary.games} games, 0 violations")
+        # on stderr, as every status line: stdout holds only the data asked for (a JSON
+        # object, CSV rows, streamed rows)
+        click.echo(f"invariants: checked in all {summary.games} games, 0 violations", err=True)
         return
     broken = [name for bit, name in enumerate(VIOLATION_NAMES) if summary.violations >> bit & 1]
     click.echo(

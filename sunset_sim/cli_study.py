@@ -231,7 +231,10 @@ def study_command(
 
 value_command = click.Command(
     "value",
-    params=study_command.params,
+    # a list of its own: cli.py adds -v/--verbose to each command's list and wraps that
+    # command's callback (a shared list once gave this alias the option but not the
+    # wrapper: every `value` run failed on the unexpected argument)
+    params=list(study_command.params),
     callback=study_command.callback,
     help=study_command.help,
     short_help="The same as study (card values and verified suggestions).",

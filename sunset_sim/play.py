@@ -29,7 +29,7 @@ from sunset_sim.rules.game import GameResult, play_game
 from sunset_sim.rules.options import Rules
 from sunset_sim.rules.setup import SetupOrders, shuffled_orders
 from sunset_sim.rules.state import GameState
-from sunset_sim.strategy import Player
+from sunset_sim.strategy import IllegalChoiceError, Player
 
 
 class StrategyDecider:
@@ -73,7 +73,7 @@ class StrategyDecider:
             )
         )
         if not 0 <= index < len(rows):
-            raise RuntimeError(f"strategy {player.name} chose option {index} of {len(rows)}")
+            raise IllegalChoiceError(player.name, index, len(rows))
         return index
 
     def setup_orders(self, cards: CardSet, n_players: int) -> SetupOrders:

@@ -31,6 +31,21 @@ class StrategyError(InputError):
     """An unknown strategy or a bad parameter."""
 
 
+class IllegalChoiceError(RuntimeError):
+    """A strategy answered a decision with an index that is not one of its options
+    (a bug in that strategy): both engines raise it, naming the strategy."""
+
+    def __init__(self, name: str, choice: int, n_options: int):
+        super().__init__(
+            f"strategy {name} chose option {choice} of {n_options}: decide must return an "
+            f"index from 0 to n_options - 1"
+        )
+        self.name, self.choice, self.n_options = name, choice, n_options
+
+    def __reduce__(self):  # (picklable, for a Dask worker's error)
+        return (IllegalChoiceError, (self.name, self.choice, self.n_options))
+
+
 @dataclass(frozen=True)
 class Parameter:
     name: str

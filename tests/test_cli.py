@@ -304,6 +304,15 @@ def test_help_and_version():
     assert "version" in ok(cli("--version")).lower()
 
 
+@pytest.mark.parametrize("group", [(), ("cache",)])
+def test_a_group_alone_prints_its_help(group):
+    """`sunset-sim` alone (the first thing a newcomer types) and `sunset-sim cache` print
+    their help as --help does, not one squeezed error line."""
+    out = ok(cli(*group))
+    assert out == ok(cli(*group, "--help"))
+    assert out.startswith("Usage: ") and len(out.splitlines()) > 5  # (prog name: the runner's)
+
+
 # ---------------------------------------------------------------- simulate
 
 

@@ -167,4 +167,24 @@ def test_simulate_check_invariants_flag():
         main, ["simulate", "--games", "300", "--check-invariants", "--quiet", "--players", "3"]
     )
     assert result.exit_code == 0, result.output
-    assert "invariants: checked in all 300 games, 0 violations" in result.output
+    assert "invariants: checked in all 300 games, 0 violations" in result.stderr
+    assert "invariants" not in result.stdout
+
+
+@pytest.mark.parametrize("output", [("--format", "json"), ("--format", "csv"), ("--out", "-")])
+def test_the_invariants_verdict_leaves_stdout_to_the_data(output):
+    """stdout holds only what was asked for: it parses as it did without the check."""
+    import io
+    import json
+
+    import pandas as pd
+
+    args = ["simulate", "--games", "200", "--players", "2", "--check-invariants", "--quiet"]
+    result = CliRunner().invoke(main, [*args, *output])
+    assert result.exit_code == 0, result.output
+    assert "0 violations" in result.stderr
+    if output[1] == "json":
+        assert json.loads(result.stdout)["games"] == 200
+    else:
+        frame = pd.read_csv(io.StringIO(result.stdout))
+        assert len(frame) == (400 if output[0] == "--out" else 1)  # rows, or a strategy

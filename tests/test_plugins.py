@@ -35,6 +35,7 @@ from sunset_sim.play import play_reference
 from sunset_sim.rules.options import Rules
 from sunset_sim.runner import simulate
 from sunset_sim.strategy import (
+    IllegalChoiceError,
     Player,
     StrategyError,
     StrategySpec,
@@ -344,6 +345,36 @@ def numpy_random(kind, obs, options, n_options, params, rng, tables):
 @jit
 def reads_padding(kind, obs, options, n_options, params, rng, tables):
     return rng_below(rng, options.shape[0]) % n_options  # options.shape[0], not n_options
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "--games", "20"],
+        ["tournament", "--games", "10"],
+        ["play"],
+        ["report", "--games", "20", "--out", "{tmp}/report"],
+    ],
+    ids=["simulate", "tournament", "play", "report"],
+)
+def test_an_answer_off_the_list_is_one_line_naming_the_strategy(tmp_path, monkeypatch, command):
+    """Both engines name the strategy and the answer (IllegalChoiceError); the command
+    line prints that one line, exit code 2, no traceback."""
+    spec = StrategySpec("off-the-list", "answers n_options", off_the_list)
+    registry()
+    monkeypatch.setitem(strategy_module._REGISTRY, spec.name, spec)
+    args = [part.format(tmp=tmp_path) for part in command]
+    result = CliRunner().invoke(
+        main, [*args, "--players", "2", "--strategy", spec.name, "--strategy", "greedy", "-q"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("sunset-sim:")]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "strategy off-the-list chose option" in lines[0]
+    assert "decide must return an index from 0 to n_options - 1" in lines[0]
+    with pytest.raises(IllegalChoiceError, match="strategy off-the-list chose option 3 of 3"):
+        simulate(games=5, players=2, strategies=[spec.name, "greedy"], seed=0)
 
 
 @pytest.mark.parametrize(

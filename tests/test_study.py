@@ -375,6 +375,34 @@ def test_study_cli_and_compare_of_the_suggested_set(tmp_path):
     fails(cli("study", "--families", "plan", "--out", out), "not empty")
 
 
+@pytest.mark.parametrize("verbose", [(), ("--verbose",)])
+def test_value_is_study_under_another_name(tmp_path, verbose):
+    """The alias runs (it once failed on every run: -v/--verbose reached a callback that
+    did not take it) and writes what study writes."""
+    out = tmp_path / "value"
+    stdout = ok(
+        cli(
+            "value",
+            "--strategy",
+            "greedy",
+            "--players",
+            "2",
+            "--games",
+            "100",
+            "--families",
+            "plan",
+            "--edits",
+            "none",
+            "--no-suggest",
+            "--out",
+            out,
+            "--quiet",
+            *verbose,
+        )  # fmt: skip
+    )
+    assert "P1" in stdout and (out / "study.md").exists()
+
+
 def test_study_on_the_packaged_cards_by_default():
     study = run_study(FIELD, PLAYERS, 200, families=("plan",), edits=(), suggest=False)
     assert study.settings["cards"] == "<default>"

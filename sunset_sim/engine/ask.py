@@ -18,6 +18,7 @@ KIND_PLAN = np.int64(DECIDE_PLAN)
 KIND_HIKE = np.int64(DECIDE_HIKE)
 KIND_PAINT = np.int64(DECIDE_PAINT)
 KIND_SALE = np.int64(DECIDE_SALE)
+OFF_THE_LIST = "a strategy chose an option that is not on the list"
 
 
 @jit(inline="always")
@@ -27,6 +28,6 @@ def decide(strategy_functions, strategy_id, kind, n_options, seat, context):
     if n_options == 1:
         return 0
     choice = call_strategy(strategy_functions[strategy_id], kind, n_options, seat, context)
-    if choice < 0 or choice >= n_options:
-        raise ValueError("a strategy chose an option that is not on the list")
+    if choice < 0 or choice >= n_options:  # batch.play_block names the strategy
+        raise ValueError(OFF_THE_LIST, strategy_id, choice, n_options)
     return choice

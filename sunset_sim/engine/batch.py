@@ -16,10 +16,10 @@ import numpy as np
 
 from sunset_sim import enums
 from sunset_sim.cards.tables import CardTables
-from sunset_sim.engine import compiling, decisions, kernel, restricted
+from sunset_sim.engine import ask, compiling, decisions, kernel, restricted
 from sunset_sim.engine.compiling import lineup
 from sunset_sim.rules.options import Rules
-from sunset_sim.strategy import Player
+from sunset_sim.strategy import IllegalChoiceError, Player
 
 
 @dataclass
@@ -204,30 +204,37 @@ def play_block(
     ``arguments`` from ``kernel_arguments`` plus the bans (``run.subset`` plays the chosen
     games of a chunk with it)."""
     functions, ids, params, banned = arguments
-    kernel.play_games(
-        np.uint64(seed),
-        np.int64(out.first_game),
-        np.ascontiguousarray(rows, dtype=np.int64),
-        np.int64(len(players)),
-        functions,
-        ids,
-        params,
-        banned,
-        tables,
-        np.int64(rules.tie_break_code),
-        np.int64(rules.days),
-        out.seat,
-        out.game,
-        out.plan,
-        out.position,
-        out.painted,
-        out.day,
-        out.commission,
-        out.goal,
-        out.available,
-        trace,
-        np.int64(1 if check else 0),
-    )
+    try:
+        kernel.play_games(
+            np.uint64(seed),
+            np.int64(out.first_game),
+            np.ascontiguousarray(rows, dtype=np.int64),
+            np.int64(len(players)),
+            functions,
+            ids,
+            params,
+            banned,
+            tables,
+            np.int64(rules.tie_break_code),
+            np.int64(rules.days),
+            out.seat,
+            out.game,
+            out.plan,
+            out.position,
+            out.painted,
+            out.day,
+            out.commission,
+            out.goal,
+            out.available,
+            trace,
+            np.int64(1 if check else 0),
+        )
+    except ValueError as error:  # ask.decide's (message, strategy id, choice, options)
+        if error.args[:1] != (ask.OFF_THE_LIST,) or len(error.args) != 4:
+            raise
+        strategy_id, choice, n_options = (int(value) for value in error.args[1:])
+        name = next(p.spec.name for p, i in zip(players, ids, strict=True) if i == strategy_id)
+        raise IllegalChoiceError(name, choice, n_options) from None
 
 
 def run_games(
