@@ -152,11 +152,16 @@ def main(strategy_paths: tuple[str, ...] = ()) -> None:
 @format_option
 @table_option(["commissions", "landscapes", "goals", "plans"])
 def cards_command(cards_path: Path | None, table_format: str, table_name: str | None) -> None:
-    """Summarise a card set, or list every problem in it (exit code 2).
+    """Summarise a card set, or list every problem in it (exit code 2), including too few
+    cards to play it (at 2 to 4 players over six days; a note names the player counts
+    that cannot, when others can).
 
     --format csv prints one table (--table NAME, default commissions); --format json one
     object with the set's name, hash and every table."""
     from sunset_sim.cards.summary import format_summary, summary_tables
+
+    from sunset_sim.cards.loader import check_playable
+    from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
 
     try:
         cards = load_cards(cards_path)
@@ -164,6 +169,16 @@ def cards_command(cards_path: Path | None, table_format: str, table_name: str | 
         for problem in error.problems:
             click.echo(problem, err=True)
         raise SystemExit(2) from None
+    # A set every game command refuses (too few cards for any number of players, six
+    # days) is a problem too; one too small for some player counts gets a note.
+    unplayable = {n: check_playable(cards, n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+    if all(unplayable.values()):
+        for problem in unplayable[MIN_PLAYERS]:
+            click.echo(problem, err=True)
+        raise SystemExit(2)
+    for n, problems in unplayable.items():
+        for problem in problems:
+            click.echo(f"note: not playable by {n} players: {problem}", err=True)
     if table_format == "table" and table_name is None:
         click.echo(format_summary(cards))
         return

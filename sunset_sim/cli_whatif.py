@@ -134,8 +134,9 @@ def _variant_rules(option: str, texts: tuple[str, ...], base):
         raise CliError(f"{option}: {error}") from None
 
 
-def _playable(option: str, path: Path | None, players: int, rules):
-    """The card set at ``path`` (one line naming the file if bad), checked playable."""
+def _playable(option: str, path: Path | None, players: int, rules, rule_option="--rule"):
+    """The card set at ``path`` (one line naming the file if bad), checked playable; a
+    problem of the days rule's making names ``rule_option``, not the card option."""
     from sunset_sim.cards.loader import check_playable
 
     try:
@@ -144,6 +145,8 @@ def _playable(option: str, path: Path | None, players: int, rules):
         raise CliError(f"{option}: {error.format_message()}") from None
     problems = check_playable(cards, players, rules.days)
     if problems:
+        if problems[0].startswith("rule days="):  # "--b-rule days=9: ..."
+            raise CliError(f"{rule_option} {problems[0].removeprefix('rule ')}")
         raise CliError(f"{option}: {problems[0]}")
     return cards
 
@@ -253,11 +256,13 @@ def compare_command(
     rules_a = _variant_rules("--a-rule", a_rules, base_rules)
     rules_b = _variant_rules("--b-rule", b_rules, base_rules)
     cards_a = _playable(
-        "--a-cards" if a_cards else "--cards", a_cards or cards_path, players, rules_a
-    )
+        "--a-cards" if a_cards else "--cards", a_cards or cards_path, players, rules_a,
+        "--a-rule" if a_rules else "--rule",
+    )  # fmt: skip
     cards_b = _playable(
-        "--b-cards" if b_cards else "--cards", b_cards or cards_path, players, rules_b
-    )
+        "--b-cards" if b_cards else "--cards", b_cards or cards_path, players, rules_b,
+        "--b-rule" if b_rules else "--rule",
+    )  # fmt: skip
     entrants = _entrants(strategy_texts)
     total = 2 * games * len(seatings(entrants, players))
     compile_engine(entrants)
@@ -433,7 +438,7 @@ def sweep_command(
         cards = load_card_set(cards_path)
         for option in options:
             variant = Rules.from_dict({**base_rules.to_dict(), key: option})
-            _playable("--cards", cards_path, players, variant)
+            _playable("--cards", cards_path, players, variant, "--rule-values")
         total = sweep_games(entrants, players, games, rule_values=len(options))
         arguments = {"rule": rule_values_text}
     if plot_path is not None:

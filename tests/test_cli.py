@@ -259,6 +259,55 @@ def test_cards_lists_every_problem(bad_cards):
     assert process.returncode == 2 and process.stderr.splitlines() == problems
 
 
+@pytest.mark.parametrize(
+    ("keep", "exit_code", "needle"),
+    [
+        ({"plans": 7}, 2, "plans: 7 cards, a game needs at least 8"),
+        ({"commissions": 3}, 2, "commissions: 3 cards, a game needs at least 4"),
+        ({"commissions": 5}, 0, "note: not playable by 4 players: "),
+    ],
+)
+def test_cards_checks_the_set_can_be_played(tmp_path, keep, exit_code, needle):
+    """A set that parses but that every game command refuses (too few cards for any
+    player count, six days) is listed as a problem, exit code 2; one too small for some
+    player counts is summarised with a note naming them."""
+    import dataclasses
+
+    from sunset_sim.cards.edit import dump_cards
+    from sunset_sim.cards.loader import load_cards
+
+    cards = load_cards()
+    field, count = next(iter(keep.items()))
+    path = tmp_path / "small.toml"
+    small = dataclasses.replace(cards, **{field: getattr(cards, field)[:count]})
+    path.write_text(dump_cards(small), encoding="utf-8")
+    result = cli("cards", "--cards", path)
+    assert result.exit_code == exit_code, result.output
+    assert "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and needle in lines[0], lines
+    assert (result.stdout == "") == (exit_code == 2)
+
+
+@pytest.mark.parametrize(
+    ("args", "prefix"),
+    [
+        (("simulate", "--rule", "days=7"), "error: rule days=7: "),
+        (("sweep", "--rule-values", "days=5,6,7"), "error: --rule-values days=7: "),
+        (("compare", "--b-rule", "days=9"), "error: --b-rule days=9: "),
+        (("compare", "--rule", "days=8", "--b-rule", "tie_break=seat"), "error: --rule days=8: "),
+    ],
+)
+def test_too_many_days_for_the_plan_deck_names_the_rule(args, prefix):
+    """More days than the set's plan deck allows (R-PLAN-3: days + 2 cards) is the days
+    option's doing: the line names the option that set it and the most days the set
+    plays, not a fault of the (packaged, untouched) card set or of --cards."""
+    line = fails(cli(*args, "--games", "10", "--quiet"))
+    assert line.startswith(prefix), line
+    assert "<default> has 8 plan cards, enough for at most 6 days" in line
+    assert "--cards" not in line
+
+
 def test_cards_of_a_missing_file(tmp_path):
     result = cli("cards", "--cards", tmp_path / "none.toml")
     assert result.exit_code == 2 and "file not found" in result.stderr

@@ -661,5 +661,13 @@ def check_playable(cards: CardSet, players: int, days: int = DEFAULT_DAYS) -> li
         players + 2,
         f"a row of players+1 and a preview for {players} players",
     )
-    need("plans", len(cards.plans), days + 2, f"a plan deck of days+2 for {days} days")
+    n_plans = len(cards.plans)
+    if days > DEFAULT_DAYS and DEFAULT_DAYS + 2 <= n_plans < days + 2:
+        # the days option, not the set, is what asks for more: say so
+        problems.append(
+            f"rule days={days}: {cards.path} has {n_plans} plan cards, enough for at most "
+            f"{n_plans - 2} days (R-PLAN-3: a plan deck of days+2)"
+        )
+    else:
+        need("plans", n_plans, days + 2, f"a plan deck of days+2 for {days} days")
     return problems
