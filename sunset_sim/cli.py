@@ -158,9 +158,8 @@ def cards_command(cards_path: Path | None, table_format: str, table_name: str | 
 
     --format csv prints one table (--table NAME, default commissions); --format json one
     object with the set's name, hash and every table."""
-    from sunset_sim.cards.summary import format_summary, summary_tables
-
     from sunset_sim.cards.loader import check_playable
+    from sunset_sim.cards.summary import format_summary, summary_tables
     from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
 
     try:
