@@ -126,8 +126,12 @@ from sunset_sim.strategy_tools import (
 
 # The parameters, in params-vector order; the index constants are derived from them.
 PARAMETERS = (
-    Parameter("samples", 3.0, 1.0, 256.0, "Monte Carlo samples per plan decision (at most)"),
-    Parameter("candidates", 6.0, 1.0, 33.0, "hike options played out (best one-ply first)"),
+    Parameter(
+        "samples", 3.0, 1.0, 256.0, "Monte Carlo samples per plan decision (at most)", integer=True
+    ),
+    Parameter(
+        "candidates", 6.0, 1.0, 33.0, "hike options played out (best one-ply first)", integer=True
+    ),
     Parameter("commission", 1.0, 0.0, 3.0, "weight of frames filled toward commissions"),
     Parameter("leftover", 1.4, 0.0, 3.0, "weight of leftover fame (icons / 2)"),
     Parameter("goal", 1.5, 0.0, 3.0, "weight of today's goal"),
@@ -137,7 +141,14 @@ PARAMETERS = (
     Parameter("opp_lateness", 0.3, 0.0, 2.0, "opponents' model: fame per 15 min later"),
     Parameter("mobility", 0.0, 0.0, 2.0, "fame per hike end the end cell offers tomorrow"),
     Parameter("urgency", 0.5, 0.0, 1.0, "frame worth: 0 fame/frames .. 1 fame/frames missing"),
-    Parameter("hike_samples", 1.0, 1.0, 256.0, "samples per hike decision (perturbed values)"),
+    Parameter(
+        "hike_samples",
+        1.0,
+        1.0,
+        256.0,
+        "samples per hike decision (perturbed values)",
+        integer=True,
+    ),
     Parameter("margin", 1.5, 0.0, 10.0, "plan: stop sampling once a card leads by this (0: never)"),
 )
 (

@@ -204,7 +204,10 @@ def strategies_command(table_format: str, table_name: str | None) -> None:
             click.echo(f"{name}")
             click.echo(f"    {spec.description}")
             for p in spec.parameters:
-                click.echo(f"    {p.name} = {p.default:g}  (range {p.low:g}..{p.high:g}) {p.help}")
+                whole = ", a whole number" if p.integer else ""
+                click.echo(
+                    f"    {p.name} = {p.default:g}  (range {p.low:g}..{p.high:g}{whole}) {p.help}"
+                )
         return
     strategies = pd.DataFrame(
         [{"strategy": name, "description": spec.description} for name, spec in specs.items()]
@@ -217,6 +220,7 @@ def strategies_command(table_format: str, table_name: str | None) -> None:
                 "default": p.default,
                 "low": p.low,
                 "high": p.high,
+                "integer": p.integer,
                 "help": p.help,
             }
             for name, spec in specs.items()

@@ -48,11 +48,15 @@ class IllegalChoiceError(RuntimeError):
 
 @dataclass(frozen=True)
 class Parameter:
+    """One tunable number of a strategy; ``integer``: a count (samples, candidates), so a
+    fraction is refused rather than cut off where the strategy reads it."""
+
     name: str
     default: float
     low: float
     high: float
     help: str = ""
+    integer: bool = False
 
 
 def parameter_indices(parameters: tuple[Parameter, ...], *names: str) -> tuple[int, ...]:
@@ -101,6 +105,11 @@ class StrategySpec:
             if not p.low <= value <= p.high:
                 raise StrategyError(
                     f"strategy {self.name}: {p.name}={value} is outside {p.low}..{p.high}"
+                )
+            if p.integer and value != round(value):
+                raise StrategyError(
+                    f"strategy {self.name}: {p.name}={value:g} is not a whole number "
+                    f"({p.low:g}..{p.high:g})"
                 )
             values.append(value)
         return np.array(values, dtype=np.float64)

@@ -246,3 +246,37 @@ def test_cli_help():
     for option in ("--opponent", "--games", "--generations", "--population", "--elite"):
         assert option in result.stdout
     assert "tune" in cli("--help").stdout
+
+
+def test_a_whole_number_parameter_is_tuned_and_written_whole(tmp_path, monkeypatch):
+    """A count (Parameter.integer) is searched over whole numbers and written whole, so
+    the params file loads: make_player refuses a fraction of one (it was cut off where
+    the strategy read it, silently)."""
+    import dataclasses
+
+    from sunset_sim import strategy as strategy_module
+    from sunset_sim.strategy import Parameter, StrategyError
+
+    balanced = registry()["balanced"]
+    count = Parameter("count", 2.0, 1.0, 5.0, "a count balanced never reads", integer=True)
+    spec = dataclasses.replace(
+        balanced, name="balanced-count", parameters=(*balanced.parameters, count)
+    )
+    monkeypatch.setitem(strategy_module._REGISTRY, spec.name, spec)
+    with pytest.raises(StrategyError, match="count=2.5 is not a whole number"):
+        make_player("balanced-count:count=2.5")
+    assert make_player("balanced-count:count=3").params[-1] == 3.0
+    seen = []
+    original = tune_module.CrossEntropy.ask
+
+    def ask(self, rng, population):
+        candidates = original(self, rng, population)
+        seen.append(candidates)  # the array tune goes on to round and play
+        return candidates
+
+    monkeypatch.setattr(tune_module.CrossEntropy, "ask", ask)
+    result = tune(spec.name, ["greedy"], seed=4, **{**SMALL, "generations": 1})
+    assert seen and all((c[:, -1] == np.round(c[:, -1])).all() for c in seen)
+    assert result.best["count"] == round(result.best["count"])
+    path = write_params(result, tmp_path / "tuned.json")
+    assert make_player(f"balanced-count:params={path}").params[-1] == result.best["count"]

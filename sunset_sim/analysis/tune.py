@@ -404,6 +404,7 @@ def tune(
     low = np.array([p.low for p in spec.parameters])
     high = np.array([p.high for p in spec.parameters])
     default = spec.param_vector()
+    whole = np.array([p.integer for p in spec.parameters], dtype=bool)
     try:
         search = CrossEntropy(
             player.params,
@@ -434,6 +435,7 @@ def tune(
         history = []
         for generation in range(generations):
             candidates = search.ask(rng, population)
+            candidates[:, whole] = np.round(candidates[:, whole])  # counts: whole numbers
             first_game = generation * games
             scores = evaluator.shares(candidates, first_game, games).mean(axis=(1, 2))
             elite_rows = search.tell(candidates, scores)
@@ -453,6 +455,7 @@ def tune(
 
         # the file holds rounded values; validate exactly those
         tuned = np.clip(np.round(search.mean, 4), low, high)
+        tuned[whole] = np.round(tuned[whole])
         shares = evaluator.shares(
             np.vstack([tuned, default]), VALIDATION_FIRST_GAME, validation_games
         )
