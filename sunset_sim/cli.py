@@ -331,7 +331,7 @@ def play_command(
 @backend_options
 @cards_option
 @rule_option
-@format_option
+@cli_common.one_table_format_option("the summary (each strategy's win share and mean fame)")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option(
     "--check-invariants",

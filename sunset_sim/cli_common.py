@@ -39,6 +39,7 @@ __all__ = [
     "check_players",
     "checked",
     "format_option",
+    "one_table_format_option",
     "games_progress",
     "hold_output_lock",
     "jobs_text_option",
@@ -386,6 +387,7 @@ def open_cli_backend(backend: str, jobs: int | None, scheduler: str | None, **op
 
 
 def format_option(function):
+    """``--format`` of a command that prints several tables (``--table`` picks one)."""
     return click.option(
         "--format",
         "table_format",
@@ -396,6 +398,20 @@ def format_option(function):
         "one, or the one --table names) or json (one object holding every table, each a "
         "list of rows). Status lines always go to stderr.",
     )(function)
+
+
+def one_table_format_option(table: str):
+    """``--format`` of a command that prints one table, described by ``table``."""
+    return click.option(
+        "--format",
+        "table_format",
+        type=click.Choice(["table", "csv", "json"]),
+        default="table",
+        show_default=True,
+        help=f"How {table} is printed on stdout: table (aligned text for people), csv (its "
+        "header and rows) or json (one object: the run's figures and the table as a list of "
+        "rows). Status lines always go to stderr.",
+    )
 
 
 def table_option(names: Sequence[str]):

@@ -25,10 +25,10 @@ from sunset_sim.cli_common import (
     check_players,
     checked,
     compile_engine,
-    format_option,
     games_progress,
     load_card_set,
     make_seats,
+    one_table_format_option,
     open_cli_backend,
     parse_rules,
     print_tables,
@@ -96,7 +96,10 @@ def _clear_old_outputs(out_dir: Path) -> None:
     "no study.",
 )
 @click.option("--title", default="Sunset over Water balance report", help="Report title.")
-@format_option
+@one_table_format_option(
+    "the headline table (each strategy's win share and fame; every table of the report is "
+    "written to OUT/tables)"
+)
 @click.option("--quiet", is_flag=True, help="No progress messages.")
 def report_command(
     results,

@@ -165,7 +165,8 @@ def study_command(
     entrants = _entrants(strategy_texts)
     check_field = None
     if check_text:
-        check_field = _entrants(tuple(t.strip() for t in check_text.split(",") if t.strip()))
+        texts = tuple(t.strip() for t in check_text.split(",") if t.strip())
+        check_field = _entrants(texts, "--check-field")
     if not str(out_path).strip():  # Path("") would be the current folder
         raise CliError("--out: empty path")
     out_path = Path(out_path)

@@ -22,10 +22,10 @@ from sunset_sim.cli_common import (
     check_output,
     check_players,
     compile_engine,
-    format_option,
     games_progress,
     jobs_text_option,
     load_card_set,
+    one_table_format_option,
     open_cli_backend,
     parse_number,
     parse_rules,
@@ -100,7 +100,7 @@ def _number(option: str, text: str) -> float | int:
     help="Params file to write (default: STRATEGY-tuned.json in this folder).",
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing params file.")
-@format_option
+@one_table_format_option("the validation table (tuned against default values)")
 @click.option("--quiet", is_flag=True, help="No progress bar and no per-generation lines.")
 def tune_command(
     strategy,

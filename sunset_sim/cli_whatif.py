@@ -108,7 +108,9 @@ def _settings(games_text, players_text, seed_text, jobs_text, format_text):
     return games, players, seed, jobs, format_text
 
 
-def _entrants(texts: tuple[str, ...]):
+def _entrants(texts: tuple[str, ...], option: str = "--strategy"):
+    """The players of these strategy texts (greedy if none); a bad one is one line naming
+    ``option``, the command-line option that gave it."""
     from sunset_sim.strategy import StrategyError, make_player
 
     players = []
@@ -116,7 +118,7 @@ def _entrants(texts: tuple[str, ...]):
         try:
             players.append(make_player(text))
         except StrategyError as error:
-            raise CliError(f"--strategy: {error}") from None
+            raise CliError(f"{option}: {error}") from None
     for player in players:
         check_fast(player)
     return players

@@ -353,6 +353,20 @@ def test_help_and_version():
     assert "version" in ok(cli("--version")).lower()
 
 
+def test_help_mentions_only_options_the_command_has():
+    """A command's --help names --table only where the command has it (report, simulate
+    and tune print one table; their --format help once pointed at a --table they lack)."""
+    from sunset_sim.cli import _leaf_commands, main
+
+    for command in _leaf_commands(main):
+        flags = {flag for p in command.params for flag in getattr(p, "opts", [])}
+        text = " ".join(str(getattr(p, "help", "") or "") for p in command.params) + str(
+            command.help or ""
+        )
+        for flag in ("--table",):
+            assert flag not in text or flag in flags, (command.name, flag)
+
+
 @pytest.mark.parametrize("group", [(), ("cache",)])
 def test_a_group_alone_prints_its_help(group):
     """`sunset-sim` alone (the first thing a newcomer types) and `sunset-sim cache` print

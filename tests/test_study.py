@@ -373,6 +373,9 @@ def test_study_cli_and_compare_of_the_suggested_set(tmp_path):
     fails(cli("study", "--edits", "plans", "--out", tmp_path / "x"), "--edits", "plans")
     fails(cli("study", "--games", "0", "--out", tmp_path / "x"), "--games")
     fails(cli("study", "--families", "plan", "--out", out), "not empty")
+    for text, problem in (("bogus", "unknown strategy 'bogus'"), ("balanced:deny=9", "deny=9")):
+        line = fails(cli("study", "--check-field", text, "--out", tmp_path / "y"), problem)
+        assert line.startswith("error: --check-field: "), line
 
 
 @pytest.mark.parametrize("verbose", [(), ("--verbose",)])
