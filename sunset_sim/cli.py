@@ -10,6 +10,7 @@ import errno
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 
 import click
@@ -62,6 +63,12 @@ def __getattr__(name: str):
 WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG}
 
 
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning (a plug-in strategy that failed to load, a strategy path that is not a
+    folder) as one line on stderr, without Python's file, line and source echo."""
+    click.echo(f"warning: {' '.join(str(message).split())}", err=True)
+
+
 class OneLineErrors(click.Group):
     """click's usage errors (an unknown option, a number that is not one, a bad choice)
     print three lines; here they are one, ``error: COMMAND: problem``, exit code 2, like
@@ -70,6 +77,11 @@ class OneLineErrors(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        with warnings.catch_warnings():
+            warnings.showwarning = _one_line_warning
+            return self._main(args, prog_name, complete_var, **extra)
+
+    def _main(self, args, prog_name, complete_var, **extra):
         try:
             value = super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.NoArgsIsHelpError as error:

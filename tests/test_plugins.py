@@ -347,6 +347,21 @@ def reads_padding(kind, obs, options, n_options, params, rng, tables):
     return rng_below(rng, options.shape[0]) % n_options  # options.shape[0], not n_options
 
 
+def test_a_plugin_that_fails_to_load_is_one_warning_line(tmp_path, monkeypatch):
+    """The command goes on without it and says why in one line (not Python's warning
+    with its file, line number and source echo)."""
+    (tmp_path / "broken_plugin_mod.py").write_text("def oops(:\n", encoding="utf-8")
+    monkeypatch.setattr(strategy_module, "_REGISTRY", {})  # scan again, with the folder
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    result = CliRunner().invoke(main, ["--strategy-path", str(tmp_path), "strategies"])
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"warning: strategy module {tmp_path / 'broken_plugin_mod'}: ")
+    assert "was never closed" in lines[0] or "invalid syntax" in lines[0], lines[0]
+    assert "greedy" in result.stdout
+
+
 @pytest.mark.parametrize(
     "command",
     [
