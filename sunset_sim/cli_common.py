@@ -295,8 +295,11 @@ def hold_output_lock(path: Path) -> None:
     lock_path = target.with_name(f".{target.name}.writing")
     try:
         handle = open(lock_path, "a+b")  # noqa: SIM115 - held until the command ends
-    except OSError:
-        return  # an unwritable folder: the write itself says so, naming the path
+    except OSError as error:  # a folder that cannot be written (even by root: /proc):
+        # said now, not after the games (every output is written beside such a file)
+        raise CliError(
+            f"{path}: cannot write in folder {target.parent}: {error.strerror or error}"
+        ) from None
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

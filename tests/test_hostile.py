@@ -847,3 +847,22 @@ def test_engine_refuses_fewer_plan_cards_than_a_hand():
     three = build_tables(dataclasses.replace(cards, plans=cards.plans[:3]))
     out = run_games(three, seat_players(["greedy"], 2), Rules(days=1), 0, 0, 3)
     assert (out.plan[:, :, 0] >= 0).all() and (out.plan[:, :, 0] < 3).all()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("play", "--players", "2", "--record", "/proc/g.json"),
+        ("simulate", "--games", "5", "--out", "/proc/x.parquet"),
+        ("report", "--games", "5", "--out", "/proc/report"),
+    ],
+    ids=["play-record", "simulate-file", "report-folder"],
+)
+def test_an_output_folder_that_cannot_be_written_is_refused_first(args):
+    """/proc passes the permission test for root but takes no new file: said at the
+    start, before any game (play printed a whole game, then failed on the record)."""
+    result = cli(*args, "--quiet")
+    line = fails(result, "/proc")
+    # root: the probe file fails; anyone else: the permission test
+    assert "cannot write in folder /proc" in line or "is not writable" in line, line
+    assert result.stdout == "", line
