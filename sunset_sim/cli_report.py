@@ -201,7 +201,9 @@ def report_command(
         except ReportInputError as error:
             raise CliError(str(error)) from None
         cards = _played_cards(results, run, given)
-        played = {counts[0]: (frame, str(results))}
+        n_players, rules = _as_recorded(results, frame, run, rules, seed, study_games)
+        counts = [n_players]  # a study beside the report: at the games' count and rules
+        played = {n_players: (frame, str(results))}
     else:
         checked(validation.check_games, games, "--games")
         checked(validation.check_jobs, jobs, "--jobs")
@@ -372,6 +374,39 @@ def _played_cards(results, run: dict | None, given):
         return played_cards(run, given, str(results))
     except InputError as error:
         raise CliError(str(error)) from None
+
+
+def _as_recorded(results, frame, run, rules, seed, study_games) -> tuple[int, object]:
+    """The player count and rules of the games in a results file, for a study beside its
+    report; settings given for games played here that the file contradicts, or that
+    nothing would use (--seed without --study-games), are refused in one line rather
+    than ignored."""
+    from click.core import ParameterSource
+
+    from sunset_sim.rules.options import Rules
+
+    context = click.get_current_context()
+
+    def given(name: str) -> bool:
+        return context.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+
+    n_players = int(frame["seat"].max()) + 1 if len(frame) else 0
+    if run and isinstance(run.get("players"), int):
+        n_players = run["players"]
+    if given("players_text") and context.params["players_text"].strip() != str(n_players):
+        raise CliError(f"--players: {results} holds {n_players}-player games")
+    recorded = Rules.from_dict(run["rules"]) if run and isinstance(run.get("rules"), dict) else None
+    if recorded is not None:
+        if given("rule_texts") and rules != recorded:
+            shown = ", ".join(f"{k}={v}" for k, v in recorded.to_dict().items())
+            raise CliError(f"--rule: {results} was played with {shown}")
+        rules = recorded
+    if given("seed") and not study_games:
+        raise CliError(
+            "--seed: a results file holds its games; the seed is for games played here "
+            "(--games) or for a study beside the report (--study-games)"
+        )
+    return n_players, rules
 
 
 def _read(path: Path):

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from conftest import cli, fails, ok
 
 import sunset_sim
 from sunset_sim.analysis import stats
@@ -347,6 +348,38 @@ def test_cli_report_errors(tmp_path):
         assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
     both = runner.invoke(main, ["report", str(other), "--games", "5", "--out", str(tmp_path / "o")])
     assert both.exit_code == 2
+
+
+def test_cli_report_of_a_file_keeps_its_games_count_and_rules(tmp_path, monkeypatch):
+    """A study beside the report of a results file is played at the file's player count
+    and rules (it was played at --players' default 4 and six days); settings the file
+    contradicts, or that nothing uses, are one line, not ignored."""
+    results = tmp_path / "r3.parquet"
+    simulate = ["simulate", "--games", "40", "--players", "3", "--rule", "days=4"]
+    assert cli(*simulate, "--out", results, "--quiet").exit_code == 0
+    from sunset_sim import cli_report
+
+    studied = []
+    play_study = cli_report._study
+
+    def spy(*arguments):  # (strategies, players, deals, seed, cards, rules, ...)
+        studied.append(arguments)
+        return play_study(*arguments)
+
+    monkeypatch.setattr(cli_report, "_study", spy)
+    out = tmp_path / "rep"
+    ok(cli("report", results, "--study-games", "20", "--strategy", "greedy", "--out", out, "-q"))
+    assert [(a[1], a[5].days) for a in studied] == [(3, 4)]
+    head = (out / "study.md").read_text().splitlines()[2]
+    assert "3 players" in head, head
+    for args, needle in (
+        (("--players", "4"), "--players: "),
+        (("--rule", "days=5"), "--rule: "),
+        (("--seed", "5"), "--seed: "),
+    ):
+        line = fails(cli("report", results, *args, "--out", tmp_path / "x", "-q"), needle)
+        assert line.startswith(f"error: {needle}"), line
+    ok(cli("report", results, "--players", "3", "--rule", "days=4", "--out", tmp_path / "y", "-q"))
 
 
 def test_cli_report_plays_games(tmp_path):
