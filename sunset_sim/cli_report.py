@@ -401,11 +401,12 @@ def _as_recorded(results, frame, run, rules, seed, study_games) -> tuple[int, ob
             shown = ", ".join(f"{k}={v}" for k, v in recorded.to_dict().items())
             raise CliError(f"--rule: {results} was played with {shown}")
         rules = recorded
-    if given("seed") and not study_games:
-        raise CliError(
-            "--seed: a results file holds its games; the seed is for games played here "
-            "(--games) or for a study beside the report (--study-games)"
-        )
+    for name, option in (("seed", "--seed"), ("strategy_texts", "--strategy")):
+        if given(name) and not study_games:
+            raise CliError(
+                f"{option}: a results file holds its games; {option} is for games played "
+                "here (--games) or for a study beside the report (--study-games)"
+            )
     return n_players, rules
 
 

@@ -376,6 +376,7 @@ def test_cli_report_of_a_file_keeps_its_games_count_and_rules(tmp_path, monkeypa
         (("--players", "4"), "--players: "),
         (("--rule", "days=5"), "--rule: "),
         (("--seed", "5"), "--seed: "),
+        (("--strategy", "balanced"), "--strategy: "),
     ):
         line = fails(cli("report", results, *args, "--out", tmp_path / "x", "-q"), needle)
         assert line.startswith(f"error: {needle}"), line
