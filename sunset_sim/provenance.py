@@ -141,12 +141,15 @@ def played_cards(run: dict | None, given: CardSet | None, where: str) -> CardSet
     cards = given if given is not None else recorded_set or load_cards(None)
     if recorded and recorded != cards.content_hash:
         hint = (
-            "leave out --cards (cards=) to use it"
+            "leave out --cards (in Python: cards=None) to use it"
             if recorded_set is not None
             else "pass that card set with --cards FILE"
         )
+        played_from = run["cards"].get("path")
+        played_from = f"from {played_from}, " if played_from else ""
         raise InputError(
-            f"{where}: the games used card set {run['cards'].get('name')!r} (hash "
-            f"{recorded[:12]}), not {cards.name!r} (hash {cards.content_hash[:12]}); {hint}"
+            f"{where}: the games used card set {run['cards'].get('name')!r} ({played_from}hash "
+            f"{recorded[:12]}), not {cards.name!r} (from {cards.path}, hash "
+            f"{cards.content_hash[:12]}); {hint}"
         )
     return cards

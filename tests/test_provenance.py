@@ -73,7 +73,8 @@ def test_report_uses_the_card_set_the_file_was_played_with(tmp_path, mine, name)
     ok(cli("report", out, "--cards", mine, "--out", tmp_path / "again", "--quiet"))
     line = fails(cli("report", out, "--cards", DEFAULT_CARDS, "--out", tmp_path / "x"))
     assert "the games used card set 'mine'" in line
-    assert "not 'sunset-default-reconstructed'" in line
+    assert f"not 'sunset-default-reconstructed' (from {DEFAULT_CARDS}, hash " in line
+    assert "leave out --cards" in line and "(cards=)" not in line
 
 
 def test_a_file_without_provenance_still_reports(tmp_path, mine):
