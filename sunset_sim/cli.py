@@ -443,6 +443,15 @@ def simulate_command(
                     )
             except RunError as error:  # e.g. a strategy that a Dask worker does not have
                 raise CliError(str(error)) from None
+            except KeyboardInterrupt:
+                if store is None and out_path is not None:  # one file: written at the end
+                    click.echo(
+                        f"interrupted: nothing written to {out_path} (a single file is "
+                        f"written whole at the end); --out {out_path.with_suffix('')}/ keeps "
+                        "every finished chunk and --resume finishes the run",
+                        err=True,
+                    )
+                raise
     print_summary(summary, players, table_format, err=to_stdout)
     if dataset:
         click.echo(f"results written to {out_path}{os.sep} (a Parquet dataset folder)", err=True)

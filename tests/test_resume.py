@@ -392,3 +392,22 @@ def test_summary_merges_exactly_in_any_order():
     pd.testing.assert_frame_equal(backwards.table(), whole.table())
     with pytest.raises(ValueError):
         Summary.from_dict({**whole.to_dict(), "sums": {"x": [1.5, 0, 0, 0, 0]}})
+
+
+def test_an_interrupted_single_file_run_says_how_to_keep_the_games(tmp_path, monkeypatch):
+    """Ctrl-C during `simulate --out FILE` leaves no file (it is written whole at the end):
+    the command says so and names the folder form that keeps every finished chunk."""
+    from conftest import cli
+
+    import sunset_sim.runner
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sunset_sim.runner, "simulate_to_file", interrupted)
+    out = tmp_path / "big.parquet"
+    result = cli("simulate", "--games", "100", "--out", out, "--quiet")
+    assert result.exit_code == 1, result.output
+    assert f"interrupted: nothing written to {out}" in result.stderr
+    assert f"--out {tmp_path / 'big'}/ keeps every finished chunk" in result.stderr
+    assert "Aborted!" in result.stderr and not out.exists()
