@@ -533,7 +533,8 @@ def report_invariants(summary) -> None:
     type=cli_common.RangedInt("--rating-games"),
     default=20_000,
     show_default=True,
-    help="Deals per seating used for the openskill ratings.",
+    help="Deals per seating used for the openskill ratings (at most --games: the first "
+    "of the deals played).",
 )
 @cards_option
 @rule_option

@@ -287,6 +287,19 @@ def compare_command(
             backend=runner,
         )
     attrs = frame.attrs
+    # what the csv rows cannot carry goes to stderr (status lines; json has same_deals)
+    if table_format == "csv" and not attrs["same_deals"]:
+        click.echo(
+            "note: the card sets hold different cards, so deal g is a different deal in A "
+            "and B (same seeds only); differences are still paired by game index",
+            err=True,
+        )
+    if rules_a == rules_b and cards_a.content_hash == cards_b.content_hash:
+        click.echo(
+            "note: A and B are the same variant (same card set and rules): an A/A check, "
+            "where every difference is 0",
+            err=True,
+        )
     if table_format == "json":
         payload = {
             "a": attrs["a"],

@@ -60,7 +60,9 @@ def test_compare_identical_variants_has_zero_differences():
 
 
 def test_compare_cli_identical_variants_marks_nothing():
-    out = ok(cli("compare", *FIELD, "--games", 40, "--a-rule", "days=5", "--b-rule", "days=5"))
+    result = cli("compare", *FIELD, "--games", 40, "--a-rule", "days=5", "--b-rule", "days=5")
+    out = ok(result)
+    assert "note: A and B are the same variant" in result.stderr  # said, not silent
     assert "(0 of 17 rows)" in out  # 2x2 strategy + 2x3 parts + 3 seats + balance + 3
     assert "*" not in out.split("diff = B - A")[0].replace("'*'", "")
 
@@ -106,6 +108,10 @@ def test_compare_edited_card_set_keeps_the_deals_and_other_cards_do_not(tmp_path
     out = ok(cli("compare", *FIELD, "--games", 20, "--b-cards", other))
     assert "deal g is a different deal" in out  # other cards in other places
     assert "B: cards " in out and "(variant)" in out
+    result = cli("compare", *FIELD, "--games", 20, "--b-cards", other, "--format", "csv")
+    assert "deal g is a different deal" in result.stderr  # csv rows cannot carry it
+    assert ok(result).splitlines()[0] == ",".join(COMPARE_COLUMNS)
+    assert "same variant" not in result.stderr
 
 
 def test_paired_diff_and_rules_helpers():
