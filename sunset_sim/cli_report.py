@@ -224,6 +224,7 @@ def report_command(
     if force:
         _clear_old_outputs(out_dir)
     reports = {}
+    study_folders: dict[int, str] = {}  # the smaller counts' study files, by count
     try:
         for players, (frame, source) in played.items():
             wait = studies.get(players) or start_study(players)
@@ -237,6 +238,8 @@ def report_command(
                     # the largest count's study beside the report, the others in players-N/
                     where = out_dir if players == max(played) else out_dir / f"players-{players}"
                     write_study(study, where, cards)
+                    if where != out_dir:
+                        study_folders[players] = f"{where.name}/"
                 return study
 
             reports[players] = build_report(
@@ -253,7 +256,7 @@ def report_command(
         if len(reports) > 1:
             from sunset_sim.analysis.report.sections.player_counts import combine
 
-            report = combine(reports)
+            report = combine(reports, study_folders)
         else:
             report = reports[next(iter(reports))]
         written = write_report(report, out_dir, on_step=step)
@@ -270,7 +273,9 @@ def report_command(
     click.echo(
         f"{report.meta['games']:,} games, {report.meta['players']} players; report written "
         f"to {written[0]} and {written[1]} ({sum(p.suffix == '.png' for p in written)} plots, "
-        f"every table in {out_dir / 'tables'}); results between bots",
+        f"every table in {out_dir / 'tables'}"
+        + "".join(f"; the {p}-player study in {out_dir / f}" for p, f in study_folders.items())
+        + "); results between bots",
         err=True,
     )
 

@@ -383,6 +383,21 @@ def test_cli_report_of_a_file_keeps_its_games_count_and_rules(tmp_path, monkeypa
     ok(cli("report", results, "--players", "3", "--rule", "days=4", "--out", tmp_path / "y", "-q"))
 
 
+def test_cli_report_at_several_player_counts_says_where_each_study_is(tmp_path):
+    """--players 2,3: one report with the counts side by side, the 3-player study beside
+    it and the 2-player study in players-2/, which the report and the last line name."""
+    out = tmp_path / "rep"
+    args = ["report", "--games", "120", "--players", "2,3", "--strategy", "greedy"]
+    result = cli(*args, "--strategy", "balanced", "--study-games", "30", "--out", out, "-q")
+    ok(result)
+    assert (out / "study.md").is_file() and (out / "players-2" / "study.md").is_file()
+    assert (out / "players-2" / "suggestions.csv").is_file()
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert "Player counts side by side (2, 3)" in text
+    assert "The 2-player study's files" in text and "are in players-2/." in text
+    assert f"the 2-player study in {out / 'players-2'}" in result.stderr
+
+
 def test_cli_report_plays_games(tmp_path):
     runner = CliRunner()
     result = runner.invoke(

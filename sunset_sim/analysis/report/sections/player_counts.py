@@ -56,18 +56,25 @@ def side_by_side(reports: dict[int, Report]) -> dict[str, pd.DataFrame]:
     return tables
 
 
-def player_counts_section(reports: dict[int, Report], tables: dict[str, pd.DataFrame]) -> Section:
+def player_counts_section(
+    reports: dict[int, Report],
+    tables: dict[str, pd.DataFrame],
+    study_folders: dict[int, str] | None = None,
+) -> Section:
     counts = ", ".join(str(p) for p in reports)
     shown = max(reports)
     s = Section("player-counts", f"Player counts side by side ({counts})")
-    s.blocks.append(
-        (
-            "text",
-            f"The same field at {counts} players, each count its own games (and study, where "
-            f"one was run); columns end in the player count. The other sections show the "
-            f"{shown}-player games.",
-        )
+    text = (
+        f"The same field at {counts} players, each count its own games (and study, where "
+        f"one was run); columns end in the player count. The other sections show the "
+        f"{shown}-player games."
     )
+    for players, folder in sorted((study_folders or {}).items()):
+        text += (
+            f" The {players}-player study's files (values, targets and verified suggestions: "
+            f"suggestions.csv, suggested-cards.toml, study.md) are in {folder}."
+        )
+    s.blocks.append(("text", text))
     titles = {
         "players_balance": "Seat Balance (1 - the largest gap between seats' win rates):",
         "players_strategies": "Win share and vs_field per strategy:",
@@ -81,11 +88,12 @@ def player_counts_section(reports: dict[int, Report], tables: dict[str, pd.DataF
     return s
 
 
-def combine(reports: dict[int, Report]) -> Report:
-    """The largest count's report with the side-by-side section after the findings."""
+def combine(reports: dict[int, Report], study_folders: dict[int, str] | None = None) -> Report:
+    """The largest count's report with the side-by-side section after the findings;
+    ``study_folders``: where the other counts' study files were written, to say so."""
     base = reports[max(reports)]
     tables = side_by_side(reports)
     base.tables.update(tables)
-    base.sections.insert(1, player_counts_section(reports, tables))
+    base.sections.insert(1, player_counts_section(reports, tables, study_folders))
     base.meta["player_counts"] = list(reports)
     return base
