@@ -190,6 +190,13 @@ def cards_command(cards_path: Path | None, table_format: str, table_name: str | 
     for n, problems in unplayable.items():
         for problem in problems:
             click.echo(f"note: not playable by {n} players: {problem}", err=True)
+    for index, feature in enumerate(cards.features):  # a typo'd or forgotten feature type
+        if not any(landscape.features[index] for landscape in cards.landscapes):
+            click.echo(
+                f"note: {cards.path}: features: {feature!r} is on no landscape (no painting "
+                "can show it)",
+                err=True,
+            )
     if table_format == "table" and table_name is None:
         click.echo(format_summary(cards))
         return

@@ -308,6 +308,21 @@ def test_too_many_days_for_the_plan_deck_names_the_rule(args, prefix):
     assert "--cards" not in line
 
 
+def test_cards_notes_a_feature_type_on_no_landscape(tmp_path):
+    """A sixth feature type no landscape shows (a typo, or one forgotten) is summarised
+    with a note naming it; the set is still valid."""
+    text = default_cards_text().replace('"sun"]', '"sun", "moon"]', 1)
+    assert '"moon"' in text
+    path = tmp_path / "moon.toml"
+    path.write_text(text, encoding="utf-8")
+    result = cli("cards", "--cards", path)
+    ok(result)
+    assert result.stderr.splitlines() == [
+        f"note: {path}: features: 'moon' is on no landscape (no painting can show it)"
+    ]
+    assert cli("cards").stderr == ""
+
+
 def test_cards_of_a_missing_file(tmp_path):
     result = cli("cards", "--cards", tmp_path / "none.toml")
     assert result.exit_code == 2 and "file not found" in result.stderr
