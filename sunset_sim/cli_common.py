@@ -389,31 +389,32 @@ def open_cli_backend(backend: str, jobs: int | None, scheduler: str | None, **op
         opened.__exit__(None, None, None)
 
 
-def format_option(function):
-    """``--format`` of a command that prints several tables (``--table`` picks one)."""
+def _format_choice(help_text: str):
     return click.option(
         "--format",
         "table_format",
         type=click.Choice(["table", "csv", "json"]),
         default="table",
         show_default=True,
-        help="table (aligned text for people), csv (exactly one table on stdout: the main "
-        "one, or the one --table names) or json (one object holding every table, each a "
-        "list of rows). Status lines always go to stderr.",
+        help=help_text,
+    )
+
+
+def format_option(function):
+    """``--format`` of a command that prints several tables (``--table`` picks one)."""
+    return _format_choice(
+        "table (aligned text for people), csv (exactly one table on stdout: the main one, or "
+        "the one --table names) or json (one object holding every table, each a list of "
+        "rows). Status lines always go to stderr."
     )(function)
 
 
 def one_table_format_option(table: str):
     """``--format`` of a command that prints one table, described by ``table``."""
-    return click.option(
-        "--format",
-        "table_format",
-        type=click.Choice(["table", "csv", "json"]),
-        default="table",
-        show_default=True,
-        help=f"How {table} is printed on stdout: table (aligned text for people), csv (its "
+    return _format_choice(
+        f"How {table} is printed on stdout: table (aligned text for people), csv (its "
         "header and rows) or json (one object: the run's figures and the table as a list of "
-        "rows). Status lines always go to stderr.",
+        "rows). Status lines always go to stderr."
     )
 
 
