@@ -614,3 +614,18 @@ def test_errors_in_a_real_process_are_one_line(args):
     assert len(process.stderr.splitlines()) == 1
     assert process.stderr.startswith("error: ")
     assert process.stdout == ""
+
+
+def test_more_strategies_than_seats_is_refused_not_dropped():
+    """simulate seats the strategies in order; the ones past the last seat were dropped
+    without a word (tournament and report rotate a larger field instead)."""
+    import sunset_sim
+    from sunset_sim.validation import InputError
+
+    args = ("simulate", "--games", "5", "--players", "2", "--quiet")
+    line = fails(
+        cli(*args, "--strategy", "greedy", "--strategy", "random", "--strategy", "balanced")
+    )
+    assert "--strategy: 3 strategies for 2 seats" in line
+    with pytest.raises(InputError, match="strategies: 3 strategies for 2 seats"):
+        sunset_sim.simulate(games=5, players=2, strategies=["greedy", "random", "balanced"])
