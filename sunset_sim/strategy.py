@@ -89,6 +89,27 @@ class StrategySpec:
     parameters: tuple[Parameter, ...] = ()
     reads_unseen_commissions: bool = True
 
+    def __post_init__(self) -> None:
+        """A declaration that could never be seated as written is refused here, in one
+        line naming the strategy, not later as if the user had given a bad value."""
+        names = [p.name for p in self.parameters]
+        problem = None
+        if any(mark in self.name for mark in ":=,") or self.name != self.name.strip():
+            problem = "its name may not hold ':', '=', ',' or surrounding spaces"
+        elif len(set(names)) != len(names):
+            twice = next(name for name in names if names.count(name) > 1)
+            problem = f"parameter {twice!r} is declared twice"
+        for p in self.parameters:
+            if problem is None and not p.low <= p.high:
+                problem = f"parameter {p.name!r}: low {p.low:g} is above high {p.high:g}"
+            elif problem is None and not p.low <= p.default <= p.high:
+                problem = (
+                    f"parameter {p.name!r}: default {p.default:g} is outside its range "
+                    f"{p.low:g}..{p.high:g}"
+                )
+        if problem is not None:
+            raise StrategyError(f"strategy {self.name}: {problem}")
+
     def param_vector(self, overrides: dict[str, float] | None = None) -> np.ndarray:
         """The parameter vector in declaration order, defaults overridden by name."""
         overrides = dict(overrides or {})

@@ -36,6 +36,7 @@ from sunset_sim.rules.options import Rules
 from sunset_sim.runner import simulate
 from sunset_sim.strategy import (
     IllegalChoiceError,
+    Parameter,
     Player,
     StrategyError,
     StrategySpec,
@@ -448,3 +449,19 @@ def test_check_strategy_reports_an_unknown_name():
     assert check_strategy("no-such-strategy") == [
         f"unknown strategy 'no-such-strategy' (known: {', '.join(registry())})"
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "parameters", "needle"),
+    [
+        ("dup", (Parameter("x", 1, 0, 2), Parameter("x", 1, 0, 2)), "'x' is declared twice"),
+        ("range", (Parameter("x", 20, 0, 10),), "default 20 is outside its range 0..10"),
+        ("lowhigh", (Parameter("x", 2, 10, 0),), "low 10 is above high 0"),
+        ("a:b", (), "its name may not hold ':'"),
+    ],
+)
+def test_a_declaration_that_could_never_be_seated_is_refused(name, parameters, needle):
+    """Refused where the spec is made, naming the strategy (a default out of range was
+    refused only when seated, worded as if the user had given that value)."""
+    with pytest.raises(StrategyError, match=f"strategy {name}: .*{needle}"):
+        StrategySpec(name, "a mistaken declaration", off_the_list, parameters)
