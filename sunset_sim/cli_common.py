@@ -226,11 +226,10 @@ def check_players(players: int) -> None:
 def make_seats(texts: tuple[str, ...], players: int):
     from sunset_sim.strategy import seat_players
 
-    if len(texts) > players:  # the extra ones were dropped without a word
-        raise CliError(
-            f"--strategy: {len(texts)} strategies for {players} seats; give at most one per "
-            "seat (tournament and report rotate a larger field through the seats)"
-        )
+    try:
+        validation.check_field_fits(len(texts), players, "--strategy")
+    except InputError as error:
+        raise CliError(str(error)) from None
     try:
         return seat_players(texts, players)
     except StrategyError as error:

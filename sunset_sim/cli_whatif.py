@@ -153,6 +153,13 @@ def _playable(option: str, path: Path | None, players: int, rules, rule_option="
     return cards
 
 
+# what compare says when A's and B's card sets deal different cards
+OTHER_DEALS = (
+    "the card sets hold different cards, so deal g is a different deal in A and B (same "
+    "seeds only); differences are still paired by game index"
+)
+
+
 def _shown(frame):
     """A compare section as printed: A/B headers and a '*' column for significance."""
     shown = frame.drop(columns=["section", "significant"]).rename(columns={"a": "A", "b": "B"})
@@ -289,11 +296,7 @@ def compare_command(
     attrs = frame.attrs
     # what the csv rows cannot carry goes to stderr (status lines; json has same_deals)
     if table_format == "csv" and not attrs["same_deals"]:
-        click.echo(
-            "note: the card sets hold different cards, so deal g is a different deal in A "
-            "and B (same seeds only); differences are still paired by game index",
-            err=True,
-        )
+        click.echo(f"note: {OTHER_DEALS}", err=True)
     if rules_a == rules_b and cards_a.content_hash == cards_b.content_hash:
         click.echo(
             "note: A and B are the same variant (same card set and rules): an A/A check, "
@@ -324,10 +327,7 @@ def compare_command(
             "(paired by deal)."
         )
     else:
-        click.echo(
-            "Note: the card sets hold different cards, so deal g is a different deal in A "
-            "and B (same seeds only); differences are still paired by game index."
-        )
+        click.echo(f"Note: {OTHER_DEALS}.")
     titles = {
         "strategy": "Per strategy: win share and mean fame",
         "fame parts": "Per strategy: mean fame parts",

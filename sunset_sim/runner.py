@@ -57,11 +57,7 @@ def resolve(
     rules = validation.as_rules(rules)
     card_set = validation.as_cards(cards, players=players, days=rules.days)
     chosen = validation.check_strategies(strategies or ("greedy",))
-    if len(chosen) > players:  # the extra ones were dropped without a word
-        raise validation.InputError(
-            f"strategies: {len(chosen)} strategies for {players} seats; give at most one per "
-            "seat (tournament and report rotate a larger field through the seats)"
-        )
+    validation.check_field_fits(len(chosen), players)
     seats = [chosen[seat % len(chosen)] for seat in range(players)]
     return card_set, seats, rules
 

@@ -172,6 +172,16 @@ def as_cards(
     return card_set
 
 
+def check_field_fits(n_strategies: int, players: int, name: str = "strategies") -> None:
+    """One seat per strategy at most: simulate seats them in order, and the ones past
+    the last seat were once dropped without a word."""
+    if n_strategies > players:
+        raise InputError(
+            f"{name}: {n_strategies} strategies for {players} seats; give at most one per "
+            "seat (tournament and report rotate a larger field through the seats)"
+        )
+
+
 def check_strategies(
     strategies: Sequence[str | Player] | str, name: str = "strategies"
 ) -> list[Player]:
