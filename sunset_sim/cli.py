@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from sunset_sim import cli_common, validation
-from sunset_sim.cards.loader import CardSetError, load_cards
+from sunset_sim.cli_catalog import cards_command, strategies_command
 from sunset_sim.cli_common import (
     CliError,
     backend_options,
@@ -157,100 +157,6 @@ def main(strategy_paths: tuple[str, ...] = ()) -> None:
             add_strategy_path(folder)
         except StrategyError as error:
             raise CliError(f"--strategy-path: {error}") from None
-
-
-@main.command("cards")
-@cards_option
-@format_option
-@table_option(["commissions", "landscapes", "goals", "plans"])
-def cards_command(cards_path: Path | None, table_format: str, table_name: str | None) -> None:
-    """Summarise a card set, or list every problem in it (exit code 2), including too few
-    cards to play it (at 2 to 4 players over six days; a note names the player counts
-    that cannot, when others can).
-
-    --format csv prints one table (--table NAME, default commissions); --format json one
-    object with the set's name, hash and every table."""
-    from sunset_sim.cards.loader import check_playable
-    from sunset_sim.cards.summary import format_summary, summary_tables
-    from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
-
-    try:
-        cards = load_cards(cards_path)
-    except CardSetError as error:
-        for problem in error.problems:
-            click.echo(problem, err=True)
-        raise SystemExit(2) from None
-    # A set every game command refuses (too few cards for any number of players, six
-    # days) is a problem too; one too small for some player counts gets a note.
-    unplayable = {n: check_playable(cards, n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
-    if all(unplayable.values()):
-        for problem in unplayable[MIN_PLAYERS]:
-            click.echo(problem, err=True)
-        raise SystemExit(2)
-    for n, problems in unplayable.items():
-        for problem in problems:
-            click.echo(f"note: not playable by {n} players: {problem}", err=True)
-    for index, feature in enumerate(cards.features):  # a typo'd or forgotten feature type
-        if not any(landscape.features[index] for landscape in cards.landscapes):
-            click.echo(
-                f"note: {cards.path}: features: {feature!r} is on no landscape (no painting "
-                "can show it)",
-                err=True,
-            )
-    if table_format == "table" and table_name is None:
-        click.echo(format_summary(cards))
-        return
-    tables = [(name, name.capitalize(), frame) for name, frame in summary_tables(cards).items()]
-    meta = {"name": cards.name, "hash": cards.content_hash, "path": str(cards.path)}
-    print_tables(tables, table_format, table_name, meta)
-
-
-@main.command("strategies")
-@cli_common.format_option
-@cli_common.table_option(["strategies", "parameters"])
-def strategies_command(table_format: str, table_name: str | None) -> None:
-    """List the strategies, their descriptions and parameters.
-
-    --format csv prints one table (strategies, or --table parameters: one row per
-    strategy and parameter); json one object with both."""
-    import pandas as pd
-
-    from sunset_sim.strategy import registry
-
-    specs = registry()
-    if table_format == "table":
-        for name, spec in specs.items():
-            click.echo(f"{name}")
-            click.echo(f"    {spec.description}")
-            for p in spec.parameters:
-                whole = ", a whole number" if p.integer else ""
-                click.echo(
-                    f"    {p.name} = {p.default:g}  (range {p.low:g}..{p.high:g}{whole}) {p.help}"
-                )
-        return
-    strategies = pd.DataFrame(
-        [{"strategy": name, "description": spec.description} for name, spec in specs.items()]
-    )
-    parameters = pd.DataFrame(
-        [
-            {
-                "strategy": name,
-                "parameter": p.name,
-                "default": p.default,
-                "low": p.low,
-                "high": p.high,
-                "integer": p.integer,
-                "help": p.help,
-            }
-            for name, spec in specs.items()
-            for p in spec.parameters
-        ]
-    )
-    cli_common.print_tables(
-        [("strategies", "Strategies", strategies), ("parameters", "Parameters", parameters)],
-        table_format,
-        table_name,
-    )
 
 
 @main.command("play")
@@ -732,6 +638,8 @@ def _setting(value) -> str:
     return "-" if value is None else str(value)
 
 
+main.add_command(cards_command)
+main.add_command(strategies_command)
 main.add_command(tune_command)
 main.add_command(warmup_command)
 main.add_command(cache_group)
