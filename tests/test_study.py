@@ -31,6 +31,7 @@ from sunset_sim.analysis.experiments import (
 from sunset_sim.analysis.study import (
     SUGGESTION_COLUMNS,
     Targets,
+    _bounds,
     card_edits,
     run_study,
 )
@@ -60,6 +61,17 @@ def mistaken_cards():
     cards = edit_card(cards, "P3", "directions", 1)
     cards = edit_card(cards, "P3", "hike", 2)
     return edit_card(cards, "P3", "paint", 2)
+
+
+# a weaker plan card, field by field (current -> suggested, as the card file writes them)
+WEAKER = {
+    "wake": lambda a, b: b > a,  # "5:30" < "5:45" as text too, same width
+    "hike": lambda a, b: int(b) < int(a),
+    "paint": lambda a, b: int(b) < int(a),
+    "directions": lambda a, b: (
+        (a, b) in {("all", "orthogonal"), ("orthogonal", "horizontal"), ("all", "diagonal")}
+    ),
+}
 
 
 @pytest.fixture(scope="module")
@@ -269,25 +281,67 @@ def test_study_names_each_mistake_with_an_edit_in_the_right_direction(mistaken_s
     assert int(found.loc["C01", "suggested"]) < 6
     assert found.loc["C29", "field"] == "fame"
     assert int(found.loc["C29", "suggested"]) > 2
-    p3 = found.loc["P3"]
-    weaker = {
-        "wake": lambda a, b: b > a,  # "5:30" < "5:45" as text too, same width
-        "hike": lambda a, b: int(b) < int(a),
-        "paint": lambda a, b: int(b) < int(a),
-        "directions": lambda a, b: (a, b) in {("all", "orthogonal"), ("orthogonal", "horizontal")},
-    }
-    assert weaker[p3["field"]](p3["current"], p3["suggested"])
-    for card in ("C01", "C29", "P3"):  # verified back inside, on fresh deals
-        row = found.loc[card]
-        assert row["target_low"] <= row["after"] <= row["target_high"]
-        assert not row["target_low"] <= row["before"] <= row["target_high"]
-        assert row["n"] == 3000
+    p3 = study.suggestions[study.suggestions["card"] == "P3"]
+    for _, row in p3.iterrows():  # one row per field the walk weakened
+        assert WEAKER[row["field"]](row["current"], row["suggested"])
+    for _, row in study.suggestions.iterrows():  # verified back inside, on fresh deals
+        if row["card"] in ("C01", "C29", "P3"):
+            assert row["target_low"] <= row["after"] <= row["target_high"]
+            assert not row["target_low"] <= row["before"] <= row["target_high"]
+            assert row["n"] == 3000
     # the suggested set is the original with exactly the suggested values, same deals
     suggested = study.suggested_cards
     assert suggested.deal_key == cards.deal_key
     by_id = {c.id: c for c in suggested.commissions}
     assert by_id["C01"].fame == int(found.loc["C01", "suggested"])
     assert by_id["C29"].fame == int(found.loc["C29", "suggested"])
+
+
+def test_study_names_an_early_strong_card_and_a_fame_zero_commission():
+    """P2 (5:15) given all directions, hike 4 and paint 3 is only back inside its band by
+    giving up some of more than one field (one field at a time fell short at every size),
+    and C25 at fame 0 (6 -> 0), which nobody sells, is below the others: both are named,
+    and the verified after-values are inside the targets that targets.csv gives them."""
+    cards = edit_card(DEFAULT, "P2", "directions", 2)
+    cards = edit_card(cards, "P2", "hike", 2)
+    cards = edit_card(cards, "P2", "paint", 2)
+    cards = edit_card(cards, "C25", "fame", -6)
+    study = run_study(FIELD, PLAYERS, 3000, 0, cards, families=("plan", "commission"), edits=())
+    targets = study.targets.set_index("card")
+    assert targets.loc["P2", "status"] == "above"
+    assert targets.loc["C25", "status"] == "below"
+    assert targets.loc["C25", "value"] == 0.0  # its whole value, counted as one point
+    for card in ("P2", "C25"):
+        rows = study.suggestions[study.suggestions["card"] == card]
+        assert not rows.empty, study.notes
+        for _, row in rows.iterrows():
+            if card == "P2":
+                assert WEAKER[row["field"]](row["current"], row["suggested"])
+            else:
+                assert row["field"] == "fame" and int(row["suggested"]) > 0
+            band = targets.loc[card, "target_low"], targets.loc[card, "target_high"]
+            assert band[0] <= row["after"] <= band[1]
+            assert (row["target_low"], row["target_high"]) == band
+
+
+def test_plan_band_under_the_cap_of_a_weak_later_card():
+    """A plan card is held to at most later_margin above any later card; where that cap
+    falls under the other cards' band, the band ends at the cap and reaches floor_plan
+    below it (it was empty: its low end above its high end)."""
+    targets = Targets()
+    metric = {"P1": 0.0, "P2": 10.0, "P3": 11.0, "P4": 12.0, "P5": -1.0}
+    wake = {"P1": 300, "P2": 315, "P3": 330, "P4": 345, "P5": 360}
+    others = targets.band(np.array([10.0, 11.0, 12.0, -1.0]), "plan")
+    assert others == pytest.approx((10.5 - 5.25, 10.5 + 5.25))  # 0.5 x |median|
+    low, high = _bounds(targets, "plan", metric, "P1", wake)
+    assert (low, high) == pytest.approx((-1.0 + 2.0 - 3.0, -1.0 + 2.0))
+    # waking after P5, it is held to the others' band alone
+    assert _bounds(targets, "plan", metric, "P1", wake, 361) == pytest.approx(others)
+    # a cap inside the band ends it there and keeps its low end
+    metric["P5"] = 12.0
+    others = targets.band(np.array([10.0, 11.0, 12.0, 12.0]), "plan")
+    low, high = _bounds(targets, "plan", metric, "P1", wake)
+    assert (low, high) == pytest.approx((others[0], 10.0 + 2.0)) and high < others[1]
 
 
 def test_study_notes_goals_kept_by_the_last_mover(mistaken_study):
@@ -314,7 +368,7 @@ def test_write_study_files(mistaken_study, tmp_path):
     with open(tmp_path / "suggestions.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert {"card", "field", "current", "suggested", "metric", "before", "after"} <= set(rows[0])
-    assert {"after_ci_low", "after_ci_high", "n"} <= set(rows[0])
+    assert {"ci_low", "ci_high", "n"} <= set(rows[0])  # the after-value's CI
     reloaded = parse_cards((tmp_path / "suggested-cards.toml").read_text(), "suggested")
     assert reloaded.commissions == study.suggested_cards.commissions
     assert reloaded.plans == study.suggested_cards.plans
@@ -403,7 +457,8 @@ def test_value_is_study_under_another_name(tmp_path, verbose):
             *verbose,
         )  # fmt: skip
     )
-    assert "P1" in stdout and (out / "study.md").exists()
+    assert "Outside their targets" in stdout and (out / "study.md").exists()
+    assert "P1" in (out / "values.csv").read_text()
 
 
 def test_study_on_the_packaged_cards_by_default():

@@ -478,10 +478,13 @@ def value_rows(
             for label in labels:
                 rows.append({**common, "strategy": label, **paired_value(base, restricted, label)})
     for row in rows:
+        # per fame point; a fame-0 commission's whole value counts as its one point, so
+        # that one nobody sells for nothing is below the others (it had no value at all,
+        # and no target could name it)
         fame = row["fame"]
         for key in ("value", "value_ci_low", "value_ci_high"):
             row[f"{key.replace('value', 'value_per_fame')}"] = (
-                row[key] / fame if fame and fame > 0 else math.nan
+                row[key] / max(fame, 1.0) if fame >= 0 else math.nan
             )
     return rows
 
@@ -526,7 +529,7 @@ def restricted_play(
 
     One row per restriction and strategy ("all" = every seat); ``value`` is the win-share
     cost in points with its 95% CI, ``value_per_fame`` the same per fame point
-    (commissions), ``fame_cost`` the mean fame lost, ``use_rate`` how often the seat used
+    (commissions; at fame 0 the whole value), ``fame_cost`` the mean fame lost, ``use_rate`` how often the seat used
     the card when allowed, ``n`` the deals and ``games`` the games per arm.
     ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them."""
     card_set = _cards(cards)

@@ -13,16 +13,18 @@ suggestions that are verified by playing before they are suggested.
    more per point, an under-priced one nothing); plan cards: value within a robust
    band of the others' (no card far more or less worth keeping); goals: the share of
    the days a goal was kept by the last player to move.
-4. **Suggestions**: for every commission or plan card outside its band, the smallest
-   edit (fewest steps; among plan-card fields of equal size, the one that lands
-   nearest the band's centre) whose measured metric on the study's deals is inside.
-   Each is then VERIFIED by playing the whole field on the set with that edit on fresh
-   deals (game indices after the study's), before (original set) and after (edited
-   set) with CIs. If the after-value is not inside, the next larger edit is searched and
-   verified (four tries); nothing unverified is suggested. Last, all verified edits
-   together (``suggested-cards.toml``) are played on the fresh deals once more, and
-   each card's value there is reported beside its own (``after_all_edits``,
-   ``inside_with_all_edits``): edits interact, and the designer should see how.
+4. **Suggestions**: for every commission or plan card outside its band, a walk toward
+   the band one step at a time (``_search``: at each step, of every field's one-step
+   edit, the one that leaves the card's metric on the study's deals nearest the band,
+   then nearest its centre), to the first set inside. Each is then VERIFIED by playing
+   the whole field on the set with those edits on fresh deals (game indices after the
+   study's), before (original set) and after (edited set) with CIs. If the after-value
+   is not inside, the walk goes on to its next set inside (four tries); nothing
+   unverified is suggested. A plan card may end with edits to several fields: a row
+   each. Last, all verified edits together (``suggested-cards.toml``) are played on
+   the fresh deals once more, and each card's value there is reported beside its own
+   (``after_all_edits``, ``inside_with_all_edits``): edits interact, and the designer
+   should see how.
    Goals have no suggestion: no card field changes who moves last (the study says so).
 """
 
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -98,12 +100,14 @@ class Targets:
         return [
             "commission: restricted-play value per fame point within a factor "
             f"{self.ratio:g} of the other commissions' median (median / {self.ratio:g} to "
-            f"median x {self.ratio:g})",
+            f"median x {self.ratio:g}; at fame 0, the whole value)",
             "plan: restricted-play value within median +- "
             f"max({self.width:g} robust SD, {self.relative:g} x |median|, "
             f"{self.floor_plan:g} points) of the other plan cards, and at most "
             f"{self.later_margin:g} points above any card that wakes later (a card worth "
-            "more than a later one is too strong for its wake-up time)",
+            "more than a later one is too strong for its wake-up time; where that cap cuts "
+            f"into the band, the band ends there and reaches at least {self.floor_plan:g} "
+            "points below it)",
             f"goal: kept by the last player to move on at most {self.last_mover:.0%} of the "
             "days it was kept",
         ]
@@ -294,23 +298,38 @@ TARGET_COLUMNS = [
 ]
 
 
+def _bounds(
+    targets: Targets, family: str, metric_of: dict[str, float], card: str,
+    wake_of: dict[str, int], wake: int | None = None,
+) -> tuple[float, float]:  # fmt: skip
+    """The card's target band from the other cards' metrics (``metric_of``, card id to
+    metric). A plan card is also held to at most ``later_margin`` above every card that
+    wakes later than ``wake`` (its own wake-up time unless an edit moves it); where that
+    cap cuts into the band, the band ends at the cap and reaches at least ``floor_plan``
+    points below it, so that a card is never asked to be above one bound and below the
+    other (a weak later card capped an early one under the others' band: an empty band)."""
+    others = np.array([v for c, v in metric_of.items() if c != card], dtype=float)
+    low, high = targets.band(others, family)
+    if family == "plan":
+        wake = wake_of[card] if wake is None else wake
+        later = [
+            v for c, v in metric_of.items() if c != card and wake_of[c] > wake and np.isfinite(v)
+        ]
+        if later and min(later) + targets.later_margin < high:
+            high = min(later) + targets.later_margin
+            low = min(low, high - targets.floor_plan)
+    return low, high
+
+
 def _targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.DataFrame:
     rows = []
     overall = values[values["strategy"] == "all"]
     wake = {plan.id: plan.wake for plan in cards.plans}
     for family, name in METRIC.items():
         part = overall[overall["family"] == family].reset_index(drop=True)
-        metric = part[name].to_numpy(dtype=float)
-        for i, row in part.iterrows():
-            low, high = targets.band(np.delete(metric, i), family)
-            if family == "plan":
-                later = [
-                    value
-                    for card, value in zip(part["card"], metric, strict=True)
-                    if wake[card] > wake[row["card"]] and np.isfinite(value)
-                ]
-                if later:
-                    high = min(high, min(later) + targets.later_margin)
+        metric_of = dict(zip(part["card"], part[name].to_numpy(dtype=float), strict=True))
+        for _, row in part.iterrows():
+            low, high = _bounds(targets, family, metric_of, row["card"], wake)
             value, lo, hi = row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
             if not np.isfinite(value):
                 status = "no value"
@@ -410,29 +429,52 @@ def _measured_metric(lab: Lab, cards: CardSet, family: str, card: str) -> tuple:
     return row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
 
 
+def _centre(low: float, high: float) -> float:
+    if np.isfinite(low + high):
+        return (low + high) / 2
+    return high if np.isfinite(high) else low
+
+
+def _edit_text(edits: dict[str, int]) -> str:
+    return ", ".join(f"{field_} {steps:+d}" for field_, steps in edits.items())
+
+
+Bounds = Callable[[CardSet], tuple[float, float]]
+
+
 def _search(
-    lab: Lab, cards: CardSet, target: pd.Series, sizes: range, status: Status
-) -> tuple | None:
-    """The smallest edit (size in ``sizes``) whose metric on the study's deals lands
-    inside the band: ``(field, steps, value, size)``, or None."""
+    lab: Lab, cards: CardSet, target: pd.Series, max_steps: int, status: Status, bounds: Bounds
+) -> Iterator[tuple[dict[str, int], float, int]]:
+    """A walk toward the band, one step at a time: at each step every field's one-step
+    edit of the set walked so far (commissions: fame; plan cards: wake, hike, paint,
+    directions) is measured on the study's deals, and the one that leaves the metric
+    nearest the band (then nearest its centre) is taken. Yields ``(edits, value, size)``
+    (edits: field -> steps) each time the walk is inside the band, until ``max_steps``
+    steps or no field can move further.
+
+    Steps may mix fields: an early card made strong in several fields at once came back
+    inside its band only by giving up some of more than one (one field at a time fell
+    short at every size, and a later wake-up time raised its value)."""
     family, card = target["family"], target["card"]
-    low, high = target["target_low"], target["target_high"]
-    centre = (low + high) / 2 if np.isfinite(low + high) else (high if np.isfinite(high) else low)
-    for size in sizes:
-        inside = []
-        candidates = _candidates(cards, family, card, target["status"], size)
-        if not candidates:
-            return None
-        for field_, steps, edited in candidates:
+    edits: dict[str, int] = {}
+    current = cards
+    for size in range(1, max_steps + 1):
+        best = None
+        for field_, steps, edited in _candidates(current, family, card, target["status"], 1):
             value = _measured_metric(lab, edited, family, card)[0]
             lab.forget(edited)
-            status(f"  {card} {field_} {steps:+d}: {value:.2f} (target {low:.2f} to {high:.2f})")
-            if low <= value <= high:
-                inside.append((abs(value - centre), field_, steps, value))
-        if inside:
-            _, field_, steps, value = min(inside)
-            return field_, steps, value, size
-    return None
+            low, high = bounds(edited)
+            tried = {**edits, field_: edits.get(field_, 0) + steps}
+            status(f"  {card} {_edit_text(tried)}: {value:.2f} (target {low:.2f} to {high:.2f})")
+            miss = max(low - value, value - high, 0.0) if np.isfinite(value) else math.inf
+            key = (miss, abs(value - _centre(low, high)) if np.isfinite(value) else math.inf)
+            if best is None or key < best[0]:
+                best = (key, tried, edited, value)
+        if best is None:
+            return
+        (miss, _), edits, current, value = best
+        if miss == 0.0:
+            yield dict(edits), value, size
 
 
 SUGGESTION_COLUMNS = [
@@ -443,8 +485,8 @@ SUGGESTION_COLUMNS = [
     "metric",
     "before",
     "after",
-    "after_ci_low",
-    "after_ci_high",
+    "ci_low",
+    "ci_high",
     "n",
     "before_ci_low",
     "before_ci_high",
@@ -462,83 +504,107 @@ def _apply(cards: CardSet, edits: Sequence[tuple[str, str, int]]) -> CardSet:
     return cards
 
 
-def _verified_row(
-    lab: Lab, cards: CardSet, target: pd.Series, field_: str, steps: int, status: Status
-) -> dict | None:
-    """Play the set with this one edit on the fresh deals: its row if the after-value is
-    inside the target, else None."""
+def _verified_rows(
+    lab: Lab, cards: CardSet, target: pd.Series, edits: dict[str, int], status: Status,
+    bounds: Bounds,
+) -> list[dict]:  # fmt: skip
+    """Play the set with this card's edits on the fresh deals: a row per edited field
+    (each with the value after all of them) if the after-value is inside the target,
+    else none (``bounds``: the band the edited card must be in, ``_bounds_of``)."""
     family, card = target["family"], target["card"]
-    edited = edit_card(cards, card, field_, steps)
+    edited = _apply(cards, [(card, field_, steps) for field_, steps in edits.items()])
     before = _measured_metric(lab, cards, family, card)
     after = _measured_metric(lab, edited, family, card)
     lab.forget(edited)
-    inside = target["target_low"] <= after[0] <= target["target_high"]
+    low, high = bounds(edited)
+    inside = low <= after[0] <= high
     status(
-        f"  verify {card} {field_} {steps:+d} on {lab.games} fresh deals: before {before[0]:.2f}, "
-        f"after {after[0]:.2f} ({'inside' if inside else 'outside'} {target['target_low']:.2f} "
-        f"to {target['target_high']:.2f})"
+        f"  verify {card} {_edit_text(edits)} on {lab.games} fresh deals: before "
+        f"{before[0]:.2f}, after {after[0]:.2f} ({'inside' if inside else 'outside'} "
+        f"{low:.2f} to {high:.2f})"
     )
     if not inside:
-        return None
-    return {
-        "card": card,
-        "field": field_,
-        "current": card_value(cards, card, field_),
-        "suggested": card_value(edited, card, field_),
-        "metric": METRIC_TEXT[family],
-        "before": before[0],
-        "after": after[0],
-        "after_ci_low": after[1],
-        "after_ci_high": after[2],
-        "n": lab.games,
-        "before_ci_low": before[1],
-        "before_ci_high": before[2],
-        "target_low": target["target_low"],
-        "target_high": target["target_high"],
-        "games": lab.games * len(lab.tables),
-        "steps": steps,  # not a column: for applying the edit
-    }
+        return []
+    return [
+        {
+            "card": card,
+            "field": field_,
+            "current": card_value(cards, card, field_),
+            "suggested": card_value(edited, card, field_),
+            "metric": METRIC_TEXT[family],
+            "before": before[0],
+            "after": after[0],
+            "ci_low": after[1],
+            "ci_high": after[2],
+            "n": lab.games,
+            "before_ci_low": before[1],
+            "before_ci_high": before[2],
+            "target_low": low,
+            "target_high": high,
+            "games": lab.games * len(lab.tables),
+            "steps": steps,  # not a column: for applying the edit
+        }
+        for field_, steps in edits.items()
+    ]
+
+
+def _bounds_of(values: pd.DataFrame, targets: Targets, target: pd.Series) -> Bounds:
+    """The card's band on an edited set: its target, and for a plan card whose wake-up
+    time an edit moves, also the band at the new time (``_bounds``, from the other
+    cards' values as the study measured them). Both: a later time frees a card from the
+    caps of the cards it no longer wakes before, and a walk could then stop at a value
+    that only the move made acceptable."""
+    family, card = target["family"], target["card"]
+    overall = values[(values["strategy"] == "all") & (values["family"] == family)]
+    metric_of = dict(zip(overall["card"], overall[METRIC[family]].to_numpy(float), strict=True))
+
+    def bounds(cards: CardSet) -> tuple[float, float]:
+        wake_of = {plan.id: plan.wake for plan in cards.plans}
+        low, high = _bounds(targets, family, metric_of, card, wake_of)
+        return max(low, target["target_low"]), min(high, target["target_high"])
+
+    return bounds
 
 
 def _suggest(
     study_lab: Lab,
     verify_lab: Lab,
     cards: CardSet,
-    targets: pd.DataFrame,
+    target_frame: pd.DataFrame,
+    values: pd.DataFrame,
+    targets: Targets,
     max_steps: int,
     status: Status,
     attempts: int = 4,
 ) -> tuple[pd.DataFrame, CardSet | None, list[str]]:
     """Search and verify an edit per card outside its target (module docstring)."""
     notes = []
-    outside = targets[targets["status"].isin(["above", "below"]) & targets["family"].isin(METRIC)]
+    chosen = target_frame["status"].isin(["above", "below"]) & target_frame["family"].isin(METRIC)
     rows: list[dict] = []
     edits: list[tuple[str, str, int]] = []
-    for _, target in outside.iterrows():
+    for _, target in target_frame[chosen].iterrows():
         card = target["card"]
         status(f"searching an edit for {target['family']} {card} ({target['status']})")
-        first, row = 1, None
-        for _ in range(attempts):
-            found = _search(study_lab, cards, target, range(first, max_steps + 1), status)
-            if found is None:
-                break
-            field_, steps, _value, size = found
-            row = _verified_row(verify_lab, cards, target, field_, steps, status)
-            if row is not None:
+        bounds = _bounds_of(values, targets, target)
+        found: list[dict] = []
+        tries = 0
+        for walked, _value, _size in _search(study_lab, cards, target, max_steps, status, bounds):
+            found = _verified_rows(verify_lab, cards, target, walked, status, bounds)
+            tries += 1
+            if found or tries == attempts:
                 break
             notes.append(
-                f"{card}: {field_} {steps:+d} was inside its target on the study's deals but "
-                "not on the fresh deals; a larger edit was tried"
+                f"{card}: {_edit_text(walked)} was inside its target on the study's deals "
+                "but not on the fresh deals; the search walked on"
             )
-            first = size + 1
-        if row is None:
+        if not found:
             notes.append(
-                f"{card}: no edit of up to {max_steps} steps was verified inside its target; "
-                "nothing suggested for it"
+                f"{card}: no edit of up to {max_steps} steps, within the values its fields "
+                "may take, was verified inside its target; nothing suggested for it"
             )
             continue
-        rows.append(row)
-        edits.append((card, row["field"], row["steps"]))
+        rows.extend(found)
+        edits.extend((card, row["field"], row["steps"]) for row in found)
     frame = pd.DataFrame(rows, columns=SUGGESTION_COLUMNS)
     if not rows:
         return frame, None, notes
@@ -548,7 +614,10 @@ def _suggest(
     plans = {p.id for p in cards.plans}
     verify_lab.prefetch(
         suggested,
-        [Restriction("plan" if card in plans else "commission", card) for card in frame["card"]],
+        [
+            Restriction("plan" if card in plans else "commission", card)
+            for card in dict.fromkeys(frame["card"])
+        ],
     )
     for _, row in frame.iterrows():
         family = "plan" if row["card"] in plans else "commission"
@@ -646,7 +715,7 @@ def run_study(
             tables, verify_games or games, seed, rules, games, jobs, None, backend=backend
         )
         suggestions, suggested, more = _suggest(
-            lab, verify_lab, card_set, target_frame, max_steps, say
+            lab, verify_lab, card_set, target_frame, values, targets, max_steps, say
         )
         notes += more
     settings = {

@@ -97,7 +97,7 @@ def suggestion_text(row: pd.Series) -> str:
     return (
         f"{row['card']} {row['field']}: {row['current']} → {row['suggested']}; "
         f"{row['metric']} {row['before']:.2f} → {row['after']:.2f} "
-        f"(after: {row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, n = {row['n']} fresh deals)"
+        f"(after: {row['ci_low']:.2f} to {row['ci_high']:.2f}, n = {row['n']} fresh deals)"
     )
 
 
