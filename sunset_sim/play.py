@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numbers
 import os
 from collections.abc import Mapping, Sequence
 
@@ -164,8 +163,8 @@ def play_reference(
     players = validation.check_strategies(players, "players")
     validation.check_players(len(players), "players (one per seat)")
     validation.check_seed(seed)
-    if not isinstance(game_index, numbers.Integral) or game_index < 0:
-        raise validation.InputError(f"game_index: {game_index!r} is not a whole number >= 0")
+    # 0 to 2**64 - 1, as a seed: a larger index wrapped onto game 0's deal
+    game_index = validation.check_seed(game_index, "game_index")
     tables = tables if tables is not None else build_tables(cards)
     decider = StrategyDecider(players, tables, seed, game_index, banned)
     meta = {"seed": seed, "game_index": game_index, "strategies": [p.name for p in players]}

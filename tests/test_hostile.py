@@ -735,6 +735,16 @@ def test_play_game_index_has_a_stated_range(game):
     fails(cli("play", "--players", "2", "--quiet", "--game", game), "--game")
 
 
+@pytest.mark.parametrize("game", [2**64, 10**30, -1, 1.5])
+def test_play_reference_game_index_has_the_same_range(game):
+    """The Python ``play_reference(game_index=2**64)`` played game 0's deal again."""
+    from sunset_sim import play_reference
+    from sunset_sim.validation import InputError
+
+    with pytest.raises(InputError, match="game_index"):
+        play_reference(None, ["greedy"] * 3, seed=7, game_index=game)
+
+
 def _dataset_with(tmp_path, change) -> object:
     from sunset_sim.run.dataset import MANIFEST
 
