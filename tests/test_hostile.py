@@ -5,7 +5,10 @@ opened that the user did not name."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import time
 
 import pytest
@@ -738,7 +741,6 @@ def test_play_game_index_has_a_stated_range(game):
 @pytest.mark.parametrize("game", [2**64, 10**30, -1, 1.5])
 def test_play_reference_game_index_has_the_same_range(game):
     """The Python ``play_reference(game_index=2**64)`` played game 0's deal again."""
-    from sunset_sim import play_reference
     from sunset_sim.validation import InputError
 
     with pytest.raises(InputError, match="game_index"):
@@ -876,3 +878,28 @@ def test_an_output_folder_that_cannot_be_written_is_refused_first(args):
     # root: the probe file fails; anyone else: the permission test
     assert "cannot write in folder /proc" in line or "is not writable" in line, line
     assert result.stdout == "", line
+
+
+def test_plots_with_an_unwritable_home_print_nothing_of_matplotlib(tmp_path):
+    """With no writable cache folder (HOME unwritable), matplotlib's own fallback printed
+    two lines of warnings on every plot; the tool now gives it a temporary folder."""
+    from sunset_sim.engine.jit import cache_folder
+
+    code = (
+        "import os, tempfile\n"
+        "from sunset_sim.analysis.report.plotting import _matplotlib_cache\n"
+        "_matplotlib_cache()\n"
+        "import matplotlib\n"
+        "matplotlib.use('Agg')\n"
+        "import matplotlib.pyplot as plt\n"
+        "plt.figure(); plt.plot([1, 2]); plt.savefig(os.path.join(os.environ['OUT'], 'p.png'))\n"
+        "assert os.environ['MPLCONFIGDIR'].startswith(tempfile.gettempdir())\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", "MPLCONFIGDIR")}
+    env.update(HOME="/proc/no-home", OUT=str(tmp_path))
+    env["NUMBA_CACHE_DIR"] = str(cache_folder() or tmp_path)  # the compile cache as it is
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "" and (tmp_path / "p.png").is_file()

@@ -54,17 +54,29 @@ def _png(figure) -> bytes:
 
 def _matplotlib_cache() -> None:
     """matplotlib's font cache in the tool's own cache folder, not under $HOME, unless the
-    user chose one (MPLCONFIGDIR); only before matplotlib is first imported."""
+    user chose one (MPLCONFIGDIR); only before matplotlib is first imported. Where that
+    folder cannot be made (no HOME, an unwritable one), a temporary folder of this run's:
+    matplotlib's own fallback printed two lines of warnings on every plot."""
+    import atexit
+    import shutil
     import sys
+    import tempfile
+
+    from sunset_sim.engine.jit import cache_home
 
     if "matplotlib" in sys.modules or os.environ.get("MPLCONFIGDIR"):
         return
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "sunset-sim", "matplotlib")
+    home = cache_home()
     try:
+        if home is None:
+            raise OSError("no cache folder")
+        folder = str(home / "sunset-sim" / "matplotlib")
         os.makedirs(folder, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            raise OSError(f"{folder} is not writable")
     except OSError:
-        return  # matplotlib then picks a temporary folder itself
+        folder = tempfile.mkdtemp(prefix="sunset-sim-matplotlib-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
     os.environ["MPLCONFIGDIR"] = folder
 
 
