@@ -26,6 +26,7 @@ from sunset_sim.cli_common import (
     check_players,
     checked,
     compile_engine,
+    error_line,
     format_option,
     games_progress,
     load_card_set,
@@ -66,7 +67,7 @@ WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPE
 def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """A warning (a plug-in strategy that failed to load, a strategy path that is not a
     folder) as one line on stderr, without Python's file, line and source echo."""
-    click.echo(f"warning: {' '.join(str(message).split())}", err=True)
+    click.echo(f"warning: {cli_common.one_line(' '.join(str(message).split()))}", err=True)
 
 
 class OneLineErrors(click.Group):
@@ -91,35 +92,31 @@ class OneLineErrors(click.Group):
             sys.exit(0)
         except click.UsageError as error:
             where = error.ctx.command_path if error.ctx is not None else "sunset-sim"
-            message = " ".join(error.format_message().split())
-            click.echo(f"error: {where}: {message}", err=True)
+            error_line(f"{where}: {' '.join(error.format_message().split())}")
             sys.exit(2)
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
         except (InputError, IllegalChoiceError) as error:  # the API's checks; a strategy
-            click.echo(f"error: {error}", err=True)  # (a plug-in's) bad answer: one line
+            error_line(error)  # (a plug-in's) bad answer: one line
             sys.exit(2)
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
         except MemoryError as error:  # e.g. compare --games 10**10: 149 GiB of results
             detail = " ".join(str(error).split())[:160] or "out of memory"
-            click.echo(
-                f"error: not enough memory for this run ({detail}); use fewer games or deals",
-                err=True,
-            )
+            error_line(f"not enough memory for this run ({detail}); use fewer games or deals")
             sys.exit(2)
         except OSError as error:
             if error.errno in WRITE_ERRORS:
                 where = error.filename or "output"
-                click.echo(f"error: {where}: cannot write: {error.strerror}", err=True)
+                error_line(f"{where}: cannot write: {error.strerror}")
                 sys.exit(2)
             if error.filename is None:
                 raise
             # A path the user gave that the system refuses (a name too long, a dangling
             # link in the way, a folder that cannot be made there): one line naming it.
-            click.echo(f"error: {error.filename}: {error.strerror or error}", err=True)
+            error_line(f"{error.filename}: {error.strerror or error}")
             sys.exit(2)
         sys.exit(value if isinstance(value, int) else 0)
 
@@ -130,6 +127,7 @@ class OneLineErrors(click.Group):
     "--strategy-path",
     "strategy_paths",
     multiple=True,
+    type=cli_common.PathText(file_okay=False),
     metavar="DIR",
     help="A folder of your own strategy modules (each defines STRATEGY), repeatable; "
     "also read from SUNSET_SIM_STRATEGY_PATH. Built-in names cannot be replaced.",
@@ -176,7 +174,7 @@ def main(strategy_paths: tuple[str, ...] = ()) -> None:
 @click.option(
     "--record",
     "record_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=cli_common.PathText(dir_okay=False, path_type=Path),
     help="Write the game record (JSON) here.",
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing record file.")
@@ -293,6 +291,7 @@ def simulate_command(
       sunset-sim simulate --games 10000000 --out runs/big/            (killed halfway)
       sunset-sim simulate --games 10000000 --out runs/big/ --resume   (finishes the rest)
     """
+    from sunset_sim.provenance import sidecar_path
     from sunset_sim.run import RunError
     from sunset_sim.run.backends import open_backend
     from sunset_sim.runner import open_dataset, simulate_to_dataset, simulate_to_file
@@ -319,6 +318,8 @@ def simulate_command(
         if out_path.is_dir():
             raise CliError(f"{out_path}: is a folder (give a folder name without a suffix)")
         check_output(out_path, force)
+        if out_path.suffix.lower() == ".csv":  # its provenance sidecar is written too
+            cli_common.check_replaceable(sidecar_path(out_path), force)
     with contextlib.ExitStack() as stack:
         try:  # connect first: the dataset folder is created only for a run that can start
             runner = stack.enter_context(
@@ -545,7 +546,7 @@ def tournament_command(
 
 
 @main.command("replay")
-@click.argument("record_path", type=click.Path(path_type=Path))
+@click.argument("record_path", type=cli_common.PathText(path_type=Path))
 @cards_option
 @click.option("--quiet", is_flag=True, help="Print only the final scores.")
 def replay_command(record_path: Path, cards_path: Path | None, quiet: bool) -> None:
@@ -622,7 +623,8 @@ def _add_verbose(command: click.Command) -> None:
             for p in ctx.command.params
         }
         settings = " ".join(f"{flags.get(k, k)}={_setting(v)}" for k, v in kwargs.items())
-        click.echo(f"sunset-sim {__version__}: {ctx.command_path} {settings}", err=True)
+        line = f"sunset-sim {__version__}: {ctx.command_path} {settings}"
+        click.echo(cli_common.one_line(line), err=True)
         started = time.perf_counter()
         value = original(*args, **kwargs)
         click.echo(f"{ctx.command_path}: done in {time.perf_counter() - started:.1f} s", err=True)
@@ -633,9 +635,11 @@ def _add_verbose(command: click.Command) -> None:
 
 
 def _setting(value) -> str:
+    """A setting as -v shows it: an option left out is "(not given)", never "-", which
+    would read as stdout (``--out -``)."""
     if isinstance(value, tuple | list):
         return "[" + ",".join(str(v) for v in value) + "]"
-    return "-" if value is None else str(value)
+    return "(not given)" if value is None else str(value)
 
 
 main.add_command(cards_command)

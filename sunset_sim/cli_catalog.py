@@ -8,7 +8,13 @@ from pathlib import Path
 import click
 
 from sunset_sim.cards.loader import CardSetError, load_cards
-from sunset_sim.cli_common import cards_option, format_option, print_tables, table_option
+from sunset_sim.cli_common import (
+    cards_option,
+    format_option,
+    one_line,
+    print_tables,
+    table_option,
+)
 
 
 @click.command("cards")
@@ -30,25 +36,22 @@ def cards_command(cards_path: Path | None, table_format: str, table_name: str | 
         cards = load_cards(cards_path)
     except CardSetError as error:
         for problem in error.problems:
-            click.echo(problem, err=True)
+            click.echo(one_line(problem), err=True)  # one problem, one line
         raise SystemExit(2) from None
     # A set every game command refuses (too few cards for any number of players, six
     # days) is a problem too; one too small for some player counts gets a note.
     unplayable = {n: check_playable(cards, n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
     if all(unplayable.values()):
         for problem in unplayable[MIN_PLAYERS]:
-            click.echo(problem, err=True)
+            click.echo(one_line(problem), err=True)  # one problem, one line
         raise SystemExit(2)
     for n, problems in unplayable.items():
         for problem in problems:
-            click.echo(f"note: not playable by {n} players: {problem}", err=True)
+            click.echo(one_line(f"note: not playable by {n} players: {problem}"), err=True)
     for index, feature in enumerate(cards.features):  # a typo'd or forgotten feature type
         if not any(landscape.features[index] for landscape in cards.landscapes):
-            click.echo(
-                f"note: {cards.path}: features: {feature!r} is on no landscape (no painting "
-                "can show it)",
-                err=True,
-            )
+            note = f"note: {cards.path}: features: {feature!r} is on no landscape"
+            click.echo(one_line(f"{note} (no painting can show it)"), err=True)
     if table_format == "table" and table_name is None:
         click.echo(format_summary(cards))
         return

@@ -31,11 +31,15 @@ __all__ = [
     "MAX_SEED",
     "SEED",
     "CliError",
+    "PathText",
     "backend_options",
     "check_range",
     "cards_option",
     "check_out_folder",
     "check_output",
+    "check_path_text",
+    "check_replaceable",
+    "error_line",
     "check_players",
     "checked",
     "format_option",
@@ -57,11 +61,34 @@ __all__ = [
     "compile_engine",
     "check_fast",
     "open_cli_backend",
+    "one_line",
     "rule_option",
     "strategy_option",
     "text_option",
     "write_atomically",
 ]
+
+
+# The longest error line shown: a value of 100,000 characters (a card's frame, a
+# strategy text) is cut in the middle, so that the line's start and end stay readable.
+MAX_LINE = 2000
+
+
+def one_line(text: str) -> str:
+    """``text`` fit for one line of a terminal: control characters (a newline, an escape
+    sequence, a right-to-left override in a file name) shown escaped as Python writes
+    them (``\\n``, ``\\x1b``), and a line longer than MAX_LINE cut in the middle."""
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if len(text) > MAX_LINE:
+        half = MAX_LINE // 2
+        text = f"{text[:half]} ... ({len(text) - 2 * half} characters left out) ... {text[-half:]}"
+    return text
+
+
+def error_line(message: object) -> None:
+    """Print ``error: MESSAGE`` on stderr as one line (every error the CLI reports)."""
+    click.echo(f"error: {one_line(str(message))}", err=True)
 
 
 class CliError(click.ClickException):
@@ -71,14 +98,32 @@ class CliError(click.ClickException):
     exit_code = 2
 
     def show(self, file=None) -> None:
-        click.echo(f"error: {self.format_message()}", err=True)
+        error_line(self.format_message())
+
+
+def check_path_text(option: str, text: str | os.PathLike) -> None:
+    """Refuse an empty path as given: ``Path("")`` is ".", the current folder, which the
+    user never named (a folder of strategies imported from it, a card file "is a folder")."""
+    if isinstance(text, str) and not text.strip():
+        raise CliError(f"{option}: empty path")
+
+
+class PathText(click.Path):
+    """``click.Path`` that refuses an empty path in one line (``check_path_text``), named
+    as the option (or argument) it was given for. Every path option uses it."""
+
+    def convert(self, value, param, ctx):
+        if param is not None:
+            name = param.opts[-1] if isinstance(param, click.Option) else param.name.upper()
+            check_path_text(name, value)
+        return super().convert(value, param, ctx)
 
 
 def cards_option(function):
     return click.option(
         "--cards",
         "cards_path",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=PathText(dir_okay=False, path_type=Path),
         default=None,
         help="Card-set TOML file (default: the packaged reconstructed set).",
     )(function)
@@ -270,12 +315,18 @@ def games_progress(total: int, stream):
     return click.progressbar(length=total, label="games", file=stream, show_pos=True, show_eta=True)
 
 
-def check_output(path: Path, force: bool) -> None:
-    """Refuse to overwrite without --force, and fail early if the folder cannot be written."""
-    if path.exists() and not force:
+def check_replaceable(path: Path, force: bool) -> None:
+    """An output file may be written: nothing there, or with --force a regular file (a
+    dangling link is there too: refused without --force, as a file would be)."""
+    if os.path.lexists(path) and not force:
         raise CliError(f"{path}: already exists (use --force to overwrite)")
     if path.exists() and not path.is_file():  # --record /dev/null --force replaced the device
         raise CliError(f"{path}: exists and is not a regular file; choose another name")
+
+
+def check_output(path: Path, force: bool) -> None:
+    """Refuse to overwrite without --force, and fail early if the folder cannot be written."""
+    check_replaceable(path, force)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise CliError(f"{path}: folder {folder} does not exist")
@@ -321,14 +372,15 @@ def hold_output_lock(path: Path) -> None:
 
 
 def check_out_folder(out_dir: Path, force: bool) -> None:
-    """An output folder: a folder (or nothing yet), empty unless --force, writable."""
-    if out_dir.exists() and not out_dir.is_dir():
+    """An output folder: a folder (or nothing yet, made in a folder that exists, as every
+    output file's folder must), empty unless --force, writable."""
+    if os.path.lexists(out_dir) and not out_dir.is_dir():
         raise CliError(f"--out {out_dir}: exists and is not a folder")
     if out_dir.is_dir() and any(out_dir.iterdir()) and not force:
         raise CliError(f"--out {out_dir}: folder is not empty (use --force to overwrite)")
-    parent = out_dir
-    while not parent.exists():
-        parent = parent.parent
+    parent = out_dir if out_dir.is_dir() else out_dir.parent
+    if not parent.is_dir():
+        raise CliError(f"--out {out_dir}: folder {parent} does not exist")
     if not os.access(parent, os.W_OK):
         raise CliError(f"--out {out_dir}: folder {parent} is not writable")
     hold_output_lock(out_dir)
@@ -339,8 +391,7 @@ def output_kind(text: str | None) -> tuple[Path | None, bool]:
     a name without a suffix, or ending in a slash, is a Parquet dataset folder."""
     if text is None:
         return None, False
-    if not text.strip():
-        raise CliError("--out: empty path")
+    check_path_text("--out", text)
     path = Path(text)
     if text.endswith(("/", os.sep)) or path.suffix == "":
         return path, True

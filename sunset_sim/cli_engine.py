@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import click
 
-from sunset_sim.cli_common import CliError
+from sunset_sim.cli_common import CliError, one_line
 
 
 def _cache_help() -> str:
@@ -67,14 +68,14 @@ def cache_group() -> None:
 def cache_info_command() -> None:
     """Where the cache is, its size, and whether the engine is compiled in it."""
     from sunset_sim.engine.compiling import missing
-    from sunset_sim.engine.jit import cache_folder
+    from sunset_sim.engine.jit import cache_files, cache_folder
     from sunset_sim.strategy import registry
 
     folder = cache_folder()
     click.echo(f"folder: {_cache_help()}")
     if folder is not None and folder.is_dir():
-        files = [path for path in folder.rglob("*") if path.is_file()]
-        size = sum(path.stat().st_size for path in files)
+        files = cache_files(folder)  # its own: not what else NUMBA_CACHE_DIR holds
+        size = sum(path.lstat().st_size for path in files)
         click.echo(f"files: {len(files)}, {size / 2**20:.1f} MiB")
     todo = missing(registry().values())
     click.echo("to compile: " + (", ".join(todo) if todo else "nothing (all compiled)"))
@@ -82,14 +83,23 @@ def cache_info_command() -> None:
 
 @cache_group.command("clear")
 def cache_clear_command() -> None:
-    """Remove every compiled file: the next run compiles again."""
+    """Remove the compiled code this tool wrote (and its compile times): the next run
+    compiles again. Nothing else in the folder is touched (NUMBA_CACHE_DIR may be shared)."""
     from sunset_sim.engine.jit import clear_cache
 
     try:
-        folder, count = clear_cache()
+        folder, count, size = clear_cache()
     except OSError as error:
         raise CliError(f"{error.filename or 'cache'}: cannot remove: {error.strerror}") from None
-    click.echo(f"removed {count} files from {folder}" if folder else "no cache folder")
+    if folder is None:
+        click.echo("no cache folder")
+        return
+    line = f"removed {count} compiled files ({size / 2**20:.1f} MiB) from {folder}"
+    left = sorted(os.listdir(folder)) if folder.is_dir() else []
+    if left:  # the folder stays: it holds what this tool did not write
+        shown = ", ".join(left[:3]) + (f" and {len(left) - 3} more" if len(left) > 3 else "")
+        line += f"; left alone there: {shown}"
+    click.echo(one_line(line))
 
 
 __all__ = ["cache_group", "warmup_command"]

@@ -18,6 +18,7 @@ from sunset_sim.cli_common import (
     GAMES,
     SEED,
     CliError,
+    PathText,
     RangedInt,
     backend_options,
     cards_option,
@@ -50,7 +51,9 @@ def _clear_old_outputs(out_dir: Path) -> None:
 
 
 @click.command("report")
-@click.argument("results", required=False, metavar="[RESULTS.parquet|DATASET_DIR/]")
+@click.argument(
+    "results", type=PathText(), required=False, metavar="[RESULTS.parquet|DATASET_DIR/]"
+)
 @click.option(
     "--games", type=GAMES, default=None, help="Play this many games now instead of reading results."
 )
@@ -73,8 +76,9 @@ def _clear_old_outputs(out_dir: Path) -> None:
     "--out",
     "out_dir",
     required=True,
-    type=click.Path(),
-    help="Folder for report.md, report.html, the PNG plots and tables/*.csv (created if needed).",
+    type=PathText(),
+    help="Folder for report.md, report.html, the PNG plots and tables/*.csv (made if "
+    "missing, in a folder that exists).",
 )
 @click.option("--force", is_flag=True, help="Overwrite a folder that is not empty.")
 @click.option(
@@ -153,8 +157,6 @@ def report_command(
         raise CliError("give a results file (.parquet/.csv) or dataset folder, or --games N")
     if min_samples < 1:
         raise CliError(f"--min-samples: {min_samples} is not positive")
-    if not str(out_dir).strip():  # checked as given: Path("") would be the current folder
-        raise CliError("--out: empty path")
     out_dir = Path(out_dir)
     check_out_folder(out_dir, force)
     rules = parse_rules(rule_texts)

@@ -14,6 +14,7 @@ import click
 
 from sunset_sim.cli_common import (
     CliError,
+    PathText,
     check_out_folder,
     compile_engine,
     games_progress,
@@ -80,7 +81,7 @@ def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
 @click.option(
     "--out",
     "out_path",
-    type=click.Path(file_okay=False),  # text: an empty --out is refused, not "."
+    type=PathText(file_okay=False),  # text: an empty --out is refused, not "."
     default=Path("study"),
     show_default=True,
     help="Folder for values.csv, edits.csv, targets.csv, suggestions.csv, "
@@ -167,8 +168,6 @@ def study_command(
     if check_text:
         texts = tuple(t.strip() for t in check_text.split(",") if t.strip())
         check_field = _entrants(texts, "--check-field")
-    if not str(out_path).strip():  # Path("") would be the current folder
-        raise CliError("--out: empty path")
     out_path = Path(out_path)
     check_out_folder(out_path, force)
     assert set(EDIT_CHOICES) - {"none"} == set(EDIT_FAMILIES)

@@ -17,6 +17,7 @@ import click
 
 from sunset_sim.cli_common import (
     CliError,
+    PathText,
     backend_options,
     cards_option,
     check_output,
@@ -95,7 +96,7 @@ def _number(option: str, text: str) -> float | int:
 @click.option(
     "--out",
     "out_path",
-    type=click.Path(path_type=Path),
+    type=PathText(path_type=Path),
     default=None,
     help="Params file to write (default: STRATEGY-tuned.json in this folder).",
 )

@@ -14,6 +14,7 @@ import click
 from sunset_sim import validation
 from sunset_sim.cli_common import (
     CliError,
+    PathText,
     backend_options,
     cards_option,
     check_fast,
@@ -172,13 +173,13 @@ def _shown(frame):
 @_option(
     "--a-cards",
     "a_cards",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathText(dir_okay=False, path_type=Path),
     help="Card-set TOML for variant A (default: --cards, else the packaged set).",
 )
 @_option(
     "--b-cards",
     "b_cards",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathText(dir_okay=False, path_type=Path),
     help="Card-set TOML for variant B (default: --cards, else the packaged set).",
 )
 @_option(
@@ -364,7 +365,7 @@ def compare_command(
 @_option(
     "--plot",
     "plot_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathText(dir_okay=False, path_type=Path),
     help="Write a plot of the effect with 95% CI error bars (FILE.png, .svg or .pdf).",
 )
 @_option("--force", is_flag=True, help="Overwrite an existing plot file.")

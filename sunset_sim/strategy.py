@@ -208,7 +208,10 @@ def registry() -> dict[str, StrategySpec]:
 
 def add_strategy_path(folder: str | os.PathLike) -> None:
     """Make the strategies in ``folder`` (each module defining ``STRATEGY``) known, here
-    and in worker processes started later (it goes into ``SUNSET_SIM_STRATEGY_PATH``)."""
+    and in worker processes started later (it goes into ``SUNSET_SIM_STRATEGY_PATH``).
+    An empty path is refused: it would import every module of the current folder."""
+    if isinstance(folder, str) and not folder.strip():
+        raise StrategyError("strategy path '': empty path")
     path = Path(folder).resolve()
     if not path.is_dir():
         raise StrategyError(f"strategy path {folder}: not a folder")
@@ -317,6 +320,8 @@ def load_params_file(spec: StrategySpec, path: str | os.PathLike) -> dict[str, f
     ``name``, if present, must be the strategy's; other top-level keys (a tuner's notes)
     are ignored. Any problem is a StrategyError of one line naming the file."""
     where = f"strategy {spec.name}: params file {os.fspath(path)}"
+    if isinstance(path, str) and not path.strip():  # Path("") would be the current folder
+        raise StrategyError(f"strategy {spec.name}: params=: empty path")
     file = Path(path)
     if file.exists() and not file.is_dir() and not file.is_file():
         raise StrategyError(f"{where}: not a regular file (a device, pipe or socket)")

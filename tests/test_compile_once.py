@@ -162,20 +162,83 @@ def test_cache_folder_honours_the_environment(monkeypatch, tmp_path):
     assert jit_module.cache_folder() == tmp_path / "mine"
 
 
-def test_cache_commands(tmp_path):
+def _own_index(path: Path) -> None:
+    """An index file as numba writes it for this tool: numba's version, then our stamp."""
+    import pickle
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps(numba.__version__) + pickle.dumps((jit_module.SOURCE_STAMP, {})))
+
+
+def test_cache_commands_touch_only_the_tools_own_files(tmp_path):
+    """`cache clear` deleted the whole NUMBA_CACHE_DIR folder, a user's files in it too:
+    it removes only the compiled files and compile times this tool wrote."""
     cache = tmp_path / "cache"
-    (cache / "some.module").mkdir(parents=True)
-    (cache / "some.module" / "f-1.py311.nbi").write_bytes(b"x")
+    module = cache / "sunset_sim.engine.kernel"
+    _own_index(module / "kernel.play_games-f.py311.nbi")
+    (module / "kernel.play_games-f.py311.1.nbc").write_bytes(b"code")
+    (module / "kernel.play_games-f.py311.2.nbc.tmp.0123456789abcdef").write_bytes(b"half")
+    (cache / "sunset_sim.engine.turn").mkdir()  # made at import, never written
+    (cache / jit_module.TIMES_FILE).write_text("{}")
+    mine = {
+        cache / "mydocs" / "thesis.txt": "t",
+        cache / "notes.nbi": "mine",  # numba's suffix, not our name
+        module / "readme.txt": "mine",
+        cache / "other_program" / "f-12.py311.nbi": "numba's own locator: a line number",
+        cache / "unstamped" / "g-f.py311.nbi": "not our stamp",
+        cache / "unstamped" / "g-f.py311.1.nbc": "not ours either",
+    }
+    for path, text in mine.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
     info = run(["-m", "sunset_sim.cli", "cache", "info"], cwd=tmp_path, NUMBA_CACHE_DIR=str(cache))
     assert info.returncode == 0, info.stderr
-    assert f"folder: {cache}" in info.stdout and "files: 1" in info.stdout
+    assert f"folder: {cache}" in info.stdout and "files: 4" in info.stdout
     cleared = run(
         ["-m", "sunset_sim.cli", "cache", "clear"], cwd=tmp_path, NUMBA_CACHE_DIR=str(cache)
     )
-    assert cleared.returncode == 0 and cleared.stdout.strip() == f"removed 1 files from {cache}"
-    assert not cache.exists()
+    assert cleared.returncode == 0, cleared.stderr
+    assert cleared.stdout.startswith(f"removed 4 compiled files (0.0 MiB) from {cache}; ")
+    assert "left alone there: mydocs, notes.nbi, other_program and 2 more" in cleared.stdout
+    assert {path: path.read_text() for path in mine} == mine
+    left = {str(path.relative_to(cache)) for path in cache.rglob("*") if path.is_file()}
+    assert left == {str(path.relative_to(cache)) for path in mine}
+    assert not (cache / "sunset_sim.engine.turn").exists()
     helped = run(["-m", "sunset_sim.cli", "cache", "--help"], cwd=tmp_path)
     assert "XDG_CACHE_HOME" in helped.stdout
+
+
+def test_cache_clear_removes_the_default_folder_once_empty(tmp_path):
+    home = tmp_path / "home"
+    cache = home / ".cache" / "sunset-sim" / "numba"
+    _own_index(cache / "sunset_sim.engine.kernel" / "kernel.play_games-f.py311.nbi")
+    env = {"HOME": str(home), "XDG_CACHE_HOME": None, "NUMBA_CACHE_DIR": None}
+    cleared = run(["-m", "sunset_sim.cli", "cache", "clear"], cwd=tmp_path, **env)
+    assert cleared.stdout.strip() == f"removed 1 compiled files (0.0 MiB) from {cache}"
+    assert not cache.exists() and cache.parent.is_dir()
+
+
+def _add_one(n):
+    """Module level: a function freed after its test could lend its id() to a later one,
+    which jit's digest memo is keyed by."""
+    return n + 1
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing compiles")
+def test_clear_cache_removes_what_numba_wrote_for_a_function(tmp_path, monkeypatch):
+    """The names and stamp ``cache_files`` knows are those of numba's real files."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    (cache / "keep.txt").parent.mkdir(parents=True)
+    (cache / "keep.txt").write_text("mine")
+
+    assert jit_module.jit(_add_one)(1) == 2
+    written = [path for path in cache.rglob("*") if path.is_file() and path.name != "keep.txt"]
+    assert {path.suffix for path in written} == {".nbi", ".nbc"}, written
+    assert sorted(jit_module.cache_files()) == sorted(written)
+    size = sum(path.stat().st_size for path in written)
+    assert jit_module.clear_cache() == (cache, len(written), size)
+    assert [path.name for path in cache.rglob("*")] == ["keep.txt"]
 
 
 # ---- compiling in parallel child processes (engine/compiling.py) ---------------------------

@@ -675,7 +675,7 @@ def test_report_study_games_has_a_stated_range(tmp_path, monkeypatch):
         ("x" * 300 + ".csv", "File name too long"),
         ("x" * 300, "File name too long"),
         ("/proc/ds", "/proc/ds"),
-        ("link", "link: File exists"),  # a dangling symbolic link where the folder goes
+        ("link", "link: a link to"),  # a dangling symbolic link where the folder goes
     ],
     ids=["long-parquet", "long-csv", "long-folder", "proc-folder", "dangling-link"],
 )
@@ -903,3 +903,112 @@ def test_plots_with_an_unwritable_home_print_nothing_of_matplotlib(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr == "" and (tmp_path / "p.png").is_file()
+
+
+# ---- paths the user did not quite name (QA pass on the command line) ---------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("cards", "--cards", ""), "--cards"),
+        (("simulate", "--games", "5", "--cards", " "), "--cards"),
+        (("compare", "--a-cards", ""), "--a-cards"),
+        (("replay", ""), "RECORD_PATH"),
+        (("play", "--record", ""), "--record"),
+        (("play", "--record", "", "--force"), "--record"),
+        (("tune", "greedy", "--out", ""), "--out"),
+        (("sweep", "--plot", ""), "--plot"),
+        (("report", "", "--out", "elsewhere"), "RESULTS"),
+        (("report", "--games", "5", "--out", ""), "--out"),
+        (("simulate", "--games", "5", "--out", ""), "--out"),
+        (("--strategy-path", "", "strategies"), "--strategy-path"),
+        (("simulate", "--strategy", "balanced:params="), "params="),
+    ],
+    ids=lambda value: " ".join(value) if isinstance(value, tuple) else None,
+)
+def test_an_empty_path_is_refused_naming_its_option(tmp_path, monkeypatch, args, option):
+    """An empty path was the current folder: `--cards ''` said ".: is a directory",
+    `--strategy-path ''` imported every module of the current folder (code the user never
+    named), `play --record '' --force` tried to replace the folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "evil.py").write_text('open("IMPORTED", "w")\n')
+    fails(cli(*args), f"{option}: empty path")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["evil.py"]
+
+
+def test_an_empty_strategy_path_is_refused_by_the_python_api(tmp_path, monkeypatch):
+    from sunset_sim.strategy import STRATEGY_PATH_VARIABLE, StrategyError, add_strategy_path
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(STRATEGY_PATH_VARIABLE, raising=False)
+    with pytest.raises(StrategyError, match="empty path"):
+        add_strategy_path("")
+    assert STRATEGY_PATH_VARIABLE not in __import__("os").environ
+
+
+@pytest.mark.parametrize("command", ["study", "report"])
+def test_an_output_folder_needs_its_parent_folder(tmp_path, command):
+    """study (and report) made every missing folder above --out, where simulate, tune and
+    play refuse a missing folder: the same one line now; the folder itself is made."""
+    out = tmp_path / "missing" / "out"
+    line = fails(cli(command, "--games", "5", "--quiet", "--out", out), "does not exist")
+    assert f"folder {tmp_path / 'missing'} does not exist" in line
+    assert not (tmp_path / "missing").exists()
+
+
+def test_a_csv_sidecar_is_not_replaced_without_force(tmp_path):
+    """`simulate -o data.csv` replaced a user's data.csv.json (the provenance sidecar) with
+    no --force; a folder of that name was reported as data.csv."""
+    out = tmp_path / "data.csv"
+    sidecar = tmp_path / "data.csv.json"
+    sidecar.write_text('{"mine": 1}\n')
+    fails(cli("simulate", "-n", "20", "-q", "-o", out), f"{sidecar}: already exists")
+    assert sidecar.read_text() == '{"mine": 1}\n' and not out.exists()
+    ok(cli("simulate", "-n", "20", "-q", "-o", out, "--force"))
+    assert "mine" not in sidecar.read_text()
+    out.unlink()
+    sidecar.unlink()
+    sidecar.mkdir()
+    line = fails(cli("simulate", "-n", "20", "-q", "-o", out, "--force"), str(sidecar))
+    assert "not a regular file" in line and not out.exists()
+
+
+def test_a_dangling_link_is_an_existing_output(tmp_path):
+    """A dangling link named as the output file was replaced without --force (as a
+    dataset folder: test_an_output_path_the_system_refuses_is_one_line)."""
+    link = tmp_path / "dang.csv"
+    link.symlink_to(tmp_path / "nowhere" / "x")
+    fails(cli("simulate", "-n", "20", "-q", "-o", link), f"{link}: already exists")
+    assert link.is_symlink()
+
+
+def test_an_error_line_shows_control_characters_escaped():
+    """A newline in a file name printed the error on two lines, an ESC reached the
+    terminal: both are shown as Python writes them, on one line."""
+    line = fails(cli("simulate", "-n", "5", "--cards", "a\nb\x1b[31m.toml"), "file not found")
+    assert "a\\nb\\x1b[31m.toml" in line
+    result = cli("cards", "--cards", "a\nb.toml")
+    assert result.exit_code == 2 and result.stderr == "a\\nb.toml: file not found\n"
+
+
+def test_a_huge_value_in_a_card_file_is_shown_short(tmp_path):
+    """A frame of 100,000 wild cards was shown whole: a 200 KB error line."""
+    frame = " ".join(["?"] * 100_000)
+    text = re.sub(r"frames = \[[^\]]*\]", f'frames = ["{frame}"]', TEXT, count=1)
+    found = problems(text)
+    assert any("no landscape in the set can match '? ? ?" in line for line in found), found
+    assert all(len(line) < 300 for line in found), [len(line) for line in found]
+    assert any("(199999 characters)" in line for line in found)
+    path = tmp_path / "wild.toml"
+    path.write_text(text)
+    result = cli("cards", "--cards", path)
+    assert result.exit_code == 2 and all(len(line) < 400 for line in result.stderr.splitlines())
+
+
+def test_verbose_says_an_option_left_out_is_not_given():
+    """-v showed --out=- for no --out: the same as stdout (--out -)."""
+    result = cli("simulate", "-n", "5", "-q", "-v")
+    first = result.stderr.splitlines()[0]
+    assert "--out=(not given)" in first and "--cards=(not given)" in first
+    assert "=- " not in first

@@ -109,9 +109,9 @@ def parse_frame(text: str, features: Sequence[str]) -> tuple[Frame | None, list[
         elif token in index:
             required[index[token]] += 1
         elif _FEATURE_NAME.match(token):
-            errors.append(f"unknown feature {token!r}")
+            errors.append(f"unknown feature {_quoted(token)}")
         else:
-            errors.append(f"bad token {token!r} (expected a feature name, '?' or '?...')")
+            errors.append(f"bad token {_quoted(token)} (expected a feature name, '?' or '?...')")
     if opens > 1:
         errors.append(f"'?...' appears {opens} times (at most once per frame)")
     if errors:
@@ -175,10 +175,17 @@ def _show(value: Any) -> str:
     kind = {bool: "boolean", int: "integer", float: "float", str: "string", list: "array"}.get(
         type(value), "table" if isinstance(value, dict) else type(value).__name__
     )
+    return f"{kind} {_quoted(value, 40)}"
+
+
+def _quoted(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, with its length when cut: a
+    frame of 100,000 characters stays a short problem line."""
     text = repr(value)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return f"{kind} {text}"
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value)} characters)" if isinstance(value, str | list | dict) else ""
+    return text[: limit - 3] + "..." + size
 
 
 def _parse_set(chk: _Checker, data: dict[str, Any]) -> tuple[str | None, tuple[str, ...] | None]:
@@ -214,12 +221,12 @@ def _parse_set(chk: _Checker, data: dict[str, Any]) -> tuple[str | None, tuple[s
             chk.add(
                 "set",
                 f"features[{i}]",
-                f"bad feature name {feature!r} (lower-case letters, digits, '_' or '-')",
+                f"bad feature name {_quoted(feature)} (lower-case letters, digits, '_' or '-')",
             )
             ok = False
     duplicates = sorted({f for f in raw if raw.count(f) > 1})
     for feature in duplicates:
-        chk.add("set", "features", f"feature {feature!r} listed more than once")
+        chk.add("set", "features", f"feature {_quoted(feature)} listed more than once")
         ok = False
     return name, (tuple(raw) if ok else None)
 
@@ -277,7 +284,7 @@ def _count_vector(
         if name in features:
             counts[features.index(name)] += 1
         else:
-            chk.add(where, f"{field}[{i}]", f"unknown feature {name!r}")
+            chk.add(where, f"{field}[{i}]", f"unknown feature {_quoted(name)}")
             ok = False
     return tuple(counts) if ok else None
 
@@ -357,14 +364,16 @@ def _parse_goal(chk: _Checker, table: dict[str, Any], where: str) -> Goal | None
         return None
     if kind_name not in GOAL_KIND_NAMES:
         chk.add(
-            where, "kind", f"unknown goal kind {kind_name!r} (one of {', '.join(GOAL_KIND_NAMES)})"
+            where,
+            "kind",
+            f"unknown goal kind {_quoted(kind_name)} (one of {', '.join(GOAL_KIND_NAMES)})",
         )
         return None
     kind = GOAL_KIND_NAMES.index(kind_name)
     param: int | None = 0
     if kind == GOAL_MOVED:
         if "n" in table:
-            chk.add(where, "n", f"not used by kind {kind_name!r} (it takes 'direction')")
+            chk.add(where, "n", f"not used by kind {_quoted(kind_name)} (it takes 'direction')")
         direction = chk.string(where, table, "direction")
         if direction is None:
             param = None
@@ -372,18 +381,18 @@ def _parse_goal(chk: _Checker, table: dict[str, Any], where: str) -> Goal | None
             chk.add(
                 where,
                 "direction",
-                f"unknown direction class {direction!r} (one of {', '.join(DIRCLASS_NAMES)})",
+                f"unknown direction class {_quoted(direction)} (one of {', '.join(DIRCLASS_NAMES)})",
             )
             param = None
         else:
             param = DIRCLASS_NAMES.index(direction)
     else:
         if "direction" in table:
-            chk.add(where, "direction", f"only used by kind 'moved', not {kind_name!r}")
+            chk.add(where, "direction", f"only used by kind 'moved', not {_quoted(kind_name)}")
         if kind in GOAL_KINDS_WITH_COUNT:
             param = chk.integer(where, table, "n", 1, MAX_GOAL_COUNT)
         elif "n" in table:
-            chk.add(where, "n", f"kind {kind_name!r} takes no parameter")
+            chk.add(where, "n", f"kind {_quoted(kind_name)} takes no parameter")
     if card_id is None or fame is None or param is None:
         return None
     return Goal(id=card_id, fame=fame, kind=kind, param=param)
@@ -419,7 +428,7 @@ def _parse_plan(chk: _Checker, table: dict[str, Any], where: str) -> PlanCard | 
         chk.add(
             where,
             "directions",
-            f"unknown direction set {directions!r} (one of {', '.join(DIRECTION_SETS)})",
+            f"unknown direction set {_quoted(directions)} (one of {', '.join(DIRECTION_SETS)})",
         )
         directions = None
     hike = chk.integer(where, table, "hike", 1, MAX_HIKE)
@@ -518,7 +527,7 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
                     chk.add(
                         where,
                         f"frames[{index}]",
-                        f"no landscape in the set can match {frame_text!r}",
+                        f"no landscape in the set can match {_quoted(frame_text)}",
                     )
 
     goals: list[Goal] = []

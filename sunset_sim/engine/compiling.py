@@ -38,7 +38,7 @@ ENGINE = "engine"
 # Compile times measured on the 2-core development machine (s), used until this
 # machine has measured its own.
 DEFAULT_SECONDS = {ENGINE: 55.0, "strategy": 25.0}
-TIMES_FILE = "compile-times.json"
+TIMES_FILE = jit.TIMES_FILE  # beside the cache; `cache clear` removes it (jit.cache_files)
 # How many processes compile at once (default: one per core; 1: only this process).
 JOBS_VARIABLE = "SUNSET_SIM_COMPILE_JOBS"
 
@@ -309,6 +309,7 @@ def _save_times(times: dict) -> None:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        # named as jit.TIMES_TEMPORARY says, so that `cache clear` removes a leftover
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".times-", suffix=".tmp")
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             json.dump(times, stream, indent=1, sort_keys=True)

@@ -17,14 +17,16 @@ else ``~/.cache/sunset-sim/numba``. It is never the installed package. When that
 cannot be written (no HOME, a read-only folder, a full disk), the code is compiled in
 memory and one warning line says so; ``SUNSET_SIM_NO_CACHE=1`` turns the cache off
 without a warning, and numba's ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain Python
-(coverage, debugging). ``sunset-sim cache clear`` empties the folder.
+(coverage, debugging). ``sunset-sim cache clear`` removes the files this tool wrote there
+(``cache_files``) and nothing else.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
-import shutil
+import re
 import sys
 import types
 import warnings
@@ -66,14 +68,82 @@ def cache_folder() -> Path | None:
     return None if home is None else home / "sunset-sim" / "numba"
 
 
-def clear_cache() -> tuple[Path | None, int]:
-    """Remove every cached compile result: (the folder, number of files removed)."""
-    folder = cache_folder()
+# What this tool writes in ``cache_folder()``, and all that ``clear_cache`` removes (the
+# folder may be NUMBA_CACHE_DIR, shared with other programs, or hold the user's files):
+# - one folder per module (``_Locator``) holding numba's index and data files of each
+#   function, FUNCTION-f.pyXY.nbi and FUNCTION-f.pyXY.N.nbc (``-f``: our disambiguator;
+#   numba's own locator puts a line number there), while written with numba's
+#   ``.tmp.UID`` suffix; an index is ours only if it carries our source stamp;
+# - compiling.py's compile times, TIMES_FILE, written through a ``.times-*.tmp`` file.
+SOURCE_STAMP = "sunset-sim"
+TIMES_FILE = "compile-times.json"
+TIMES_TEMPORARY = re.compile(r"\.times-.*\.tmp")
+_CACHE_FILE = re.compile(r"(?P<base>.+-f\.py\d+\w*?)\.(?:nbi|\d+\.nbc)(?:\.tmp\.[0-9a-f]+)?")
+
+
+def _own_index(path: Path) -> bool:
+    """Whether an index file carries our source stamp (numba pickles it near the start)."""
+    try:
+        with open(path, "rb") as stream:
+            return SOURCE_STAMP.encode() in stream.read(512)
+    except OSError:
+        return False
+
+
+def _module_cache_files(folder: str) -> list[Path]:
+    names = {entry.name for entry in os.scandir(folder) if entry.is_file(follow_symlinks=False)}
+    own_bases: dict[str, bool] = {}
+    found = []
+    for name in sorted(names):
+        match = _CACHE_FILE.fullmatch(name)
+        if match is None:
+            continue
+        base = match["base"]
+        if base not in own_bases:
+            index = f"{base}.nbi"
+            own_bases[base] = index in names and _own_index(Path(folder, index))
+        if own_bases[base]:
+            found.append(Path(folder, name))
+    return found
+
+
+def cache_files(folder: Path | None = None) -> list[Path]:
+    """This tool's own files in the compile cache folder (default ``cache_folder()``):
+    never a file it did not write, whatever else the folder holds."""
+    folder = cache_folder() if folder is None else folder
     if folder is None or not folder.is_dir():
-        return folder, 0
-    count = sum(1 for path in folder.rglob("*") if path.is_file())
-    shutil.rmtree(folder)
-    return folder, count
+        return []
+    found = []
+    for entry in os.scandir(folder):
+        if entry.is_file(follow_symlinks=False):
+            if entry.name == TIMES_FILE or TIMES_TEMPORARY.fullmatch(entry.name):
+                found.append(Path(entry.path))
+        elif entry.is_dir(follow_symlinks=False):
+            found.extend(_module_cache_files(entry.path))
+    return found
+
+
+def clear_cache() -> tuple[Path | None, int, int]:
+    """Remove this tool's compiled code and compile times (``cache_files``), then the
+    module folders that held them (or are named after this package's modules) once empty,
+    and the default folder (not one named by
+    NUMBA_CACHE_DIR) if nothing else is left: (the folder, files removed, their bytes)."""
+    folder = cache_folder()
+    files = cache_files(folder)
+    size = 0
+    for path in files:
+        size += path.lstat().st_size
+        path.unlink()
+    emptied = {path.parent for path in files} - {folder}
+    if folder is not None and folder.is_dir():  # made for this package's modules at import
+        emptied |= {path for path in folder.glob("sunset_sim.*") if not path.is_symlink()}
+    for module_folder in sorted(emptied):
+        with contextlib.suppress(OSError):  # not empty: it holds someone else's files
+            module_folder.rmdir()
+    if folder is not None and not os.environ.get("NUMBA_CACHE_DIR"):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+    return folder, len(files), size
 
 
 def warn_once(message: str) -> None:
@@ -222,7 +292,7 @@ class _Locator(caching._CacheLocator):
         return self._cache_path
 
     def get_source_stamp(self):
-        return "sunset-sim"  # the index key carries the dependency digest instead
+        return SOURCE_STAMP  # the index key carries the dependency digest instead
 
     def get_disambiguator(self):
         # Not the line number (numba's default): an edit that moves a function then keeps
@@ -401,6 +471,7 @@ __all__ = [
     "CACHE",
     "DependencyCache",
     "cache_folder",
+    "cache_files",
     "cache_home",
     "clear_cache",
     "dependency_digest",

@@ -149,6 +149,11 @@ class DatasetStore:
         """
         folder = Path(folder)
         parent = folder.parent if str(folder.parent) else Path(".")
+        if folder.is_symlink() and not folder.exists():  # mkdir would say only "File exists"
+            raise RunError(
+                f"{folder}: a link to {os.readlink(folder)}, which does not exist; remove the "
+                "link or choose another folder"
+            )
         if folder.exists() and not folder.is_dir():
             raise RunError(f"{folder}: exists and is not a folder")
         if not parent.is_dir():
