@@ -31,6 +31,7 @@ from sunset_sim.cli_common import (
     games_progress,
     load_card_set,
     make_seats,
+    on_interrupt,
     output_kind,
     parse_rules,
     players_option,
@@ -82,6 +83,14 @@ class OneLineErrors(click.Group):
             warnings.showwarning = _one_line_warning
             return self._main(args, prog_name, complete_var, **extra)
 
+    def invoke(self, ctx: click.Context):
+        """Ctrl-C becomes one line saying what was kept (``on_interrupt``), exit 130,
+        instead of click's empty line and "Aborted!" (exit 1)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise cli_common.Interrupted(cli_common.interrupted_note(ctx)) from None
+
     def _main(self, args, prog_name, complete_var, **extra):
         try:
             value = super().main(args, prog_name, complete_var, False, **extra)
@@ -100,9 +109,9 @@ class OneLineErrors(click.Group):
         except (InputError, IllegalChoiceError) as error:  # the API's checks; a strategy
             error_line(error)  # (a plug-in's) bad answer: one line
             sys.exit(2)
-        except click.Abort:
-            click.echo("Aborted!", err=True)
-            sys.exit(1)
+        except click.Abort:  # Ctrl-C while the arguments were read: nothing done yet
+            click.echo("interrupted; no output written", err=True)
+            sys.exit(130)
         except MemoryError as error:  # e.g. compare --games 10**10: 149 GiB of results
             detail = " ".join(str(error).split())[:160] or "out of memory"
             error_line(f"not enough memory for this run ({detail}); use fewer games or deals")
@@ -203,6 +212,7 @@ def play_command(
     click.echo("\n".join(lines))
     if record_path is not None:
         write_atomically(record_path, json.dumps(result.record, indent=1) + "\n")
+        on_interrupt(f"{record_path} written in full")
         click.echo(f"record written to {record_path}", err=True)
 
 
@@ -339,6 +349,24 @@ def simulate_command(
                 "already done",
                 err=True,
             )
+        if store is not None:
+            on_interrupt(
+                f"{out_path}{os.sep} keeps every finished chunk; the same command with "
+                "--resume finishes the run"
+            )
+        elif out_path is not None:  # one file: written whole at the end
+            kept = (
+                f"{out_path} left as it was"
+                if out_path.exists()
+                else f"nothing written to {out_path}"
+            )
+            on_interrupt(
+                f"{kept} (a single file is written whole at the end); "
+                f"--out {out_path.with_suffix('')}/ keeps every finished chunk and --resume "
+                "finishes the run"
+            )
+        elif to_stdout:
+            on_interrupt("stdout holds the rows of the chunks finished so far, no more")
         compile_engine(seats)
         with games_progress(games, progress_output(quiet)) as bar:
             arguments = (games, players, seats, seed, cards, rules, jobs or None, chunk_size)
@@ -357,15 +385,10 @@ def simulate_command(
                     )
             except RunError as error:  # e.g. a strategy that a Dask worker does not have
                 raise CliError(str(error)) from None
-            except KeyboardInterrupt:
-                if store is None and out_path is not None:  # one file: written at the end
-                    click.echo(
-                        f"interrupted: nothing written to {out_path} (a single file is "
-                        f"written whole at the end); --out {out_path.with_suffix('')}/ keeps "
-                        "every finished chunk and --resume finishes the run",
-                        err=True,
-                    )
-                raise
+    if out_path is not None:
+        on_interrupt(f"{out_path} written in full")
+    elif to_stdout:
+        on_interrupt("every row written to stdout")
     print_summary(summary, players, table_format, err=to_stdout)
     if dataset:
         click.echo(f"results written to {out_path}{os.sep} (a Parquet dataset folder)", err=True)

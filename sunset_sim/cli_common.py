@@ -49,6 +49,7 @@ __all__ = [
     "jobs_text_option",
     "load_card_set",
     "make_seats",
+    "on_interrupt",
     "output_kind",
     "parse_number",
     "parse_rules",
@@ -117,6 +118,32 @@ class PathText(click.Path):
             name = param.opts[-1] if isinstance(param, click.Option) else param.name.upper()
             check_path_text(name, value)
         return super().convert(value, param, ctx)
+
+
+INTERRUPT_NOTE = "sunset_sim.on_interrupt"  # Context.meta key: what an interrupt leaves
+
+
+class Interrupted(click.ClickException):
+    """Ctrl-C (or SIGINT): one line saying what was kept, exit code 130 (128 + SIGINT)."""
+
+    exit_code = 130
+
+    def show(self, file=None) -> None:
+        click.echo(f"interrupted; {self.format_message()}", err=True)
+
+
+def on_interrupt(kept: str) -> None:
+    """Say what an interrupt from now on leaves behind ("nothing written to X", "X is
+    complete"): the one line the command ends with on Ctrl-C (default: no output written)."""
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.meta[INTERRUPT_NOTE] = kept
+
+
+def interrupted_note(context: click.Context | None) -> str:
+    """The line ``on_interrupt`` last set for this run."""
+    meta = context.meta if context is not None else {}
+    return meta.get(INTERRUPT_NOTE, "no output written")
 
 
 def cards_option(function):
@@ -333,6 +360,7 @@ def check_output(path: Path, force: bool) -> None:
     if not os.access(folder, os.W_OK):
         raise CliError(f"{path}: folder {folder} is not writable")
     hold_output_lock(path)
+    on_interrupt(f"{path} left as it was" if path.exists() else f"nothing written to {path}")
 
 
 def hold_output_lock(path: Path) -> None:
@@ -384,6 +412,9 @@ def check_out_folder(out_dir: Path, force: bool) -> None:
     if not os.access(parent, os.W_OK):
         raise CliError(f"--out {out_dir}: folder {parent} is not writable")
     hold_output_lock(out_dir)
+    on_interrupt(
+        f"{out_dir} left as it was" if out_dir.exists() else f"nothing written to {out_dir}"
+    )
 
 
 def output_kind(text: str | None) -> tuple[Path | None, bool]:

@@ -4,6 +4,7 @@ results file, a dataset folder, or a batch played on the spot."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 import time
@@ -29,6 +30,7 @@ from sunset_sim.cli_common import (
     games_progress,
     load_card_set,
     make_seats,
+    on_interrupt,
     one_table_format_option,
     open_cli_backend,
     parse_rules,
@@ -37,17 +39,17 @@ from sunset_sim.cli_common import (
     rule_option,
     strategy_option,
 )
+from sunset_sim.files import folder_written_whole
 
 
-def _clear_old_outputs(out_dir: Path) -> None:
-    """With --force: remove what an earlier report wrote, so no stale plot survives."""
+def _report_owns(name: str) -> bool:
+    """Whether an entry of an old --out folder is a report's (replaced with --force, so
+    no stale plot or study survives) rather than a file of the user's own (kept)."""
     from sunset_sim.analysis.report import PLOTS
     from sunset_sim.analysis.study_files import STUDY_FILES
 
-    for name in ["report.md", "report.html", *(f"{plot}.png" for plot in PLOTS), *STUDY_FILES]:
-        (out_dir / name).unlink(missing_ok=True)
-    for table in (out_dir / "tables").glob("*.csv"):
-        table.unlink()
+    ours = {"report.md", "report.html", "tables", *(f"{plot}.png" for plot in PLOTS)}
+    return name in ours or name in STUDY_FILES or re.fullmatch(r"players-\d+", name) is not None
 
 
 @click.command("report")
@@ -80,7 +82,12 @@ def _clear_old_outputs(out_dir: Path) -> None:
     help="Folder for report.md, report.html, the PNG plots and tables/*.csv (made if "
     "missing, in a folder that exists).",
 )
-@click.option("--force", is_flag=True, help="Overwrite a folder that is not empty.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace the report in a folder that is not empty, once the new one is complete "
+    "(other files there are kept).",
+)
 @click.option(
     "--min-samples",
     type=int,
@@ -222,51 +229,56 @@ def report_command(
                 games, players, strategy_texts, seed, cards, rules, jobs, stream, step,
                 (backend, scheduler),
             )  # fmt: skip
-    out_dir.mkdir(parents=True, exist_ok=True)
-    if force:
-        _clear_old_outputs(out_dir)
     reports = {}
     study_folders: dict[int, str] = {}  # the smaller counts' study files, by count
     try:
-        for players, (frame, source) in played.items():
-            wait = studies.get(players) or start_study(players)
+        # written whole into a temporary folder that then becomes --out: an error or
+        # Ctrl-C leaves the old folder (or none) as it was
+        with folder_written_whole(
+            out_dir,
+            owned=_report_owns,
+            done=lambda: on_interrupt(f"the report in {out_dir} is complete"),
+        ) as staging:
+            for players, (frame, source) in played.items():
+                wait = studies.get(players) or start_study(players)
 
-            def study_files(players=players, wait=wait):
-                """The study once played, its files written beside the report."""
-                study = wait()
-                if study is not None:
-                    from sunset_sim.analysis.study_files import write_study
+                def study_files(players=players, wait=wait):
+                    """The study once played, its files written beside the report."""
+                    study = wait()
+                    if study is not None:
+                        from sunset_sim.analysis.study_files import write_study
 
-                    # the largest count's study beside the report, the others in players-N/
-                    where = out_dir if players == max(played) else out_dir / f"players-{players}"
-                    write_study(study, where, cards)
-                    if where != out_dir:
-                        study_folders[players] = f"{where.name}/"
-                return study
+                        # the largest count's study beside the report, the others in
+                        # players-N/
+                        sub = "" if players == max(played) else f"players-{players}"
+                        write_study(study, staging / sub, cards, named=out_dir / sub)
+                        if sub:
+                            study_folders[players] = f"{sub}/"
+                    return study
 
-            reports[players] = build_report(
-                frame,
-                cards,
-                min_samples=min_samples,
-                title=title,
-                source=source,
-                on_step=step,
-                study=study_files,
-            )
-        played.clear()
-        del frame
-        if len(reports) > 1:
-            from sunset_sim.analysis.report.sections.player_counts import combine
+                reports[players] = build_report(
+                    frame,
+                    cards,
+                    min_samples=min_samples,
+                    title=title,
+                    source=source,
+                    on_step=step,
+                    study=study_files,
+                )
+            played.clear()
+            del frame
+            if len(reports) > 1:
+                from sunset_sim.analysis.report.sections.player_counts import combine
 
-            report = combine(reports, study_folders)
-        else:
-            report = reports[next(iter(reports))]
-        written = write_report(report, out_dir, on_step=step)
+                report = combine(reports, study_folders)
+            else:
+                report = reports[next(iter(reports))]
+            written = [
+                out_dir / path.relative_to(staging)
+                for path in write_report(report, staging, on_step=step)
+            ]
     except ReportInputError as error:
         raise CliError(str(error)) from None
-    except (OSError, MemoryError):  # a full disk, too many deals: no study files left
-        _clear_old_outputs(out_dir)  # without their report either
-        raise
     step("done")
     meta = {"games": int(report.meta["games"]), "players": report.meta["players"]}
     print_tables([("strategies", "", report.headline())], table_format, None, meta)

@@ -18,6 +18,7 @@ from sunset_sim.cli_common import (
     check_out_folder,
     compile_engine,
     games_progress,
+    on_interrupt,
     open_cli_backend,
     parse_number,
     parse_rules,
@@ -26,6 +27,7 @@ from sunset_sim.cli_common import (
     text_option,
 )
 from sunset_sim.cli_whatif import _common, _entrants, _playable, _settings, _tail
+from sunset_sim.files import folder_written_whole
 
 FAMILY_CHOICES = ("plan", "commission", "feature", "landscape")
 EDIT_CHOICES = ("commission-fame", "goal-fame", "plan", "none")
@@ -87,7 +89,12 @@ def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
     help="Folder for values.csv, edits.csv, targets.csv, suggestions.csv, "
     "suggested-cards.toml, original-cards.toml and study.md.",
 )
-@click.option("--force", is_flag=True, help="Write into an --out folder that is not empty.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace the study in an --out folder that is not empty, once the new one is "
+    "complete (other files there are kept).",
+)
 @click.option(
     "--table",
     "table_name",
@@ -146,7 +153,12 @@ def study_command(
     """
     from sunset_sim.analysis.experiments import restrictions_for
     from sunset_sim.analysis.study import EDIT_FAMILIES, _edit_list, run_study
-    from sunset_sim.analysis.study_files import outside_text, suggestion_text, write_study
+    from sunset_sim.analysis.study_files import (
+        STUDY_FILES,
+        outside_text,
+        suggestion_text,
+        write_study,
+    )
     from sunset_sim.analysis.tournament import seatings
 
     games, players, seed, jobs, table_format = _settings(
@@ -199,8 +211,12 @@ def study_command(
             status=say,
             backend=runner,
         )
-    out_path.mkdir(parents=True, exist_ok=True)
-    written = write_study(study, out_path, cards)
+    with folder_written_whole(
+        out_path,
+        owned=STUDY_FILES.__contains__,  # other files in the folder are the user's: kept
+        done=lambda: on_interrupt(f"the study in {out_path} is complete"),
+    ) as staging:
+        written = write_study(study, staging, cards, named=out_path)
     outside = study.outside()
     if table_format != "table" or table_name is not None:
         tables = [

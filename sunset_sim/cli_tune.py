@@ -26,6 +26,7 @@ from sunset_sim.cli_common import (
     games_progress,
     jobs_text_option,
     load_card_set,
+    on_interrupt,
     one_table_format_option,
     open_cli_backend,
     parse_number,
@@ -251,6 +252,7 @@ def tune_command(
         except TuneError as error:
             raise CliError(str(error)) from None
     write_params(result, out)
+    on_interrupt(f"{out} written in full")
 
     click.echo(
         f"\nValidation: {result.validation_games} fresh deals x {players} seats against "

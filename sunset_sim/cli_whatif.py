@@ -25,6 +25,7 @@ from sunset_sim.cli_common import (
     games_progress,
     jobs_text_option,
     load_card_set,
+    on_interrupt,
     open_cli_backend,
     parse_number,
     parse_rules,
@@ -496,6 +497,7 @@ def sweep_command(
         ]
     if plot_path is not None:
         plot_sweep(frame, plot_path)
+        on_interrupt(f"{plot_path} written in full")
     swept = frame.attrs["swept"]
     if table_format == "table":
         tables = [

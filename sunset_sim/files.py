@@ -1,9 +1,17 @@
-"""Writing output files so that an interrupted run never leaves a half-written one."""
+"""Writing output files, and folders of them, so that an interrupted run or a full disk
+never leaves a half-written one."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
+import shutil
+import signal
+import stat
 import tempfile
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 
@@ -22,9 +30,7 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:
     try:
         with os.fdopen(handle, "wb") as stream:
             _write_data(stream, data.encode("utf-8") if isinstance(data, str) else data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
+        os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, path)
     except OSError as error:  # a full disk: nothing half-written, the target named
         Path(temporary).unlink(missing_ok=True)
@@ -38,3 +44,172 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:
 def _write_data(stream, data: bytes) -> None:
     """The one place bytes reach the disk (a test stands in a full disk here)."""
     stream.write(data)
+
+
+@contextlib.contextmanager
+def folder_written_whole(
+    path: str | os.PathLike,
+    owned: Callable[[str], bool] = lambda name: True,
+    done: Callable[[], None] | None = None,
+) -> Iterator[Path]:
+    """Yield an empty temporary folder beside ``path`` to write its files into; when the
+    block ends without error it becomes ``path`` (an old ``path`` renamed aside, the new
+    one renamed in, the old one deleted), so ``path`` holds its old files or all the new
+    ones, never a half (a full disk, Ctrl-C). On any error or interrupt the temporary
+    folder, and any parent folder made for it, is removed and ``path`` left as it was.
+
+    Entries of an old ``path`` for which ``owned(name)`` is false (files of the user's
+    own) are carried into the new one. ``done`` runs once the new folder is in place,
+    before a Ctrl-C that came during the swap is raised. A ``path`` that is a mount
+    point or holds the current folder cannot be renamed: its new entries are written in a
+    temporary folder inside it and swapped in one by one."""
+    shown = Path(path)
+    target = Path(os.path.abspath(path))
+    if shown.is_symlink() and shown.is_dir():  # the folder the link names is the output
+        target = Path(os.path.realpath(path))
+    made = _make_parents(target.parent, shown)
+    in_place = target.is_dir() and (os.path.ismount(target) or _holds_cwd(target))
+    try:
+        staging = Path(
+            tempfile.mkdtemp(
+                dir=target if in_place else target.parent,
+                prefix=f".{'sunset-sim' if in_place else target.name}.new-",
+            )
+        )
+    except OSError as error:
+        _remove_made(made)
+        raise OSError(error.errno, error.strerror, str(shown)) from None
+    try:
+        yield staging
+        with _signals_held():
+            if in_place:
+                _swap_entries(staging, target, owned)
+            else:
+                _swap_folder(staging, target, owned)
+            if done is not None:
+                done()
+    except BaseException as error:
+        with _signals_held():
+            shutil.rmtree(staging, ignore_errors=True)
+            _remove_made(made)
+        name = getattr(error, "filename", None)
+        if isinstance(error, OSError) and name and str(name).startswith(str(staging)):
+            # the error names the file the user will look for, not the temporary folder
+            raise OSError(
+                error.errno, error.strerror, str(shown) + str(name)[len(str(staging)) :]
+            ) from None
+        raise
+
+
+def _swap_folder(staging: Path, target: Path, owned: Callable[[str], bool]) -> None:
+    """``staging`` becomes ``target`` in two renames; undone if one of them fails."""
+    carried: list[str] = []
+    aside = None
+    try:
+        if target.is_dir():
+            staging.chmod(stat.S_IMODE(target.stat().st_mode))
+            for entry in sorted(os.listdir(target)):
+                if not owned(entry) and not (staging / entry).exists():
+                    os.rename(target / entry, staging / entry)
+                    carried.append(entry)
+            aside = target.with_name(f".{target.name}.old-{os.getpid()}-{secrets.token_hex(4)}")
+            os.rename(target, aside)
+        else:
+            staging.chmod(0o777 & ~_umask())
+        os.rename(staging, target)
+    except OSError:
+        if aside is not None and aside.exists() and not target.exists():
+            os.rename(aside, target)
+        for entry in carried:
+            os.rename(staging / entry, target / entry)
+        raise
+    if aside is not None:
+        shutil.rmtree(aside, ignore_errors=True)
+
+
+def _swap_entries(staging: Path, target: Path, owned: Callable[[str], bool]) -> None:
+    """``staging``'s entries into ``target`` (which cannot be renamed), the old ones of
+    this writer moved aside first; undone if a rename fails."""
+    aside = Path(tempfile.mkdtemp(dir=target, prefix=".sunset-sim.old-"))
+    internal = {staging.name, aside.name}
+    moved_aside: list[str] = []
+    moved_in: list[str] = []
+    try:
+        for entry in sorted(os.listdir(target)):
+            if entry not in internal and (owned(entry) or (staging / entry).exists()):
+                os.rename(target / entry, aside / entry)
+                moved_aside.append(entry)
+        for entry in sorted(os.listdir(staging)):
+            os.rename(staging / entry, target / entry)
+            moved_in.append(entry)
+    except OSError:
+        for entry in moved_in:
+            os.rename(target / entry, staging / entry)
+        for entry in moved_aside:
+            os.rename(aside / entry, target / entry)
+        aside.rmdir()
+        raise
+    shutil.rmtree(aside, ignore_errors=True)
+    staging.rmdir()
+
+
+def _holds_cwd(folder: Path) -> bool:
+    """Whether the current folder is ``folder`` or inside it (renaming it would leave
+    the shell that ran the command in a deleted folder)."""
+    try:
+        here = Path(os.getcwd()).resolve()
+    except OSError:
+        return False
+    return here == folder.resolve() or folder.resolve() in here.parents
+
+
+def _make_parents(folder: Path, shown: Path) -> list[Path]:
+    """Make ``folder`` and its missing parents; the ones made, to remove if nothing is
+    written after all."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    made = []
+    try:
+        for parent in reversed(missing):
+            parent.mkdir()
+            made.append(parent)
+    except OSError as error:
+        _remove_made(made)
+        raise OSError(error.errno, error.strerror, str(shown)) from None
+    return made
+
+
+def _remove_made(made: list[Path]) -> None:
+    for folder in reversed(made):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
+def _umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C (SIGINT) and SIGTERM wait until the block is done, then act as usual: the
+    renames that swap a folder in, or the removal of a half-written one, are never cut
+    halfway. Only the main thread can set handlers (the others run the block as is)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {}
+    for kind in (signal.SIGINT, getattr(signal, "SIGTERM", None)):
+        if kind is not None and signal.getsignal(kind) is not None:
+            previous[kind] = signal.signal(kind, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        for kind, handler in previous.items():
+            signal.signal(kind, handler)
+        if caught:
+            signal.raise_signal(caught[0])

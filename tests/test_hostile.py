@@ -401,8 +401,147 @@ def test_full_disk_on_every_write_path(tmp_path, monkeypatch, args):
     full_disk(monkeypatch)
     line = fails(cli(*args))
     assert "cannot write" in line and "No space left on device" in line
-    left = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert ".new-" not in line  # the file the user asked for, not the temporary folder
+    left = list(tmp_path.rglob("*"))  # not even an empty --out folder
     assert left == [], left
+
+
+# ---- a folder of files (report, study) is written whole or not at all ------------------
+
+FOLDER_COMMANDS = {
+    "report": ("report", "--games", "40", "--players", "2", "--study-games", "30", "--quiet",
+               "--out"),
+    "study": ("study", "--games", "20", "--players", "2", "--families", "plan", "--edits",
+              "none", "--quiet", "--format", "csv", "--out"),
+}  # fmt: skip
+
+
+def old_folder(folder) -> dict[str, bytes]:
+    """An earlier run's folder: one of the command's own files, a stale one, a file of
+    the user's own; returns what it holds."""
+    (folder / "players-3").mkdir(parents=True)
+    (folder / "players-3" / "study.md").write_text("stale study\n")
+    (folder / "study.md").write_text("old study\n")
+    (folder / "suggested-cards.toml").write_text("# stale\n")
+    (folder / "notes.txt").write_text("mine\n")
+    return snapshot(folder)
+
+
+def snapshot(folder) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(folder)): p.read_bytes() if p.is_file() else b"/"
+        for p in sorted(folder.rglob("*"))
+    }
+
+
+def fail_on_write(monkeypatch, number: int, error: BaseException) -> None:
+    """The ``number``-th file written (files._write_data) fails with ``error``."""
+    from sunset_sim import files
+
+    written = []
+    real = files._write_data
+
+    def failing(stream, data):
+        written.append(stream)
+        if len(written) == number:
+            raise error
+        real(stream, data)
+
+    monkeypatch.setattr(files, "_write_data", failing)
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["fresh", "force"])
+@pytest.mark.parametrize("command", FOLDER_COMMANDS)
+@pytest.mark.parametrize("fault", ["full-disk", "ctrl-c"])
+def test_a_folder_is_written_whole_or_not_at_all(tmp_path, monkeypatch, command, existing, fault):
+    """A full disk or Ctrl-C on the third file of a report or study: the old --out folder
+    is left exactly as it was (--force), or no folder at all is left (fresh, its parent
+    folders too); the one line names the output (Ctrl-C: exit 130, what was kept).
+    Before, the old files were deleted first and the new ones left half-written."""
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "runs" / "out"
+    before = old_folder(out) if existing else None
+    if fault == "full-disk":
+        fail_on_write(monkeypatch, 3, OSError(28, "No space left on device"))
+    else:
+        fail_on_write(monkeypatch, 3, KeyboardInterrupt())
+    args = (*FOLDER_COMMANDS[command], out, *(("--force",) if existing else ()))
+    result = cli(*args)
+    if fault == "full-disk":
+        line = fails(result, "cannot write: No space left on device", f"{out}{os.sep}")
+        assert ".new-" not in line
+    else:
+        assert result.exit_code == 130, (result.output, result.exception)
+        kept = f"{out} left as it was" if existing else f"nothing written to {out}"
+        assert result.stderr == f"interrupted; {kept}\n"
+    if existing:
+        assert snapshot(out) == before
+        assert sorted(p.name for p in out.parent.iterdir()) == ["out"]
+    else:
+        assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", FOLDER_COMMANDS)
+def test_force_replaces_the_commands_files_and_keeps_the_users(tmp_path, monkeypatch, command):
+    """--force over an earlier run: its files (a stale suggested set; a report's stale
+    study in players-3/) are gone, a file of the user's own is kept, no temporary folder;
+    an interrupt once the folder is in place says it is complete."""
+    import sunset_sim.cli_report
+    import sunset_sim.cli_study
+
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "out"
+    old_folder(out)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    module = sunset_sim.cli_report if command == "report" else sunset_sim.cli_study
+    monkeypatch.setattr(module, "print_tables", interrupted)
+    result = cli(*FOLDER_COMMANDS[command], out, "--force")
+    assert result.exit_code == 130, (result.output, result.exception)
+    assert result.stderr.splitlines()[-1] == f"interrupted; the {command} in {out} is complete"
+    names = {p.name for p in out.iterdir()}
+    assert {"notes.txt", "study.md", "values.csv"} <= names
+    assert "suggested-cards.toml" not in names  # (this small run suggests nothing)
+    assert ("players-3" in names) == (command == "study")  # a report's, not a study's
+    assert (out / "notes.txt").read_text() == "mine\n"
+    assert (out / "study.md").read_text() != "old study\n"
+    assert command != "report" or (out / "report.html").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_ctrl_c_during_the_swap_waits_until_the_folder_is_in(tmp_path):
+    """Ctrl-C while the new folder is renamed in is held until the swap is done (then
+    raised): never a moment with the old folder aside and the new one not in."""
+    import signal
+
+    from sunset_sim.files import folder_written_whole
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "a.csv").write_text("old")
+    seen = []
+    with pytest.raises(KeyboardInterrupt):
+        with folder_written_whole(
+            out, done=lambda: (signal.raise_signal(signal.SIGINT), seen.append("done"))
+        ) as staging:
+            (staging / "a.csv").write_text("new")
+    assert seen == ["done"] and (out / "a.csv").read_text() == "new"
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def test_a_folder_that_cannot_be_renamed_is_swapped_entry_by_entry(tmp_path, monkeypatch):
+    """--out . (or a mount point): its entries are swapped in one by one, the user's kept."""
+    from sunset_sim.files import folder_written_whole
+
+    (tmp_path / "a.csv").write_text("old")
+    (tmp_path / "notes.txt").write_text("mine")
+    monkeypatch.chdir(tmp_path)
+    with folder_written_whole(".", owned=lambda name: name.endswith(".csv")) as staging:
+        (staging / "a.csv").write_text("new")
+        (staging / "b.csv").write_text("new")
+    assert snapshot(tmp_path) == {"a.csv": b"new", "b.csv": b"new", "notes.txt": b"mine"}
 
 
 def test_full_disk_in_a_dataset_folder(tmp_path, monkeypatch):

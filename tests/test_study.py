@@ -502,3 +502,13 @@ def test_report_with_a_study(tmp_path):
     assert (out / "suggestions.csv").is_file() and (out / "values.csv").is_file()
     html = (out / "report.html").read_text()
     assert 'id="card-values"' in html
+
+
+def test_write_study_names_the_folder_it_becomes(mistaken_study, tmp_path):
+    """Written into a temporary folder that then becomes --out (files.folder_written_whole),
+    study.md's compare line names the files where the user will find them."""
+    cards, study = mistaken_study
+    write_study(study, tmp_path / "staging", cards, named=tmp_path / "final")
+    text = (tmp_path / "staging" / "study.md").read_text()
+    assert str(tmp_path / "final" / "suggested-cards.toml") in text
+    assert "staging" not in text and "staging" not in study.compare_command

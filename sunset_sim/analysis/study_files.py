@@ -49,10 +49,20 @@ def compare_command(study: Study, cards_file: str, suggested_file: str) -> str:
     return shlex.join(parts)
 
 
-def write_study(study: Study, out: str | os.PathLike, cards: CardSet) -> list[str]:
+def write_study(
+    study: Study,
+    out: str | os.PathLike,
+    cards: CardSet,
+    *,
+    named: str | os.PathLike | None = None,
+) -> list[str]:
     """values.csv, edits.csv, targets.csv, suggestions.csv, suggested-cards.toml (when
-    anything is suggested) and study.md in ``out``; returns the files written."""
+    anything is suggested) and study.md in ``out``; returns the files written. ``named``:
+    the folder the files will end up in when ``out`` is a temporary one that becomes it
+    (``files.folder_written_whole``), so the compare line in study.md names the files
+    where the user finds them."""
     folder = Path(out)
+    shown = Path(named) if named is not None else folder
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, frame in (
@@ -76,7 +86,7 @@ def write_study(study: Study, out: str | os.PathLike, cards: CardSet) -> list[st
         )
         written.append("suggested-cards.toml")
         study.compare_command = compare_command(
-            study, str(folder / cards_file), str(folder / "suggested-cards.toml")
+            study, str(shown / cards_file), str(shown / "suggested-cards.toml")
         )
     write_atomically(folder / "study.md", study_markdown(study))
     written.append("study.md")
