@@ -1,18 +1,76 @@
 """Writing output files, and folders of them, so that an interrupted run or a full disk
-never leaves a half-written one."""
+never leaves a half-written one, and reading the project's JSON files (params, sidecars,
+manifests, records) with one-line errors."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import shutil
 import signal
 import stat
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+
+class JSONTextError(ValueError):
+    """JSON text that cannot be read, in one line without the file's name (the caller
+    names the file, in its own error class)."""
+
+
+class _TooManyDigits(str):
+    """Where a whole number too long for Python's int() stood (found again by its field)."""
+
+
+def parse_json(text: str) -> object:
+    """``json.loads`` whose errors are one ``JSONTextError`` line: bad syntax (line and
+    column), nesting too deep, or a whole number longer than Python converts (4,300
+    digits), named by its field (``params.deny``) rather than by Python's own advice."""
+    too_long: list[_TooManyDigits] = []
+
+    def whole(digits: str) -> object:
+        try:
+            return int(digits)
+        except ValueError:  # more digits than sys.get_int_max_str_digits()
+            too_long.append(_TooManyDigits(digits))
+            return too_long[-1]
+
+    try:
+        data = json.loads(text, parse_int=whole)
+    except json.JSONDecodeError as error:
+        raise JSONTextError(
+            f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
+    except RecursionError:
+        raise JSONTextError("nested too deeply") from None
+    if too_long:
+        raise JSONTextError(
+            f"{_field_of(data, too_long[0])}: a number of more than "
+            f"{sys.get_int_max_str_digits():,} digits"
+        )
+    return data
+
+
+def _field_of(data: object, wanted: object) -> str:
+    """The path of ``wanted`` in ``data`` (``run.cards[0]``), without recursion."""
+    stack: list[tuple[str, object]] = [("", data)]
+    while stack:
+        path, value = stack.pop()
+        if value is wanted:
+            return path or "the value"
+        if isinstance(value, dict):
+            items = [(f"{path}.{key}" if path else str(key), item) for key, item in value.items()]
+        elif isinstance(value, list):
+            items = [(f"{path}[{index}]", item) for index, item in enumerate(value)]
+        else:
+            continue
+        stack.extend(reversed(items))
+    return "a value"
 
 
 def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:

@@ -19,10 +19,11 @@ versions) read as before: the packaged card set or ``--cards``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from sunset_sim.files import JSONTextError, parse_json
 
 if TYPE_CHECKING:
     from sunset_sim.cards.model import CardSet
@@ -38,6 +39,7 @@ __all__ = [
     "FORMAT",
     "METADATA_KEY",
     "cards_from_run",
+    "check_run",
     "played_cards",
     "provenance",
     "read_provenance",
@@ -95,12 +97,62 @@ def read_provenance(path: str | Path, parquet_metadata: dict | None = None) -> d
         text = raw.decode("utf-8", errors="replace")
         where = path
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise ValueError(f"{where}: provenance is not valid JSON ({error})") from None
+        data = parse_json(text)
+    except JSONTextError as error:  # syntax, nesting, a number of over 4,300 digits
+        raise ValueError(f"{where}: provenance: {error}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{where}: provenance is not a {FORMAT} record")
-    return data
+    return check_run(data, where)
+
+
+def check_run(run: dict, where: str | Path) -> dict:
+    """``run`` if the fields that readers use have their recorded types (a sidecar,
+    metadata or manifest edited by hand would otherwise fail deep in the report); else a
+    ValueError of one line naming ``where`` and the field. Absent fields are allowed
+    (files from older versions)."""
+    from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
+    from sunset_sim.rules.options import RuleOptionError, Rules
+
+    cards = run.get("cards")
+    if cards is not None and not isinstance(cards, dict):
+        raise ValueError(
+            f"{where}: cards: expected an object (name, hash, text), got {_kind(cards)}"
+        )
+    for key in ("name", "hash", "path", "text"):
+        value = (cards or {}).get(key)
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"{where}: cards.{key}: expected a string, got {_kind(value)}")
+    for key, low in (("seed", 0), ("games", 0), ("chunk_size", 1), ("players", MIN_PLAYERS)):
+        value = run.get(key)
+        if value is None:
+            continue
+        if type(value) is not int or value < low or (key == "players" and value > MAX_PLAYERS):
+            bound = f"{low} to {MAX_PLAYERS}" if key == "players" else f"{low} or more"
+            raise ValueError(f"{where}: {key}: expected a whole number {bound}, got {_kind(value)}")
+    strategies = run.get("strategies")
+    if strategies is not None and not (
+        isinstance(strategies, list) and all(isinstance(s, dict) for s in strategies)
+    ):
+        raise ValueError(f"{where}: strategies: expected an array of objects")
+    if run.get("rules") is not None:
+        try:
+            Rules.from_dict(run["rules"])
+        except RuleOptionError as error:
+            raise ValueError(f"{where}: rules: {error}") from None
+    return run
+
+
+def _kind(value: object) -> str:
+    """A JSON value in a message: its kind, and the value itself when short."""
+    from sunset_sim.validation import short_number
+
+    if isinstance(value, bool) or value is None:
+        return "true" if value is True else "false" if value is False else "null"
+    if isinstance(value, int | float):
+        return short_number(value)
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
 
 
 def cards_from_run(run: dict | None, where: str) -> CardSet | None:

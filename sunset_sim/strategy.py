@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sunset_sim.files import JSONTextError, parse_json
 from sunset_sim.validation import InputError
 
 
@@ -335,15 +336,9 @@ def load_params_file(spec: StrategySpec, path: str | os.PathLike) -> dict[str, f
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise StrategyError(f"{where}: cannot be read ({reason})") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise StrategyError(
-            f"{where}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
-        ) from None
-    except RecursionError:
-        raise StrategyError(f"{where}: nested too deeply to be a params file") from None
-    except ValueError as error:  # an integer of more than 4,300 digits
-        raise StrategyError(f"{where}: {str(error).splitlines()[0]}") from None
+        data = parse_json(text)
+    except JSONTextError as error:  # syntax, nesting, a number of over 4,300 digits
+        raise StrategyError(f"{where}: {error}") from None
     if not isinstance(data, dict):
         raise StrategyError(f'{where}: must hold a JSON object {{"name": ..., "params": {{...}}}}')
     if "name" in data and data["name"] != spec.name:

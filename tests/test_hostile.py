@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from conftest import cli, fails, ok
@@ -1151,3 +1152,202 @@ def test_verbose_says_an_option_left_out_is_not_given():
     first = result.stderr.splitlines()[0]
     assert "--out=(not given)" in first and "--cards=(not given)" in first
     assert "=- " not in first
+
+
+# ---- results files a report reads: damaged or edited rows and records are one line ----
+
+
+@pytest.fixture(scope="module")
+def results_csv(tmp_path_factory):
+    """A small results CSV and its sidecar (FILE.csv.json), written by simulate."""
+    folder = tmp_path_factory.mktemp("results")
+    ok(cli("simulate", "--games", "6", "--players", "2", "--quiet", "--out", folder / "r.csv"))
+    return folder / "r.csv"
+
+
+def _edited_copy(results_csv, tmp_path, edit, sidecar=True):
+    """A copy of the results CSV with ``edit(header, rows)`` applied to its cells."""
+    import shutil
+
+    lines = results_csv.read_text().splitlines()
+    header, rows = lines[0].split(","), [line.split(",") for line in lines[1:]]
+    edit(header, rows)
+    path = tmp_path / "r.csv"
+    path.write_text("\n".join([",".join(header), *(",".join(row) for row in rows)]) + "\n")
+    if sidecar:
+        shutil.copy(f"{results_csv}.json", f"{path}.json")
+    return path
+
+
+def _cell(column, value, row=0):
+    def edit(header, rows):
+        rows[row][header.index(column)] = value
+
+    return edit
+
+
+def _report(path, tmp_path):
+    return cli("report", path, "--out", tmp_path / "rep", "--quiet", "--study-games", "0")
+
+
+@pytest.mark.parametrize(
+    ("edit", "needles"),
+    [
+        (_cell("fame", "abc"), ["row 1, column 'fame'", "'abc'", "0 to 32767"]),
+        (_cell("fame", "nan"), ["row 1, column 'fame'", "0 to 32767"]),
+        (_cell("fame", "inf", row=3), ["row 4, column 'fame'", "inf"]),
+        (_cell("fame", "9" * 5000), ["row 1, column 'fame'", "(5000 characters)"]),
+        (_cell("fame", "-3"), ["row 1, column 'fame'", "-3", "0 to 32767"]),
+        (_cell("fame", "2.5"), ["row 1, column 'fame'", "2.5 is not a whole number"]),
+        (lambda header, rows: rows[1].__delitem__(slice(3, None)), ["row 2", "empty"]),
+        (_cell("seat", "99"), ["row 1, column 'seat'", "99", "0 to 1 (a 2-player file)"]),
+        (_cell("win_share", "2.0"), ["row 1, column 'win_share'", "2.0", "0 to 1"]),
+        (_cell("won", "maybe"), ["row 1, column 'won'", "'maybe'", "True/False"]),
+        (_cell("strategy", "gre\x1bedy"), ["row 1, column 'strategy'", "control characters"]),
+        (_cell("strategy", ""), ["row 1, column 'strategy'", "empty"]),
+        (_cell("end_reason", "boom"), ["row 1, column 'end_reason'", "days, commission-"]),
+        (_cell("plan_day1", "P\x07"), ["row 1, column 'plan_day1'", "control characters"]),
+        (lambda header, rows: rows.__delitem__(1), ["game 0 has 1 rows", "one row per seat"]),
+        (_cell("seat", "0", row=1), ["game 0 does not have one row for each seat 0 to 1"]),
+        (_cell("win_share", "0.5"), ["game 0's win_share, n_winners and won disagree"]),
+    ],
+    ids=[
+        "fame-word", "fame-nan", "fame-inf", "fame-5000-digits", "fame-negative",
+        "fame-fraction", "short-row", "seat-99", "win-share-2", "won-maybe", "strategy-esc",
+        "strategy-empty", "end-reason", "plan-bell", "game-short-a-row", "seat-twice",
+        "win-share-half",
+    ],
+)  # fmt: skip
+def test_edited_results_rows_are_one_line(results_csv, tmp_path, edit, needles):
+    """Cells a report cannot use were tracebacks (ValueError, IntCastingNaNError, "'list'
+    argument must have no negative elements"), and rows that no game can have (seat 99 in
+    a 2-player file, win_share 2.0, a negative fame, won=maybe, a raw ESC in a strategy
+    label) were reported as if played; ``read_results`` now checks the rows once for
+    every command and the Python API, naming the row, the column and what is allowed."""
+    import sunset_sim
+    from sunset_sim.validation import InputError
+
+    path = _edited_copy(results_csv, tmp_path, edit)
+    fails(_report(path, tmp_path), f"{path}: ", *needles)
+    assert not (tmp_path / "rep").exists()
+    with pytest.raises(InputError):
+        sunset_sim.read_results(path)
+
+
+def test_unedited_results_still_report(results_csv, tmp_path):
+    path = _edited_copy(results_csv, tmp_path, lambda header, rows: None)
+    ok(_report(path, tmp_path))
+
+    def won_as_digits(header, rows):  # won as 1/0, without a sidecar (an older file)
+        for row in rows:
+            row[header.index("won")] = "1" if row[header.index("won")] == "True" else "0"
+
+    path = _edited_copy(results_csv, tmp_path, won_as_digits, sidecar=False)
+    ok(cli("report", path, "--out", tmp_path / "rep", "-q", "--study-games", "0", "--force"))
+
+
+def test_results_seat_beyond_four_players_without_a_sidecar(results_csv, tmp_path):
+    path = _edited_copy(results_csv, tmp_path, _cell("seat", "99"), sidecar=False)
+    fails(_report(path, tmp_path), "row 1, column 'seat'", "0 to 3 (a game has at most 4")
+
+
+def test_results_csv_that_is_not_utf8_is_one_line(results_csv, tmp_path):
+    path = _edited_copy(results_csv, tmp_path, lambda header, rows: None)
+    path.write_bytes(path.read_bytes().replace(b"greedy", b"gr\xe9edy", 1))
+    fails(_report(path, tmp_path), f"{path}: not UTF-8 text")
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        (lambda run: run.__setitem__("cards", [1]), "cards: expected an object"),
+        (lambda run: run.__setitem__("cards", "x"), "cards: expected an object"),
+        (lambda run: run["cards"].update(hash=7, text=None), "cards.hash: expected a string"),
+        (lambda run: run.__setitem__("players", 9), "players: expected a whole number 2 to 4"),
+        (lambda run: run.__setitem__("rules", []), "rules: expected a mapping"),
+        (lambda run: run.__setitem__("seed", 10**5000), "seed: a number of more than 4,300"),
+    ],
+    ids=["cards-list", "cards-text", "hash-int", "players-9", "rules-list", "seed-5000-digits"],
+)
+@pytest.mark.parametrize("form", ["csv", "parquet", "dataset"])
+def test_edited_results_records_are_one_line(results_csv, tmp_path, change, needle, form):
+    """A sidecar, Parquet metadata or dataset manifest whose fields have the wrong type
+    was an AttributeError or TypeError traceback, and a 5000-digit number Python's own
+    "Exceeds the limit (4300 digits)" advice, naming no file and no field."""
+    import sys
+
+    import pyarrow.parquet as pq
+
+    from sunset_sim.provenance import METADATA_KEY
+    from sunset_sim.run.dataset import MANIFEST
+
+    sys.set_int_max_str_digits(0)  # json.dumps of the 5000-digit seed
+    try:
+        if form == "csv":
+            path = _edited_copy(results_csv, tmp_path, lambda header, rows: None)
+            run = json.loads(Path(f"{path}.json").read_text())
+            change(run)
+            Path(f"{path}.json").write_text(json.dumps(run))
+            where = f"{path}.json: "
+        elif form == "parquet":
+            path = tmp_path / "r.parquet"
+            ok(cli("simulate", "--games", "6", "--players", "2", "--quiet", "--out", path))
+            table = pq.read_table(path)
+            run = json.loads(table.schema.metadata[METADATA_KEY])
+            change(run)
+            pq.write_table(table.replace_schema_metadata({METADATA_KEY: json.dumps(run)}), path)
+            where = f"{path}: "
+        else:
+            path = tmp_path / "ds"
+            ok(cli(*DATASET, "--out", f"{path}/"))
+            manifest = json.loads((path / MANIFEST).read_text())
+            change(manifest["run"])
+            (path / MANIFEST).write_text(json.dumps(manifest))
+            where = f"{path / MANIFEST}: "
+    finally:
+        sys.set_int_max_str_digits(4300)
+    fails(_report(path, tmp_path), where, needle)
+
+
+def test_a_parquet_fame_that_is_nan_is_one_line(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "r.parquet"
+    ok(cli("simulate", "--games", "6", "--players", "2", "--quiet", "--out", path))
+    table = pq.read_table(path)
+    fame = pa.array([None, *table["fame"].to_pylist()[1:]], type=pa.float64())
+    table = table.set_column(table.schema.get_field_index("fame"), "fame", fame)
+    pq.write_table(table, path)
+    fails(_report(path, tmp_path), f"{path}: row 1, column 'fame': an empty (or NaN) cell")
+
+
+def test_results_and_rules_of_the_wrong_type_in_python_are_input_errors():
+    """``read_results(5)`` and ``Rules.from_dict([])`` were TypeErrors."""
+    import sunset_sim
+    from sunset_sim.rules.options import Rules
+    from sunset_sim.validation import InputError
+
+    with pytest.raises(InputError, match="path: expected a results file or dataset folder"):
+        sunset_sim.read_results(5)
+    with pytest.raises(InputError, match="expected a mapping of rule options"):
+        Rules.from_dict([])
+    with pytest.raises(InputError, match="unknown rule option 1 "):
+        Rules.from_dict({1: 2, "days": 4})
+
+
+def test_json_numbers_of_more_than_4300_digits_name_their_field(tmp_path):
+    """A params file, game record or dataset manifest with a 5000-digit number printed
+    Python's "Exceeds the limit (4300 digits) for integer string conversion ... use
+    sys.set_int_max_str_digits()": now the file and the field, in one line."""
+    params = tmp_path / "p.json"
+    params.write_text('{"name": "balanced", "params": {"deny": 9' + "9" * 5000 + "}}")
+    fails(
+        cli("simulate", "--games", "5", "--quiet", "--strategy", f"balanced:params={params}"),
+        f"params file {params}: params.deny: a number of more than 4,300 digits",
+    )
+    record = tmp_path / "game.json"
+    record.write_text('{"format": "x", "days": [{"fame": [1, -' + "7" * 5000 + "]}]}")
+    with pytest.raises(RecordError, match=r"^days\[0\]\.fame\[1\]: a number of more than 4,300"):
+        load_record(record)
+    fails(cli("replay", record), "days[0].fame[1]: a number of more than 4,300 digits")

@@ -7,13 +7,13 @@ illegal one, and then compares what it derived (goals, fame) with what was recor
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from sunset_sim.cards.loader import CardSetError, load_cards, parse_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import DIRECTION_NAMES, GRID_SIZE
+from sunset_sim.files import JSONTextError, parse_json
 from sunset_sim.records.format import DEFAULT_CARDS_PATH, RECORD_FORMAT, RECORD_VERSION
 from sunset_sim.records.log import printable
 from sunset_sim.rules.errors import RuleViolation
@@ -52,15 +52,9 @@ def load_record(path: str | Path) -> dict:
     except UnicodeDecodeError as error:
         raise RecordError(f"not UTF-8 text ({error.reason} at byte {error.start})") from None
     try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(
-            f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
-        ) from None
-    except RecursionError:
-        raise RecordError("not a game record: nested too deeply") from None
-    except ValueError as error:  # e.g. an integer of more than 4,300 digits
-        raise RecordError(f"not a game record: {str(error).splitlines()[0]}") from None
+        record = parse_json(text)
+    except JSONTextError as error:  # syntax, nesting, a number of over 4,300 digits
+        raise RecordError(str(error)) from None
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError("format: not a sunset-sim game record")
     if type(record.get("version")) is not int or record["version"] != RECORD_VERSION:

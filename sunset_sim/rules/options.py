@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 
 from sunset_sim.enums import TIE_BREAK_NAMES
@@ -37,12 +38,18 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: dict) -> Rules:
-        """Rules from ``{"days": 4, ...}``; an unknown key is a RuleOptionError (one line)."""
+        """Rules from ``{"days": 4, ...}``; an unknown key, or anything but a mapping, is
+        a RuleOptionError (one line)."""
+        if not isinstance(data, Mapping):
+            raise RuleOptionError(
+                f"expected a mapping of rule options such as {{'days': 4}}, "
+                f"got {type(data).__name__}"
+            )
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted((key for key in data if key not in known), key=str)
         if unknown:
             raise RuleOptionError(
-                f"unknown rule option {unknown[0]!r} (known: {', '.join(sorted(known))})"
+                f"unknown rule option {unknown[0]!r:.40} (known: {', '.join(sorted(known))})"
             )
         return cls(**data)
 

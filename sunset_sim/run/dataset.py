@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from sunset_sim.cards.model import CardSet
+from sunset_sim.files import JSONTextError, parse_json
 from sunset_sim.results import Summary
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
@@ -308,11 +309,11 @@ def read_manifest(folder: str | os.PathLike) -> dict:
     if path.exists() and not path.is_file():  # a FIFO would block, a device never end
         raise RunError(f"{path}: not a regular file (a device, pipe or socket)")
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest = parse_json(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise RunError(f"{folder}: no {MANIFEST}: not a sunset-sim dataset folder") from None
-    except RecursionError:
-        raise RunError(f"{path}: damaged (nested too deeply)") from None
+    except JSONTextError as error:  # syntax, nesting, a number of over 4,300 digits
+        raise RunError(f"{path}: damaged ({error})") from None
     except (OSError, ValueError) as error:
         raise RunError(f"{path}: unreadable or damaged ({_first_line(error)})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:

@@ -3,16 +3,18 @@ files (Markdown, PNG plots, HTML with the plots embedded)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from sunset_sim.analysis.report.data import _word_columns, check_columns, wanted_columns
+from sunset_sim.analysis.report.data import check_columns, wanted_columns
 from sunset_sim.analysis.report.model import Report, ReportInputError
 from sunset_sim.analysis.report.render import render_all, render_html, render_markdown
 from sunset_sim.files import write_atomically
+from sunset_sim.results import check_rows
+from sunset_sim.validation import InputError
 
 
 def write_report(
@@ -65,8 +67,21 @@ def read_results(path: str | Path) -> tuple[pd.DataFrame, dict | None]:
     rules and the card set (name, hash and, from this version on, its text; see
     ``provenance.cards_from_run``). None for files written before provenance was kept.
     ``frame.attrs["provenance"]`` holds it too, so ``build_report(frame)`` reports with
-    the card set the games were played with. ReportInputError for anything unreadable."""
+    the card set the games were played with. ReportInputError for anything unreadable,
+    and for rows or a record that are not as sunset-sim writes them
+    (``results.check_rows``, ``provenance.check_run``): one line naming the row and
+    column or the field."""
+    if not isinstance(path, str | os.PathLike):
+        raise ReportInputError(
+            f"path: expected a results file or dataset folder path, got {type(path).__name__}"
+        )
     frame, run = _read_results(Path(path))
+    try:  # once here, for every format: later steps can trust the rows
+        check_rows(frame, str(path), run.get("players") if run else None)
+    except InputError as error:
+        raise ReportInputError(str(error)) from None
+    if "won" in frame:
+        del frame["won"]  # read for its check only (in place: no copy of the rows)
     frame.attrs["provenance"] = run  # build_report(frame) then uses the recorded card set
     return frame, run
 
@@ -77,7 +92,7 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
         raise ReportInputError(f"{path}: no such file or folder")
     if path.is_dir():
         from sunset_sim.run import RunError
-        from sunset_sim.run.dataset import read_manifest
+        from sunset_sim.run.dataset import MANIFEST, read_manifest
 
         try:
             manifest = read_manifest(path)
@@ -102,24 +117,38 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
             dataset = ds.dataset(files, format="parquet")
             names = dataset.schema.names
             check_columns(names, str(path))
-            frame = arrow_to_pandas(dataset.to_table(columns=wanted_columns(names)))
+            frame = arrow_to_pandas(dataset.to_table(columns=_columns(names)))
         except ReportInputError:
             raise
         except Exception as error:  # noqa: BLE001 - any pyarrow failure is a bad input
             raise ReportInputError(f"{path}: unreadable dataset ({_first_line(error)})") from None
-        run = manifest.get("run")
-        if isinstance(run, dict) and isinstance(manifest.get("cards_text"), str):
-            run = {**run, "cards": {**(run.get("cards") or {}), "text": manifest["cards_text"]}}
+        from sunset_sim.provenance import check_run
+
+        where = path / MANIFEST
+        run = manifest["run"]
+        try:
+            check_run(run, where)
+        except ValueError as error:
+            raise ReportInputError(str(error)) from None
+        text = manifest.get("cards_text")
+        if text is not None and not isinstance(text, str):
+            raise ReportInputError(f"{where}: cards_text: expected the card set's TOML text")
+        if text is not None:
+            run = {**run, "cards": {**(run.get("cards") or {}), "text": text}}
         return frame, run
     if path.suffix.lower() == ".csv":
         try:
             names = list(pd.read_csv(path, nrows=0).columns)
-        except Exception as error:  # noqa: BLE001
+            check_columns(names, str(path))
+            frame = pd.read_csv(path, usecols=_columns(names))
+        except (ReportInputError, MemoryError):
+            raise
+        except UnicodeDecodeError as error:
+            raise ReportInputError(
+                f"{path}: not UTF-8 text ({error.reason} at byte {error.start})"
+            ) from None
+        except Exception as error:  # noqa: BLE001 - any parser failure is a bad input
             raise ReportInputError(f"{path}: unreadable CSV ({_first_line(error)})") from None
-        check_columns(names, str(path))
-        frame = pd.read_csv(path, usecols=wanted_columns(names))
-        for column in _word_columns(frame, "painted_") + _word_columns(frame, "available_"):
-            frame[column] = frame[column].astype(np.uint64)
         return frame, _provenance(path)
     import pyarrow.parquet as pq
 
@@ -134,10 +163,15 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
         ) from None
     check_columns(names, str(path))
     try:
-        frame = arrow_to_pandas(handle.read(columns=wanted_columns(names)))
+        frame = arrow_to_pandas(handle.read(columns=_columns(names)))
     except Exception as error:  # noqa: BLE001
         raise ReportInputError(f"{path}: unreadable ({_first_line(error)})") from None
     return frame, _provenance(path, handle.schema_arrow.metadata or {})
+
+
+def _columns(names: list[str]) -> list[str]:
+    """The report's columns, and ``won`` (not reported, but checked: ``check_rows``)."""
+    return wanted_columns(names) + [name for name in names if name == "won"]
 
 
 def _provenance(path: Path, metadata: dict | None = None) -> dict | None:
