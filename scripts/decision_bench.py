@@ -103,6 +103,7 @@ def replay(args: argparse.Namespace) -> int:
         call_strategy,
         context_type,
         strategy_functions,
+        with_fault_slot,
     )
     from sunset_sim.observation import OBS_GOAL, OPTION_WIDTH
     from sunset_sim.strategy import add_strategy_path, seat_players
@@ -119,13 +120,14 @@ def replay(args: argparse.Namespace) -> int:
         return 2
     cards = str(data["cards"]) or None
     tables = build_tables(load_cards(cards))
-    function = strategy_functions([seat_players([args.strategy], 1)[0].spec.decide])[0]
+    decide = seat_players([args.strategy], 1)[0].spec.decide
+    functions = with_fault_slot(strategy_functions([decide]))  # strategy 0, as the engine calls
     context_of = context_type()
     kinds, n_options = data["kind"], data["n_options"]
     first = np.concatenate([[0], np.cumsum(n_options)[:-1]]).astype(np.int64)
 
     @numba.njit(nogil=True)
-    def play_rows(function, rows, call, out, kinds, data_obs, n_options, first, data_options,
+    def play_rows(functions, rows, call, out, kinds, data_obs, n_options, first, data_options,
                   data_params, data_streams, tables):  # fmt: skip
         """Copy each decision of ``rows`` into the workspace and, with ``call``, ask it."""
         obs = np.empty(data_obs.shape[1], dtype=np.int32)
@@ -140,14 +142,14 @@ def replay(args: argparse.Namespace) -> int:
             params[0, :] = data_params[i]
             streams[0, :] = data_streams[i]
             if call:
-                out[i] = call_strategy(function, kinds[i], n_options[i], 0, context)
+                out[i] = call_strategy(functions, 0, kinds[i], n_options[i], 0, context)
         return 0
 
     data_obs, data_options, data_params = data["obs"], data["options"], data["params"]
     out = np.full(kinds.shape[0], -1, dtype=np.int64)
 
     def play(rows: np.ndarray, call: bool) -> None:
-        play_rows(function, rows, call, out, kinds, data_obs, n_options, first, data_options,
+        play_rows(functions, rows, call, out, kinds, data_obs, n_options, first, data_options,
                   data_params, data["stream"], tables)  # fmt: skip
 
     play(np.arange(kinds.shape[0], dtype=np.int64), True)

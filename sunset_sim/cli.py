@@ -47,7 +47,7 @@ from sunset_sim.cli_report import report_command
 from sunset_sim.cli_study import study_command, value_command
 from sunset_sim.cli_tune import tune_command
 from sunset_sim.cli_whatif import compare_command, sweep_command
-from sunset_sim.strategy import IllegalChoiceError, StrategyError
+from sunset_sim.strategy import StrategyError, StrategyFault
 from sunset_sim.validation import InputError
 
 __all__ = ["main", *cli_common.__all__]
@@ -106,8 +106,8 @@ class OneLineErrors(click.Group):
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
-        except (InputError, IllegalChoiceError) as error:  # the API's checks; a strategy
-            error_line(error)  # (a plug-in's) bad answer: one line
+        except (InputError, StrategyFault) as error:  # the API's checks; a strategy's
+            error_line(error)  # (a plug-in's) bad answer or raise: one line
             sys.exit(2)
         except click.Abort:  # Ctrl-C while the arguments were read: nothing done yet
             click.echo("interrupted; no output written", err=True)

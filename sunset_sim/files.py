@@ -29,8 +29,9 @@ class _TooManyDigits(str):
 
 def parse_json(text: str) -> object:
     """``json.loads`` whose errors are one ``JSONTextError`` line: bad syntax (line and
-    column), nesting too deep, or a whole number longer than Python converts (4,300
-    digits), named by its field (``params.deny``) rather than by Python's own advice."""
+    column), nesting too deep, a key twice in one object, or a whole number longer than
+    Python converts (4,300 digits), named by its field (``params.deny``) rather than by
+    Python's own advice."""
     too_long: list[_TooManyDigits] = []
 
     def whole(digits: str) -> object:
@@ -40,8 +41,17 @@ def parse_json(text: str) -> object:
             too_long.append(_TooManyDigits(digits))
             return too_long[-1]
 
+    def no_key_twice(pairs: list[tuple[str, object]]) -> dict:
+        # a key twice is ambiguous, not "the last one wins" (json's own rule)
+        data = dict(pairs)
+        if len(data) != len(pairs):
+            seen: set[str] = set()
+            key = next(k for k, _ in pairs if k in seen or seen.add(k))
+            raise JSONTextError(f"key {key[:40]!r} appears more than once")
+        return data
+
     try:
-        data = json.loads(text, parse_int=whole)
+        data = json.loads(text, parse_int=whole, object_pairs_hook=no_key_twice)
     except json.JSONDecodeError as error:
         raise JSONTextError(
             f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Mapping, Sequence
 
+import numba
 import numpy as np
 
 from sunset_sim import validation
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
+from sunset_sim.engine.compiling import not_compilable
 from sunset_sim.engine.rng import new_stream
 from sunset_sim.enums import (
     DECIDE_HIKE,
@@ -28,7 +31,7 @@ from sunset_sim.rules.game import GameResult, play_game
 from sunset_sim.rules.options import Rules
 from sunset_sim.rules.setup import SetupOrders, shuffled_orders
 from sunset_sim.rules.state import GameState
-from sunset_sim.strategy import IllegalChoiceError, Player
+from sunset_sim.strategy import IllegalChoiceError, Player, StrategyRaisedError
 
 
 class StrategyDecider:
@@ -66,14 +69,22 @@ class StrategyDecider:
         obs = observe(state, seat, hand)
         options = option_rows(rows)
         player = self.players[seat]
-        index = int(
-            player.spec.decide(
+        try:
+            answer = player.spec.decide(
                 kind, obs, options, len(rows), player.params, self.streams[seat], self.tables
             )
-        )
-        if not 0 <= index < len(rows):
-            raise IllegalChoiceError(player.name, index, len(rows))
-        return index
+        except numba.core.errors.NumbaError as error:  # decide compiled here, for this call
+            failure = not_compilable(player.spec, error)
+            if failure is error:  # not a plug-in: a bug of this project, whole
+                raise
+            raise failure from None
+        except Exception as error:  # a bug in that strategy: named in one line
+            raise StrategyRaisedError.of(player.name, player.spec.decide, error) from error
+        if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
+            raise IllegalChoiceError(player.name, answer, len(rows))  # as the fast engine
+        if not 0 <= answer < len(rows):
+            raise IllegalChoiceError(player.name, int(answer), len(rows))
+        return int(answer)
 
     def setup_orders(self, cards: CardSet, n_players: int) -> SetupOrders:
         return shuffled_orders(cards, n_players, self.setup)

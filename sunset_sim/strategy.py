@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import numbers
 import os
 import pkgutil
 import warnings
@@ -32,19 +33,55 @@ class StrategyError(InputError):
     """An unknown strategy or a bad parameter."""
 
 
-class IllegalChoiceError(RuntimeError):
-    """A strategy answered a decision with an index that is not one of its options
-    (a bug in that strategy): both engines raise it, naming the strategy."""
+class StrategyFault(RuntimeError):
+    """A strategy failed while it played (a bug in that strategy, not in the input or the
+    engine): both engines raise one of these, naming the strategy, in one line."""
 
-    def __init__(self, name: str, choice: int, n_options: int):
+
+class IllegalChoiceError(StrategyFault):
+    """A strategy answered a decision with something that is not one of its options (an
+    index out of range, None, a float, a string): a bug in that strategy."""
+
+    def __init__(self, name: str, choice: object, n_options: int | None = None):
+        if isinstance(choice, numbers.Integral) and not isinstance(choice, bool):
+            answer, kind = f"chose option {choice} of {n_options}", "an"
+        elif choice is None:
+            answer, kind = "returned None", "an integer"
+        else:
+            answer = f"returned {type(choice).__name__} {_brief_text(repr(choice))}"
+            kind = "an integer"
         super().__init__(
-            f"strategy {name} chose option {choice} of {n_options}: decide must return an "
-            f"index from 0 to n_options - 1"
+            f"strategy {name} {answer}: decide must return {kind} index from 0 to n_options - 1"
         )
         self.name, self.choice, self.n_options = name, choice, n_options
 
     def __reduce__(self):  # (picklable, for a Dask worker's error)
         return (IllegalChoiceError, (self.name, self.choice, self.n_options))
+
+
+class StrategyRaisedError(StrategyFault):
+    """A strategy's ``decide`` raised an exception: its name, its file and the exception,
+    in one line (the exception itself is the ``__cause__`` where Python has it)."""
+
+    def __init__(self, name: str, error: str, file: str):
+        super().__init__(f"strategy {name} raised {error} in decide ({file})")
+        self.name, self.error, self.file = name, error, file
+
+    @classmethod
+    def of(cls, name: str, decide: Callable, error: BaseException) -> StrategyRaisedError:
+        """The error naming ``decide``'s source file and the exception in one short line."""
+        code = getattr(getattr(decide, "py_func", decide), "__code__", None)
+        file = code.co_filename if code is not None else "unknown file"
+        return cls(name, f"{type(error).__name__}: {_brief_text(str(error))}", file)
+
+    def __reduce__(self):  # (picklable, for a Dask worker's error)
+        return (StrategyRaisedError, (self.name, self.error, self.file))
+
+
+def _brief_text(text: str, limit: int = 160) -> str:
+    """``text`` on one line, cut at ``limit`` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -73,6 +110,10 @@ def parameter_indices(parameters: tuple[Parameter, ...], *names: str) -> tuple[i
     return tuple(range(len(declared)))
 
 
+# The longest strategy name: it is typed on command lines and printed in every table.
+NAME_LIMIT = 64
+
+
 @dataclass(frozen=True)
 class StrategySpec:
     """A strategy as the tools see it.
@@ -95,7 +136,13 @@ class StrategySpec:
         line naming the strategy, not later as if the user had given a bad value."""
         names = [p.name for p in self.parameters]
         problem = None
-        if any(mark in self.name for mark in ":=,") or self.name != self.name.strip():
+        if not isinstance(self.name, str) or not self.name:
+            problem = "its name is empty (or not a string): it could never be named to seat it"
+        elif len(self.name) > NAME_LIMIT:
+            problem = f"its name is {len(self.name)} characters long, more than {NAME_LIMIT}"
+        elif not self.name.isprintable():
+            problem = "its name holds a control character"
+        elif any(mark in self.name for mark in ":=,") or self.name != self.name.strip():
             problem = "its name may not hold ':', '=', ',' or surrounding spaces"
         elif len(set(names)) != len(names):
             twice = next(name for name in names if names.count(name) > 1)
@@ -109,7 +156,11 @@ class StrategySpec:
                     f"{p.low:g}..{p.high:g}"
                 )
         if problem is not None:
-            raise StrategyError(f"strategy {self.name}: {problem}")
+            shown = self.name if isinstance(self.name, str) and self.name else repr(self.name)
+            shown = shown if len(shown) <= NAME_LIMIT else shown[:NAME_LIMIT] + "..."
+            raise StrategyError(
+                f"strategy {shown if shown.isprintable() else ascii(shown)}: {problem}"
+            )
 
     def param_vector(self, overrides: dict[str, float] | None = None) -> np.ndarray:
         """The parameter vector in declaration order, defaults overridden by name."""
@@ -220,6 +271,17 @@ def add_strategy_path(folder: str | os.PathLike) -> None:
     if str(path) not in known:
         os.environ[STRATEGY_PATH_VARIABLE] = os.pathsep.join([*known, str(path)])
     _REGISTRY.clear()
+
+
+def plugin_file(spec: StrategySpec) -> str | None:
+    """The source file of ``spec``'s ``decide`` if it lies in a ``--strategy-path`` folder
+    (a user's plug-in, whose failure to compile is the user's to fix), else None."""
+    code = getattr(getattr(spec.decide, "py_func", spec.decide), "__code__", None)
+    if code is None:
+        return None
+    file = Path(code.co_filename).resolve()
+    folders = [p for p in os.environ.get(STRATEGY_PATH_VARIABLE, "").split(os.pathsep) if p]
+    return str(file) if any(file.is_relative_to(Path(f).resolve()) for f in folders) else None
 
 
 def _folder_strategies(folder: str) -> list[StrategySpec]:

@@ -289,6 +289,16 @@ def test_cards_checks_the_set_can_be_played(tmp_path, keep, exit_code, needle):
     assert (result.stdout == "") == (exit_code == 2)
 
 
+@pytest.mark.parametrize("option", ["--rule", "--a-rule", "--b-rule"])
+def test_a_rule_given_twice_is_refused(option):
+    """Which value was meant is ambiguous: one line naming the option and the key (the
+    last one silently won: compare --b-rule days=5 --b-rule days=4 played 4 days)."""
+    variant = [] if option == "--b-rule" else ["--b-rule", "tie_break=seat"]
+    args = ["--games", "10", "--quiet", *variant, option, "days=5", option, "days=4"]
+    line = fails(cli("compare", *args))
+    assert line == f"error: {option}: rule option 'days' is given more than once", line
+
+
 @pytest.mark.parametrize(
     ("args", "prefix"),
     [
@@ -556,6 +566,11 @@ BAD_SIMULATE = [
     (["--rule", "nosuch=1"], "--rule: unknown rule option 'nosuch'"),
     (["--rule", "days=0"], "--rule: days"),
     (["--rule", "days"], "not of the form key=value"),
+    (
+        ["--rule", "days=5", "--rule", "days=6"],
+        "--rule: rule option 'days' is given more than once",
+    ),
+    (["--rule", "tie-break=seat", "--rule", "tie_break=seat"], "'tie_break' is given more than"),
     (["--out", "/nonexistent-dir/x.parquet"], "folder /nonexistent-dir does not exist"),
     (["--out", "{tmp}/x.txt"], "the output must end in .parquet or .csv"),
     (["--jobs", "-1"], "--jobs"),

@@ -12,6 +12,7 @@ import dataclasses
 import importlib.util
 import json
 import os
+import pickle
 import subprocess
 import sys
 import textwrap
@@ -30,7 +31,7 @@ from sunset_sim.engine import compiling, decisions, kernel
 from sunset_sim.engine.batch import kernel_arguments, lineup, run_games, trace_game
 from sunset_sim.engine.jit import dependency_digest, dependency_files, jit
 from sunset_sim.engine.trace import comparable, trace_to_record
-from sunset_sim.enums import R_PAINTINGS_SOLD
+from sunset_sim.enums import DECIDE_PLAN, R_PAINTINGS_SOLD
 from sunset_sim.play import play_reference
 from sunset_sim.rules.options import Rules
 from sunset_sim.runner import simulate
@@ -39,6 +40,8 @@ from sunset_sim.strategy import (
     Parameter,
     Player,
     StrategyError,
+    StrategyFault,
+    StrategyRaisedError,
     StrategySpec,
     make_player,
     registry,
@@ -271,6 +274,8 @@ def test_params_file(tmp_path):
         ('{"params": {"lateness": true}}', "lateness=true is not a number"),
         ('{"params": {"latenes": 0.5}}', "unknown parameter 'latenes'"),
         ('{"params": {"lateness": 9}}', "lateness=9.0 is outside 0.0..2.0"),
+        ('{"params": {"lateness": 1, "lateness": 2}}', "key 'lateness' appears more than once"),
+        ('{"params": {"goal": 1}, "params": {}}', "key 'params' appears more than once"),
     ],
 )
 def test_bad_params_file_is_one_line_naming_the_file(tmp_path, text, problem):
@@ -465,3 +470,184 @@ def test_a_declaration_that_could_never_be_seated_is_refused(name, parameters, n
     refused only when seated, worded as if the user had given that value)."""
     with pytest.raises(StrategyError, match=f"strategy {name}: .*{needle}"):
         StrategySpec(name, "a mistaken declaration", off_the_list, parameters)
+
+
+@pytest.mark.parametrize(
+    ("name", "needle"),
+    [
+        ("", "strategy '': its name is empty"),
+        (
+            "p-" + "x" * 100,
+            f"strategy p-{'x' * 62}...: its name is 102 characters long, more than 64",
+        ),
+        ("p-\x1b[31mred", "strategy 'p-\\x1b[31mred': its name holds a control character"),
+    ],
+    ids=["empty", "long", "control"],
+)
+def test_a_name_that_could_not_be_typed_or_shown_is_refused(name, needle):
+    """An empty name cannot be named on a command line, a 5,000-character one fills
+    every table, a control character garbles the terminal: refused where the spec is
+    made, in one short line (a plug-in folder's module: one warning, skipped)."""
+    with pytest.raises(StrategyError) as raised:
+        StrategySpec(name, "a mistaken declaration", off_the_list)
+    assert str(raised.value).startswith(needle), str(raised.value)
+    StrategySpec("x" * 64, "the longest name", off_the_list)
+
+
+# ---- a strategy that fails while it plays ---------------------------------------------------
+
+
+@jit
+def raises_on_plan(kind, obs, options, n_options, params, rng, tables):
+    if kind == DECIDE_PLAN:
+        raise ValueError("boom")
+    return rng_below(rng, n_options)
+
+
+@jit
+def none_after_plan(kind, obs, options, n_options, params, rng, tables):
+    if kind == DECIDE_PLAN:  # every other kind falls off the end: None
+        return 0
+
+
+@pytest.mark.parametrize("command", [["simulate", "--games", "20"], ["play"]])
+@pytest.mark.parametrize(
+    ("decide", "needle"),
+    [
+        (raises_on_plan, "strategy failing raised ValueError: boom in decide ("),
+        (none_after_plan, "strategy failing returned None: decide must return an integer index"),
+    ],
+    ids=["raises", "returns-none"],
+)
+def test_a_strategy_that_fails_is_one_line_naming_it(monkeypatch, command, decide, needle):
+    """In both engines (play: the reference; simulate: the fast one) a strategy's
+    exception or None answer is one line naming it (and, for a raise, its file), exit
+    code 2: it used to be a traceback, exit code 1."""
+    spec = StrategySpec("failing", "fails while it plays", decide)
+    registry()
+    monkeypatch.setitem(strategy_module._REGISTRY, spec.name, spec)
+    result = CliRunner().invoke(
+        main, [*command, "--players", "2", "--strategy", spec.name, "--strategy", "random", "-q"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("sunset-sim:")]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert needle in lines[0], lines[0]
+    if decide is raises_on_plan:
+        assert (
+            lines[0].endswith(f"({Path(__file__).resolve()})")
+            or str(Path(__file__).name) in lines[0]
+        )
+
+
+def test_a_strategy_that_raises_is_named_by_the_python_api():
+    """simulate and play_reference raise StrategyRaisedError (a StrategyFault), the
+    strategy's own exception its cause where Python has it; it pickles (Dask)."""
+    spec = StrategySpec("failing", "raises", raises_on_plan)
+    player = Player(spec, spec.param_vector())
+    random = make_player("random")
+    with pytest.raises(StrategyRaisedError, match="strategy failing raised ValueError: boom"):
+        run_games(TABLES, [random, player], Rules(), 0, 0, 20)
+    with pytest.raises(StrategyRaisedError) as raised:
+        play_reference(CARDS, [random, player], 0, 0, None, TABLES)
+    assert isinstance(raised.value.__cause__, ValueError)
+    copy = pickle.loads(pickle.dumps(raised.value))
+    assert str(copy) == str(raised.value) and isinstance(copy, StrategyFault)
+    none = IllegalChoiceError("failing", None)
+    assert str(pickle.loads(pickle.dumps(none))) == str(none)
+
+
+def test_only_an_error_from_a_strategy_is_put_on_it(monkeypatch):
+    """The engine's own errors surface as they are: the fault slot that names a strategy
+    is written only when that strategy's call fails (decisions.call_strategy)."""
+    players = seat_players(["random", "greedy"], 2)
+    run_games(TABLES, players, Rules(), 0, 0, 2)  # compiled before the engine is replaced
+
+    def engine_bug(*args):
+        raise IndexError("an engine bug")
+
+    monkeypatch.setattr(kernel, "play_games", engine_bug)
+    with pytest.raises(IndexError, match="an engine bug"):
+        run_games(TABLES, players, Rules(), 0, 0, 2)
+
+    def strategy_bug(*args):
+        functions, ids = args[4], args[5]
+        functions[decisions.FAULT_SLOT] = ids[1]  # as call_strategy does if greedy raises
+        raise IndexError("in greedy")
+
+    monkeypatch.setattr(kernel, "play_games", strategy_bug)
+    with pytest.raises(StrategyRaisedError, match="strategy greedy raised IndexError: in greedy"):
+        run_games(TABLES, players, Rules(), 0, 0, 2)
+
+
+@jit
+def answers_a_float(kind, obs, options, n_options, params, rng, tables):
+    return 0.5
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="every function is plain Python")
+def test_a_builtin_that_does_not_compile_surfaces_whole():
+    """numba's error for a strategy that is not a --strategy-path plug-in (a built-in, one
+    made in code) is a bug to see whole, not a line blaming the user."""
+    spec = StrategySpec("float-answer", "answers 0.5", answers_a_float)
+    with pytest.raises(numba.core.errors.TypingError, match="integer option index, not float64"):
+        compiling.prepare([spec], announce=False)
+
+
+FAILING_PLUGIN = textwrap.dedent(
+    """
+    from sunset_sim.engine.jit import jit
+    from sunset_sim.strategy import StrategySpec
+
+
+    def helper(n_options):  # not jitted
+        return n_options - 1
+
+
+    @jit
+    def decide(kind, obs, options, n_options, params, rng, tables):
+        return {answer}
+
+
+    STRATEGY = StrategySpec(name="{name}", description="answers badly", decide=decide)
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "command", "needle"),
+    [
+        ("float", "0.5", "simulate", "decide must return an integer option index, not float64"),
+        ("float", "0.5", "play", "returned float 0.5: decide must return an integer index"),
+        ("str", "'a'", "simulate", "must return an integer option index, not unicode_type"),
+        ("str", "'a'", "play", "returned str 'a': decide must return an integer index"),
+        ("helper", "helper(n_options)", "simulate", "decide must be numba-compilable"),
+        ("helper", "helper(n_options)", "play", "decide must be numba-compilable"),
+    ],
+)
+def test_a_plugin_answering_no_index_is_one_line(
+    tmp_path, monkeypatch, kind, answer, command, needle
+):
+    """A plug-in whose decide returns a float or a string, or calls a plain Python
+    function: one line naming it, exit code 2 (it was numba's 105-line TypingError, a
+    ValueError from int(), or a float silently cut to an index). The fast engine finds
+    it when the adapter compiles, from the type numba gives decide's answer. (The text
+    of each is fixed, so numba's cache of it serves later runs.)"""
+    if numba.config.DISABLE_JIT and command == "simulate":
+        pytest.skip("the fast engine's check is numba's typing")
+    module, name = f"sunset_failing_{kind}", f"bad-answer-{kind}"
+    (tmp_path / f"{module}.py").write_text(FAILING_PLUGIN.format(answer=answer, name=name))
+    monkeypatch.setenv(strategy_module.STRATEGY_PATH_VARIABLE, "")
+    monkeypatch.setattr(strategy_module, "_REGISTRY", {})
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    args = ["--strategy-path", str(tmp_path), command, "--players", "2", "-q"]
+    if command == "simulate":
+        args += ["--games", "5"]
+    result = CliRunner().invoke(main, [*args, "--strategy", name, "--strategy", "random"])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("sunset-sim:")]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert f"strategy {name}" in lines[0] and needle in lines[0], lines[0]

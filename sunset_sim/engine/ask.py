@@ -27,7 +27,7 @@ def decide(strategy_functions, strategy_id, kind, n_options, seat, context):
     strategy, in either engine, so it draws no random numbers for it."""
     if n_options == 1:
         return 0
-    choice = call_strategy(strategy_functions[strategy_id], kind, n_options, seat, context)
+    choice = call_strategy(strategy_functions, strategy_id, kind, n_options, seat, context)
     if choice < 0 or choice >= n_options:  # batch.play_block names the strategy
         raise ValueError(OFF_THE_LIST, strategy_id, choice, n_options)
     return choice

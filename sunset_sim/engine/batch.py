@@ -19,7 +19,13 @@ from sunset_sim.cards.tables import CardTables
 from sunset_sim.engine import ask, compiling, decisions, kernel, restricted
 from sunset_sim.engine.compiling import lineup
 from sunset_sim.rules.options import Rules
-from sunset_sim.strategy import IllegalChoiceError, Player
+from sunset_sim.strategy import (
+    IllegalChoiceError,
+    Player,
+    StrategyFault,
+    StrategyRaisedError,
+    StrategySpec,
+)
 
 
 @dataclass
@@ -204,6 +210,7 @@ def play_block(
     ``arguments`` from ``kernel_arguments`` plus the bans (``run.subset`` plays the chosen
     games of a chunk with it)."""
     functions, ids, params, banned = arguments
+    functions = decisions.with_fault_slot(functions)  # this call's own: threads share arguments
     try:
         kernel.play_games(
             np.uint64(seed),
@@ -229,12 +236,28 @@ def play_block(
             trace,
             np.int64(1 if check else 0),
         )
-    except ValueError as error:  # ask.decide's (message, strategy id, choice, options)
-        if error.args[:1] != (ask.OFF_THE_LIST,) or len(error.args) != 4:
+    except Exception as error:
+        faulted = decisions.faulted_strategy(functions)
+        if faulted != decisions.NO_FAULT:  # raised inside that strategy's call, not the engine
+            spec = next(p.spec for p, i in zip(players, ids, strict=True) if i == faulted)
+            raise strategy_failure(spec, error) from error
+        if not isinstance(error, ValueError) or error.args[:1] != (ask.OFF_THE_LIST,):
+            raise
+        if len(error.args) != 4:  # ask.decide's (message, strategy id, choice, options)
             raise
         strategy_id, choice, n_options = (int(value) for value in error.args[1:])
         name = next(p.spec.name for p, i in zip(players, ids, strict=True) if i == strategy_id)
         raise IllegalChoiceError(name, choice, n_options) from None
+
+
+def strategy_failure(spec: StrategySpec, error: Exception) -> StrategyFault:
+    """The one-line error for an exception raised in ``spec``'s call: an answer that is no
+    option index (``decisions.option_index``) or whatever its ``decide`` raised."""
+    if isinstance(error, TypeError) and error.args == (decisions.RETURNED_NONE,):
+        return IllegalChoiceError(spec.name, None)
+    if isinstance(error, TypeError) and error.args[:1] == (decisions.NOT_AN_INDEX,):
+        return IllegalChoiceError(spec.name, error.args[1] if len(error.args) > 1 else "?")
+    return StrategyRaisedError.of(spec.name, spec.decide, error)
 
 
 def run_games(

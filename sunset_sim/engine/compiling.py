@@ -32,7 +32,7 @@ import numba
 import numpy as np
 
 from sunset_sim.engine import decisions, jit
-from sunset_sim.strategy import StrategyError, StrategySpec
+from sunset_sim.strategy import StrategyError, StrategySpec, plugin_file
 
 ENGINE = "engine"
 # Compile times measured on the 2-core development machine (s), used until this
@@ -63,6 +63,39 @@ def check_compilable(spec: StrategySpec) -> None:
             f"strategy {spec.name}: decide is not a numba function, so it cannot run in the "
             "fast engine; decorate it with sunset_sim.engine.jit.jit"
         )
+
+
+def not_compilable(spec: StrategySpec, error: Exception) -> Exception:
+    """What to raise when numba cannot compile ``spec``'s ``decide`` (or its adapter):
+    for a plug-in from ``--strategy-path``, a StrategyError of one line naming it, its
+    file and numba's first line of the problem; for any other strategy (a built-in) the
+    error itself, as a bug of this project must surface whole."""
+    file = plugin_file(spec)
+    if file is None or not isinstance(error, numba.core.errors.NumbaError):
+        return error
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    ours = [line for line in lines if decisions.NOT_AN_INDEX in line]  # option_index's
+    if ours:
+        return StrategyError(f"strategy {spec.name} ({file}): {ours[0].split(': ')[-1]}")
+    shown = [line for line in lines if not line.startswith("Failed in nopython mode")]
+    detail = (shown or ["numba could not type it"])[0].removeprefix("TypingError: ")
+    detail = detail if len(detail) <= 160 else detail[:157] + "..."
+    return StrategyError(
+        f"strategy {spec.name} ({file}): decide must be numba-compilable and return an "
+        f"integer option index; numba: {detail}"
+    )
+
+
+def compile_adapter(spec: StrategySpec):
+    """``spec``'s adapter, compiled or loaded (``decisions.adapter_for``); a plug-in that
+    numba cannot type is a one-line StrategyError (``not_compilable``)."""
+    try:
+        return decisions.adapter_for(spec.decide)
+    except numba.core.errors.NumbaError as error:
+        failure = not_compilable(spec, error)
+        if failure is error:
+            raise
+        raise failure from None
 
 
 def lineup(specs: Iterable[StrategySpec]) -> tuple[StrategySpec, ...]:
@@ -150,7 +183,7 @@ def _prepare(specs: tuple[StrategySpec, ...], key: tuple, announce: bool) -> flo
     elsewhere = _compile_in_children(groups, times) if groups else set()
     for spec in specs:
         begin = time.perf_counter()
-        decisions.adapter_for(spec.decide)
+        compile_adapter(spec)
         if spec.name in todo and spec.name not in elsewhere:
             times[f"strategy:{spec.name}"] = round(time.perf_counter() - begin, 1)
     begin = time.perf_counter()
@@ -266,7 +299,7 @@ def _child_main(names: list[str]) -> int:
         if name == ENGINE:
             _compile_engine(())
         else:
-            decisions.adapter_for(known[name].decide)
+            compile_adapter(known[name])
         measured[name] = round(time.perf_counter() - begin, 1)
     print(json.dumps(measured))
     return 0
@@ -318,7 +351,14 @@ def _save_times(times: dict) -> None:
         pass
 
 
-__all__ = ["check_compilable", "engine_hash", "missing", "prepare"]
+__all__ = [
+    "check_compilable",
+    "compile_adapter",
+    "engine_hash",
+    "missing",
+    "not_compilable",
+    "prepare",
+]
 
 if __name__ == "__main__":  # a child of _compile_in_children: run the package's own copy
     from sunset_sim.engine import compiling

@@ -2,7 +2,8 @@
 
 The engine (``kernel.py``) is compiled once for every line-up. It does not know which
 strategies sit at the table: it receives ``strategy_functions``, an int64 array of
-machine-code addresses, and at each decision calls the seat's entry with four integers
+machine-code addresses (after one slot for a fault, see below), and at each decision
+calls the seat's entry with four integers
 (``kind``, ``n_options``, ``seat``, ``context``). ``context`` is the address of one tuple
 ``(obs, options, params, streams, tables)`` that the engine builds once per game; each
 strategy's *adapter* (``adapter_for``) reads it back and calls the strategy's own
@@ -25,10 +26,16 @@ per game into a toy strategy that reads ``tables`` (20 arrays) and ``obs``; ns p
 
 Under ``NUMBA_DISABLE_JIT=1`` the same names are plain Python: ``address_of`` returns the
 tuple itself and ``strategy_functions`` holds the adapters.
+
+A strategy that raises (a bug in it) must be named, and only it, never an error of the
+engine: ``call_strategy`` leaves the id of the strategy whose call failed in the first
+slot of ``strategy_functions`` (``with_fault_slot``, ``faulted_strategy``), on the
+failure's branch only, so a decision costs nothing more. ``batch.play_block`` reads it.
 """
 
 from __future__ import annotations
 
+import numbers
 import threading
 from collections.abc import Iterable
 
@@ -45,6 +52,13 @@ from sunset_sim.engine.state import strip_references
 # The adapter's signature: (kind, n_options, seat, context address) -> chosen index.
 ADAPTER_ARGS = (types.int64, types.int64, types.int64, types.int64)
 ADAPTER_SIGNATURE = types.int64(*ADAPTER_ARGS)
+
+# What an adapter raises when decide's answer is not an option index (batch.play_block
+# turns them into an IllegalChoiceError naming the strategy).
+NOT_AN_INDEX = "decide must return an integer option index"
+RETURNED_NONE = "decide returned None"
+FAULT_SLOT = 0  # where call_strategy leaves a failed strategy's id; the adapters follow
+NO_FAULT = -1  # the fault slot's value while no strategy has failed
 
 _LOCK = threading.Lock()
 _ADAPTERS: dict[int, object] = {}
@@ -76,8 +90,19 @@ if numba.config.DISABLE_JIT:
     def address_of(value, value_type):
         return value
 
-    def call_strategy(function, kind, n_options, seat, context):
-        return function(kind, n_options, seat, context)
+    def call_strategy(strategy_functions, strategy_id, kind, n_options, seat, context):
+        try:
+            return strategy_functions[1 + strategy_id](kind, n_options, seat, context)
+        except Exception:
+            strategy_functions[FAULT_SLOT] = strategy_id
+            raise
+
+    def option_index(answer):
+        if answer is None:
+            raise TypeError(RETURNED_NONE)
+        if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
+            raise TypeError(NOT_AN_INDEX, answer)
+        return answer
 
 else:
 
@@ -98,22 +123,64 @@ else:
         return types.int64(value, value_type), codegen
 
     @intrinsic
-    def call_strategy(typingctx, function, kind, n_options, seat, context):
-        """Call the adapter at address ``function`` (numba's calling convention);
-        an exception raised in the strategy propagates to the caller."""
+    def call_strategy(typingctx, strategy_functions, strategy_id, kind, n_options, seat, context):
+        """Call strategy ``strategy_id``'s adapter, at address ``strategy_functions[1 +
+        strategy_id]`` (numba's calling convention; ``with_fault_slot``). An exception
+        raised in the strategy propagates to the caller, with ``strategy_id`` stored in
+        the array's FAULT_SLOT: only on that branch, which needs nothing the call does not
+        (the slot is the first, so not even the array's length). Compared in the engine's
+        machine code against the call without it: the address's load gains a displacement
+        (``8(%rax,%rcx,8)``), the stores sit on the error branches, nothing else moved."""
 
         def codegen(context_, builder, signature, args):
+            functions = context_.make_array(signature.args[0])(context_, builder, args[0])
+            strategy_id = args[1]
             call_conv = context_.call_conv
             function_type = call_conv.get_function_type(types.int64, ADAPTER_ARGS)
-            pointer = builder.inttoptr(args[0], function_type.as_pointer())
+            one = ir.IntType(64)(1)
+            address = builder.load(builder.gep(functions.data, [builder.add(strategy_id, one)]))
+            pointer = builder.inttoptr(address, function_type.as_pointer())
             status, result = call_conv.call_function(
-                builder, pointer, types.int64, ADAPTER_ARGS, args[1:]
+                builder, pointer, types.int64, ADAPTER_ARGS, args[2:]
             )
             with cgutils.if_unlikely(builder, status.is_error):
+                slot = builder.gep(functions.data, [ir.IntType(64)(FAULT_SLOT)])
+                builder.store(strategy_id, slot)
                 call_conv.return_status_propagate(builder, status)
             return result
 
-        return types.int64(types.int64, *ADAPTER_ARGS), codegen
+        if not (
+            isinstance(strategy_functions, types.Array)
+            and strategy_functions.dtype == types.int64
+            and strategy_functions.ndim == 1
+            and strategy_functions.layout == "C"
+        ):
+            raise numba.core.errors.TypingError(f"strategy functions are {strategy_functions}")
+        return types.int64(strategy_functions, types.int64, *ADAPTER_ARGS), codegen
+
+    @intrinsic
+    def option_index(typingctx, answer):
+        """``decide``'s answer as its adapter returns it, an int64. Typed when the adapter
+        compiles: a ``decide`` typed to return anything else (a float, a string) does not
+        compile, the error saying NOT_AN_INDEX (``compiling`` names the strategy); one
+        that may return None (a path without a ``return``) raises RETURNED_NONE if it does.
+        For an integer it is a plain cast, as the adapter's return did before."""
+        if isinstance(answer, types.Optional) and isinstance(answer.type, types.Integer):
+
+            def codegen_optional(context, builder, signature, args):
+                optional = context.make_helper(builder, answer, value=args[0])
+                with builder.if_then(builder.not_(optional.valid), likely=False):
+                    context.call_conv.return_user_exc(builder, TypeError, (RETURNED_NONE,))
+                return context.cast(builder, optional.data, answer.type, types.int64)
+
+            return types.int64(answer), codegen_optional
+        if isinstance(answer, types.Integer):
+
+            def codegen(context, builder, signature, args):
+                return context.cast(builder, args[0], answer, types.int64)
+
+            return types.int64(answer), codegen
+        raise numba.core.errors.TypingError(f"{NOT_AN_INDEX}, not {answer}")
 
 
 @intrinsic
@@ -172,7 +239,8 @@ def adapter_dispatcher(decide):
 
             def adapter(kind, n_options, seat, context):
                 obs, options, params, streams, tables = context
-                return inlined(kind, obs, options, n_options, params[seat], streams[seat], tables)
+                answer = inlined(kind, obs, options, n_options, params[seat], streams[seat], tables)
+                return option_index(answer)
 
         else:
             inlined = numba.njit(inline="always", nogil=True, error_model="numpy")(py_func)
@@ -180,7 +248,8 @@ def adapter_dispatcher(decide):
 
             def adapter(kind, n_options, seat, context):
                 obs, options, params, streams, tables = load_context(context, context_of)
-                return inlined(kind, obs, options, n_options, params[seat], streams[seat], tables)
+                answer = inlined(kind, obs, options, n_options, params[seat], streams[seat], tables)
+                return option_index(answer)
 
         # A name per strategy, so that each has its own cache index file.
         name = f"{py_func.__module__}.{py_func.__qualname__}".replace("<locals>", "locals")
@@ -224,12 +293,31 @@ def strategy_functions(decides: Iterable) -> np.ndarray | list:
     return np.array([address(adapter) for adapter in adapters], dtype=np.int64)
 
 
+def with_fault_slot(functions: np.ndarray | list) -> np.ndarray | list:
+    """What the engine's ``strategy_functions`` argument is: NO_FAULT in FAULT_SLOT (where
+    ``call_strategy`` writes the id of a strategy that raised), then ``functions`` (from
+    ``strategy_functions``). Made for each engine call, so that threads playing blocks of
+    one batch at once never read each other's."""
+    if isinstance(functions, list):
+        return [NO_FAULT, *functions]
+    return np.concatenate([np.array([NO_FAULT], dtype=np.int64), functions])
+
+
+def faulted_strategy(functions: np.ndarray | list) -> int:
+    """The id of the strategy whose call raised, from ``with_fault_slot``'s copy, or
+    NO_FAULT when the error came from elsewhere (the engine)."""
+    return int(functions[FAULT_SLOT])
+
+
 __all__ = [
     "adapter_dispatcher",
     "adapter_for",
     "address_of",
     "call_strategy",
     "context_type",
+    "faulted_strategy",
     "load_context",
+    "option_index",
     "strategy_functions",
+    "with_fault_slot",
 ]

@@ -55,13 +55,16 @@ class Rules:
 
     @classmethod
     def parse(cls, assignments: list[str] | tuple[str, ...]) -> Rules:
-        """Rules from ``key=value`` strings as the CLI's ``--rule`` takes them."""
+        """Rules from ``key=value`` strings as the CLI's ``--rule`` takes them. A key given
+        twice is refused: which value was meant is ambiguous, not "the last one wins"."""
         values: dict = {}
         for text in assignments:
             key, sep, value = text.partition("=")
             key = key.strip().replace("-", "_")
             if not sep:
                 raise RuleOptionError(f"{text!r} is not of the form key=value")
+            if key in values:
+                raise RuleOptionError(f"rule option {key[:40]!r} is given more than once")
             digits = value.strip()
             whole = digits.isascii() and digits.isdigit() and len(digits) < 10
             values[key] = int(digits) if key == "days" and whole else digits
