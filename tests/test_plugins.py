@@ -368,6 +368,19 @@ def test_a_plugin_that_fails_to_load_is_one_warning_line(tmp_path, monkeypatch):
     assert "greedy" in result.stdout
 
 
+def one_error_line(monkeypatch, spec: StrategySpec, args: list) -> str:
+    """Run the command line with ``spec`` registered for this test: exit code 2, no
+    traceback, and the one ``error:`` line it printed (compile notes aside)."""
+    registry()
+    monkeypatch.setitem(strategy_module._REGISTRY, spec.name, spec)
+    result = CliRunner().invoke(main, [str(arg) for arg in args])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("sunset-sim:")]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return lines[0]
+
+
 @pytest.mark.parametrize(
     "command",
     [
@@ -382,16 +395,9 @@ def test_an_answer_off_the_list_is_one_line_naming_the_strategy(tmp_path, monkey
     """Both engines name the strategy and the answer (IllegalChoiceError); the command
     line prints that one line, exit code 2, no traceback."""
     spec = StrategySpec("off-the-list", "answers n_options", off_the_list)
-    registry()
-    monkeypatch.setitem(strategy_module._REGISTRY, spec.name, spec)
     args = [part.format(tmp=tmp_path) for part in command]
-    result = CliRunner().invoke(
-        main, [*args, "--players", "2", "--strategy", spec.name, "--strategy", "greedy", "-q"]
-    )
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
-    lines = [line for line in result.stderr.splitlines() if not line.startswith("sunset-sim:")]
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    lines = [one_error_line(monkeypatch, spec, [*args, "--players", "2", "--strategy",
+                                                spec.name, "--strategy", "greedy", "-q"])]  # fmt: skip
     assert "strategy off-the-list chose option" in lines[0]
     assert "decide must return an index from 0 to n_options - 1" in lines[0]
     with pytest.raises(IllegalChoiceError, match="strategy off-the-list chose option 3 of 3"):
@@ -524,15 +530,8 @@ def test_a_strategy_that_fails_is_one_line_naming_it(monkeypatch, command, decid
     exception or None answer is one line naming it (and, for a raise, its file), exit
     code 2: it used to be a traceback, exit code 1."""
     spec = StrategySpec("failing", "fails while it plays", decide)
-    registry()
-    monkeypatch.setitem(strategy_module._REGISTRY, spec.name, spec)
-    result = CliRunner().invoke(
-        main, [*command, "--players", "2", "--strategy", spec.name, "--strategy", "random", "-q"]
-    )
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
-    lines = [line for line in result.stderr.splitlines() if not line.startswith("sunset-sim:")]
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    lines = [one_error_line(monkeypatch, spec, [*command, "--players", "2", "--strategy",
+                                                spec.name, "--strategy", "random", "-q"])]  # fmt: skip
     assert needle in lines[0], lines[0]
     if decide is raises_on_plan:
         assert (
