@@ -241,6 +241,61 @@ def test_a_python_decide_is_refused_in_one_line():
         compiling.prepare([spec])
 
 
+HELPER_PLUGIN = textwrap.dedent(
+    '''
+    """A plug-in whose decide calls a helper that is not numba-compiled."""
+
+    from sunset_sim.engine.jit import jit
+    from sunset_sim.strategy import StrategySpec
+
+
+    def helper(n):  # no @jit: numba cannot call it from decide
+        return n - 1
+
+
+    @jit
+    def decide(kind, obs, options, n_options, params, rng, tables):
+        return helper(n_options)
+
+
+    STRATEGY = StrategySpec(name="helper-no-jit", description="test", decide=decide)
+    '''
+)
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="every function is plain Python")
+def test_a_plugin_helper_without_jit_is_one_line_naming_the_file(tmp_path, monkeypatch):
+    """numba's report was a 60-line traceback (exit 1) saying the helper "is not
+    defined"; the command line says which file and what to do, exit 2."""
+    path = tmp_path / "helper_no_jit_plugin.py"
+    path.write_text(HELPER_PLUGIN, encoding="utf-8")
+    monkeypatch.setenv(strategy_module.STRATEGY_PATH_VARIABLE, "")  # restored afterwards
+    monkeypatch.setattr(strategy_module, "_REGISTRY", {})
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.delitem(sys.modules, "helper_no_jit_plugin", raising=False)
+    args = ["--strategy-path", str(tmp_path), "simulate", "--strategy", "helper-no-jit"]
+    result = CliRunner().invoke(main, [*args, "--games", "5", "--quiet"])
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("sunset-sim:")]
+    assert lines == [
+        f"error: --strategy: strategy plug-in {path}: decide does not compile for the fast "
+        "engine (NameError: name 'helper' is not defined); decide and every function it "
+        "calls must be numba-compiled (decorate helpers with @jit from sunset_sim.engine.jit, "
+        "or numba.njit)"
+    ]
+    sys.modules.pop("helper_no_jit_plugin", None)
+
+
+def test_a_builtin_strategy_compile_error_is_not_turned_into_a_plugin_line():
+    """Only plug-ins get the one line: the project's own strategies show numba's whole
+    report (a bug in them is not the user's input)."""
+    typing_error = numba.core.errors.TypingError("Failed in nopython mode\nNameError: x")
+    assert decisions.plugin_compile_error(registry()["greedy"].decide, typing_error) is None
+    outside = decisions.plugin_compile_error(off_the_list, typing_error)
+    assert isinstance(outside, StrategyError) and "(NameError: x)" in str(outside)
+
+
 # ---- --strategy NAME:params=FILE -------------------------------------------------------------
 
 

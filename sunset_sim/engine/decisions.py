@@ -195,9 +195,43 @@ def adapter_for(decide):
     cache, on first use)."""
     dispatcher = adapter_dispatcher(decide)
     if not numba.config.DISABLE_JIT and not dispatcher.overloads:
-        dispatcher.compile(ADAPTER_SIGNATURE)
+        try:
+            dispatcher.compile(ADAPTER_SIGNATURE)
+        except numba.core.errors.TypingError as error:
+            problem = plugin_compile_error(decide, error)
+            if problem is None:  # the project's own strategies: a bug, shown whole
+                raise
+            raise problem from None
         dispatcher.disable_compile()
     return dispatcher
+
+
+def plugin_compile_error(decide, error: Exception):
+    """A plug-in's ``decide`` that numba cannot type, as one line naming its file (a
+    ``StrategyError``): numba's own report is a 60-line traceback that, for a helper
+    without ``@jit``, says the helper "is not defined". None for the built-in strategies
+    (``sunset_sim.*``), whose compile errors are bugs to be seen in full."""
+    import inspect
+    import re
+
+    from sunset_sim.strategy import StrategyError
+
+    py_func = getattr(decide, "py_func", decide)
+    module = getattr(py_func, "__module__", None) or ""
+    if module == "sunset_sim" or module.startswith("sunset_sim."):
+        return None
+    try:
+        where = inspect.getsourcefile(py_func) or module
+    except TypeError:
+        where = module
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line).strip() for line in str(error).splitlines()]
+    lines = [line for line in lines if line and not line.startswith("Failed in nopython")]
+    detail = f" ({lines[0][:160]})" if lines else ""
+    return StrategyError(
+        f"strategy plug-in {where}: decide does not compile for the fast engine{detail}; "
+        "decide and every function it calls must be numba-compiled (decorate helpers with "
+        "@jit from sunset_sim.engine.jit, or numba.njit)"
+    )
 
 
 _ADDRESSES: dict[int, int] = {}  # id(adapter) -> address; adapters live as long as _ADAPTERS
