@@ -156,14 +156,17 @@ def report_command(
     versions, pass --cards FILE if the games used another card set.
     """
     from sunset_sim.analysis.report import ReportInputError, build_report, write_report
+    from sunset_sim.analysis.report.build import check_min_samples
     from sunset_sim.run.backends import thread_count
 
     if results is not None and games is not None:
         raise CliError("give either a results file or folder, or --games N, not both")
     if results is None and games is None:
         raise CliError("give a results file (.parquet/.csv) or dataset folder, or --games N")
-    if min_samples < 1:
-        raise CliError(f"--min-samples: {min_samples} is not positive")
+    try:
+        check_min_samples(min_samples, "--min-samples")
+    except ReportInputError as error:
+        raise CliError(str(error)) from None
     out_dir = Path(out_dir)
     check_out_folder(out_dir, force)
     rules = parse_rules(rule_texts)

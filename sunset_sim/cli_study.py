@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from sunset_sim import validation
 from sunset_sim.cli_common import (
     CliError,
     PathText,
@@ -34,10 +35,12 @@ EDIT_CHOICES = ("commission-fame", "goal-fame", "plan", "none")
 
 
 def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
+    """The comma-separated names, checked as the API checks them ("none": no edits)."""
     items = [item.strip() for item in text.split(",") if item.strip()]
-    for item in items:
-        if item not in choices:
-            raise CliError(f"{option}: {item!r} is not one of {', '.join(choices)}")
+    try:
+        items = validation.check_names(items, option, choices, allow_empty="none" in choices)
+    except validation.InputError as error:
+        raise CliError(str(error)) from None
     return [item for item in items if item != "none"]
 
 
@@ -166,8 +169,6 @@ def study_command(
     )
     families = _list("--families", families_text, FAMILY_CHOICES)
     edits = _list("--edits", edits_text, EDIT_CHOICES)
-    if not families:
-        raise CliError("--families: give at least one family")
     verify_games = parse_number("--verify-games", verify_text) if verify_text else games
     check_games = parse_number("--check-games", check_games_text) if check_games_text else games
     for option, value in (("--verify-games", verify_games), ("--check-games", check_games)):

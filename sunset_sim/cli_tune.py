@@ -9,7 +9,6 @@ loads the same way whether cli.py runs as the console script, as
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 
@@ -38,9 +37,6 @@ from sunset_sim.cli_common import (
     rule_option,
     text_option,
 )
-from sunset_sim.validation import short_number
-
-MAX_SEARCH = 10_000  # generations and population: the stated range's top
 
 # Numbers are read as text and checked here, so that "--games abc" is one line too.
 _WHOLE = {"--games", "--generations", "--population", "--players", "--seed"}
@@ -147,6 +143,7 @@ def tune_command(
     from sunset_sim.analysis.tune import (
         RESULTS_NOTE,
         TuneError,
+        check_search,
         total_games,
         tunable_spec,
         tune,
@@ -165,27 +162,14 @@ def tune_command(
     check_players(players)
     for option, value, low in (
         ("--games", games, 1),
-        ("--generations", generations, 1),
-        ("--population", population, 2),
         ("--validation-games", validation_games, 1),
         ("--seed", seed, 0),
         ("--jobs", jobs, 0),
     ):
         if value < low:
             raise CliError(f"{option}: {value} is less than {low}")
-    for option, value in (("--generations", generations), ("--population", population)):
-        if value > MAX_SEARCH:  # 10**30 generations ran on; a population, a traceback
-            raise CliError(
-                f"{option}: {short_number(value)} is more than the limit of {MAX_SEARCH:,}"
-            )
-    if not 0.0 < elite < 1.0:
-        raise CliError(f"--elite: {elite:g} is not a fraction between 0 and 1")
-    if round(elite * population) < 1:
-        raise CliError(
-            f"--elite: {elite:g} of --population {population} keeps no candidate "
-            f"(use a population of at least {math.floor(0.5 / elite) + 1})"
-        )
-    try:
+    try:  # the API's limits (10**30 generations ran on; a 2**64 population, a traceback)
+        generations, population, elite = check_search(generations, population, elite, "--")
         player = tunable_spec(strategy)
     except TuneError as error:
         raise CliError(str(error)) from None

@@ -7,6 +7,7 @@ Every bad input ends with exit code 2 and one line naming the option and the pro
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import click
@@ -128,14 +129,13 @@ def _entrants(texts: tuple[str, ...], option: str = "--strategy"):
 
 def _variant_rules(option: str, texts: tuple[str, ...], base):
     from sunset_sim.analysis.whatif import resolve_rules
-    from sunset_sim.rules.options import RuleOptionError
 
     if not texts:
         return base
     try:
-        return resolve_rules(list(texts), base)
-    except RuleOptionError as error:
-        raise CliError(f"{option}: {error}") from None
+        return resolve_rules(list(texts), base, option)
+    except validation.InputError as error:
+        raise CliError(str(error)) from None
 
 
 def _playable(option: str, path: Path | None, players: int, rules, rule_option="--rule"):
@@ -250,19 +250,27 @@ def compare_command(
     marks by chance). Results are bot-versus-bot.
     """
     from sunset_sim.analysis.tournament import seatings
-    from sunset_sim.analysis.whatif import compare
+    from sunset_sim.analysis.whatif import (
+        SAME_VARIANT,
+        SameVariantWarning,
+        check_two_variants,
+        compare,
+    )
 
     games, players, seed, jobs, table_format = _settings(
         games_text, players_text, seed_text, jobs_text, format_text
     )
-    alpha = parse_number("--alpha", alpha_text, whole=False)
-    if not 0 < alpha < 1:
-        raise CliError(f"--alpha: {alpha} is not between 0 and 1")
-    if not (a_cards or b_cards or a_rules or b_rules):
-        raise CliError(
-            "compare: only one variant; give B's difference with --b-cards or --b-rule "
-            "(and A's with --a-cards or --a-rule)"
+    alpha = checked(
+        validation.check_fraction, parse_number("--alpha", alpha_text, whole=False), "--alpha"
+    )
+    try:
+        check_two_variants(
+            bool(a_cards or b_cards or a_rules or b_rules),
+            "--b-cards or --b-rule",
+            "--a-cards or --a-rule",
         )
+    except validation.InputError as error:
+        raise CliError(str(error)) from None
     base_rules = parse_rules(rule_texts)
     rules_a = _variant_rules("--a-rule", a_rules, base_rules)
     rules_b = _variant_rules("--b-rule", b_rules, base_rules)
@@ -280,7 +288,9 @@ def compare_command(
     with (
         open_cli_backend(backend, jobs, scheduler) as runner,
         games_progress(total, progress_output(quiet)) as bar,
+        warnings.catch_warnings(),
     ):
+        warnings.simplefilter("ignore", SameVariantWarning)  # said below, as a note
         frame = compare(
             entrants,
             players,
@@ -300,11 +310,7 @@ def compare_command(
     if table_format == "csv" and not attrs["same_deals"]:
         click.echo(f"note: {OTHER_DEALS}", err=True)
     if rules_a == rules_b and cards_a.content_hash == cards_b.content_hash:
-        click.echo(
-            "note: A and B are the same variant (same card set and rules): an A/A check, "
-            "where every difference is 0",
-            err=True,
-        )
+        click.echo(f"note: {SAME_VARIANT}", err=True)
     if table_format == "json":
         payload = {
             "a": attrs["a"],

@@ -172,29 +172,63 @@ class StrategySpec:
             raise StrategyError(
                 f"strategy {self.name}: unknown parameter {unknown[0]!r} (known: {known})"
             )
-        values = []
-        for p in self.parameters:
-            value = float(overrides.get(p.name, p.default))
-            if not p.low <= value <= p.high:
-                raise StrategyError(
-                    f"strategy {self.name}: {p.name}={value} is outside {p.low}..{p.high}"
-                )
-            if p.integer and value != round(value):
-                raise StrategyError(
-                    f"strategy {self.name}: {p.name}={value:g} is not a whole number "
-                    f"({p.low:g}..{p.high:g})"
-                )
-            values.append(value)
+        values = [float(overrides.get(p.name, p.default)) for p in self.parameters]
+        for p, value in zip(self.parameters, values, strict=True):
+            self.check_value(p, value)
         return np.array(values, dtype=np.float64)
+
+    def check_value(self, p: Parameter, value: float) -> None:
+        """One parameter's value within its declared range (and whole for a count): the
+        one check for a ``NAME:key=value`` text, a params file and a ``Player``'s vector."""
+        if value != value:
+            raise StrategyError(f"strategy {self.name}: {p.name}=nan is not a number")
+        if not p.low <= value <= p.high:
+            raise StrategyError(
+                f"strategy {self.name}: {p.name}={value} is outside {p.low}..{p.high}"
+            )
+        if p.integer and value != round(value):
+            raise StrategyError(
+                f"strategy {self.name}: {p.name}={value:g} is not a whole number "
+                f"({p.low:g}..{p.high:g})"
+            )
 
 
 @dataclass(frozen=True)
 class Player:
-    """A strategy with its parameter values: what sits in a seat."""
+    """A strategy with its parameter values: what sits in a seat.
+
+    ``params`` is one value per declared parameter, in declaration order (as
+    ``spec.param_vector()`` gives it); it is checked here, because the engine reads it
+    unchecked: a short vector played as zeros and a NaN as no preference at all. It is
+    kept as a float64 vector (a list or an int array is converted)."""
 
     spec: StrategySpec
     params: np.ndarray = field(compare=False)
     label: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.spec, StrategySpec):
+            raise StrategyError(
+                f"Player: spec must be a StrategySpec, got {type(self.spec).__name__} "
+                "(make_player('NAME') seats a strategy by name)"
+            )
+        spec = self.spec
+        names = [p.name for p in spec.parameters]
+        expected = f"{len(names)} value{'s' * (len(names) != 1)} ({', '.join(names) or 'none'})"
+        try:
+            params = np.asarray(self.params, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise StrategyError(
+                f"strategy {spec.name}: params must be numbers, {expected}"
+            ) from None
+        if params.ndim != 1 or params.size != len(names):
+            given = f"{params.size} values" if params.ndim == 1 else f"shape {params.shape}"
+            raise StrategyError(
+                f"strategy {spec.name}: params has {given}; expected a vector of {expected}"
+            )
+        for p, value in zip(spec.parameters, params.tolist(), strict=True):
+            spec.check_value(p, value)
+        object.__setattr__(self, "params", params)
 
     @property
     def name(self) -> str:

@@ -10,6 +10,7 @@ simulate --players 7`` refuse the same thing with the same one-line message: an
 
 from __future__ import annotations
 
+import math
 import numbers
 import os
 from collections.abc import Mapping, Sequence
@@ -31,11 +32,15 @@ __all__ = [
     "as_cards",
     "as_rules",
     "check_chunk_size",
+    "check_fraction",
     "check_games",
     "check_jobs",
+    "check_names",
+    "check_non_negative",
     "check_players",
     "check_seed",
     "check_strategies",
+    "check_whole",
     "short_number",
 ]
 
@@ -112,25 +117,77 @@ def check_chunk_size(chunk_size: object, name: str = "chunk_size") -> int:
     return number
 
 
-def as_rules(rules: Rules | Mapping | str | Sequence[str] | None, name: str = "rules") -> Rules:
+def check_whole(value: object, name: str, low: int = 1, high: int | None = None) -> int:
+    """A whole number from ``low`` (to ``high``): a count such as a tuner's population."""
+    number = _whole(name, value)
+    if number < low:
+        raise InputError(f"{name}: {short_number(number)} is less than {low}")
+    if high is not None and number > high:
+        raise InputError(f"{name}: {short_number(number)} is more than the limit of {high:,}")
+    return number
+
+
+def _real(name: str, value: object) -> float:
+    """``value`` as a finite float: ints, floats and numpy numbers pass; bools, texts, NaN
+    and infinities do not (``0.5 < nan`` is False, so NaN would slip past a range check
+    written the other way round)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InputError(f"{name}: {short_number(repr(value))} is not a number")
+    number = float(value)
+    if not math.isfinite(number):
+        raise InputError(f"{name}: {number} is not a finite number")
+    return number
+
+
+def check_fraction(value: object, name: str, one: bool = False) -> float:
+    """A share or a level strictly between 0 and 1 (a significance level, an elite share);
+    ``one``: 1 itself is allowed too (a smoothing weight)."""
+    number = _real(name, value)
+    if not (0.0 < number <= 1.0 if one else 0.0 < number < 1.0):
+        span = "above 0 and at most 1" if one else "between 0 and 1"
+        raise InputError(f"{name}: {number:g} is not a fraction {span}")
+    return number
+
+
+def check_non_negative(value: object, name: str) -> float:
+    """A finite number of at least 0 (a spread, a share of a range)."""
+    number = _real(name, value)
+    if number < 0:
+        raise InputError(f"{name}: {number:g} is negative")
+    return number
+
+
+def as_rules(
+    rules: Rules | Mapping | str | Sequence[str] | None,
+    name: str = "rules",
+    base: Rules | None = None,
+) -> Rules:
     """Rule options as a ``Rules`` record, from a ``Rules``, a dict ``{"days": 4}``, one
     ``"key=value"`` text or a list of them (as ``--rule``), or None (the standard rules).
-    The same forms are accepted by every API function."""
+    The same forms are accepted by every API function. With ``base`` (compare's variants),
+    a dict or texts change only the keys they give and None is ``base`` itself; a
+    ``Rules`` record always stands as given."""
     from sunset_sim.rules.options import RuleOptionError, Rules
 
     if rules is None:
-        return Rules()
+        return base if base is not None else Rules()
     if isinstance(rules, Rules):
         return rules
+    if isinstance(rules, str):
+        rules = [rules]
+    changes = None
     try:
         if isinstance(rules, Mapping):
-            return Rules.from_dict({str(key).replace("-", "_"): v for key, v in rules.items()})
-        if isinstance(rules, str):
-            return Rules.parse([rules])
-        if isinstance(rules, Sequence) and all(isinstance(text, str) for text in rules):
-            return Rules.parse(list(rules))
-    except RuleOptionError as error:
-        raise InputError(f"{name}: {error}") from None
+            changes = {str(key).replace("-", "_"): value for key, value in rules.items()}
+        elif isinstance(rules, Sequence) and all(isinstance(text, str) for text in rules):
+            parsed = Rules.parse(list(rules)).to_dict()
+            given = {text.partition("=")[0].strip().replace("-", "_") for text in rules}
+            changes = {key: value for key, value in parsed.items() if key in given}
+        if changes is not None:
+            start = base.to_dict() if base is not None else {}
+            return Rules.from_dict({**start, **changes})
+    except RuleOptionError as error:  # still a RuleOptionError, now naming the argument
+        raise RuleOptionError(f"{name}: {error}") from None
     except TypeError as error:  # e.g. Rules(**{"days": None}) has no such problem, but be safe
         raise InputError(f"{name}: {error}") from None
     raise InputError(
@@ -170,6 +227,26 @@ def as_cards(
         if problems:
             raise InputError(problems[0])
     return card_set
+
+
+def check_names(
+    values: Sequence[str] | str, name: str, known: Sequence[str], allow_empty: bool = False
+) -> list[str]:
+    """Names from a fixed list (a study's families or edits): each one known, at least
+    one unless ``allow_empty``. A single text is one name (not its letters)."""
+    if isinstance(values, str):
+        values = [values]
+    try:
+        items = list(values)
+    except TypeError:
+        raise InputError(f"{name}: expected a list of names, got {type(values).__name__}") from None
+    for item in items:
+        if not isinstance(item, str) or item not in known:
+            shown = short_number(repr(item))
+            raise InputError(f"{name}: {shown} is not one of {', '.join(known)}")
+    if not items and not allow_empty:
+        raise InputError(f"{name}: give at least one of {', '.join(known)}")
+    return items
 
 
 def check_field_fits(n_strategies: int, players: int, name: str = "strategies") -> None:

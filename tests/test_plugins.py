@@ -621,8 +621,8 @@ FAILING_PLUGIN = textwrap.dedent(
         ("float", "0.5", "play", "returned float 0.5: decide must return an integer index"),
         ("str", "'a'", "simulate", "must return an integer option index, not unicode_type"),
         ("str", "'a'", "play", "returned str 'a': decide must return an integer index"),
-        ("helper", "helper(n_options)", "simulate", "decide must be numba-compilable"),
-        ("helper", "helper(n_options)", "play", "decide must be numba-compilable"),
+        ("helper", "helper(n_options)", "simulate", "decorate helpers with @jit"),
+        ("helper", "helper(n_options)", "play", "decorate helpers with @jit"),
     ],
 )
 def test_a_plugin_answering_no_index_is_one_line(

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+import pandas as pd
 import pytest
 from conftest import cli, fails, ok
 
@@ -151,3 +153,250 @@ def test_play_reference_takes_texts_and_a_rules_dict():
     with pytest.raises(InputError) as error:
         sunset_sim.play_reference(None, ["greedy"] * 5)
     assert one_line(error) == "players (one per seat): 5 is outside 2 to 4"
+
+
+# ---- the rest of the public API: each bad input one line naming the argument -----------
+
+
+GREEDY_PARAMS = "3 values (lateness, commission, goal)"
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ([], f"strategy greedy: params has 0 values; expected a vector of {GREEDY_PARAMS}"),
+        (
+            [[0.3, 1, 1]],
+            f"strategy greedy: params has shape (1, 3); expected a vector of {GREEDY_PARAMS}",
+        ),
+        (
+            [0.3, 1, 1, 1],
+            f"strategy greedy: params has 4 values; expected a vector of {GREEDY_PARAMS}",
+        ),
+        ([float("nan"), 1, 1], "strategy greedy: lateness=nan is not a number"),
+        ([9.0, 1, 1], "strategy greedy: lateness=9.0 is outside 0.0..2.0"),
+        (["a", "b", "c"], f"strategy greedy: params must be numbers, {GREEDY_PARAMS}"),
+    ],
+    ids=["empty", "2-d", "too-long", "nan", "out-of-range", "text"],
+)
+def test_a_player_checks_its_params_vector(params, message):
+    """``Player(spec, params)`` took any vector: an empty one played as all zeros, a NaN
+    and values outside the range played on, a (1, 3) array was a numpy broadcast error."""
+    from sunset_sim.strategy import Player, registry
+
+    with pytest.raises(InputError) as error:
+        Player(registry()["greedy"], params)
+    assert one_line(error) == message
+
+
+def test_a_player_takes_a_list_and_keeps_float64():
+    from sunset_sim.strategy import Player, registry
+
+    spec = registry()["greedy"]
+    player = Player(spec, [0, 1, 1])
+    assert player.params.dtype == np.float64 and list(player.params) == [0.0, 1.0, 1.0]
+    with pytest.raises(InputError, match="samples=2.5 is not a whole number"):
+        Player(registry()["lookahead"], np.r_[2.5, registry()["lookahead"].param_vector()[1:]])
+    with pytest.raises(InputError, match="Player: spec must be a StrategySpec, got str"):
+        Player("greedy", np.zeros(3))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"alpha": 1.5}, "alpha: 1.5 is not a fraction between 0 and 1"),
+        ({"alpha": -0.1}, "alpha: -0.1 is not a fraction between 0 and 1"),
+        ({"alpha": float("nan")}, "alpha: nan is not a finite number"),
+        ({"alpha": "x"}, "alpha: 'x' is not a number"),
+        ({"rules_b": 5}, "rules_b: expected a Rules record, a dict such as {'days': 4} or"),
+        ({"rules_b": {"days": 0}}, "rules_b: days: 0 is not a whole number from 1 to 12"),
+        ({"rules_a": ["days"]}, "rules_a: 'days' is not of the form key=value"),
+        ({"rules_b": None}, "compare: only one variant; give B's difference with cards_b or"),
+    ],
+    ids=[
+        "alpha-big",
+        "alpha-negative",
+        "alpha-nan",
+        "alpha-text",
+        "rules_b-int",
+        "rules_b-days",
+        "rules_a-text",
+        "no-variant",
+    ],  # fmt: skip
+)
+def test_compare_refuses_what_the_cli_refuses(kwargs, message):
+    with pytest.raises(InputError) as error:
+        sunset_sim.compare(["greedy"], players=2, games=5, **{"rules_b": {"days": 4}, **kwargs})
+    assert one_line(error).startswith(message)
+
+
+def test_compare_without_a_variant_says_what_the_cli_says():
+    line = fails(cli("compare", "--games", "5", "--quiet"))
+    with pytest.raises(InputError) as error:
+        sunset_sim.compare(["greedy"], players=2, games=5)
+    names = {
+        "cards_b": "--b-cards",
+        "rules_b": "--b-rule",
+        "cards_a": "--a-cards",
+        "rules_a": "--a-rule",
+    }
+    expected = str(error.value)
+    for name, option in names.items():
+        expected = expected.replace(name, option)
+    assert line == f"error: {expected}"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (
+            {"population": 2},
+            "elite: 0.25 of population 2 keeps no candidate (use a population of at least 3)",
+        ),
+        ({"initial_std": float("nan")}, "initial_std: nan is not a finite number"),
+        ({"initial_std": -1}, "initial_std: -1 is negative"),
+        ({"min_std": float("nan")}, "min_std: nan is not a finite number"),
+        ({"min_std": -0.5}, "min_std: -0.5 is negative"),
+        ({"smoothing": "x"}, "smoothing: 'x' is not a number"),
+        ({"elite": "x"}, "elite: 'x' is not a number"),
+        (
+            {"generations": 10**30},
+            "generations: 10000000... (31 digits) is more than the limit of 10,000",
+        ),
+    ],
+    ids=[
+        "elite-hint",
+        "initial_std-nan",
+        "initial_std-negative",
+        "min_std-nan",
+        "min_std-negative",
+        "smoothing-text",
+        "elite-text",
+        "generations-limit",
+    ],  # fmt: skip
+)
+def test_tune_refuses_bad_search_settings(kwargs, message):
+    arguments = dict(games=2, players=2, generations=1, population=4, validation_games=2)
+    with pytest.raises(InputError) as error:
+        sunset_sim.tune("greedy", ["random"], **{**arguments, **kwargs})
+    assert one_line(error) == message
+
+
+def test_tune_elite_hint_is_the_same_in_python_and_on_the_command_line():
+    """Population 2 at elite 0.25 keeps round(0.5) = 0: Python said "at least 2", the
+    command line "at least 3"; both use one check now."""
+    line = fails(cli("tune", "greedy", "--players", "2", "--population", "2", "--quiet"))
+    with pytest.raises(InputError) as error:
+        sunset_sim.tune("greedy", players=2, population=2)
+    shown = (
+        str(error.value).replace("elite:", "--elite:").replace("of population", "of --population")
+    )
+    assert line == f"error: {shown}"
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "message"),
+    [
+        ([[]], {}, "strategies: give at least one strategy"),
+        (["nosuch"], {}, "strategies: unknown strategy 'nosuch'"),  # not 'n', 'o', ...
+        ([["greedy"]], {"games": 0}, "games: 0 is not a positive number of games"),
+        ([["greedy"]], {"games": -3}, "games: -3 is not a positive number of games"),
+        ([["greedy"]], {"players": 5}, "players: 5 is outside 2 to 4"),
+        ([["greedy"]], {"verify_games": 0}, "verify_games: 0 is not a positive number"),
+        ([["greedy"]], {"families": []}, "families: give at least one of plan, commission"),
+        ([["greedy"]], {"edits": ["plans"]}, "edits: 'plans' is not one of commission-fame"),
+        ([["greedy"]], {"check_field": ["nosuch"]}, "check_field: unknown strategy 'nosuch'"),
+        ([["greedy"]], {"rules": {"days": 0}}, "rules: days: 0 is not a whole number"),
+    ],
+    ids=[
+        "empty-field",
+        "text-field",
+        "games-0",
+        "games-negative",
+        "players",
+        "verify_games",
+        "families",
+        "edits",
+        "check_field",
+        "rules",
+    ],  # fmt: skip
+)
+def test_run_study_refuses_what_simulate_refuses(args, kwargs, message):
+    """An empty field was a ZeroDivisionError, games=0 and -3 raw errors, and a text
+    field was played letter by letter."""
+    from sunset_sim.analysis.study import run_study
+
+    with pytest.raises(InputError) as error:
+        run_study(*args, **{"players": 2, "games": 5, **kwargs})
+    assert one_line(error).startswith(message)
+
+
+@pytest.fixture(scope="module")
+def results():
+    return sunset_sim.simulate(games=20, players=2, strategies=["greedy", "random"])
+
+
+@pytest.mark.parametrize(
+    ("frame", "message"),
+    [
+        (lambda r: pd.DataFrame(), "results: missing column 'game' (and 5 more): not a sunset-sim"),
+        (lambda r: None, "frame: expected a DataFrame of results (one row per game and seat"),
+        (
+            lambda r: r.iloc[:1],
+            "column 'seat': seats 0 to 0, where a game has seats 0 to 1, 2 or 3",
+        ),
+        (lambda r: r[["game", "seat"]], "results: missing column 'strategy' (and 3 more)"),
+    ],
+    ids=["empty", "none", "one-row", "columns"],
+)
+def test_build_report_says_what_is_wrong_with_the_frame(results, frame, message):
+    with pytest.raises(InputError) as error:
+        sunset_sim.build_report(frame(results))
+    assert one_line(error).startswith(message)
+
+
+def test_build_report_takes_a_card_path_as_the_other_functions_do(results, tmp_path):
+    from sunset_sim.cards.loader import default_cards_text
+
+    path = tmp_path / "cards.toml"
+    path.write_text(default_cards_text(), encoding="utf-8")
+    report = sunset_sim.build_report(results, path, min_samples=5)
+    assert report.meta["games"] == 20
+    with pytest.raises(InputError) as error:
+        sunset_sim.build_report(results, tmp_path / "nope.toml")
+    assert one_line(error) == f"{tmp_path / 'nope.toml'}: file not found"
+    with pytest.raises(InputError) as error:
+        sunset_sim.build_report(results, min_samples=0)
+    assert one_line(error) == "min_samples: 0 is less than 1"
+
+
+@pytest.mark.parametrize(
+    ("frame", "message"),
+    [
+        (lambda r: r, "frame: missing column 'swept' (and 7 more): not a sweep result"),
+        (
+            lambda r: pd.DataFrame(),
+            "frame: missing column 'swept' (and 9 more): not a sweep result",
+        ),
+        (lambda r: [1, 2], "frame: expected the DataFrame that sweep() returns, got list"),
+    ],
+    ids=["simulate-frame", "empty", "list"],
+)
+def test_plot_sweep_says_the_frame_is_not_a_sweep(results, frame, message):
+    with pytest.raises(InputError) as error:
+        sunset_sim.plot_sweep(frame(results))
+    assert one_line(error).startswith(message)
+
+
+def test_card_set_and_backend_errors_are_input_errors(tmp_path):
+    """load_cards raised a CardSetError that was no InputError, and a bad backend a
+    RunError naming the command line's --backend."""
+    from sunset_sim.cards.loader import CardSetError
+
+    assert issubclass(CardSetError, InputError)
+    with pytest.raises(InputError) as error:
+        sunset_sim.load_cards(tmp_path / "nope.toml")
+    assert one_line(error) == f"{tmp_path / 'nope.toml'}: file not found"
+    with pytest.raises(InputError) as error:
+        sunset_sim.simulate(games=5, backend="nope")
+    assert one_line(error) == "backend: 'nope' is not 'local', 'dask' or a distributed.Client"

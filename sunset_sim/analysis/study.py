@@ -32,13 +32,15 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from sunset_sim import validation
 from sunset_sim.analysis.experiments import (
+    FAMILIES,
     POINTS,
     FieldRun,
     Lab,
@@ -638,7 +640,7 @@ def run_study(
     games: int = 5000,
     seed: int = 0,
     cards: CardSet | str | os.PathLike | None = None,
-    rules: Rules | None = None,
+    rules: Rules | Mapping | Sequence[str] | None = None,
     families: Sequence[str] = ("plan", "commission", "feature"),
     edits: Sequence[str] = ("commission-fame",),
     targets: Targets | None = None,
@@ -662,24 +664,40 @@ def run_study(
     ``progress``: a callable told the games played, or True for a ``tqdm.auto`` bar over
     the values and edits (Jupyter or stderr; the suggestions' search is not counted).
     ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them
-    ("local", "dask", a ``distributed.Client``); the same study on any."""
+    ("local", "dask", a ``distributed.Client``); the same study on any.
+    Inputs are held to the command line's limits (``InputError``, one line naming the
+    argument); ``rules`` may be a ``Rules`` record or a dict such as ``{"days": 4}``."""
     arguments = dict(locals())  # the call as given, to repeat it under a bar
-    card_set = cards if isinstance(cards, CardSet) else load_cards(cards)
+    players = validation.check_players(players)
+    games = validation.check_games(games)
+    seed = validation.check_seed(seed)
+    jobs = validation.check_jobs(jobs)
+    if verify_games is not None:
+        verify_games = validation.check_games(verify_games, "verify_games")
+    if check_games is not None:
+        check_games = validation.check_games(check_games, "check_games")
+    families = validation.check_names(families, "families", FAMILIES)
+    edits = validation.check_names(edits, "edits", EDIT_FAMILIES, allow_empty=True)
+    rules = validation.as_rules(rules)
+    card_set = validation.as_cards(cards, players=players, days=rules.days)
+    entrants = validation.check_strategies(strategies)
+    if check_field:  # None or empty: no second field
+        check_field = validation.check_strategies(check_field, "check_field")
+    arguments.update(
+        players=players, games=games, seed=seed, jobs=jobs, verify_games=verify_games,
+        check_games=check_games, families=families, edits=edits, rules=rules,
+        cards=card_set, strategies=entrants, check_field=check_field,
+    )  # fmt: skip
     if progress is True:
-        seated = [s if isinstance(s, Player) else make_player(s) for s in strategies]
-        tables = len(seatings(seated, players))
+        tables = len(seatings(entrants, players))
         arms = 1 + len(restrictions_for(card_set, families)) + 2 * len(_edit_list(card_set, edits))
         with progress_bar(True, arms * games * tables) as bar:
-            return run_study(**{**arguments, "cards": card_set, "progress": bar})
+            return run_study(**{**arguments, "progress": bar})
     if not isinstance(backend, LocalBackend | DaskBackend):  # connect once for every arm
         with using_backend(backend, jobs, scheduler) as runner:
-            return run_study(
-                **{**arguments, "cards": card_set, "backend": runner, "scheduler": None}
-            )
-    rules = rules or Rules()
+            return run_study(**{**arguments, "backend": runner, "scheduler": None})
     targets = targets or Targets()
     say = status or (lambda text: None)
-    entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
     tables = seatings(entrants, players)
     lab = Lab(tables, games, seed, rules, 0, jobs, progress, backend=backend)
     say(f"values: {len(families)} famil(ies) on {games} deals x {len(tables)} table(s)")

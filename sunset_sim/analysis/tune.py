@@ -71,6 +71,46 @@ class TuneError(InputError):
     """A tuning run that cannot go ahead (bad strategy, field or numbers), in one line."""
 
 
+MAX_SEARCH = 10_000  # generations and population: the stated range's top
+
+
+def least_population(elite: float) -> int:
+    """The smallest population whose elite share keeps a candidate: ``round(elite * p)``
+    (Python rounds 0.5 to 0, so elite 0.25 needs 3, not 2); ``MAX_SEARCH + 1`` if none
+    up to ``MAX_SEARCH`` does."""
+    ratio = 0.5 / elite
+    least = max(2, math.floor(ratio) + 1) if ratio < MAX_SEARCH else MAX_SEARCH + 1
+    while least <= MAX_SEARCH and round(elite * least) < 1:  # float edges of 0.5 / elite
+        least += 1
+    return least
+
+
+def check_search(
+    generations: object, population: object, elite: object, prefix: str = ""
+) -> tuple[int, int, float]:
+    """The search's sizes, held to one set of limits for the API and the command line
+    (``prefix="--"`` names the options): 1 to ``MAX_SEARCH`` generations, 2 to
+    ``MAX_SEARCH`` candidates, an elite share between 0 and 1 that keeps at least one."""
+    try:
+        generations = checks.check_whole(generations, f"{prefix}generations", 1, MAX_SEARCH)
+        population = checks.check_whole(population, f"{prefix}population", 2, MAX_SEARCH)
+        elite = checks.check_fraction(elite, f"{prefix}elite")
+    except InputError as error:
+        raise TuneError(str(error)) from None
+    if round(elite * population) < 1:
+        least = least_population(elite)
+        hint = (
+            f"use a population of at least {least}"
+            if least <= MAX_SEARCH
+            else f"no population up to {MAX_SEARCH:,} does; raise {prefix}elite"
+        )
+        raise TuneError(
+            f"{prefix}elite: {elite:g} of {prefix}population {population} keeps no "
+            f"candidate ({hint})"
+        )
+    return generations, population, elite
+
+
 # ---------------------------------------------------------------------------- the search
 
 
@@ -355,25 +395,19 @@ def tune(
     ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them
     ("local", "dask", a ``distributed.Client``); the candidates are played one after
     another, each one's chunks in parallel there.
-    The result depends only on the arguments (not on ``jobs`` or the backend)."""
+    The result depends only on the arguments (not on ``jobs`` or the backend).
+    Bad settings are a TuneError (an InputError) in one line, with the command line's
+    limits (``check_search``: 1 to 10,000 generations, 2 to 10,000 candidates); the
+    spreads ``initial_std`` and ``min_std`` are finite and not negative."""
     player = tunable_spec(strategy)
     spec = player.spec
-    for name, value, low in (
-        ("games", games, 1),
-        ("generations", generations, 1),
-        ("population", population, 2),
-        ("validation games", validation_games, 1),
-    ):
-        if not isinstance(value, int | np.integer) or value < low:
-            raise TuneError(f"{name}: {value!r} is not a whole number of at least {low}")
-    if not 0.0 < elite < 1.0 or not math.isfinite(elite):
-        raise TuneError(f"elite: {elite} is not a fraction between 0 and 1")
-    if round(elite * population) < 1:
-        raise TuneError(
-            f"elite: {elite} of a population of {population} keeps no candidate "
-            f"(raise the population to at least {math.ceil(0.5 / elite)})"
-        )
+    generations, population, elite = check_search(generations, population, elite)
     try:  # the shared limits (validation.py), raised as this module's TuneError
+        games = checks.check_games(games)
+        validation_games = checks.check_games(validation_games, "validation_games")
+        smoothing = checks.check_fraction(smoothing, "smoothing", one=True)
+        initial_std = checks.check_non_negative(initial_std, "initial_std")
+        min_std = checks.check_non_negative(min_std, "min_std")
         seed = checks.check_seed(seed)
         players = checks.check_players(players)
         jobs = checks.check_jobs(jobs)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -63,6 +64,29 @@ __all__ = [
     "sweep",
 ]
 
+# what compare says when A and B are one variant (no difference given, or the same one)
+SAME_VARIANT = (
+    "A and B are the same variant (same card set and rules): an A/A check, where every "
+    "difference is 0"
+)
+
+
+class SameVariantWarning(UserWarning):
+    """compare was given a B that is the same as A: every difference is 0 (an A/A check)."""
+
+
+def check_two_variants(
+    given: bool, b: str = "cards_b or rules_b", a: str = "cards_a or rules_a"
+) -> None:
+    """compare needs a difference between A and B: with none of the variant arguments
+    (``given`` False) there is only one variant to play. ``b``/``a`` name the arguments
+    as the caller knows them (``--b-cards or --b-rule`` on the command line)."""
+    if not given:
+        raise validation.InputError(
+            f"compare: only one variant; give B's difference with {b} (and A's with {a})"
+        )
+
+
 RulesLike = Rules | Mapping | str | Sequence[str] | None
 CardsLike = CardSet | str | os.PathLike | None
 StrategyLike = str | Player
@@ -95,23 +119,11 @@ COMPARE_COLUMNS = [
 # --- inputs -------------------------------------------------------------------------
 
 
-def resolve_rules(rules: RulesLike, base: Rules | None = None) -> Rules:
+def resolve_rules(rules: RulesLike, base: Rules | None = None, name: str = "rules") -> Rules:
     """Rules from a Rules object (used as is), or from changes applied to ``base``: a
-    mapping ``{"days": 4}``, one ``"key=value"`` text or a list of them (as ``--rule``)."""
-    base = base or Rules()
-    if rules is None:
-        return base
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, str):
-        rules = [rules]
-    if isinstance(rules, Mapping):
-        changes = {str(key).replace("-", "_"): value for key, value in rules.items()}
-    else:
-        changes = Rules.parse(list(rules)).to_dict()
-        given = {text.partition("=")[0].strip().replace("-", "_") for text in rules}
-        changes = {key: value for key, value in changes.items() if key in given}
-    return Rules.from_dict({**base.to_dict(), **changes})  # RuleOptionError: an InputError
+    mapping ``{"days": 4}``, one ``"key=value"`` text or a list of them (as ``--rule``).
+    A bad one is an InputError naming ``name`` (``rules_b``, ``--b-rule``)."""
+    return validation.as_rules(rules, name, base or Rules())
 
 
 def _cards(cards: CardsLike, name: str = "cards") -> CardSet:
@@ -308,7 +320,10 @@ def compare(
     card set of one variant and ``rules_a``/``rules_b`` change its rule options (a Rules
     object replaces them; ``{"days": 4}``, ``"days=4"`` or ``["days=4", ...]`` change only
     the keys given). Strategies are names (``"greedy:lateness=1"``) or Players; each deal
-    is played at every rotation of the table.
+    is played at every rotation of the table. At least one of ``cards_a``, ``cards_b``,
+    ``rules_a``, ``rules_b`` must be given (else there is one variant: an InputError, as
+    ``sunset-sim compare`` refuses it); a B that comes out the same as A is played as an
+    A/A check (every difference 0) with a ``SameVariantWarning``.
 
     Columns: ``section`` (strategy | fame parts | seat | game), ``item`` (strategy, seat
     or "all games"), ``metric``, ``n`` (deals), ``a``, ``b``, ``diff``, ``diff_ci_low``,
@@ -324,13 +339,17 @@ def compare(
     ``simulate`` takes them ("local", "dask", a ``distributed.Client``); same results.
     """
     _check_sizes(players, games, seed, jobs)
+    alpha = validation.check_fraction(alpha, "alpha")
+    check_two_variants(any(v is not None for v in (cards_a, cards_b, rules_a, rules_b)))
     base_cards = _cards(cards)
     base_rules = resolve_rules(rules)
     set_a = _cards(cards_a, "cards_a") if cards_a is not None else base_cards
     set_b = _cards(cards_b, "cards_b") if cards_b is not None else base_cards
-    variant_a = resolve_rules(rules_a, base_rules)
-    variant_b = resolve_rules(rules_b, base_rules)
+    variant_a = resolve_rules(rules_a, base_rules, "rules_a")
+    variant_b = resolve_rules(rules_b, base_rules, "rules_b")
     entrants = validation.check_strategies(strategies or ("greedy",))
+    if variant_a == variant_b and set_a.content_hash == set_b.content_hash:
+        warnings.warn(SAME_VARIANT, SameVariantWarning, stacklevel=2)
     tables = seatings(entrants, players)
     with (
         using_backend(backend, jobs, scheduler) as runner,
@@ -642,8 +661,43 @@ def plot_sweep(frame: pd.DataFrame, path: str | os.PathLike | None = None):
     figures are left as they were."""
     from sunset_sim.analysis.report.plotting import plain_text
 
+    _check_sweep_frame(frame)
     with plain_text():
         return _plot_sweep(frame, path)
+
+
+SWEEP_PLOTTED = tuple(
+    ["swept", "value", "strategy", "n"]
+    + [f"{m}{end}" for m in ("win_share", "mean_fame") for end in ("", "_ci_low", "_ci_high")]
+)
+BALANCE_PLOTTED = ("balance", "balance_ci_low", "balance_ci_high")  # a rule sweep's third panel
+
+
+def _check_sweep_frame(frame: object) -> None:
+    """What ``sweep`` returns, or a one-line InputError saying what the frame lacks (a
+    KeyError on 'value' said nothing of what was wrong)."""
+    if not isinstance(frame, pd.DataFrame):
+        raise validation.InputError(
+            f"frame: expected the DataFrame that sweep() returns, got {type(frame).__name__}"
+        )
+    missing = [column for column in SWEEP_PLOTTED if column not in frame.columns]
+    if not missing and frame.empty:
+        raise validation.InputError("frame: no rows (a sweep result has one per value)")
+    if not missing and _rule_sweep(frame):
+        missing = [column for column in BALANCE_PLOTTED if column not in frame.columns]
+    if missing:
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise validation.InputError(
+            f"frame: missing column {missing[0]!r}{more}: not a sweep result (plot_sweep "
+            "draws the frame that sweep() returns)"
+        )
+
+
+def _rule_sweep(frame: pd.DataFrame) -> bool:
+    """A rule sweep (seat Balance too), as ``frame.attrs`` says, else as its ``swept``
+    column says (a parameter is named ``strategy:key``)."""
+    kind = frame.attrs.get("kind")
+    return kind == "rule" if kind else ":" not in str(frame["swept"].iloc[0])
 
 
 def _plot_sweep(frame: pd.DataFrame, path: str | os.PathLike | None):
@@ -655,8 +709,7 @@ def _plot_sweep(frame: pd.DataFrame, path: str | os.PathLike | None):
         for v in values
     )
     positions = {v: (float(v) if numeric else i) for i, v in enumerate(values)}
-    kind = frame.attrs.get("kind")
-    rule_sweep = kind == "rule" if kind else ":" not in str(frame["swept"].iloc[0])
+    rule_sweep = _rule_sweep(frame)
     panels = 3 if rule_sweep else 2
     figure, axes = _figure(4.6 * panels, 3.8, ncols=panels, layout="constrained")
     # a parameter sweep is one series (its strategy label names the value)

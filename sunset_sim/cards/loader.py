@@ -30,6 +30,7 @@ from sunset_sim.enums import (
     MAX_FEATURES,
     MAX_FRAMES,
 )
+from sunset_sim.validation import InputError
 
 DEFAULT_FILE = "default.toml"
 DEFAULT_PATH_LABEL = "<default>"
@@ -64,15 +65,23 @@ _FEATURE_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 _WAKE = re.compile(r"^(\d{1,2}):(\d{2})$")
 
 
-class CardSetError(Exception):
-    """A card-set file is unusable; ``problems`` lists every problem found, one per line."""
+class CardSetError(InputError):
+    """A card-set file is unusable; ``problems`` lists every problem found. A bad input
+    like any other (an ``InputError``), so its message is one line: the first problem and
+    how many more there are (``sunset-sim cards --cards FILE`` prints them all)."""
 
     def __init__(self, problems: Sequence[str]) -> None:
         self.problems: list[str] = list(problems)
-        super().__init__("\n".join(self.problems))
+        super().__init__(self._line())
+
+    def _line(self) -> str:
+        if not self.problems:
+            return "unusable card set"
+        more = len(self.problems) - 1
+        return self.problems[0] + (f" (and {more} more in .problems)" if more > 0 else "")
 
     def __str__(self) -> str:
-        return "\n".join(self.problems)
+        return self._line()
 
 
 def content_hash(text: str) -> str:

@@ -82,7 +82,8 @@ def not_compilable(spec: StrategySpec, error: Exception) -> Exception:
     detail = detail if len(detail) <= 160 else detail[:157] + "..."
     return StrategyError(
         f"strategy {spec.name} ({file}): decide must be numba-compilable and return an "
-        f"integer option index; numba: {detail}"
+        f"integer option index; numba: {detail} (every function decide calls must be "
+        "numba-compiled too: decorate helpers with @jit from sunset_sim.engine.jit)"
     )
 
 

@@ -34,6 +34,7 @@ from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError
 from sunset_sim.run.progress import Progress, play_in_steps
 from sunset_sim.strategy import Player, registry
+from sunset_sim.validation import InputError
 
 BACKENDS = ("local", "dask")
 CONNECT_TIMEOUT_S = float(os.environ.get("SUNSET_SIM_DASK_TIMEOUT", "20"))
@@ -373,7 +374,7 @@ def open_backend(
     ``name``: ``"local"`` (or None), ``"dask"`` (the scheduler at ``scheduler``, else at
     ``$DASK_SCHEDULER_ADDRESS``) or an existing ``distributed.Client`` (its cluster; left
     open). With ``check_invariants`` every game's invariants are checked
-    (engine/invariants.py)."""
+    (engine/invariants.py). Another ``name`` is an InputError naming ``backend``."""
     if name is None or name == "local":
         if scheduler:
             raise RunError("--scheduler: only for --backend dask")
@@ -390,9 +391,10 @@ def open_backend(
                 "one with `dask scheduler`, and workers with `dask worker ADDRESS --nthreads 1`)"
             )
         return DaskBackend(scheduler, jobs, check_invariants)
-    if isinstance(name, str):
-        raise RunError(f"--backend: {name!r} is not one of {', '.join(BACKENDS)}")
-    raise RunError(f"backend: {type(name).__name__} is not 'local', 'dask' or a distributed.Client")
+    # a bad input, named as the API argument (the command line's --backend is a choice)
+    shown = repr(name)[:40] if isinstance(name, str) else type(name).__name__
+    choices = ", ".join(repr(choice) for choice in BACKENDS)
+    raise InputError(f"backend: {shown} is not {choices} or a distributed.Client")
 
 
 @contextmanager
@@ -500,6 +502,18 @@ def worker_seats(data: SeatData) -> tuple[list[Player], str]:
     return found
 
 
+def field_entrants(field: tuple[str, ...]) -> list[Player]:
+    """A study's field on a worker: one player per strategy (the engine compiles and
+    addresses strategies by these), at its defaults, a vector ``Player`` accepts."""
+    known = registry()
+    return worker_seats(
+        tuple(
+            (name, tuple(known[name].param_vector()) if name in known else (), name)
+            for name in field
+        )
+    )[0]
+
+
 def play_chunk(
     tables: CardTables,
     data: SeatData,
@@ -516,7 +530,7 @@ def play_chunk(
     """One chunk on a worker: (host, engine hash, games first .. first + count - 1 as
     raw arrays; with ``only``, just those games: ``run.subset.play_only``)."""
     seats, engine = worker_seats(data)
-    entrants = worker_seats(tuple((name, (), name) for name in field))[0] if field else []
+    entrants = field_entrants(field) if field else []
     with _KERNEL_LOCK, numba_threads(jobs):
         batch = play_in_steps(
             tables, seats, rules, seed, first, count, None, check_invariants, entrants,

@@ -4,12 +4,14 @@ sections in order."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
-from sunset_sim.analysis.report.data import _match, _prepare
+from sunset_sim import validation
+from sunset_sim.analysis.report.data import _match, _prepare, check_columns
 from sunset_sim.analysis.report.findings import _findings, findings_section
 from sunset_sim.analysis.report.model import (
     MIN_GROUP,
@@ -28,20 +30,33 @@ from sunset_sim.analysis.report.sections.card_values import (
 from sunset_sim.cards.model import CardSet
 
 
-def _played_cards(frame: pd.DataFrame, cards: CardSet | None, source: str) -> CardSet:
+def _played_cards(
+    frame: pd.DataFrame, cards: CardSet | str | os.PathLike | None, source: str
+) -> CardSet:
+    """The card set the rows were played with (``build_report``'s docstring); ``cards``
+    may be a path, loaded as every API function loads one (``validation.as_cards``)."""
     from sunset_sim.provenance import played_cards
-    from sunset_sim.validation import InputError
 
     run = frame.attrs.get("provenance")
     try:
-        return played_cards(run if isinstance(run, dict) else None, cards, source or "results")
-    except InputError as error:
+        given = validation.as_cards(cards) if cards is not None else None
+        return played_cards(run if isinstance(run, dict) else None, given, source or "results")
+    except validation.InputError as error:
+        raise ReportInputError(str(error)) from None
+
+
+def check_min_samples(min_samples: object, name: str = "min_samples") -> int:
+    """The smallest group that is ranked or reported: a whole number of at least 1 (the
+    command line's --min-samples holds to the same)."""
+    try:
+        return validation.check_whole(min_samples, name, 1)
+    except validation.InputError as error:
         raise ReportInputError(str(error)) from None
 
 
 def build_report(
     frame: pd.DataFrame,
-    cards: CardSet | None = None,
+    cards: CardSet | str | os.PathLike | None = None,
     min_samples: int = MIN_SAMPLES,
     max_findings: int = 18,
     title: str = "Sunset over Water balance report",
@@ -62,8 +77,17 @@ def build_report(
     never listed as a finding.
 
     ``cards`` None: the card set recorded with the rows (``read_results`` keeps it in
-    ``frame.attrs["provenance"]``), else the packaged set; a ``cards`` that differs from
-    the recorded one is refused (ReportInputError, one line naming both)."""
+    ``frame.attrs["provenance"]``), else the packaged set; a ``cards`` (a ``CardSet`` or
+    a TOML path) that differs from the recorded one is refused (ReportInputError, one line
+    naming both). Rows that are not a results table (not a DataFrame, missing columns, no
+    rows, one seat a game) are a ReportInputError too, naming what is wrong."""
+    if not isinstance(frame, pd.DataFrame):
+        raise ReportInputError(
+            f"frame: expected a DataFrame of results (one row per game and seat, as "
+            f"simulate() or read_results() give), got {type(frame).__name__}"
+        )
+    check_columns(list(frame.columns))
+    min_samples = check_min_samples(min_samples)
     cards = _played_cards(frame, cards, source)
     frame, aliases = short_labels(frame)
     data = _prepare(frame, cards)

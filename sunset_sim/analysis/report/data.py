@@ -16,6 +16,7 @@ from sunset_sim.analysis import stats
 from sunset_sim.analysis.report.model import MIN_SAMPLES, TOO_FEW, ReportInputError
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.jit import jit
+from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
 
 BASE_COLUMNS = ("game", "seat", "strategy", "fame", "win_share", "n_winners")
 OPTIONAL_COLUMNS = (
@@ -314,6 +315,11 @@ def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
         raise ReportInputError("results: no rows")
     seat = frame["seat"].to_numpy()
     players = int(seat.max()) + 1
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS or int(seat.min()) < 0:
+        raise ReportInputError(
+            f"column 'seat': seats {int(seat.min())} to {players - 1}, where a game has "
+            f"seats 0 to 1, 2 or 3 ({MIN_PLAYERS} to {MAX_PLAYERS} players): not whole games"
+        )
     expected = np.tile(np.arange(players), len(frame) // players)
     game = frame["game"].to_numpy()
     ordered = (
