@@ -336,7 +336,7 @@ def test_plan_band_under_the_cap_of_a_weak_later_card():
     low, high = _bounds(targets, "plan", metric, "P1", wake)
     assert (low, high) == pytest.approx((-1.0 + 2.0 - 3.0, -1.0 + 2.0))
     # waking after P5, it is held to the others' band alone
-    assert _bounds(targets, "plan", metric, "P1", wake, 361) == pytest.approx(others)
+    assert _bounds(targets, "plan", metric, "P1", {**wake, "P1": 361}) == pytest.approx(others)
     # a cap inside the band ends it there and keeps its low end
     metric["P5"] = 12.0
     others = targets.band(np.array([10.0, 11.0, 12.0, 12.0]), "plan")

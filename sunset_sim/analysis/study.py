@@ -302,20 +302,21 @@ TARGET_COLUMNS = [
 
 def _bounds(
     targets: Targets, family: str, metric_of: dict[str, float], card: str,
-    wake_of: dict[str, int], wake: int | None = None,
+    wake_of: dict[str, int],
 ) -> tuple[float, float]:  # fmt: skip
     """The card's target band from the other cards' metrics (``metric_of``, card id to
     metric). A plan card is also held to at most ``later_margin`` above every card that
-    wakes later than ``wake`` (its own wake-up time unless an edit moves it); where that
+    wakes later than it (``wake_of``: the wake-up times of the set, edited or not); where that
     cap cuts into the band, the band ends at the cap and reaches at least ``floor_plan``
     points below it, so that a card is never asked to be above one bound and below the
     other (a weak later card capped an early one under the others' band: an empty band)."""
     others = np.array([v for c, v in metric_of.items() if c != card], dtype=float)
     low, high = targets.band(others, family)
     if family == "plan":
-        wake = wake_of[card] if wake is None else wake
         later = [
-            v for c, v in metric_of.items() if c != card and wake_of[c] > wake and np.isfinite(v)
+            v
+            for c, v in metric_of.items()
+            if c != card and wake_of[c] > wake_of[card] and np.isfinite(v)
         ]
         if later and min(later) + targets.later_margin < high:
             high = min(later) + targets.later_margin
@@ -407,14 +408,14 @@ def _proportion_half(p: float, n: int) -> float:
 # --- suggestions ------------------------------------------------------------------------
 
 
-def _candidates(cards: CardSet, family: str, card: str, status: str, size: int) -> list:
-    """The edits of ``size`` steps that move the card's metric toward its band."""
-    toward_down = status == "above"
+def _candidates(cards: CardSet, family: str, card: str, status: str) -> list:
+    """Every field's one-step edit that moves the card's metric toward its band (those
+    the field's range allows): ``(field, steps, edited set)``."""
+    sign = -1 if status == "above" else 1
     if family == "commission":
-        fields = [("fame", -size if toward_down else size)]
+        fields = [("fame", sign)]
     else:
-        sign = -1 if toward_down else 1
-        fields = [(f, sign * STRONGER[f] * size) for f in PLAN_FIELDS]
+        fields = [(f, sign * STRONGER[f]) for f in PLAN_FIELDS]
     found = []
     for field_, steps in fields:
         try:
@@ -446,12 +447,12 @@ Bounds = Callable[[CardSet], tuple[float, float]]
 
 def _search(
     lab: Lab, cards: CardSet, target: pd.Series, max_steps: int, status: Status, bounds: Bounds
-) -> Iterator[tuple[dict[str, int], float, int]]:
+) -> Iterator[dict[str, int]]:
     """A walk toward the band, one step at a time: at each step every field's one-step
     edit of the set walked so far (commissions: fame; plan cards: wake, hike, paint,
     directions) is measured on the study's deals, and the one that leaves the metric
-    nearest the band (then nearest its centre) is taken. Yields ``(edits, value, size)``
-    (edits: field -> steps) each time the walk is inside the band, until ``max_steps``
+    nearest the band (then nearest its centre) is taken. Yields the edits so far
+    (field -> steps) each time the walk is inside the band, until ``max_steps``
     steps or no field can move further.
 
     Steps may mix fields: an early card made strong in several fields at once came back
@@ -460,9 +461,9 @@ def _search(
     family, card = target["family"], target["card"]
     edits: dict[str, int] = {}
     current = cards
-    for size in range(1, max_steps + 1):
+    for _ in range(max_steps):
         best = None
-        for field_, steps, edited in _candidates(current, family, card, target["status"], 1):
+        for field_, steps, edited in _candidates(current, family, card, target["status"]):
             value = _measured_metric(lab, edited, family, card)[0]
             lab.forget(edited)
             low, high = bounds(edited)
@@ -471,12 +472,12 @@ def _search(
             miss = max(low - value, value - high, 0.0) if np.isfinite(value) else math.inf
             key = (miss, abs(value - _centre(low, high)) if np.isfinite(value) else math.inf)
             if best is None or key < best[0]:
-                best = (key, tried, edited, value)
+                best = (key, tried, edited)
         if best is None:
             return
-        (miss, _), edits, current, value = best
+        (miss, _), edits, current = best
         if miss == 0.0:
-            yield dict(edits), value, size
+            yield dict(edits)
 
 
 SUGGESTION_COLUMNS = [
@@ -590,7 +591,7 @@ def _suggest(
         bounds = _bounds_of(values, targets, target)
         found: list[dict] = []
         tries = 0
-        for walked, _value, _size in _search(study_lab, cards, target, max_steps, status, bounds):
+        for walked in _search(study_lab, cards, target, max_steps, status, bounds):
             found = _verified_rows(verify_lab, cards, target, walked, status, bounds)
             tries += 1
             if found or tries == attempts:
