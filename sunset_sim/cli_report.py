@@ -156,17 +156,13 @@ def report_command(
     versions, pass --cards FILE if the games used another card set.
     """
     from sunset_sim.analysis.report import ReportInputError, build_report, write_report
-    from sunset_sim.analysis.report.build import check_min_samples
     from sunset_sim.run.backends import thread_count
 
     if results is not None and games is not None:
         raise CliError("give either a results file or folder, or --games N, not both")
     if results is None and games is None:
         raise CliError("give a results file (.parquet/.csv) or dataset folder, or --games N")
-    try:
-        check_min_samples(min_samples, "--min-samples")
-    except ReportInputError as error:
-        raise CliError(str(error)) from None
+    checked(validation.check_whole, min_samples, "--min-samples")
     out_dir = Path(out_dir)
     check_out_folder(out_dir, force)
     rules = parse_rules(rule_texts)
@@ -213,7 +209,7 @@ def report_command(
         except ReportInputError as error:
             raise CliError(str(error)) from None
         cards = _played_cards(results, run, given)
-        n_players, rules = _as_recorded(results, frame, run, rules, seed, study_games)
+        n_players, rules = _as_recorded(results, frame, run, rules, study_games)
         counts = [n_players]  # a study beside the report: at the games' count and rules
         played = {n_players: (frame, str(results))}
     else:
@@ -398,7 +394,7 @@ def _played_cards(results, run: dict | None, given):
         raise CliError(str(error)) from None
 
 
-def _as_recorded(results, frame, run, rules, seed, study_games) -> tuple[int, object]:
+def _as_recorded(results, frame, run, rules, study_games) -> tuple[int, object]:
     """The player count and rules of the games in a results file, for a study beside its
     report; settings given for games played here that the file contradicts, or that
     nothing would use (--seed without --study-games), are refused in one line rather

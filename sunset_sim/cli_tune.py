@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from sunset_sim import validation
 from sunset_sim.cli_common import (
     CliError,
     PathText,
@@ -21,6 +22,7 @@ from sunset_sim.cli_common import (
     cards_option,
     check_output,
     check_players,
+    checked,
     compile_engine,
     games_progress,
     jobs_text_option,
@@ -160,14 +162,10 @@ def tune_command(
     validation_games = _number("--validation-games", validation_text)
     jobs = _number("--jobs", jobs_text)
     check_players(players)
-    for option, value, low in (
-        ("--games", games, 1),
-        ("--validation-games", validation_games, 1),
-        ("--seed", seed, 0),
-        ("--jobs", jobs, 0),
-    ):
-        if value < low:
-            raise CliError(f"{option}: {value} is less than {low}")
+    checked(validation.check_games, games, "--games")
+    checked(validation.check_games, validation_games, "--validation-games")
+    checked(validation.check_seed, seed, "--seed")
+    checked(validation.check_jobs, jobs, "--jobs")
     try:  # the API's limits (10**30 generations ran on; a 2**64 population, a traceback)
         generations, population, elite = check_search(generations, population, elite, "--")
         player = tunable_spec(strategy)

@@ -310,7 +310,7 @@ class _Data:
 
 
 def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
-    check_columns(list(frame.columns))
+    """The report's data from a results frame whose columns ``build_report`` checked."""
     if len(frame) == 0:
         raise ReportInputError("results: no rows")
     seat = frame["seat"].to_numpy()
