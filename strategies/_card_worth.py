@@ -144,9 +144,12 @@ def hall_key(packed):
         0x0101010101010101
     )
     capped = word | (at_least_3 * np.uint64(3))  # low 2 bits of each byte: min(b, 3)
-    key = np.uint64(0)
-    for m in range(1, N_MASKS):
-        key |= ((capped >> np.uint64(8 * m)) & np.uint64(3)) << np.uint64(2 * (m - 1))
+    # gathered in three rounds of halving (7 fields, 2 bits each, 2(m - 1) for m = 1..7):
+    # pairs of bytes into 4 bits per 16, then 8 bits per 32, then 14 bits
+    key = (capped >> np.uint64(8)) & np.uint64(0x03030303030303)
+    key = (key | (key >> np.uint64(6))) & np.uint64(0x000F000F000F000F)
+    key = (key | (key >> np.uint64(12))) & np.uint64(0x000000FF000000FF)
+    key = (key | (key >> np.uint64(24))) & np.uint64(0xFFFF)
     return np.int64(key)
 
 
