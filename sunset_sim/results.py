@@ -337,11 +337,35 @@ def mean_ci(n: float, total: float, total_squares: float) -> tuple[float, float]
     return mean, Z95 * (variance / n) ** 0.5
 
 
+# The per-day and per-word columns ``frame_columns`` writes, by what they hold: the one
+# place for their names (``check_rows`` checks them, the report reads them).
+PLAN_PATTERN = r"plan_day\d+"  # the plan card kept that day: a label, missing after an early end
+DAY_VALUE_PATTERNS = (  # whole numbers, -1 on days not played
+    r"turn_day\d+",
+    r"fame_day\d+",
+    r"painted_day\d+",
+    r"goal_day\d+",
+    r"goal_card_day\d+",
+)
+WORD_PATTERNS = (  # uint64 bitmask words
+    r"commissions_day\d+_\d+",
+    r"painted_\d+",
+    r"available_\d+",
+    r"commissions_shown_\d+",
+)
+DAY_PATTERNS = (PLAN_PATTERN, *DAY_VALUE_PATTERNS, *WORD_PATTERNS)
+
+
+def any_of(patterns: tuple[str, ...]) -> re.Pattern:
+    """One regex matching any of ``patterns`` (use with ``fullmatch``)."""
+    return re.compile("|".join(f"(?:{pattern})" for pattern in patterns))
+
+
 # What a results file's rows must hold (``check_rows``): the columns ``frame_columns``
-# writes, each with its range. Per-day columns hold -1 on days not played.
-_WORD_COLUMN = re.compile(r"(?:painted|available|commissions_shown)_\d+|commissions_day\d+_\d+")
-_DAY_COLUMN = re.compile(r"(?:turn|fame|painted|goal|goal_card)_day\d+")
-_TEXT_COLUMN = re.compile(r"strategy|end_reason|plan_day\d+")
+# writes, each with its range.
+_WORD_COLUMN = any_of(WORD_PATTERNS)
+_DAY_COLUMN = any_of(DAY_VALUE_PATTERNS)
+_TEXT_COLUMN = any_of(("strategy", "end_reason", PLAN_PATTERN))
 _SMALL = 2**15 - 1  # the int16 columns' largest value
 _WON = {1: True, 0: False, "True": True, "False": False, "true": True, "false": False}
 _WON.update({"1": True, "0": False})  # True and False are the keys 1 and 0
@@ -504,13 +528,16 @@ def _check_text(frame: pd.DataFrame, name: str, where: str) -> None:
         raise _row_error(where, frame, (column == label).to_numpy(dtype=bool), name, problem)
 
 
-def _check_games(frame: pd.DataFrame, where: str, players: int) -> None:
-    """One row per seat in every game, and the win shared by its winners (``win_share``
-    1/n_winners for each of n_winners rows, 0 for the others; ``won`` the same rows)."""
+def whole_games(frame: pd.DataFrame, where: str, players: int) -> np.ndarray:
+    """The row order that puts each game's seats together (``np.arange`` when the rows
+    are as written), if every game has exactly one row per seat 0 to players - 1; else an
+    InputError of one line naming ``where``, the row and the game. The one check of whole
+    games: results reading (``check_rows``) and the report's own frames use it."""
     games = frame["game"].to_numpy()
     seat = frame["seat"].to_numpy()
     if (
         len(games)
+        and np.issubdtype(games.dtype, np.number)  # a frame's own game labels: sorted below
         and (np.diff(games) >= 0).all()
         and (np.diff(seat)[np.diff(games) == 0] > 0).all()
     ):
@@ -521,21 +548,35 @@ def _check_games(frame: pd.DataFrame, where: str, players: int) -> None:
     short = counts != players
     if short.any():
         row = order[first[np.flatnonzero(short)[0]]]
-        game = int(games[row])
+        game = _game(games[row])
         raise InputError(
             f"{where}: row {row + 1}: game {game} has {counts[short][0]} rows; every game "
             f"of a {players}-player file has one row per seat 0 to {players - 1}"
         )
-    seats = frame["seat"].to_numpy()[order].reshape(-1, players)
+    seats = seat[order].reshape(-1, players)
     twice = (seats != np.arange(players)).any(axis=1)
     if twice.any():
         row = order[np.flatnonzero(twice)[0] * players]
         raise InputError(
-            f"{where}: row {row + 1}: game {int(games[row])} does not have one row for "
+            f"{where}: row {row + 1}: game {_game(games[row])} does not have one row for "
             f"each seat 0 to {players - 1}"
         )
+    return order
+
+
+def _game(value: object) -> object:
+    """A game's number as a message names it (an int, not numpy's ``np.int64(5)``)."""
+    return int(value) if isinstance(value, int | np.integer) else value
+
+
+def _check_games(frame: pd.DataFrame, where: str, players: int) -> None:
+    """One row per seat in every game (``whole_games``), and the win shared by its
+    winners (``win_share`` 1/n_winners for each of n_winners rows, 0 for the others;
+    ``won`` the same rows)."""
+    order = whole_games(frame, where, players)
     if "win_share" not in frame or "n_winners" not in frame:
         return
+    games = frame["game"].to_numpy()
     share = frame["win_share"].to_numpy()[order].reshape(-1, players)
     winners = frame["n_winners"].to_numpy()[order].reshape(-1, players)
     wins = share > 0

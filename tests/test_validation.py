@@ -355,6 +355,23 @@ def test_build_report_says_what_is_wrong_with_the_frame(results, frame, message)
     assert one_line(error).startswith(message)
 
 
+def test_build_report_checks_whole_games_as_results_reading_does(results):
+    """A frame given to build_report never went through read_results' row checks: a game
+    with one seat twice (seats 0, 0 then 1, 1) was reported as two whole games. The
+    report checks whole games with results.whole_games, the same check and message."""
+    frame = results.copy()
+    frame.loc[1, "seat"], frame.loc[2, "seat"] = 0, 1  # game 0: seats 0, 0; game 1: 1, 1
+    with pytest.raises(InputError) as error:
+        sunset_sim.build_report(frame)
+    assert one_line(error) == "results: row 1: game 0 does not have one row for each seat 0 to 1"
+    with pytest.raises(InputError) as error:
+        sunset_sim.build_report(results.iloc[::-1].iloc[1:])  # out of order, a row short
+    assert one_line(error) == (
+        "results: row 1: game 19 has 1 rows; every game of a 2-player file has one row per "
+        "seat 0 to 1"
+    )
+
+
 def test_build_report_takes_a_card_path_as_the_other_functions_do(results, tmp_path):
     from sunset_sim.cards.loader import default_cards_text
 

@@ -17,6 +17,8 @@ from sunset_sim.analysis.report.model import MIN_SAMPLES, TOO_FEW, ReportInputEr
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
+from sunset_sim.results import DAY_PATTERNS, any_of, whole_games
+from sunset_sim.validation import InputError
 
 BASE_COLUMNS = ("game", "seat", "strategy", "fame", "win_share", "n_winners")
 OPTIONAL_COLUMNS = (
@@ -26,19 +28,7 @@ OPTIONAL_COLUMNS = (
     "end_reason",
     "days_played",
 )
-DAY_PATTERNS = (
-    r"plan_day\d+",
-    r"turn_day\d+",
-    r"fame_day\d+",
-    r"painted_day\d+",
-    r"goal_day\d+",
-    r"goal_card_day\d+",
-    r"commissions_day\d+_\d+",
-    r"painted_\d+",
-    r"available_\d+",
-    r"commissions_shown_\d+",
-)
-_WANTED = re.compile("|".join(f"(?:{p})" for p in DAY_PATTERNS))
+_WANTED = any_of(DAY_PATTERNS)  # the per-day and per-word columns, as results.py names them
 
 
 def wanted_columns(available: Sequence[str]) -> list[str]:
@@ -327,15 +317,12 @@ def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
         and np.array_equal(seat, expected)
         and bool((game[::players] == game[players - 1 :: players]).all())
     )
-    if not ordered:
+    if not ordered:  # whole games, checked as results reading checks them, then sorted
+        try:
+            whole_games(frame, "results", players)
+        except InputError as error:
+            raise ReportInputError(str(error)) from None
         frame = frame.sort_values(["game", "seat"], kind="stable", ignore_index=True)
-        seat = frame["seat"].to_numpy()
-        counts = frame.groupby("game", sort=False, observed=True).size()
-        if counts.nunique() != 1 or len(frame) % players:
-            raise ReportInputError(
-                "column 'seat': games have different numbers of seats (one results table "
-                "per player count)"
-            )
     days = _days(frame, "plan_day") or _days(frame, "turn_day") or _days(frame, "fame_day")
     if "days_played" in frame:
         days_played = frame["days_played"].to_numpy().astype(np.int16)
