@@ -1311,6 +1311,33 @@ def test_edited_results_records_are_one_line(results_csv, tmp_path, change, need
     fails(_report(path, tmp_path), where, needle)
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "needle"),
+    [
+        ("players", 9, "players: expected a whole number 2 to 4, got 9"),
+        ("cards_text", 5, "cards_text: expected the card set's TOML text"),
+    ],
+)
+def test_every_manifest_reader_checks_its_record(tmp_path, key, value, needle):
+    """The manifest's record was checked only by the report's reader: read_dataset read
+    a manifest whose run said players 9, and --resume took over a cards_text of 5.
+    read_manifest checks it now, for every reader, with the report's messages."""
+    from sunset_sim.run import RunError
+    from sunset_sim.run.dataset import MANIFEST, read_dataset
+
+    folder = tmp_path / "ds"
+    ok(cli(*DATASET, "--out", f"{folder}/"))
+    manifest = json.loads((folder / MANIFEST).read_text())
+    (manifest["run"] if key == "players" else manifest)[key] = value
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    line = f"{folder / MANIFEST}: {needle}"
+    with pytest.raises(RunError) as error:
+        read_dataset(folder)
+    assert str(error.value) == line
+    assert fails(cli(*DATASET, "--out", f"{folder}/", "--resume")) == f"error: {line}"
+    fails(_report(folder, tmp_path), line)
+
+
 def test_a_parquet_fame_that_is_nan_is_one_line(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq

@@ -304,7 +304,9 @@ class DatasetStore:
 
 
 def read_manifest(folder: str | os.PathLike) -> dict:
-    """The manifest of a dataset folder, checked for format and version (RunError if not)."""
+    """The manifest of a dataset folder, checked for format and version, and its run's
+    provenance (``provenance.check_run``, and ``cards_text`` a string) for every reader:
+    a RunError of one line naming the file and the field if not."""
     path = Path(folder) / MANIFEST
     if path.exists() and not path.is_file():  # a FIFO would block, a device never end
         raise RunError(f"{path}: not a regular file (a device, pipe or socket)")
@@ -325,6 +327,15 @@ def read_manifest(folder: str | os.PathLike) -> dict:
         )
     if not isinstance(manifest.get("run"), dict) or not isinstance(manifest.get("chunks"), list):
         raise RunError(f"{path}: damaged (no run or chunk list)")
+    from sunset_sim.provenance import check_run
+
+    try:
+        check_run(manifest["run"], path)
+    except ValueError as error:
+        raise RunError(str(error)) from None
+    text = manifest.get("cards_text")
+    if text is not None and not isinstance(text, str):
+        raise RunError(f"{path}: cards_text: expected the card set's TOML text")
     return manifest
 
 

@@ -69,8 +69,8 @@ def read_results(path: str | Path) -> tuple[pd.DataFrame, dict | None]:
     ``frame.attrs["provenance"]`` holds it too, so ``build_report(frame)`` reports with
     the card set the games were played with. ReportInputError for anything unreadable,
     and for rows or a record that are not as sunset-sim writes them
-    (``results.check_rows``, ``provenance.check_run``): one line naming the row and
-    column or the field."""
+    (``results.check_rows``; ``provenance.check_run``, which ``read_manifest`` applies to a
+    dataset folder's manifest): one line naming the row and column or the field."""
     if not isinstance(path, str | os.PathLike):
         raise ReportInputError(
             f"path: expected a results file or dataset folder path, got {type(path).__name__}"
@@ -92,7 +92,7 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
         raise ReportInputError(f"{path}: no such file or folder")
     if path.is_dir():
         from sunset_sim.run import RunError
-        from sunset_sim.run.dataset import MANIFEST, read_manifest
+        from sunset_sim.run.dataset import read_manifest
 
         try:
             manifest = read_manifest(path)
@@ -122,17 +122,8 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
             raise
         except Exception as error:  # noqa: BLE001 - any pyarrow failure is a bad input
             raise ReportInputError(f"{path}: unreadable dataset ({_first_line(error)})") from None
-        from sunset_sim.provenance import check_run
-
-        where = path / MANIFEST
-        run = manifest["run"]
-        try:
-            check_run(run, where)
-        except ValueError as error:
-            raise ReportInputError(str(error)) from None
+        run = manifest["run"]  # its fields checked by read_manifest
         text = manifest.get("cards_text")
-        if text is not None and not isinstance(text, str):
-            raise ReportInputError(f"{where}: cards_text: expected the card set's TOML text")
         if text is not None:
             run = {**run, "cards": {**(run.get("cards") or {}), "text": text}}
         return frame, run
