@@ -176,9 +176,10 @@ def tune_command(
             f"--opponent: {len(opponent_texts)} opponents do not fit round a table of "
             f"{players} (at most {players - 1})"
         )
-    for text in opponent_texts:
+    opponents = []  # each built once (a params file read once), then passed along
+    for text in opponent_texts or ("greedy",):
         try:
-            make_player(text)
+            opponents.append(make_player(text))
         except StrategyError as error:
             raise CliError(f"--opponent: {error}") from None
     rules = parse_rules(rule_texts)
@@ -208,7 +209,7 @@ def tune_command(
         )
 
     total = total_games(players, games, generations, population, validation_games)
-    compile_engine([player, *(make_player(text) for text in opponent_texts or ("greedy",))])
+    compile_engine([player, *opponents])
     with (
         open_cli_backend(backend, jobs, scheduler) as runner,
         games_progress(total, progress_stream) as bar,
@@ -216,7 +217,7 @@ def tune_command(
         try:
             result = tune(
                 player,
-                list(opponent_texts) or ["greedy"],
+                opponents,
                 games=games,
                 players=players,
                 generations=generations,
