@@ -269,7 +269,8 @@ class DaskBackend:
         only: np.ndarray | None = None,
     ) -> Iterator[BatchArrays]:
         """The chunks in order; ``progress(games)`` once per chunk (played remotely).
-        ``field`` travels as strategy names (only their code matters to the kernel)."""
+        ``field`` travels as ``field_data`` (only its strategies' code matters to the
+        kernel)."""
         seating = Seating(tables, seats, rules, seed, list(ranges), field, banned, only)
         for _, batch in self.play_seatings([seating], progress):
             yield batch
@@ -466,8 +467,10 @@ def seat_data(seats: Sequence[Player]) -> SeatData:
     return tuple((p.spec.name, tuple(float(v) for v in p.params), p.label) for p in seats)
 
 
-def field_data(field: Sequence[Player]) -> tuple[str, ...]:
-    """A study's field as the worker needs it: the names of its (registered) strategies."""
+def field_data(field: Sequence[Player]) -> SeatData:
+    """A study's field as the worker needs it, built once per run: one seat per
+    (registered) strategy, at its defaults (the engine compiles and addresses strategies
+    by these; only their code matters), which ``worker_seats`` builds once per process."""
     known = registry()
     names = []
     for player in field:
@@ -475,7 +478,9 @@ def field_data(field: Sequence[Player]) -> tuple[str, ...]:
             seat_data([player])  # the same one-line RunError
         if player.spec.name not in names:
             names.append(player.spec.name)
-    return tuple(names)
+    return tuple(
+        (name, tuple(float(v) for v in known[name].param_vector()), name) for name in names
+    )
 
 
 # ---- on the worker ---------------------------------------------------------------------
@@ -502,18 +507,6 @@ def worker_seats(data: SeatData) -> tuple[list[Player], str]:
     return found
 
 
-def field_entrants(field: tuple[str, ...]) -> list[Player]:
-    """A study's field on a worker: one player per strategy (the engine compiles and
-    addresses strategies by these), at its defaults, a vector ``Player`` accepts."""
-    known = registry()
-    return worker_seats(
-        tuple(
-            (name, tuple(known[name].param_vector()) if name in known else (), name)
-            for name in field
-        )
-    )[0]
-
-
 def play_chunk(
     tables: CardTables,
     data: SeatData,
@@ -523,14 +516,14 @@ def play_chunk(
     count: int,
     jobs: int | None,
     check_invariants: bool = False,
-    field: tuple[str, ...] = (),
+    field: SeatData = (),
     banned: np.ndarray | None = None,
     only: np.ndarray | None = None,
 ) -> tuple[str, str, BatchArrays]:
     """One chunk on a worker: (host, engine hash, games first .. first + count - 1 as
     raw arrays; with ``only``, just those games: ``run.subset.play_only``)."""
     seats, engine = worker_seats(data)
-    entrants = field_entrants(field) if field else []
+    entrants = worker_seats(field)[0] if field else []
     with _KERNEL_LOCK, numba_threads(jobs):
         batch = play_in_steps(
             tables, seats, rules, seed, first, count, None, check_invariants, entrants,
