@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -81,6 +82,12 @@ def _field_of(data: object, wanted: object) -> str:
             continue
         stack.extend(reversed(items))
     return "a value"
+
+
+def temporary_names(name: str) -> re.Pattern:
+    """The names of ``write_atomically``'s temporary files for a file called ``name``
+    (``.NAME.XXXXXXXX.tmp`` beside it): what a clean-up may remove after a crash."""
+    return re.compile(rf"\.{re.escape(name)}\..+\.tmp")
 
 
 def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:

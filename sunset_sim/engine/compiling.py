@@ -23,7 +23,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterable
@@ -32,6 +31,7 @@ import numba
 import numpy as np
 
 from sunset_sim.engine import decisions, jit
+from sunset_sim.files import write_atomically
 from sunset_sim.strategy import StrategyError, StrategySpec, plugin_file
 
 ENGINE = "engine"
@@ -343,11 +343,8 @@ def _save_times(times: dict) -> None:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        # named as jit.TIMES_TEMPORARY says, so that `cache clear` removes a leftover
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".times-", suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(times, stream, indent=1, sort_keys=True)
-        os.replace(temporary, path)
+        # its temporary file is one that jit.TIMES_TEMPORARY names: `cache clear` removes it
+        write_atomically(path, json.dumps(times, indent=1, sort_keys=True))
     except OSError:
         pass
 

@@ -39,6 +39,8 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import Dispatcher
 from numba.extending import _Intrinsic
 
+from sunset_sim.files import temporary_names
+
 CACHE = os.environ.get("SUNSET_SIM_NO_CACHE", "") not in ("1", "true", "yes")
 # Modules whose functions are not followed: their versions are in the digest instead.
 _LIBRARIES = ("numba", "numpy", "llvmlite")
@@ -74,10 +76,11 @@ def cache_folder() -> Path | None:
 #   function, FUNCTION-f.pyXY.nbi and FUNCTION-f.pyXY.N.nbc (``-f``: our disambiguator;
 #   numba's own locator puts a line number there), while written with numba's
 #   ``.tmp.UID`` suffix; an index is ours only if it carries our source stamp;
-# - compiling.py's compile times, TIMES_FILE, written through a ``.times-*.tmp`` file.
+# - compiling.py's compile times, TIMES_FILE, written through a temporary file
+#   (files.write_atomically's; ``.times-*.tmp`` before this version).
 SOURCE_STAMP = "sunset-sim"
 TIMES_FILE = "compile-times.json"
-TIMES_TEMPORARY = re.compile(r"\.times-.*\.tmp")
+TIMES_TEMPORARY = re.compile(rf"\.times-.*\.tmp|{temporary_names(TIMES_FILE).pattern}")
 _CACHE_FILE = re.compile(r"(?P<base>.+-f\.py\d+\w*?)\.(?:nbi|\d+\.nbc)(?:\.tmp\.[0-9a-f]+)?")
 
 
