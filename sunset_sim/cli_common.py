@@ -23,7 +23,7 @@ from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
 from sunset_sim.files import write_atomically
 from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import StrategyError
-from sunset_sim.validation import MAX_GAMES, MAX_SEED, InputError
+from sunset_sim.validation import MAX_GAMES, MAX_SEED, InputError, one_line
 
 __all__ = [
     "GAMES",
@@ -68,23 +68,6 @@ __all__ = [
     "text_option",
     "write_atomically",
 ]
-
-
-# The longest error line shown: a value of 100,000 characters (a card's frame, a
-# strategy text) is cut in the middle, so that the line's start and end stay readable.
-MAX_LINE = 2000
-
-
-def one_line(text: str) -> str:
-    """``text`` fit for one line of a terminal: control characters (a newline, an escape
-    sequence, a right-to-left override in a file name) shown escaped as Python writes
-    them (``\\n``, ``\\x1b``), and a line longer than MAX_LINE cut in the middle."""
-    if not text.isprintable():
-        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    if len(text) > MAX_LINE:
-        half = MAX_LINE // 2
-        text = f"{text[:half]} ... ({len(text) - 2 * half} characters left out) ... {text[-half:]}"
-    return text
 
 
 def error_line(message: object) -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from sunset_sim.files import JSONTextError, parse_json
-from sunset_sim.validation import InputError
+from sunset_sim.validation import InputError, one_line, short_number
 
 
 class StrategyError(InputError):
@@ -80,8 +80,7 @@ class StrategyRaisedError(StrategyFault):
 
 def _brief_text(text: str, limit: int = 160) -> str:
     """``text`` on one line, cut at ``limit`` characters."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return one_line(" ".join(text.split()), limit, keep=limit - 3)
 
 
 @dataclass(frozen=True)
@@ -468,11 +467,10 @@ PARAMS_FILE_BYTES = 1 << 20
 def _brief(value) -> str:
     """A JSON value named in one short line (never recursing into deep nesting)."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**24:
-        return f"{str(value)[:8]}... ({len(str(value))} digits)"
+        return short_number(value)
     if isinstance(value, list | dict):
         return "an array" if isinstance(value, list) else "an object"
-    text = json.dumps(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return one_line(json.dumps(value), 40, keep=37)
 
 
 def seat_players(names: list[str] | tuple[str, ...], n_players: int) -> list[Player]:

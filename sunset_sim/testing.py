@@ -68,6 +68,7 @@ from sunset_sim.enums import DECIDE_HIKE, DECIDE_PAINT, DECIDE_PLAN, DECIDE_SALE
 from sunset_sim.play import play_reference
 from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import Player, StrategyError, StrategySpec, make_player, registry
+from sunset_sim.validation import one_line
 
 KIND_NAMES = {DECIDE_PLAN: "plan", DECIDE_HIKE: "hike", DECIDE_PAINT: "paint", DECIDE_SALE: "sale"}
 OPPONENT = "random"
@@ -423,8 +424,7 @@ def _first_difference(
 
 
 def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return one_line(repr(value), 80, keep=77)
 
 
 __all__ = ["check_strategy", "assert_strategy", "StrategyCheckError"]

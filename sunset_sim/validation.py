@@ -41,6 +41,7 @@ __all__ = [
     "check_seed",
     "check_strategies",
     "check_whole",
+    "one_line",
     "short_number",
 ]
 
@@ -55,10 +56,34 @@ class InputError(ValueError):
     ``ValueError``, so existing ``except ValueError`` code keeps working."""
 
 
+# The longest error line shown: a value of 100,000 characters (a card's frame, a
+# strategy text) is cut in the middle, so that the line's start and end stay readable.
+MAX_LINE = 2000
+
+
+def one_line(
+    text: str, limit: int | None = MAX_LINE, keep: int | None = None, size: str = ""
+) -> str:
+    """``text`` fit for one line of a message or terminal, the one helper for it: control
+    characters (a newline, an escape sequence, a right-to-left override in a file name)
+    shown escaped as Python writes them (``\\n``, ``\\x1b``); a text longer than
+    ``limit`` (None: no limit) cut to its first ``keep`` characters and ``...`` (then
+    `` (SIZE)`` with a ``size``, what the whole was: ``12 digits``), or with no ``keep``
+    in the middle, so that a whole line's start and end stay readable."""
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if limit is None or len(text) <= limit:
+        return text
+    if keep is not None:
+        return f"{text[:keep]}..." + (f" ({size})" if size else "")
+    half = limit // 2
+    return f"{text[:half]} ... ({len(text) - 2 * half} characters left out) ... {text[-half:]}"
+
+
 def short_number(value: object) -> str:
     """A value in a message, cut short if it is a huge number (one line, always)."""
     text = str(value)
-    return text if len(text) <= 24 else f"{text[:8]}... ({len(text)} digits)"
+    return one_line(text, 24, keep=8, size=f"{len(text)} digits")
 
 
 def _whole(name: str, value: object) -> int:

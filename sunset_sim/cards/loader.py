@@ -30,7 +30,7 @@ from sunset_sim.enums import (
     MAX_FEATURES,
     MAX_FRAMES,
 )
-from sunset_sim.validation import InputError
+from sunset_sim.validation import InputError, one_line
 
 DEFAULT_FILE = "default.toml"
 DEFAULT_PATH_LABEL = "<default>"
@@ -190,11 +190,8 @@ def _show(value: Any) -> str:
 def _quoted(value: Any, limit: int = 60) -> str:
     """``repr(value)`` cut to about ``limit`` characters, with its length when cut: a
     frame of 100,000 characters stays a short problem line."""
-    text = repr(value)
-    if len(text) <= limit:
-        return text
-    size = f" ({len(value)} characters)" if isinstance(value, str | list | dict) else ""
-    return text[: limit - 3] + "..." + size
+    size = f"{len(value)} characters" if isinstance(value, str | list | dict) else ""
+    return one_line(repr(value), limit, keep=limit - 3, size=size)
 
 
 def _parse_set(chk: _Checker, data: dict[str, Any]) -> tuple[str | None, tuple[str, ...] | None]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sunset_sim.enums import DIRCLASS_NAMES, GOAL_KIND_NAMES, GOAL_MOVED, GRID_SIZE
 from sunset_sim.rules.state import EMPTY, GameState
+from sunset_sim.validation import one_line
 
 CELL_WIDTH = 9
 
@@ -132,6 +133,4 @@ def grid_lines(state: GameState) -> list[str]:
 
 def printable(value) -> str:
     """Text safe to print: control characters shown as escapes, at most 80 characters."""
-    text = value if isinstance(value, str) else repr(value)
-    shown = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
-    return shown if len(shown) <= 80 else shown[:77] + "..."
+    return one_line(value if isinstance(value, str) else repr(value), 80, keep=77)

@@ -21,6 +21,7 @@ from sunset_sim.rules.game import Decider, GameResult, play_game
 from sunset_sim.rules.options import RuleOptionError, Rules
 from sunset_sim.rules.setup import SetupOrders
 from sunset_sim.rules.state import GameState
+from sunset_sim.validation import one_line
 
 
 class RecordError(Exception):
@@ -29,7 +30,7 @@ class RecordError(Exception):
     def __init__(self, message: str) -> None:
         # The line can quote a record's own strings: never pass their control characters
         # (terminal escape sequences, line breaks) to the terminal, whichever check fails.
-        super().__init__("".join(c if c.isprintable() else ascii(c)[1:-1] for c in message))
+        super().__init__(one_line(message, None))
 
 
 MAX_RECORD_BYTES = 16 << 20  # a 12-day, 4-player record is under 100 KiB
