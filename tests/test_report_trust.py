@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 
 import sunset_sim
 from sunset_sim.analysis.report import build_report
@@ -229,3 +230,31 @@ def test_study_markdown_escapes_the_data():
     assert "<script>" not in text and "<b>" not in text and "<default>" not in text
     assert "![p](" not in text and "[n](u)" not in text
     assert "&lt;script&gt;" in text and "&lt;default&gt;" in text
+
+
+def test_min_group_is_a_report_option_checked_in_one_line(frame, tmp_path):
+    """The threshold for findings is stated and can be set: --min-group on the command
+    line (default MIN_GROUP), min_group in Python, refused in one line when not a count."""
+    from sunset_sim.analysis.report import ReportInputError
+    from sunset_sim.analysis.report.model import MIN_GROUP
+    from sunset_sim.cli import main
+    from sunset_sim.cli_report import report_command
+
+    default = next(p.default for p in report_command.params if p.name == "min_group")
+    assert default == MIN_GROUP
+    with pytest.raises(ReportInputError, match="min_group"):
+        build_report(frame, CARDS, min_group="many")
+    results = tmp_path / "r.parquet"
+    frame.to_parquet(results)
+    runner = CliRunner()
+    bad = runner.invoke(
+        main, ["report", str(results), "--out", str(tmp_path / "a"), "--min-group", "0"]
+    )
+    assert bad.exit_code == 2 and "--min-group" in bad.output
+    assert len(bad.output.strip().splitlines()) == 1
+    out = tmp_path / "b"
+    done = runner.invoke(
+        main, ["report", str(results), "--out", str(out), "--min-group", "7", "-q"]
+    )
+    assert done.exit_code == 0, done.output
+    assert "fewer than 7 observations" in (out / "report.md").read_text()
