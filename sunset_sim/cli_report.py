@@ -96,6 +96,14 @@ def _report_owns(name: str) -> bool:
     help="Groups with fewer samples are marked 'too few samples' and never ranked.",
 )
 @click.option(
+    "--min-group",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="An effect (with vs without a card, a goal, a turn position) whose smaller group "
+    "is smaller than this is shown in its table (n_smaller) but never listed as a finding.",
+)
+@click.option(
     "--study-games",
     type=RangedInt("--study-games"),  # at most MAX_GAMES, like --games
     default=None,
@@ -126,6 +134,7 @@ def report_command(
     out_dir,
     force,
     min_samples,
+    min_group,
     study_games,
     title,
     table_format,
@@ -163,6 +172,7 @@ def report_command(
     if results is None and games is None:
         raise CliError("give a results file (.parquet/.csv) or dataset folder, or --games N")
     checked(validation.check_whole, min_samples, "--min-samples")
+    checked(validation.check_whole, min_group, "--min-group")
     out_dir = Path(out_dir)
     check_out_folder(out_dir, force)
     rules = parse_rules(rule_texts)
@@ -259,6 +269,7 @@ def report_command(
                     frame,
                     cards,
                     min_samples=min_samples,
+                    min_group=min_group,
                     title=title,
                     source=source,
                     on_step=step,

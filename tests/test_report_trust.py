@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 
 import sunset_sim
 from sunset_sim.analysis.report import build_report
@@ -198,3 +199,62 @@ def test_markdown_escapes_html_from_the_data():
     assert "<script>" not in markdown and "<img src=x" not in markdown
     assert "&lt;script&gt;" in markdown or "&lt;scri" in markdown
     assert "<script>" not in render_html(report, {})
+
+
+def test_markdown_shows_link_image_and_code_syntax_from_the_data_as_text():
+    """A card-set name, title or label written as Markdown (an image that a viewer would
+    fetch from a tracker, a link, a code span) reads in report.md as it was typed."""
+    frame = sunset_sim.simulate(games=60, players=2, strategies=["greedy"], seed=1, jobs=1)
+    frame["strategy"] = "x\\|`y`"  # a backslash before the cell separator, a code span
+    title = "![p](https://tracker.example/p.png) [here](https://evil.example/)"
+    markdown = render_markdown(build_report(frame, CARDS, title=title), {})
+    assert "![p](" not in markdown and "[here](" not in markdown
+    assert "\\[here\\](https://evil.example/)" in markdown
+    assert "| x\\\\\\|\\`y\\` |" in markdown  # the whole label stays in its own cell
+
+
+def test_study_markdown_escapes_the_data():
+    """study.md, written beside the report, holds the card set's name and the field's
+    labels: no HTML or link from them reaches a Markdown viewer."""
+    from sunset_sim.analysis.study import Study
+    from sunset_sim.analysis.study_files import study_markdown
+
+    empty = pd.DataFrame({"status": [], "strategy": []})
+    settings = {
+        "games": 10, "tables": 2, "players": 2, "seed": 0, "cards": "<default>",
+        "strategies": ["greedy", "<b>x</b>"],
+        "cards_name": "<script>alert(1)</script> ![p](https://tracker.example/p.png)",
+    }  # fmt: skip
+    study = Study(empty, empty, empty, pd.DataFrame(), None, settings, notes=["[n](u)"])
+    text = study_markdown(study)
+    assert "<script>" not in text and "<b>" not in text and "<default>" not in text
+    assert "![p](" not in text and "[n](u)" not in text
+    assert "&lt;script&gt;" in text and "&lt;default&gt;" in text
+
+
+def test_min_group_is_a_report_option_checked_in_one_line(frame, tmp_path):
+    """The threshold for findings is stated and can be set: --min-group on the command
+    line (default MIN_GROUP), min_group in Python, refused in one line when not a count."""
+    from sunset_sim.analysis.report import ReportInputError
+    from sunset_sim.analysis.report.model import MIN_GROUP
+    from sunset_sim.cli import main
+    from sunset_sim.cli_report import report_command
+
+    default = next(p.default for p in report_command.params if p.name == "min_group")
+    assert default == MIN_GROUP
+    with pytest.raises(ReportInputError, match="min_group"):
+        build_report(frame, CARDS, min_group="many")
+    results = tmp_path / "r.parquet"
+    frame.to_parquet(results)
+    runner = CliRunner()
+    bad = runner.invoke(
+        main, ["report", str(results), "--out", str(tmp_path / "a"), "--min-group", "0"]
+    )
+    assert bad.exit_code == 2 and "--min-group" in bad.output
+    assert len(bad.output.strip().splitlines()) == 1
+    out = tmp_path / "b"
+    done = runner.invoke(
+        main, ["report", str(results), "--out", str(out), "--min-group", "7", "-q"]
+    )
+    assert done.exit_code == 0, done.output
+    assert "fewer than 7 observations" in (out / "report.md").read_text()

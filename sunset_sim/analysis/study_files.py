@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sunset_sim.analysis.report.render import md_cell, md_escape
 from sunset_sim.analysis.study import Study, Targets
 from sunset_sim.cards.edit import dump_cards
 from sunset_sim.cards.model import CardSet
@@ -117,10 +118,12 @@ def study_markdown(study: Study) -> str:
     lines = [
         "# Designer study",
         "",
-        f"{s['games']} deals x {s['tables']} table rotation(s) per arm, {s['players']} players, "
-        f"field: {', '.join(s['strategies'])}; cards {s['cards']} ({s['cards_name']}); seed "
-        f"{s['seed']}. Values are paired differences on the same deals with 95% CIs (points "
-        "of win share: 1 point = 0.01). Results are between bots.",
+        md_escape(
+            f"{s['games']} deals x {s['tables']} table rotation(s) per arm, {s['players']} "
+            f"players, field: {', '.join(s['strategies'])}; cards {s['cards']} "
+            f"({s['cards_name']}); seed {s['seed']}. Values are paired differences on the same "
+            "deals with 95% CIs (points of win share: 1 point = 0.01). Results are between bots."
+        ),
         "",
         "## Targets",
         "",
@@ -132,11 +135,11 @@ def study_markdown(study: Study) -> str:
     outside = study.outside()
     if outside.empty:
         lines.append("Every card is inside its target.")
-    lines += [f"- {outside_text(row)}" for _, row in outside.iterrows()]
+    lines += [f"- {md_escape(outside_text(row))}" for _, row in outside.iterrows()]
     lines += ["", "## Verified suggestions", ""]
     if study.suggestions.empty:
         lines.append("None.")
-    lines += [f"- {suggestion_text(row)}" for _, row in study.suggestions.iterrows()]
+    lines += [f"- {md_escape(suggestion_text(row))}" for _, row in study.suggestions.iterrows()]
     if study.compare_command:
         lines += [
             "",
@@ -145,7 +148,7 @@ def study_markdown(study: Study) -> str:
             f"    {study.compare_command}",
         ]
     if study.notes:
-        lines += ["", "## Notes", "", *[f"- {note}" for note in study.notes]]
+        lines += ["", "## Notes", "", *[f"- {md_escape(note)}" for note in study.notes]]
     lines += ["", "## Values (restricted play, all seats)", ""]
     overall = study.values[study.values["strategy"] == "all"]
     lines.append("| family | card | value (points) | 95% CI | per fame | use rate | n |")
@@ -153,7 +156,7 @@ def study_markdown(study: Study) -> str:
     for _, row in overall.iterrows():
         per_fame = f"{row['value_per_fame']:.2f}" if np.isfinite(row["value_per_fame"]) else ""
         lines.append(
-            f"| {row['family']} | {row['card']} | {row['value']:.2f} | "
+            f"| {row['family']} | {md_cell(row['card'])} | {row['value']:.2f} | "
             f"{row['value_ci_low']:.2f} to {row['value_ci_high']:.2f} | {per_fame} | "
             f"{row['use_rate']:.2f} | {row['n']} |"
         )

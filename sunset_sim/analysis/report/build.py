@@ -88,6 +88,7 @@ def build_report(
         )
     check_columns(list(frame.columns))
     min_samples = check_min_samples(min_samples)
+    min_group = check_min_samples(min_group, "min_group")
     cards = _played_cards(frame, cards, source)
     frame, aliases = short_labels(frame)
     data = _prepare(frame, cards)

@@ -191,10 +191,21 @@ def shown_columns(name: str, table: pd.DataFrame) -> pd.DataFrame:
     return shown[[c for c in keep if c in shown.columns]]
 
 
+# Markdown's link, image and code-span syntax, shown as typed: a card-set name such as
+# "![x](https://tracker/p.png)" must not make a Markdown viewer fetch or link anything.
+_MD_SYNTAX = str.maketrans({"\\": "\\\\", "`": "\\`", "[": "\\[", "]": "\\]"})
+
+
 def md_escape(text: str) -> str:
     """Text from the data (titles, set names, card ids, labels) safe in Markdown: no raw
-    HTML (``<script>``, ``<img onerror>``) reaches a Markdown viewer."""
-    return html.escape(str(text), quote=False)
+    HTML (``<script>``, ``<img onerror>``) and no link, image or code span reaches a
+    Markdown viewer; the text reads as it does in the HTML page."""
+    return html.escape(str(text), quote=False).translate(_MD_SYNTAX)
+
+
+def md_cell(value: object) -> str:
+    """A Markdown table cell from the data: escaped, its ``|`` kept inside the cell."""
+    return md_escape(value).replace("|", "\\|")
 
 
 def _markdown_table(name: str, table: pd.DataFrame) -> str:
@@ -203,7 +214,7 @@ def _markdown_table(name: str, table: pd.DataFrame) -> str:
     rule = "|" + "|".join("---" for _ in shown.columns) + "|"
     lines = [header, rule]
     for row in shown.itertuples(index=False):
-        lines.append("| " + " | ".join(md_escape(v).replace("|", "\\|") for v in row) + " |")
+        lines.append("| " + " | ".join(md_cell(v) for v in row) + " |")
     return "\n".join(lines)
 
 
