@@ -417,3 +417,48 @@ def test_card_set_and_backend_errors_are_input_errors(tmp_path):
     with pytest.raises(InputError) as error:
         sunset_sim.simulate(games=5, backend="nope")
     assert one_line(error) == "backend: 'nope' is not 'local', 'dask' or a distributed.Client"
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: sunset_sim.simulate(games=5, progress="yes"), "progress: 'yes' is not True"),
+        (lambda: _whatif().sweep(games=5), "give exactly one of param"),
+        (lambda: _whatif().sweep(games=5, param="x", rule="days"), "give exactly one of param"),
+        (lambda: _experiments().restricted_play([], games=5), "strategies: give at least one"),
+        (
+            lambda: _experiments().restricted_play(["greedy"], families=["plans"], games=5),
+            "family: 'plans' is not one of plan",
+        ),
+        (
+            lambda: _experiments().restricted_play(
+                ["greedy"], restrictions=[_experiments().Restriction("feature", "lava")], games=5
+            ),
+            "feature: 'lava' is not a feature type",
+        ),
+        (
+            lambda: _experiments().restricted_play(
+                ["greedy"], restrictions=[_experiments().Restriction("plan", "P99")], games=5
+            ),
+            "plan: no card 'P99'",
+        ),
+    ],
+    ids=["progress", "sweep-neither", "sweep-both", "no-strategy", "family", "feature", "card"],
+)
+def test_api_argument_errors_are_input_errors(call, message):
+    """These were plain ValueErrors, which the one-line error handling of the CLI and of
+    callers that catch InputError did not take as bad input."""
+    with pytest.raises(InputError, match=message):
+        call()
+
+
+def _whatif():
+    from sunset_sim.analysis import whatif
+
+    return whatif
+
+
+def _experiments():
+    from sunset_sim.analysis import experiments
+
+    return experiments

@@ -54,6 +54,7 @@ from sunset_sim.rules.setup import commission_order
 from sunset_sim.run.backends import BackendOption, using_backend
 from sunset_sim.runner import DEFAULT_CHUNK, iter_seatings
 from sunset_sim.strategy import Player, make_player
+from sunset_sim.validation import InputError
 
 __all__ = [
     "FAMILIES",
@@ -98,7 +99,7 @@ def restrictions_for(cards: CardSet, families: Sequence[str] = FAMILIES) -> list
     }
     unknown = [f for f in families if f not in ids]
     if unknown:
-        raise ValueError(f"family: {unknown[0]!r} is not one of {', '.join(FAMILIES)}")
+        raise InputError(f"family: {unknown[0]!r} is not one of {', '.join(FAMILIES)}")
     return [Restriction(family, card) for family in families for card in ids[family]]
 
 
@@ -118,13 +119,13 @@ def ban_columns(cards: CardSet, restriction: Restriction) -> list[int]:
         columns = [land_column + i for i in indices]
     elif family == "feature":
         if card not in cards.features:
-            raise ValueError(f"feature: {card!r} is not a feature type of {cards.name}")
+            raise InputError(f"feature: {card!r} is not a feature type of {cards.name}")
         f = cards.features.index(card)
         columns = [land_column + i for i, land in enumerate(cards.landscapes) if land.features[f]]
     else:
-        raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
+        raise InputError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
     if not columns:
-        raise ValueError(f"{family}: no card {card!r} in {cards.name}")
+        raise InputError(f"{family}: no card {card!r} in {cards.name}")
     return columns
 
 
@@ -447,7 +448,7 @@ def _cards(cards: CardSet | str | os.PathLike | None) -> CardSet:
 def _players(strategies: Sequence[str | Player]) -> list[Player]:
     entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
     if not entrants:
-        raise ValueError("strategies: give at least one strategy")
+        raise InputError("strategies: give at least one strategy")
     return entrants
 
 

@@ -161,7 +161,9 @@ class Study:
 def _edit_list(cards: CardSet, families: Sequence[str]) -> list[tuple[str, str, int]]:
     unknown = [f for f in families if f not in EDIT_FAMILIES]
     if unknown:
-        raise ValueError(f"edits: {unknown[0]!r} is not one of {', '.join(EDIT_FAMILIES)}")
+        raise validation.InputError(
+            f"edits: {unknown[0]!r} is not one of {', '.join(EDIT_FAMILIES)}"
+        )
     edits = []
     for family in families:
         if family == "commission-fame":

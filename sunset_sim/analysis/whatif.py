@@ -546,7 +546,7 @@ def sweep(
     ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr). ``backend``/
     ``scheduler``: where the chunks are played, as ``simulate`` takes them; same rows."""
     if (param is None) == (rule is None):
-        raise ValueError("give exactly one of param (a strategy parameter) or rule")
+        raise validation.InputError("give exactly one of param (a strategy parameter) or rule")
     _check_sizes(players, games, seed, jobs)
     card_set = _cards(cards)
     base_rules = resolve_rules(rules)
