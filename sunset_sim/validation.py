@@ -80,6 +80,13 @@ def one_line(
     return f"{text[:half]} ... ({len(text) - 2 * half} characters left out) ... {text[-half:]}"
 
 
+def first_line(error: BaseException) -> str:
+    """An error's message for one line of ours: its first line (a library's message may
+    run to several), or its kind where it has none."""
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
 def short_number(value: object) -> str:
     """A value in a message, cut short if it is a huge number (one line, always)."""
     text = str(value)

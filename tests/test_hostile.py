@@ -313,6 +313,43 @@ def test_resume_replays_a_chunk_damaged_without_a_size_change(tmp_path):
     pd.testing.assert_frame_equal(read_dataset(folder), whole)
 
 
+@pytest.mark.parametrize(
+    ("column", "value", "message"),
+    [("seat", 99, "seat"), ("win_share", 2.0, "win_share"), ("fame", -5, "fame")],
+)
+def test_read_dataset_checks_rows_as_report_does(tmp_path, column, value, message):
+    """A part file rewritten with rows sunset-sim never writes (its checksum in the
+    manifest updated to match) was returned by read_dataset as if it were results;
+    report refused it. Both now refuse it in one line naming the column."""
+    import hashlib
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from sunset_sim.run import RunError
+    from sunset_sim.run.dataset import MANIFEST, read_dataset
+
+    folder = tmp_path / "ds"
+    ok(cli(*DATASET, "--out", f"{folder}/"))
+    manifest = json.loads((folder / MANIFEST).read_text())
+    entry = manifest["chunks"][1]
+    part = folder / entry["file"]
+    table = pq.read_table(part)
+    values = table.column(column).to_pylist()
+    values[3] = value
+    index = table.schema.get_field_index(column)
+    column_type = table.schema.field(index).type
+    table = table.set_column(index, column, pa.array(values, type=column_type))
+    pq.write_table(table, part)
+    data = part.read_bytes()
+    entry["bytes"], entry["sha256"] = len(data), hashlib.sha256(data).hexdigest()
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(RunError, match=message) as error:
+        read_dataset(folder)
+    assert "\n" not in str(error.value)
+    fails(cli("report", f"{folder}/", "--out", tmp_path / "report", "--quiet"), message)
+
+
 @pytest.mark.parametrize("name", ["../../../../etc/passwd", "/etc/passwd", "part-x.parquet"])
 def test_manifest_file_entries_never_leave_the_folder(tmp_path, name):
     from sunset_sim.run import RunError

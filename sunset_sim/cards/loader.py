@@ -30,7 +30,7 @@ from sunset_sim.enums import (
     MAX_FEATURES,
     MAX_FRAMES,
 )
-from sunset_sim.validation import InputError, one_line
+from sunset_sim.validation import InputError, first_line, one_line
 
 DEFAULT_FILE = "default.toml"
 DEFAULT_PATH_LABEL = "<default>"
@@ -469,7 +469,7 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
     except tomllib.TOMLDecodeError as exc:
         raise CardSetError([f"{path}: file: toml: {exc}"]) from None
     except (RecursionError, ValueError) as exc:  # deep nesting, or an over-long integer
-        raise CardSetError([f"{path}: file: toml: {_first_line(exc)}"]) from None
+        raise CardSetError([f"{path}: file: toml: {first_line(exc)}"]) from None
 
     for key, value in data.items():
         if key not in SECTION_KEYS:
@@ -612,11 +612,6 @@ def _shape_problem(text: str) -> str | None:
             dots = 0
         i += 1
     return None
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return text[0] if text else type(error).__name__
 
 
 def default_cards_text() -> str:

@@ -38,11 +38,12 @@ import pandas as pd
 
 from sunset_sim.cards.model import CardSet
 from sunset_sim.files import JSONTextError, parse_json
-from sunset_sim.results import Summary
+from sunset_sim.results import Summary, check_rows
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
 from sunset_sim.run.backends import engine_hash
 from sunset_sim.strategy import Player
+from sunset_sim.validation import InputError, first_line
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -233,7 +234,7 @@ class DatasetStore:
             os.replace(temporary, self.folder / name)
         except OSError as error:  # a full disk: the chunk is not listed, --resume plays it
             temporary.unlink(missing_ok=True)
-            reason = error.strerror or str(error).splitlines()[0]
+            reason = error.strerror or first_line(error)
             raise RunError(f"{self.folder / name}: cannot write: {reason}") from None
         except BaseException:
             temporary.unlink(missing_ok=True)
@@ -317,7 +318,7 @@ def read_manifest(folder: str | os.PathLike) -> dict:
     except JSONTextError as error:  # syntax, nesting, a number of over 4,300 digits
         raise RunError(f"{path}: damaged ({error})") from None
     except (OSError, ValueError) as error:
-        raise RunError(f"{path}: unreadable or damaged ({_first_line(error)})") from None
+        raise RunError(f"{path}: unreadable or damaged ({first_line(error)})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise RunError(f"{path}: not a sunset-sim dataset manifest")
     if manifest.get("version") != VERSION:
@@ -340,7 +341,10 @@ def read_manifest(folder: str | os.PathLike) -> dict:
 
 
 def read_dataset(folder: str | os.PathLike, allow_incomplete: bool = False) -> pd.DataFrame:
-    """The rows of a dataset folder, in game order (only the chunks the manifest lists)."""
+    """The rows of a dataset folder, in game order (only the chunks the manifest lists),
+    checked as ``report`` checks them (``results.check_rows``): a damaged or edited part
+    file is a RunError in one line naming the row and column, not rows returned as if
+    sunset-sim had written them."""
     import pyarrow.dataset as ds
 
     manifest = read_manifest(folder)
@@ -349,7 +353,17 @@ def read_dataset(folder: str | os.PathLike, allow_incomplete: bool = False) -> p
     files = chunk_files(folder, manifest)
     if not files:
         return pd.DataFrame()
-    return arrow_to_pandas(ds.dataset(files, format="parquet").to_table())
+    missing = [f for f in files if not Path(f).is_file()]
+    if missing:
+        raise RunError(f"{missing[0]}: listed in the manifest but missing")
+    try:
+        table = ds.dataset(files, format="parquet").to_table()
+    except Exception as error:  # noqa: BLE001 - any pyarrow failure is a damaged folder
+        raise RunError(f"{folder}: unreadable dataset ({first_line(error)})") from None
+    try:
+        return check_rows(arrow_to_pandas(table), str(folder), manifest["run"].get("players"))
+    except InputError as error:
+        raise RunError(str(error)) from None
 
 
 def arrow_to_pandas(table: pa.Table) -> pd.DataFrame:
@@ -394,11 +408,6 @@ def chunk_files(folder: str | os.PathLike, manifest: dict) -> list[str]:
                 "simulate --resume and the original arguments"
             )
     return [str(Path(folder) / entry["file"]) for entry in entries]
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return text[0] if text else type(error).__name__
 
 
 def _kept_chunks(folder: Path, identity: dict) -> dict[int, dict]:

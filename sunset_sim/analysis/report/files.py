@@ -14,7 +14,7 @@ from sunset_sim.analysis.report.model import Report, ReportInputError
 from sunset_sim.analysis.report.render import render_all, render_html, render_markdown
 from sunset_sim.files import write_atomically
 from sunset_sim.results import check_rows
-from sunset_sim.validation import InputError
+from sunset_sim.validation import InputError, first_line
 
 
 def write_report(
@@ -121,7 +121,7 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
         except ReportInputError:
             raise
         except Exception as error:  # noqa: BLE001 - any pyarrow failure is a bad input
-            raise ReportInputError(f"{path}: unreadable dataset ({_first_line(error)})") from None
+            raise ReportInputError(f"{path}: unreadable dataset ({first_line(error)})") from None
         run = manifest["run"]  # its fields checked by read_manifest
         text = manifest.get("cards_text")
         if text is not None:
@@ -139,7 +139,7 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
                 f"{path}: not UTF-8 text ({error.reason} at byte {error.start})"
             ) from None
         except Exception as error:  # noqa: BLE001 - any parser failure is a bad input
-            raise ReportInputError(f"{path}: unreadable CSV ({_first_line(error)})") from None
+            raise ReportInputError(f"{path}: unreadable CSV ({first_line(error)})") from None
         return frame, _provenance(path)
     import pyarrow.parquet as pq
 
@@ -150,13 +150,13 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
         names = handle.schema_arrow.names
     except Exception as error:  # noqa: BLE001
         raise ReportInputError(
-            f"{path}: not a Parquet results file ({_first_line(error)})"
+            f"{path}: not a Parquet results file ({first_line(error)})"
         ) from None
     check_columns(names, str(path))
     try:
         frame = arrow_to_pandas(handle.read(columns=_columns(names)))
     except Exception as error:  # noqa: BLE001
-        raise ReportInputError(f"{path}: unreadable ({_first_line(error)})") from None
+        raise ReportInputError(f"{path}: unreadable ({first_line(error)})") from None
     return frame, _provenance(path, handle.schema_arrow.metadata or {})
 
 
@@ -173,8 +173,3 @@ def _provenance(path: Path, metadata: dict | None = None) -> dict | None:
         return read_provenance(path, metadata)
     except ValueError as error:
         raise ReportInputError(str(error)) from None
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return text[0] if text else type(error).__name__
