@@ -230,6 +230,55 @@ def test_digest_covers_helpers_in_other_files_and_constants(tmp_path):
     assert ("hash_helper_mod.OFFSET", b"1") in constants
 
 
+def test_a_helper_edited_while_the_process_runs_changes_the_digest(tmp_path):
+    """A notebook that edits a helper file in place and imports again must compile the new
+    code: the file's digest was kept by its path for the life of the process, so the
+    edited helper had the old digest and numba's cache gave back the old machine code."""
+    helper = tmp_path / "edit_helper_mod.py"
+    (tmp_path / "edit_main_mod.py").write_text(
+        "from edit_helper_mod import helper\nfrom sunset_sim.engine.jit import jit\n\n"
+        "@jit\ndef decide(kind, obs, options, n_options, params, rng, tables):\n"
+        "    return helper(n_options)\n"
+    )
+
+    def digest(body: str) -> str:
+        helper.write_text(
+            f"from sunset_sim.engine.jit import jit\n\n@jit\ndef helper(n):\n    {body}\n"
+        )
+        sys.path.insert(0, str(tmp_path))
+        try:
+            return dependency_digest(importlib.import_module("edit_main_mod").decide)
+        finally:
+            sys.path.remove(str(tmp_path))
+            sys.modules.pop("edit_main_mod", None)
+            sys.modules.pop("edit_helper_mod", None)
+
+    first = digest("return n - 1")
+    assert digest("return n - 1") == first
+    assert digest("return n - 2") != first
+
+
+def test_a_function_given_a_freed_functions_id_gets_its_own_digest():
+    """Digests were kept by id(function): a new function that CPython placed where a
+    freed one had been took the freed one's digest (and so its compiled code)."""
+    import gc
+
+    namespace: dict = {}
+    exec("def first(n):\n    return n + 1\n", namespace)
+    first = namespace["first"]
+    old_id, old_digest = id(first), dependency_digest(first)
+    del first, namespace
+    gc.collect()
+    for _ in range(100_000):
+        namespace = {}
+        exec("def second(n):\n    return n * 7 - 3\n", namespace)
+        second = namespace["second"]
+        if id(second) == old_id:
+            assert dependency_digest(second) != old_digest
+            return
+    pytest.skip("the allocator never gave a new function the freed one's address")
+
+
 def test_two_strategies_with_one_name_are_refused():
     greedy = registry()["greedy"]
     impostor = StrategySpec("greedy", "another greedy", registry()["random"].decide)

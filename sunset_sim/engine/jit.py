@@ -30,6 +30,7 @@ import re
 import sys
 import types
 import warnings
+import weakref
 from pathlib import Path
 
 import numba
@@ -158,19 +159,29 @@ def warn_once(message: str) -> None:
 
 # ---- what a function compiles from ----------------------------------------------------
 
-_FILE_DIGESTS: dict[str, bytes] = {}
-_DIGESTS: dict[int, str] = {}
+# Both caches are for one process. A file's digest is kept with the size and time of the
+# file it was read from, so a source edited while a notebook runs is read again; a
+# function's, under the function itself (weakly: a later function given a freed one's
+# id() must not inherit its digest).
+_FILE_DIGESTS: dict[str, tuple[tuple[int, int], bytes]] = {}
+_DIGESTS: weakref.WeakKeyDictionary[types.FunctionType, str] = weakref.WeakKeyDictionary()
 
 
 def _file_digest(path: str) -> bytes:
+    try:
+        status = os.stat(path)
+    except OSError:  # no source on disk (defined interactively): its code is hashed
+        return b"<no source>"
+    stamp = (status.st_mtime_ns, status.st_size)
     found = _FILE_DIGESTS.get(path)
-    if found is None:
-        try:
-            found = hashlib.sha256(Path(path).read_bytes()).digest()
-        except OSError:  # no source on disk (defined interactively): its code is hashed
-            found = b"<no source>"
-        _FILE_DIGESTS[path] = found
-    return found
+    if found is not None and found[0] == stamp:
+        return found[1]
+    try:
+        digest = hashlib.sha256(Path(path).read_bytes()).digest()
+    except OSError:
+        return b"<no source>"
+    _FILE_DIGESTS[path] = (stamp, digest)
+    return digest
 
 
 def _code_names(code: types.CodeType) -> set[str]:
@@ -261,8 +272,7 @@ def dependency_files(function: object) -> tuple[list[str], list[tuple[str, bytes
 def dependency_digest(function: object) -> str:
     """Digest of everything ``function`` compiles from (see ``dependency_files``)."""
     py_func = _python_function(function)
-    key = id(py_func)
-    found = _DIGESTS.get(key)
+    found = _DIGESTS.get(py_func)
     if found is not None:
         return found
     digest = hashlib.sha256(b"sunset-sim compile 1\0")
@@ -275,7 +285,7 @@ def dependency_digest(function: object) -> str:
         digest.update(name.encode() + b"\0" + value + b"\0")
     digest.update(py_func.__code__.co_code)  # covers functions without a source file
     found = digest.hexdigest()[:24]
-    _DIGESTS[key] = found
+    _DIGESTS[py_func] = found
     return found
 
 
