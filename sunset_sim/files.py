@@ -144,11 +144,13 @@ def folder_written_whole(
         target = Path(os.path.realpath(path))
     made = _make_parents(target.parent, shown)
     in_place = target.is_dir() and (os.path.ismount(target) or _holds_cwd(target))
+    with _signals_held():
+        _clear_leftovers(target, owned, in_place)
     try:
         staging = Path(
             tempfile.mkdtemp(
                 dir=target if in_place else target.parent,
-                prefix=f".{'sunset-sim' if in_place else target.name}.new-",
+                prefix=f".{'sunset-sim' if in_place else target.name}.new-{os.getpid()}-",
             )
         )
     except OSError as error:
@@ -205,7 +207,7 @@ def _swap_folder(staging: Path, target: Path, owned: Callable[[str], bool]) -> N
 def _swap_entries(staging: Path, target: Path, owned: Callable[[str], bool]) -> None:
     """``staging``'s entries into ``target`` (which cannot be renamed), the old ones of
     this writer moved aside first; undone if a rename fails."""
-    aside = Path(tempfile.mkdtemp(dir=target, prefix=".sunset-sim.old-"))
+    aside = Path(tempfile.mkdtemp(dir=target, prefix=f".sunset-sim.old-{os.getpid()}-"))
     internal = {staging.name, aside.name}
     moved_aside: list[str] = []
     moved_in: list[str] = []
@@ -226,6 +228,59 @@ def _swap_entries(staging: Path, target: Path, owned: Callable[[str], bool]) -> 
         raise
     shutil.rmtree(aside, ignore_errors=True)
     staging.rmdir()
+
+
+def _clear_leftovers(target: Path, owned: Callable[[str], bool], in_place: bool) -> None:
+    """What a writer of ``target`` that was killed (SIGKILL, a power cut: no clean-up ran)
+    left: its staging folder ``.NAME.new-PID-*`` and the old folder it set aside,
+    ``.NAME.old-PID-*`` (inside ``target`` when it was written in place, NAME then
+    ``sunset-sim``). Only those of a process that no longer runs are touched. A swap cut
+    between its two renames is finished (the staging folder is only renamed in once
+    whole); the user's own files carried into a staging folder go back; the rest is
+    removed."""
+    folder, name = (target, "sunset-sim") if in_place else (target.parent, target.name)
+    pattern = re.compile(rf"\.{re.escape(name)}\.(new|old)-(\d+)-")
+    try:
+        entries = sorted(os.listdir(folder))
+    except OSError:
+        return
+    dead: dict[str, list[Path]] = {"new": [], "old": []}
+    for entry in entries:
+        match = pattern.match(entry)
+        if match and (folder / entry).is_dir() and not _running(int(match[2])):
+            dead[match[1]].append(folder / entry)
+    with contextlib.suppress(OSError):
+        if in_place:  # the old entries not yet replaced go back
+            for aside in dead["old"]:
+                for entry in os.listdir(aside):
+                    if not os.path.lexists(target / entry):
+                        os.rename(aside / entry, target / entry)
+        elif not os.path.lexists(target) and dead["old"]:
+            if dead["new"]:  # cut between the renames: the new folder was whole
+                os.rename(dead["new"].pop(), target)
+            else:
+                os.rename(dead["old"].pop(), target)
+        elif target.is_dir():  # files of the user's carried into the staging folder
+            for staging in dead["new"]:
+                for entry in os.listdir(staging):
+                    if not owned(entry) and not os.path.lexists(target / entry):
+                        os.rename(staging / entry, target / entry)
+    for leftover in dead["new"] + dead["old"]:
+        shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists (another user's counts; off POSIX, always true:
+    there ``os.kill`` would end it)."""
+    if os.name != "posix" or pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def _holds_cwd(folder: Path) -> bool:

@@ -584,6 +584,97 @@ def test_a_folder_that_cannot_be_renamed_is_swapped_entry_by_entry(tmp_path, mon
     assert snapshot(tmp_path) == {"a.csv": b"new", "b.csv": b"new", "notes.txt": b"mine"}
 
 
+def _dead_pid() -> int:
+    """The pid of a process that has ended."""
+    import subprocess
+
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait()
+    return process.pid
+
+
+def _leftover(folder, files: dict[str, str]):
+    folder.mkdir()
+    for file, text in files.items():
+        (folder / file).write_text(text)
+    return folder
+
+
+def test_a_killed_writers_leftovers_are_cleared_by_the_next_write(tmp_path):
+    """A SIGKILL during report/study left .NAME.new-* (and, between the renames,
+    .NAME.old-*) beside --out for good. The next write of the same folder removes those
+    of processes that have ended, carrying the user's own files back, and leaves a
+    running writer's alone."""
+    import subprocess
+
+    from sunset_sim.files import folder_written_whole
+
+    dead = _dead_pid()
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        out = tmp_path / "out"
+        out.mkdir()
+        (out / "a.csv").write_text("old")
+        # killed while writing, after carrying the user's notes into its staging folder
+        _leftover(tmp_path / f".out.new-{dead}-x1", {"a.csv": "half", "notes.txt": "mine"})
+        running = _leftover(tmp_path / f".out.new-{live.pid}-x2", {"a.csv": "busy"})
+        other = _leftover(tmp_path / f".other.new-{dead}-x3", {"a.csv": "not ours"})
+        with folder_written_whole(out, owned=lambda n: n.endswith(".csv")) as staging:
+            (staging / "a.csv").write_text("new")
+        assert snapshot(out) == {"a.csv": b"new", "notes.txt": b"mine"}
+        assert running.is_dir() and other.is_dir()
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+            ["out", running.name, other.name]
+        )
+    finally:
+        live.kill()
+        live.wait()
+
+
+@pytest.mark.parametrize("staged", [True, False], ids=["between-renames", "old-only"])
+def test_a_swap_cut_between_its_renames_is_finished(tmp_path, staged):
+    """Killed after the old folder was set aside and before the new one was renamed in:
+    no --out folder at all. The next write puts the whole new folder (or, without one,
+    the old) back before it starts."""
+    from sunset_sim.files import folder_written_whole
+
+    dead = _dead_pid()
+    out = tmp_path / "out"
+    _leftover(tmp_path / f".out.old-{dead}-x1", {"a.csv": "old", "b.csv": "old"})
+    if staged:
+        _leftover(tmp_path / f".out.new-{dead}-x2", {"a.csv": "new", "notes.txt": "mine"})
+    seen = {}
+    with folder_written_whole(out, owned=lambda n: n.endswith(".csv")) as staging:
+        seen = snapshot(out)
+        (staging / "a.csv").write_text("newest")
+    if staged:
+        assert seen == {"a.csv": b"new", "notes.txt": b"mine"}
+    else:
+        assert seen == {"a.csv": b"old", "b.csv": b"old"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    assert (out / "a.csv").read_text() == "newest"
+
+
+def test_a_killed_in_place_swap_is_cleared_by_the_next_write(tmp_path, monkeypatch):
+    """--out . written entry by entry: a killed writer's staging folder inside it is
+    removed, and old entries it had set aside and not yet replaced come back."""
+    from sunset_sim.files import folder_written_whole
+
+    dead = _dead_pid()
+    (tmp_path / "notes.txt").write_text("mine")
+    _leftover(tmp_path / f".sunset-sim.new-{dead}-x1", {"a.csv": "half"})
+    _leftover(tmp_path / f".sunset-sim.old-{dead}-x2", {"b.csv": "old"})
+    monkeypatch.chdir(tmp_path)
+    with folder_written_whole(".", owned=lambda name: name.endswith(".csv")) as staging:
+        seen = snapshot(tmp_path)
+        (staging / "a.csv").write_text("new")
+    assert {k: v for k, v in seen.items() if not k.startswith(".")} == {
+        "b.csv": b"old",
+        "notes.txt": b"mine",
+    }
+    assert snapshot(tmp_path) == {"a.csv": b"new", "notes.txt": b"mine"}
+
+
 def test_full_disk_in_a_dataset_folder(tmp_path, monkeypatch):
     import pyarrow.parquet as pq
 
