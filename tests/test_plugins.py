@@ -260,19 +260,22 @@ def test_a_helper_edited_while_the_process_runs_changes_the_digest(tmp_path):
 
 def test_a_function_given_a_freed_functions_id_gets_its_own_digest():
     """Digests were kept by id(function): a new function that CPython placed where a
-    freed one had been took the freed one's digest (and so its compiled code)."""
+    freed one had been took the freed one's digest (and so its compiled code). The new
+    function is made right after the old one is freed, from code compiled beforehand,
+    so that the allocator hands it the freed memory."""
     import gc
+    import types
 
-    namespace: dict = {}
-    exec("def first(n):\n    return n + 1\n", namespace)
-    first = namespace["first"]
-    old_id, old_digest = id(first), dependency_digest(first)
-    del first, namespace
-    gc.collect()
-    for _ in range(100_000):
-        namespace = {}
-        exec("def second(n):\n    return n * 7 - 3\n", namespace)
-        second = namespace["second"]
+    first_code = compile("def first(n):\n    return n + 1\n", "<first>", "exec").co_consts[0]
+    second_code = compile("def second(n):\n    return n * 7 - 3\n", "<second>", "exec")
+    second_code = second_code.co_consts[0]
+    scope: dict = {}
+    for _ in range(1000):
+        first = types.FunctionType(first_code, scope)
+        old_id, old_digest = id(first), dependency_digest(first)
+        del first
+        gc.collect()
+        second = types.FunctionType(second_code, scope)
         if id(second) == old_id:
             assert dependency_digest(second) != old_digest
             return
