@@ -90,10 +90,16 @@ def test_first_run_says_it_compiles_then_an_edit_recompiles_only_that_strategy(t
     plugin.rename(path)
     try:
         _first_run_then_an_edit(folder, path, tmp_path)
-    finally:  # its cache files, which no later run reads
-        cache = jit_module.cache_folder()
-        found = [*cache.glob(f"*{path.stem}*"), *cache.glob(f"*/*{path.stem}*")] if cache else []
-        for leftover in found:
+    finally:
+        forget_compiled(path.stem)
+
+
+def forget_compiled(*modules: str) -> None:
+    """Remove the cache files of plug-in modules named for one test only (no later run
+    reads them: left, every test run would add some to the user's cache)."""
+    cache = jit_module.cache_folder()
+    for module in modules if cache else ():
+        for leftover in [*cache.glob(f"*{module}*"), *cache.glob(f"*/*{module}*")]:
             if leftover.is_dir():
                 shutil.rmtree(leftover, ignore_errors=True)
             else:
@@ -315,13 +321,16 @@ def test_children_compile_into_the_cache_this_process_then_loads(tmp_path, monke
     monkeypatch.setenv(compiling.JOBS_VARIABLE, "2")
     monkeypatch.setattr(strategy_module, "_REGISTRY", {})
     specs = compiling.lineup(strategy_module.registry()[name] for name in names)
-    assert compiling.missing(specs) == sorted(names)
-    groups = compiling._child_groups(specs, sorted(names), {})
-    assert sorted(map(sorted, groups)) == [[names[0]], [names[1]]]
-    times: dict = {}
-    assert compiling._compile_in_children(groups, times) == set(names)
-    assert set(times) == {f"strategy:{name}" for name in names}
-    assert compiling.missing(specs) == []  # both are on disk now: loading, not compiling
+    try:
+        assert compiling.missing(specs) == sorted(names)
+        groups = compiling._child_groups(specs, sorted(names), {})
+        assert sorted(map(sorted, groups)) == [[names[0]], [names[1]]]
+        times: dict = {}
+        assert compiling._compile_in_children(groups, times) == set(names)
+        assert set(times) == {f"strategy:{name}" for name in names}
+        assert compiling.missing(specs) == []  # both are on disk now: loading, not compiling
+    finally:
+        forget_compiled(*(f"child_plugin_{number}_{token}" for number in (1, 2)))
 
 
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="compiles")
