@@ -247,7 +247,7 @@ def _clear_leftovers(target: Path, owned: Callable[[str], bool], in_place: bool)
     dead: dict[str, list[Path]] = {"new": [], "old": []}
     for entry in entries:
         match = pattern.match(entry)
-        if match and (folder / entry).is_dir() and not _running(int(match[2])):
+        if match and (folder / entry).is_dir() and not process_running(int(match[2])):
             dead[match[1]].append(folder / entry)
     with contextlib.suppress(OSError):
         if in_place:  # the old entries not yet replaced go back
@@ -269,7 +269,20 @@ def _clear_leftovers(target: Path, owned: Callable[[str], bool], in_place: bool)
         shutil.rmtree(leftover, ignore_errors=True)
 
 
-def _running(pid: int) -> bool:
+def remove_dead_partials(path: Path) -> None:
+    """Remove the ``.NAME.PID-XXXXXXXX.partial`` files a killed writer of ``path`` left
+    beside it (a run of many games writes its whole output there first: gigabytes no
+    one sees), those of processes that have ended only. The caller holds ``path``'s
+    lock, so no live writer of it can be cut short either way."""
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)-[0-9a-f]+\.partial")
+    with contextlib.suppress(OSError):
+        for entry in os.listdir(path.parent if str(path.parent) else "."):
+            match = pattern.fullmatch(entry)
+            if match and not process_running(int(match[1])):
+                (path.parent / entry).unlink(missing_ok=True)
+
+
+def process_running(pid: int) -> bool:
     """Whether process ``pid`` exists (another user's counts; off POSIX, always true:
     there ``os.kill`` would end it)."""
     if os.name != "posix" or pid == os.getpid():

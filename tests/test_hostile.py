@@ -655,6 +655,29 @@ def test_a_swap_cut_between_its_renames_is_finished(tmp_path, staged):
     assert (out / "a.csv").read_text() == "newest"
 
 
+def test_a_killed_simulates_partial_file_is_removed_by_the_next_run(tmp_path):
+    """simulate --out FILE writes into .FILE.PID-XXXX.partial until the end: a SIGKILL left
+    it (the whole run's rows, gigabytes for a big run) hidden beside the output for good.
+    The next run writing FILE removes those of ended processes once it holds the lock,
+    and leaves a running process's alone."""
+    import subprocess
+
+    dead = _dead_pid()
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        killed = tmp_path / f".out.csv.{dead}-0a1b2c3d.partial"
+        running = tmp_path / f".out.csv.{live.pid}-0a1b2c3d.partial"
+        other = tmp_path / f".other.csv.{dead}-0a1b2c3d.partial"
+        for partial in (killed, running, other):
+            partial.write_text("rows\n")
+        ok(cli("simulate", "--games", "5", "--players", "2", "--out", tmp_path / "out.csv"))
+        assert not killed.exists()
+        assert running.exists() and other.exists()
+    finally:
+        live.kill()
+        live.wait()
+
+
 def test_a_killed_in_place_swap_is_cleared_by_the_next_write(tmp_path, monkeypatch):
     """--out . written entry by entry: a killed writer's staging folder inside it is
     removed, and old entries it had set aside and not yet replaced come back."""
