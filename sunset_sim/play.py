@@ -176,6 +176,7 @@ def play_reference(
     validation.check_seed(seed)
     # 0 to 2**64 - 1, as a seed: a larger index wrapped onto game 0's deal
     game_index = validation.check_seed(game_index, "game_index")
+    validation.check_callback(on_event, "on_event")
     tables = tables if tables is not None else build_tables(cards)
     decider = StrategyDecider(players, tables, seed, game_index, banned)
     meta = {"seed": seed, "game_index": game_index, "strategies": [p.name for p in players]}

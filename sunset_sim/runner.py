@@ -205,6 +205,7 @@ def simulate(
     seed = validation.check_seed(seed)
     jobs = validation.check_jobs(jobs)
     chunk_size = validation.check_chunk_size(chunk_size)
+    validation.check_progress(progress)
     card_set, seats, rules = resolve(players, strategies, cards, rules)
     plan_ids = [p.id for p in card_set.plans]
     labels = [p.name for p in seats]

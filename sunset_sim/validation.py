@@ -36,7 +36,9 @@ __all__ = [
     "check_games",
     "check_jobs",
     "check_names",
+    "check_callback",
     "check_non_negative",
+    "check_progress",
     "check_players",
     "check_seed",
     "check_strategies",
@@ -187,6 +189,25 @@ def check_non_negative(value: object, name: str) -> float:
     if number < 0:
         raise InputError(f"{name}: {number:g} is negative")
     return number
+
+
+def check_progress(progress: object, name: str = "progress") -> object:
+    """An API's ``progress=``: True (a bar), False or None (none) or a callable told the
+    games played. Checked with the other arguments, so ``progress="yes"`` is refused
+    before any game is played, not when the bar would open."""
+    if progress is None or isinstance(progress, bool) or callable(progress):
+        return progress
+    raise InputError(
+        f"{name}: {short_number(repr(progress))} is not True, False, None or a callable"
+    )
+
+
+def check_callback(callback: object, name: str) -> object:
+    """A hook such as ``on_chunk``: None or a callable (anything else would be silently
+    ignored, or fail mid-run when first called)."""
+    if callback is None or callable(callback):
+        return callback
+    raise InputError(f"{name}: {short_number(repr(callback))} is not a callable or None")
 
 
 def as_rules(

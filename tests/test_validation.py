@@ -423,8 +423,6 @@ def test_card_set_and_backend_errors_are_input_errors(tmp_path):
     ("call", "message"),
     [
         (lambda: sunset_sim.simulate(games=5, progress="yes"), "progress: 'yes' is not True"),
-        (lambda: _whatif().sweep(games=5), "give exactly one of param"),
-        (lambda: _whatif().sweep(games=5, param="x", rule="days"), "give exactly one of param"),
         (lambda: _experiments().restricted_play([], games=5), "strategies: give at least one"),
         (
             lambda: _experiments().restricted_play(["greedy"], families=["plans"], games=5),
@@ -443,7 +441,7 @@ def test_card_set_and_backend_errors_are_input_errors(tmp_path):
             "plan: no card 'P99'",
         ),
     ],
-    ids=["progress", "sweep-neither", "sweep-both", "no-strategy", "family", "feature", "card"],
+    ids=["progress", "no-strategy", "family", "feature", "card"],
 )
 def test_api_argument_errors_are_input_errors(call, message):
     """These were plain ValueErrors, which the one-line error handling of the CLI and of
@@ -452,13 +450,86 @@ def test_api_argument_errors_are_input_errors(call, message):
         call()
 
 
-def _whatif():
-    from sunset_sim.analysis import whatif
-
-    return whatif
-
-
 def _experiments():
     from sunset_sim.analysis import experiments
 
     return experiments
+
+
+# ---- options that an inner ValueError (or nothing) used to check --------------------
+
+PROGRESS_CALLS = {
+    "simulate": lambda **kw: sunset_sim.simulate(games=5, players=2, **kw),
+    "tournament": lambda **kw: sunset_sim.tournament(["greedy", "random"], games=5, **kw),
+    "compare": lambda **kw: sunset_sim.compare(games=5, rules_b={"days": 4}, **kw),
+    "sweep": lambda **kw: sunset_sim.sweep(rule="days=4,5", games=5, **kw),
+    "tune": lambda **kw: sunset_sim.tune("balanced", games=5, **kw),
+}
+
+
+@pytest.mark.parametrize("call", PROGRESS_CALLS.values(), ids=PROGRESS_CALLS.keys())
+def test_every_api_call_refuses_a_progress_it_does_not_take(call):
+    """progress="yes" was a plain ValueError from inside progress_bar (in tune, after the
+    engine had compiled)."""
+    with pytest.raises(InputError) as error:
+        call(progress="yes")
+    assert one_line(error) == "progress: 'yes' is not True, False, None or a callable"
+
+
+@pytest.mark.parametrize(
+    ("call", "hook"),
+    [
+        (PROGRESS_CALLS["tournament"], "on_chunk"),
+        (PROGRESS_CALLS["compare"], "on_chunk"),
+        (PROGRESS_CALLS["sweep"], "on_chunk"),
+        (PROGRESS_CALLS["tune"], "on_games"),
+        (PROGRESS_CALLS["tune"], "on_generation"),
+        (lambda **kw: sunset_sim.play_reference(None, ["greedy", "random"], **kw), "on_event"),
+    ],
+    ids=["tournament", "compare", "sweep", "tune-games", "tune-generation", "play_reference"],
+)
+def test_a_hook_that_is_not_callable_is_refused(call, hook):
+    """A hook that is not callable was silently ignored (on_chunk) or failed mid-run."""
+    with pytest.raises(InputError) as error:
+        call(**{hook: "print"})
+    assert one_line(error) == f"{hook}: 'print' is not a callable or None"
+
+
+def test_report_hooks_that_are_not_callable_are_refused(results, tmp_path):
+    """write_report failed after report.md was written (a half-written folder)."""
+    with pytest.raises(InputError) as error:
+        sunset_sim.build_report(results, on_step=1)
+    assert one_line(error) == "on_step: 1 is not a callable or None"
+    out = tmp_path / "rep"
+    with pytest.raises(InputError) as error:
+        sunset_sim.write_report(object(), out, on_step=1)
+    assert one_line(error) == "on_step: 1 is not a callable or None"
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({}, "param or rule: give exactly one (param: a strategy parameter"),
+        ({"param": "balanced:deny=0,1", "rule": "days=4,5"}, "param or rule: give exactly"),
+        ({"param": 3}, "param: 3 is not a text NAME:KEY=V1,V2,..."),
+        ({"rule": ["days=4,5"]}, "rule: ['days=4,5'] is not a text KEY=V1,V2,..."),
+        (
+            {"param": "balanced:deny", "values": [0, "x"]},
+            "values: strategy balanced: deny='x' is not a number",
+        ),
+        ({"rule": "days=4,5", "chunk_size": 0}, "chunk_size: 0 is not positive"),
+    ],
+)
+def test_sweep_names_the_argument_that_is_wrong(kwargs, message):
+    """Neither param nor rule was a plain ValueError; a param that is no text an
+    AttributeError; a chunk_size of 0 a ValueError from inside the runner."""
+    with pytest.raises(InputError) as error:
+        sunset_sim.sweep(games=5, **kwargs)
+    assert one_line(error).startswith(message)
+
+
+def test_compare_checks_its_chunk_size():
+    with pytest.raises(InputError) as error:
+        sunset_sim.compare(games=5, rules_b={"days": 4}, chunk_size="big")
+    assert one_line(error) == "chunk_size: 'big' is not a whole number"

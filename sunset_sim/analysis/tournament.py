@@ -183,6 +183,8 @@ def tournament(
     seed = validation.check_seed(seed)
     jobs = validation.check_jobs(jobs)
     chunk_size = validation.check_chunk_size(chunk_size)
+    validation.check_callback(on_chunk, "on_chunk")
+    validation.check_progress(progress)
     if isinstance(rating_games, bool) or not isinstance(rating_games, int) or rating_games < 0:
         raise validation.InputError(f"rating_games: {rating_games!r} is not a whole number >= 0")
     entrants = validation.check_strategies(strategies)

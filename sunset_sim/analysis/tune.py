@@ -412,6 +412,9 @@ def tune(
         players = checks.check_players(players)
         jobs = checks.check_jobs(jobs)
         chunk_size = checks.check_chunk_size(chunk_size)
+        checks.check_callback(on_games, "on_games")
+        checks.check_callback(on_generation, "on_generation")
+        checks.check_progress(progress)
         opponents = [opponents] if isinstance(opponents, str | Player) else list(opponents)
         opponents = opponents or ["greedy"]
         if len(opponents) > players - 1:

@@ -229,12 +229,24 @@ def _play(
     return deals
 
 
-def _check_sizes(players: int, games: int, seed: int = 0, jobs: int | None = None) -> None:
-    """The CLI's limits (validation.py): an InputError (a ValueError) in one line."""
+def _check_sizes(
+    players: int,
+    games: int,
+    seed: int = 0,
+    jobs: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    on_chunk: object = None,
+    progress: object = False,
+) -> None:
+    """The CLI's limits and the API's other options (validation.py): an InputError (a
+    ValueError) in one line, before anything is played."""
     validation.check_players(players)
     validation.check_games(games)
     validation.check_seed(seed)
     validation.check_jobs(jobs)
+    validation.check_chunk_size(chunk_size)
+    validation.check_callback(on_chunk, "on_chunk")
+    validation.check_progress(progress)
 
 
 # --- statistics that stats.py does not have -----------------------------------------
@@ -338,7 +350,7 @@ def compare(
     is told of games played. ``backend``/``scheduler``: where the chunks are played, as
     ``simulate`` takes them ("local", "dask", a ``distributed.Client``); same results.
     """
-    _check_sizes(players, games, seed, jobs)
+    _check_sizes(players, games, seed, jobs, chunk_size, on_chunk, progress)
     alpha = validation.check_fraction(alpha, "alpha")
     check_two_variants(any(v is not None for v in (cards_a, cards_b, rules_a, rules_b)))
     base_cards = _cards(cards)
@@ -420,6 +432,10 @@ def parse_param_sweep(
 ) -> tuple[str, str, list[float]]:
     """``"NAME:KEY=V1,V2,..."`` (or ``"NAME:KEY"`` with ``values``) as (name, key, values),
     each value checked against the parameter's range. Raises StrategyError (one line)."""
+    if not isinstance(text, str):
+        raise StrategyError(
+            f"param: {validation.short_number(repr(text))} is not a text NAME:KEY=V1,V2,..."
+        )
     target, sep, listed = text.partition("=")
     name, colon, key = target.partition(":")
     name, key = name.strip(), key.strip()
@@ -448,16 +464,30 @@ def parse_param_sweep(
     else:
         if sep:
             raise StrategyError(f"{text!r}: give the values either after '=' or as values")
-        numbers = [float(v) for v in values]
+        numbers = [_swept_number(name, key, v) for v in values]
     _check_values(numbers, f"{name}:{key}")
     for number in numbers:
         spec.param_vector({key: number})  # the range check, as StrategyError
     return name, key, numbers
 
 
+def _swept_number(name: str, key: str, value: object) -> float:
+    """One of ``values`` for a parameter sweep as a float (a StrategyError if it is none;
+    the range check follows in ``parse_param_sweep``)."""
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        shown = validation.short_number(repr(value))
+        raise StrategyError(f"values: strategy {name}: {key}={shown} is not a number") from None
+
+
 def parse_rule_sweep(text: str, values: Sequence | None = None) -> tuple[str, list]:
     """``"KEY=V1,V2,..."`` (or ``"KEY"`` with ``values``) as (key, values), each value a
     valid rule option. Raises RuleOptionError (one line)."""
+    if not isinstance(text, str):
+        raise RuleOptionError(
+            f"rule: {validation.short_number(repr(text))} is not a text KEY=V1,V2,..."
+        )
     key, sep, listed = text.partition("=")
     key = key.strip().replace("-", "_")
     known = sorted(Rules().to_dict())
@@ -546,8 +576,11 @@ def sweep(
     ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr). ``backend``/
     ``scheduler``: where the chunks are played, as ``simulate`` takes them; same rows."""
     if (param is None) == (rule is None):
-        raise validation.InputError("give exactly one of param (a strategy parameter) or rule")
-    _check_sizes(players, games, seed, jobs)
+        raise validation.InputError(
+            "param or rule: give exactly one (param: a strategy parameter "
+            "'NAME:KEY=V1,V2,...'; rule: a rule option 'KEY=V1,V2,...')"
+        )
+    _check_sizes(players, games, seed, jobs, chunk_size, on_chunk, progress)
     card_set = _cards(cards)
     base_rules = resolve_rules(rules)
     entrants = validation.check_strategies(strategies or ("greedy",))

@@ -25,7 +25,7 @@ from sunset_sim.cards.tables import CardTables
 from sunset_sim.engine.batch import BatchArrays, run_games
 from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import Player
-from sunset_sim.validation import InputError
+from sunset_sim.validation import check_progress
 
 Progress = Callable[[int], None]
 ProgressOption = bool | Progress | None
@@ -123,8 +123,7 @@ def progress_bar(
     if callable(progress):
         yield progress
         return
-    if progress is not True:
-        raise InputError(f"progress: {progress!r:.60} is not True, False or a callable")
+    check_progress(progress)  # not True either: an InputError naming progress
     from tqdm.auto import tqdm
 
     settings = {"total": total, "desc": label, "unit": "game", "unit_scale": True}

@@ -89,6 +89,7 @@ def build_report(
     check_columns(list(frame.columns))
     min_samples = check_min_samples(min_samples)
     min_group = check_min_samples(min_group, "min_group")
+    validation.check_callback(on_step, "on_step")
     cards = _played_cards(frame, cards, source)
     frame, aliases = short_labels(frame)
     data = _prepare(frame, cards)

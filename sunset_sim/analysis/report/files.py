@@ -14,7 +14,7 @@ from sunset_sim.analysis.report.model import Report, ReportInputError
 from sunset_sim.analysis.report.render import render_all, render_html, render_markdown
 from sunset_sim.files import write_atomically
 from sunset_sim.results import check_rows
-from sunset_sim.validation import InputError, first_line
+from sunset_sim.validation import InputError, check_callback, first_line
 
 
 def write_report(
@@ -23,6 +23,7 @@ def write_report(
     """Write ``report.md``, the PNG plots, ``report.html`` (images embedded) and every
     table whole as ``tables/NAME.csv`` into ``out_dir`` (created if needed); returns the
     paths written: report.md, report.html, then the plots and the tables."""
+    check_callback(on_step, "on_step")  # not after half the files are written
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
