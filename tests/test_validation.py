@@ -533,3 +533,24 @@ def test_compare_checks_its_chunk_size():
     with pytest.raises(InputError) as error:
         sunset_sim.compare(games=5, rules_b={"days": 4}, chunk_size="big")
     assert one_line(error) == "chunk_size: 'big' is not a whole number"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"backend": "nope"}, "backend: 'nope' is not 'local', 'dask'"),
+        ({"scheduler": "tcp://127.0.0.1:1"}, "--scheduler: only for --backend dask"),
+    ],
+    ids=["backend", "scheduler"],
+)
+def test_tune_names_a_bad_backend_before_it_compiles(kwargs, message, monkeypatch):
+    """A bad backend or a scheduler without Dask failed only after the engine and the
+    strategies were compiled (minutes on a cold cache)."""
+    from sunset_sim.engine import compiling
+
+    def no_compile(*args, **kwargs):
+        raise AssertionError("compiled before the backend was checked")
+
+    monkeypatch.setattr(compiling, "prepare", no_compile)
+    with pytest.raises(InputError, match=message):
+        sunset_sim.tune("balanced", games=5, **kwargs)

@@ -46,12 +46,13 @@ from sunset_sim.cards.tables import build_tables
 from sunset_sim.files import write_atomically
 from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
-from sunset_sim.run import chunk_ranges
+from sunset_sim.run import RunError, chunk_ranges
 from sunset_sim.run.backends import (
     BackendOption,
     DaskBackend,
     LocalBackend,
     Seating,
+    open_backend,
     using_backend,
 )
 from sunset_sim.run.progress import ProgressOption, combine, progress_bar
@@ -415,6 +416,8 @@ def tune(
         checks.check_callback(on_games, "on_games")
         checks.check_callback(on_generation, "on_generation")
         checks.check_progress(progress)
+        if not isinstance(backend, LocalBackend | DaskBackend):  # (one already open: fine)
+            open_backend(backend, jobs, scheduler)  # named now, not after the compile
         opponents = [opponents] if isinstance(opponents, str | Player) else list(opponents)
         opponents = opponents or ["greedy"]
         if len(opponents) > players - 1:
@@ -428,7 +431,7 @@ def tune(
         field_players = [chosen[seat % len(chosen)] for seat in range(players - 1)]
     except TuneError:
         raise
-    except InputError as error:
+    except (InputError, RunError) as error:
         raise TuneError(str(error)) from None
     from sunset_sim.engine.compiling import prepare
 
