@@ -347,15 +347,9 @@ def read_dataset(folder: str | os.PathLike, allow_incomplete: bool = False) -> p
     sunset-sim had written them."""
     import pyarrow.dataset as ds
 
-    manifest = read_manifest(folder)
-    if not manifest.get("complete") and not allow_incomplete:
-        raise RunError(f"{folder}: the run is not complete (continue it with --resume)")
-    files = chunk_files(folder, manifest)
+    manifest, files = part_files(folder, allow_incomplete)
     if not files:
         return pd.DataFrame()
-    missing = [f for f in files if not Path(f).is_file()]
-    if missing:
-        raise RunError(f"{missing[0]}: listed in the manifest but missing")
     try:
         table = ds.dataset(files, format="parquet").to_table()
     except Exception as error:  # noqa: BLE001 - any pyarrow failure is a damaged folder
@@ -364,6 +358,20 @@ def read_dataset(folder: str | os.PathLike, allow_incomplete: bool = False) -> p
         return check_rows(arrow_to_pandas(table), str(folder), manifest["run"].get("players"))
     except InputError as error:
         raise RunError(str(error)) from None
+
+
+def part_files(folder: str | os.PathLike, allow_incomplete: bool = False) -> tuple[dict, list[str]]:
+    """A dataset folder's checked manifest (``read_manifest``) and the part files it lists
+    (``chunk_files``), each there; the run complete unless ``allow_incomplete``. What
+    every reader of a folder's rows checks first: a RunError in one line if not."""
+    manifest = read_manifest(folder)
+    if not manifest.get("complete") and not allow_incomplete:
+        raise RunError(f"{folder}: the run is not complete (continue it with --resume)")
+    files = chunk_files(folder, manifest)
+    missing = [f for f in files if not Path(f).is_file()]
+    if missing:
+        raise RunError(f"{missing[0]}: listed in the manifest but missing")
+    return manifest, files
 
 
 def arrow_to_pandas(table: pa.Table) -> pd.DataFrame:

@@ -93,25 +93,14 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
         raise ReportInputError(f"{path}: no such file or folder")
     if path.is_dir():
         from sunset_sim.run import RunError
-        from sunset_sim.run.dataset import read_manifest
-
-        try:
-            manifest = read_manifest(path)
-        except RunError as error:
-            raise ReportInputError(str(error)) from None
-        if not manifest.get("complete"):
-            raise ReportInputError(f"{path}: the run is not complete (continue it with --resume)")
-        from sunset_sim.run.dataset import arrow_to_pandas, chunk_files
+        from sunset_sim.run.dataset import arrow_to_pandas, part_files
 
         try:  # the folder's own part files only, each game once
-            files = chunk_files(path, manifest)
+            manifest, files = part_files(path)
         except RunError as error:
             raise ReportInputError(str(error)) from None
         if not files:
             raise ReportInputError(f"{path}: the dataset has no chunks")
-        missing = [f for f in files if not Path(f).is_file()]
-        if missing:
-            raise ReportInputError(f"{missing[0]}: listed in the manifest but missing")
         import pyarrow.dataset as ds
 
         try:
