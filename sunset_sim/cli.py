@@ -322,8 +322,6 @@ def simulate_command(
         raise CliError("--resume and --force exclude each other")
     if resume and not dataset:
         raise CliError("--resume: only a dataset folder (--out DIR/) can be resumed")
-    if scheduler and backend != "dask":
-        raise CliError("--scheduler: only for --backend dask")
     if out_path is not None and not dataset:
         if out_path.is_dir():
             raise CliError(f"{out_path}: is a folder (give a folder name without a suffix)")

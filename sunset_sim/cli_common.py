@@ -419,13 +419,21 @@ def output_kind(text: str | None) -> tuple[Path | None, bool]:
 
 def backend_options(function):
     """``--backend`` and ``--scheduler``: where a command plays its chunks (run/backends.py).
-    Every command that plays games takes them; the results never depend on them."""
-    function = click.option(
+    Every command that plays games takes them; the results never depend on them. A pair
+    that cannot go together is refused before the command does anything (a compile can
+    take minutes)."""
+
+    @functools.wraps(function)
+    def checked_first(*args, **kwargs):
+        check_backend_options(kwargs["backend"], kwargs["scheduler"])
+        return function(*args, **kwargs)
+
+    with_scheduler = click.option(
         "--scheduler",
         metavar="ADDRESS",
         help="Dask scheduler address for --backend dask, e.g. tcp://10.0.0.5:8786 "
         "(default: $DASK_SCHEDULER_ADDRESS).",
-    )(function)
+    )(checked_first)
     return click.option(
         "--backend",
         type=click.Choice(["local", "dask"]),
@@ -435,7 +443,20 @@ def backend_options(function):
         "distributed: pip install -e '.[dask]' in a checkout, or pip install dask "
         "distributed; start `dask scheduler` and `dask worker ADDRESS --nthreads 1` on each "
         "machine, with sunset-sim installed there too). Results are identical.",
-    )(function)
+    )(with_scheduler)
+
+
+def check_backend_options(backend: str, scheduler: str | None) -> None:
+    """``--backend`` and ``--scheduler`` that cannot go together, named as the command
+    line's options (``open_backend`` names its Python arguments)."""
+    from sunset_sim.run.backends import SCHEDULER_VARIABLE, START_A_CLUSTER, scheduler_address
+
+    if scheduler and backend != "dask":
+        raise CliError("--scheduler: only for --backend dask")
+    if backend == "dask" and not scheduler_address(scheduler):
+        raise CliError(
+            f"--backend dask needs --scheduler ADDRESS or {SCHEDULER_VARIABLE} ({START_A_CLUSTER})"
+        )
 
 
 @contextlib.contextmanager

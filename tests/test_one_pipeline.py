@@ -78,10 +78,13 @@ def test_backend_choices(monkeypatch):
     monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
     assert isinstance(open_backend(None), LocalBackend)
     assert isinstance(open_backend("local"), LocalBackend)
-    with pytest.raises(RunError, match="needs --scheduler ADDRESS or DASK_SCHEDULER_ADDRESS"):
+    # the Python API names its own arguments, not the command line's options
+    with pytest.raises(RunError, match="^backend='dask' needs scheduler=ADDRESS or DASK_SCHED"):
         open_backend("dask")
-    with pytest.raises(RunError, match="--scheduler: only for --backend dask"):
+    with pytest.raises(InputError, match="^scheduler: only with backend='dask'"):
         open_backend("local", scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(InputError, match="^scheduler: only with backend='dask'"):
+        simulate(games=4, players=2, scheduler="tcp://127.0.0.1:1")
     with pytest.raises(InputError, match="^backend: int is not 'local', 'dask' or a distrib"):
         open_backend(42)
     with pytest.raises(InputError, match="^backend: 'ray' is not 'local', 'dask' or a distrib"):
@@ -108,6 +111,34 @@ def test_a_bad_backend_on_the_command_line_is_one_line(monkeypatch):
             "one with `dask scheduler`, and workers with `dask worker ADDRESS --nthreads 1`)"
         ), (command, result.stderr)
         assert result.stdout == ""
+
+
+def test_every_command_refuses_a_scheduler_without_dask_before_it_compiles(monkeypatch):
+    """--scheduler with the local backend was refused only where the backend opened: by
+    then tournament, report and tune had compiled (minutes on a cold cache)."""
+    from sunset_sim.engine import compiling
+
+    def no_compile(*args, **kwargs):
+        raise AssertionError("compiled before --scheduler was checked")
+
+    monkeypatch.setattr(compiling, "prepare", no_compile)
+    games = ["-n", "5"]
+    for command in (
+        ["simulate", *games],
+        ["tournament", "--strategy", "greedy", "--strategy", "random", *games],
+        ["compare", *games, "--b-rule", "days=4"],
+        ["sweep", "--param", "balanced:deny=0,1", *games],
+        ["tune", "balanced", *games, "--generations", "1", "--population", "4"],
+        ["report", "--games", "5", "--out", "never-written"],
+        ["study", "--games", "5", "--out", "never-written"],
+        ["value", "--games", "5", "--out", "never-written"],
+    ):
+        result = RUNNER.invoke(main, [*command, "--scheduler", "tcp://127.0.0.1:1"])
+        assert result.exit_code == 2, (command, result.output, result.exception)
+        assert result.stderr.splitlines() == ["error: --scheduler: only for --backend dask"], (
+            command,
+            result.stderr,
+        )
 
 
 # ---- on a LocalCluster: the same results as a local run ------------------------------

@@ -539,7 +539,7 @@ def test_compare_checks_its_chunk_size():
     ("kwargs", "message"),
     [
         ({"backend": "nope"}, "backend: 'nope' is not 'local', 'dask'"),
-        ({"scheduler": "tcp://127.0.0.1:1"}, "--scheduler: only for --backend dask"),
+        ({"scheduler": "tcp://127.0.0.1:1"}, "^scheduler: only with backend='dask'"),
     ],
     ids=["backend", "scheduler"],
 )

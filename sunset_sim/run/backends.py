@@ -360,8 +360,18 @@ def joblib_dask_backend() -> str:
 
 # where the scheduler is when --backend dask has no --scheduler (Dask's own variable)
 SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
+# how to start a cluster, for the error that finds none
+START_A_CLUSTER = (
+    "start one with `dask scheduler`, and workers with `dask worker ADDRESS --nthreads 1`"
+)
 
 BackendOption = str | LocalBackend | DaskBackend | object | None
+
+
+def scheduler_address(scheduler: str | None) -> str:
+    """The Dask scheduler's address: ``scheduler``, else $DASK_SCHEDULER_ADDRESS ('' if
+    neither is set)."""
+    return scheduler or os.environ.get(SCHEDULER_VARIABLE, "").strip()
 
 
 def open_backend(
@@ -375,21 +385,22 @@ def open_backend(
     ``name``: ``"local"`` (or None), ``"dask"`` (the scheduler at ``scheduler``, else at
     ``$DASK_SCHEDULER_ADDRESS``) or an existing ``distributed.Client`` (its cluster; left
     open). With ``check_invariants`` every game's invariants are checked
-    (engine/invariants.py). Another ``name`` is an InputError naming ``backend``."""
+    (engine/invariants.py). Another ``name``, or a ``scheduler`` for a backend that takes
+    none, is an InputError naming the argument (the command line checks its own options
+    first, cli_common.check_backend_options, and names them)."""
     if name is None or name == "local":
         if scheduler:
-            raise RunError("--scheduler: only for --backend dask")
+            raise InputError("scheduler: only with backend='dask' (the local backend has none)")
         return LocalBackend(jobs, check_invariants)
     if _is_client(name):
         if scheduler:
-            raise RunError("--scheduler: not with a Client as the backend (it has its own)")
+            raise InputError("scheduler: not with a Client as the backend (it has its own)")
         return DaskBackend(None, jobs, check_invariants, client=name)
     if name == "dask":
-        scheduler = scheduler or os.environ.get(SCHEDULER_VARIABLE, "").strip()
+        scheduler = scheduler_address(scheduler)
         if not scheduler:
             raise RunError(
-                "--backend dask needs --scheduler ADDRESS or DASK_SCHEDULER_ADDRESS (start "
-                "one with `dask scheduler`, and workers with `dask worker ADDRESS --nthreads 1`)"
+                f"backend='dask' needs scheduler=ADDRESS or {SCHEDULER_VARIABLE} ({START_A_CLUSTER})"
             )
         return DaskBackend(scheduler, jobs, check_invariants)
     # a bad input, named as the API argument (the command line's --backend is a choice)
