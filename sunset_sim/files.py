@@ -86,7 +86,8 @@ def _field_of(data: object, wanted: object) -> str:
 
 def temporary_names(name: str) -> re.Pattern:
     """The names of ``write_atomically``'s temporary files for a file called ``name``
-    (``.NAME.XXXXXXXX.tmp`` beside it): what a clean-up may remove after a crash."""
+    (``.NAME.PID-XXXXXXXX.tmp`` beside it; ``.NAME.XXXXXXXX.tmp`` before 2026-12-04):
+    what a clean-up may remove after a crash."""
     return re.compile(rf"\.{re.escape(name)}\..+\.tmp")
 
 
@@ -96,9 +97,12 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:
     The file gets an ordinary new file's permissions (0666 less the umask), not the
     0600 of a temporary file, so reports and parameter files can be shared."""
     path = Path(path)
+    remove_dead_temporaries(path, ".tmp")  # a killed writer's (SIGKILL: no clean-up ran)
     try:
         handle, temporary = tempfile.mkstemp(
-            dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=".tmp"
+            dir=path.parent if str(path.parent) else ".",
+            prefix=f".{path.name}.{os.getpid()}-",
+            suffix=".tmp",
         )
     except OSError as error:  # the error names the file the user asked for
         raise OSError(error.errno, error.strerror, str(path)) from None
@@ -269,17 +273,18 @@ def _clear_leftovers(target: Path, owned: Callable[[str], bool], in_place: bool)
         shutil.rmtree(leftover, ignore_errors=True)
 
 
-def remove_dead_partials(path: Path) -> None:
-    """Remove the ``.NAME.PID-XXXXXXXX.partial`` files a killed writer of ``path`` left
-    beside it (a run of many games writes its whole output there first: gigabytes no
-    one sees), those of processes that have ended only. The caller holds ``path``'s
-    lock, so no live writer of it can be cut short either way."""
-    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)-[0-9a-f]+\.partial")
+def remove_dead_temporaries(path: Path, suffix: str) -> None:
+    """Remove the ``.NAME.PID-XXXXXXXX{suffix}`` files a killed writer of ``path`` left
+    beside it, those of processes that have ended only: ``write_atomically``'s ``.tmp``
+    files, and ``simulate --out``'s ``.partial`` file, which holds a run's whole output
+    until the end (gigabytes no one sees). A live writer's files are left alone."""
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)-\w+{re.escape(suffix)}")
+    folder = path.parent if str(path.parent) else Path(".")
     with contextlib.suppress(OSError):
-        for entry in os.listdir(path.parent if str(path.parent) else "."):
+        for entry in os.listdir(folder):
             match = pattern.fullmatch(entry)
             if match and not process_running(int(match[1])):
-                (path.parent / entry).unlink(missing_ok=True)
+                (folder / entry).unlink(missing_ok=True)
 
 
 def process_running(pid: int) -> bool:

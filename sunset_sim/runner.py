@@ -21,7 +21,7 @@ from sunset_sim import validation
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.batch import BatchArrays
-from sunset_sim.files import remove_dead_partials, write_atomically
+from sunset_sim.files import remove_dead_temporaries, write_atomically
 from sunset_sim.provenance import METADATA_KEY, provenance, sidecar_path
 from sunset_sim.results import Summary, to_frame
 from sunset_sim.rules.options import Rules
@@ -397,7 +397,7 @@ class _TableWriter:
                 f"{path}: another sunset-sim run is writing this file now; wait for it or "
                 "choose another --out"
             ) from None
-        remove_dead_partials(path)  # a killed run's, now that this one holds the lock
+        remove_dead_temporaries(path, ".partial")  # a killed run's, now this one holds the lock
         self.temporary = path.with_name(
             f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.partial"
         )

@@ -427,6 +427,49 @@ def test_a_killed_simulates_partial_file_is_removed_by_the_next_run(tmp_path):
         live.wait()
 
 
+def test_a_killed_single_file_writers_temporary_is_removed_by_the_next_write(tmp_path):
+    """write_atomically's temporary (.NAME.PID-XXXX.tmp) stayed for good after a SIGKILL
+    mid-write (report files, parameter files, manifests). The next write of that file
+    removes those of ended processes and leaves a running writer's alone."""
+    from sunset_sim.files import write_atomically
+
+    target = tmp_path / "params.json"
+    writer = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\n"
+            "from sunset_sim import files\n"
+            "def stuck(stream, data):\n"
+            "    stream.write(data[:3]); stream.flush(); print('writing', flush=True)\n"
+            "    time.sleep(60)\n"
+            "files._write_data = stuck\n"
+            "files.write_atomically(sys.argv[1], '{\"a\": 1}')\n",
+            str(target),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert writer.stdout.readline() == "writing\n"
+        writer.kill()
+        writer.wait()
+        (killed,) = tmp_path.glob(".params.json.*.tmp")
+        assert killed.name.startswith(f".params.json.{writer.pid}-")
+        running = tmp_path / f".params.json.{live.pid}-abc_123.tmp"
+        other = tmp_path / f".other.json.{writer.pid}-abc_123.tmp"
+        running.write_text("{")
+        other.write_text("{")
+        write_atomically(target, "{}")
+        assert target.read_text() == "{}"
+        assert not killed.exists()
+        assert running.exists() and other.exists()
+    finally:
+        live.kill()
+        live.wait()
+
+
 def test_a_killed_in_place_swap_is_cleared_by_the_next_write(tmp_path, monkeypatch):
     """--out . written entry by entry: a killed writer's staging folder inside it is
     removed, and old entries it had set aside and not yet replaced come back."""
