@@ -449,7 +449,7 @@ def backend_options(function):
 def check_backend_options(backend: str, scheduler: str | None) -> None:
     """``--backend`` and ``--scheduler`` that cannot go together, named as the command
     line's options (``open_backend`` names its Python arguments)."""
-    from sunset_sim.run.backends import SCHEDULER_VARIABLE, START_A_CLUSTER, scheduler_address
+    from sunset_sim.run import SCHEDULER_VARIABLE, START_A_CLUSTER, scheduler_address  # (light)
 
     if scheduler and backend != "dask":
         raise CliError("--scheduler: only for --backend dask")

@@ -9,6 +9,21 @@ so the same games come out whatever the backend, the number of jobs or the chunk
 
 from __future__ import annotations
 
+import os
+
+# where the scheduler is when --backend dask has no --scheduler (Dask's own variable)
+SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
+# how to start a cluster, for the error that finds none
+START_A_CLUSTER = (
+    "start one with `dask scheduler`, and workers with `dask worker ADDRESS --nthreads 1`"
+)
+
+
+def scheduler_address(scheduler: str | None) -> str:
+    """The Dask scheduler's address: ``scheduler``, else $DASK_SCHEDULER_ADDRESS ('' if
+    neither is set)."""
+    return scheduler or os.environ.get(SCHEDULER_VARIABLE, "").strip()
+
 
 class RunError(Exception):
     """A run that cannot go ahead, in one line: a scheduler that cannot be reached, a

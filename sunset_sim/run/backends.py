@@ -31,7 +31,7 @@ import numpy as np
 from sunset_sim.cards.tables import CardTables
 from sunset_sim.engine.batch import BatchArrays, thread_pool
 from sunset_sim.rules.options import Rules
-from sunset_sim.run import RunError
+from sunset_sim.run import SCHEDULER_VARIABLE, START_A_CLUSTER, RunError, scheduler_address
 from sunset_sim.run.progress import Progress, play_in_steps
 from sunset_sim.strategy import Player, registry
 from sunset_sim.validation import InputError
@@ -358,20 +358,7 @@ def joblib_dask_backend() -> str:
     return _JOBLIB_BACKEND
 
 
-# where the scheduler is when --backend dask has no --scheduler (Dask's own variable)
-SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
-# how to start a cluster, for the error that finds none
-START_A_CLUSTER = (
-    "start one with `dask scheduler`, and workers with `dask worker ADDRESS --nthreads 1`"
-)
-
 BackendOption = str | LocalBackend | DaskBackend | object | None
-
-
-def scheduler_address(scheduler: str | None) -> str:
-    """The Dask scheduler's address: ``scheduler``, else $DASK_SCHEDULER_ADDRESS ('' if
-    neither is set)."""
-    return scheduler or os.environ.get(SCHEDULER_VARIABLE, "").strip()
 
 
 def open_backend(
