@@ -33,6 +33,7 @@ from sunset_sim.analysis.study import (
     Targets,
     _bounds,
     card_edits,
+    out_of_wake_order,
     run_study,
 )
 from sunset_sim.analysis.study_files import write_study
@@ -324,24 +325,67 @@ def test_study_names_an_early_strong_card_and_a_fame_zero_commission():
             assert (row["target_low"], row["target_high"]) == band
 
 
-def test_plan_band_under_the_cap_of_a_weak_later_card():
+def test_plan_band_under_the_cap_of_a_later_card():
     """A plan card is held to at most later_margin above any later card; where that cap
     falls under the other cards' band, the band ends at the cap and reaches floor_plan
     below it (it was empty: its low end above its high end)."""
     targets = Targets()
-    metric = {"P1": 0.0, "P2": 10.0, "P3": 11.0, "P4": 12.0, "P5": -1.0}
+    metric = {"P1": 0.0, "P2": 10.0, "P3": 11.0, "P4": 12.0, "P5": 1.0}
     wake = {"P1": 300, "P2": 315, "P3": 330, "P4": 345, "P5": 360}
-    others = targets.band(np.array([10.0, 11.0, 12.0, -1.0]), "plan")
-    assert others == pytest.approx((10.5 - 5.25, 10.5 + 5.25))  # 0.5 x |median|
-    low, high = _bounds(targets, "plan", metric, "P1", wake)
-    assert (low, high) == pytest.approx((-1.0 + 2.0 - 3.0, -1.0 + 2.0))
-    # waking after P5, it is held to the others' band alone
-    assert _bounds(targets, "plan", metric, "P1", {**wake, "P1": 361}) == pytest.approx(others)
+    # P5 is out of order with P2, P3 and P4: the one too weak for its time (below)
+    assert out_of_wake_order(metric, wake, targets.later_margin) == {"P5": "late"}
+    peers = targets.band(np.array([0.0, 10.0, 11.0, 12.0]), "plan")
+    assert peers == pytest.approx((10.5 - 5.25, 10.5 + 5.25))  # 0.5 x |median|
+    # held to at most 2 below the best card before it, inside the others' band
+    assert _bounds(targets, "plan", metric, "P5", wake) == pytest.approx((12.0 - 2.0, peers[1]))
+    # the earlier cards are not capped by it (they were: P2-P4 "above" a weak P5)
+    assert _bounds(targets, "plan", metric, "P4", wake) == pytest.approx(
+        targets.band(np.array([0.0, 10.0, 11.0]), "plan")
+    )
     # a cap inside the band ends it there and keeps its low end
     metric["P5"] = 12.0
     others = targets.band(np.array([10.0, 11.0, 12.0, 12.0]), "plan")
     low, high = _bounds(targets, "plan", metric, "P1", wake)
     assert (low, high) == pytest.approx((others[0], 10.0 + 2.0)) and high < others[1]
+    # a cap under the band: the band ends at the cap and reaches floor_plan below it
+    metric = {"P1": 20.0, "P2": 0.0, "P3": 10.0, "P4": 11.0, "P5": 12.0}
+    assert out_of_wake_order(metric, wake, targets.later_margin) == {"P1": "early"}
+    assert targets.band(np.array([0.0, 10.0, 11.0, 12.0]), "plan")[0] > 0.0 + 2.0
+    low, high = _bounds(targets, "plan", metric, "P1", wake)
+    assert (low, high) == pytest.approx((0.0 + 2.0 - 3.0, 0.0 + 2.0))
+
+
+def test_out_of_wake_order_names_the_card_that_breaks_it():
+    """The broken pairs (a card worth more than the margin above a later card) are
+    covered by as few cards as possible; a lone pair blames its earlier card."""
+    wake = {f"P{i}": 300 + 15 * i for i in range(1, 9)}
+    values = [0.0, 0.5, 1.0, 10.0, 11.0, 13.0, 15.0, 18.0]  # in order: nothing
+    metric = dict(zip(wake, values, strict=True))
+    assert out_of_wake_order(metric, wake, 2.0) == {}
+    assert out_of_wake_order({**metric, "P7": 0.0}, wake, 2.0) == {"P7": "late"}
+    assert out_of_wake_order({**metric, "P2": 16.0}, wake, 2.0) == {"P2": "early"}
+    assert out_of_wake_order({**metric, "P5": 0.0}, wake, 2.0) == {"P4": "early"}  # lone pair
+    both = out_of_wake_order({**metric, "P2": 16.0, "P7": 0.0}, wake, 2.0)
+    assert both == {"P2": "early", "P7": "late"}
+    assert out_of_wake_order({**metric, "P3": math.nan, "P7": 0.0}, wake, 2.0) == {"P7": "late"}
+
+
+def test_study_names_a_weak_late_plan_card_not_the_cards_before_it():
+    """P7 (6:30) cut to hike 1 and paint 1 is worth less than every card before it. The
+    wake-up cap made P4, P5, P6 and P8 'above' instead, and the suggestions weakened P6
+    and P8 (both verified, as the targets asked). Now P7 alone is named, below, with
+    edits that strengthen it, verified back inside its target on fresh deals."""
+    cards = edit_card(DEFAULT, "P7", "hike", -2)
+    cards = edit_card(cards, "P7", "paint", -2)
+    study = run_study(FIELD, PLAYERS, 3000, 0, cards, families=("plan",), edits=())
+    status = study.targets[study.targets["family"] == "plan"].set_index("card")["status"]
+    assert status["P7"] == "below"
+    assert (status.drop("P7") == "inside").all(), status
+    assert set(study.suggestions["card"]) == {"P7"}
+    for _, row in study.suggestions.iterrows():
+        assert WEAKER[row["field"]](row["suggested"], row["current"])  # stronger
+        assert row["target_low"] <= row["after"] <= row["target_high"]
+        assert row["before"] < row["target_low"]
 
 
 def test_study_notes_goals_kept_by_the_last_mover(mistaken_study):

@@ -11,7 +11,9 @@ suggestions that are verified by playing before they are suggested.
    Commissions: value per fame point within a factor of the others' median (every
    fame point about as easy to earn as any other: an over-priced card is worth far
    more per point, an under-priced one nothing); plan cards: value within a robust
-   band of the others' (no card far more or less worth keeping); goals: the share of
+   band of the others' (no card far more or less worth keeping) and in wake-up order
+   (a card out of order with several others is too strong or too weak for its time,
+   not they); goals: the share of
    the days a goal was kept by the last player to move.
 4. **Suggestions**: for every commission or plan card outside its band, a walk toward
    the band one step at a time (``_search``: at each step, of every field's one-step
@@ -87,8 +89,10 @@ class Targets:
     ``later_margin`` points above the value of any card that wakes later: restricted
     play values a card by what replaces it, so an early card given a late card's power
     is worth about as much as that late card, not more, and only the wake-up order shows
-    it up. Goals: kept by the last player to move on at most ``last_mover`` of the days
-    a goal was kept."""
+    it up. A card out of that order with several others is the one held to it (a late
+    card worth less than those before it: too weak for its time), and the cards out of
+    order are left out of the others' bands (``out_of_wake_order``). Goals: kept by the
+    last player to move on at most ``last_mover`` of the days a goal was kept."""
 
     ratio: float = 3.0
     width: float = 3.0
@@ -109,7 +113,10 @@ class Targets:
             f"{self.later_margin:g} points above any card that wakes later (a card worth "
             "more than a later one is too strong for its wake-up time; where that cap cuts "
             f"into the band, the band ends there and reaches at least {self.floor_plan:g} "
-            "points below it)",
+            "points below it); a card out of wake-up order with several others is the one "
+            "named (a late card worth less than those before it is too weak for its time: "
+            f"at most {self.later_margin:g} points below each), and the cards out of order "
+            "are left out of the others' bands",
             f"goal: kept by the last player to move on at most {self.last_mover:.0%} of the "
             "days it was kept",
         ]
@@ -302,27 +309,62 @@ TARGET_COLUMNS = [
 ]
 
 
+def out_of_wake_order(
+    metric_of: dict[str, float], wake_of: dict[str, int], margin: float
+) -> dict[str, str]:
+    """The plan cards that break the wake-up order (a card worth more than ``margin``
+    above a card that wakes later), each as "early" (too strong for its wake-up time) or
+    "late" (too weak for it). A card out of order with several others is the one to
+    change, not each of them: a weak late card is worth less than every card before it,
+    and blaming those would weaken the set's good cards. So the broken pairs are covered
+    by as few cards as possible: the card in the most pairs first (a tie: the earlier,
+    as a single broken pair cannot tell which of its two is wrong), until none is left."""
+    cards = [c for c, v in metric_of.items() if np.isfinite(v)]
+    pairs = {
+        (early, late)
+        for early in cards
+        for late in cards
+        if wake_of[early] < wake_of[late] and metric_of[early] > metric_of[late] + margin
+    }
+    culprits: dict[str, str] = {}
+    while pairs:
+        count = {c: sum(c in pair for pair in pairs) for c in cards}
+        card = max(cards, key=lambda c: (count[c], -wake_of[c]))
+        as_early = sum(pair[0] == card for pair in pairs)
+        culprits[card] = "early" if 2 * as_early >= count[card] else "late"
+        pairs = {pair for pair in pairs if card not in pair}
+    return culprits
+
+
 def _bounds(
     targets: Targets, family: str, metric_of: dict[str, float], card: str,
     wake_of: dict[str, int],
 ) -> tuple[float, float]:  # fmt: skip
     """The card's target band from the other cards' metrics (``metric_of``, card id to
-    metric). A plan card is also held to at most ``later_margin`` above every card that
-    wakes later than it (``wake_of``: the wake-up times of the set, edited or not); where that
-    cap cuts into the band, the band ends at the cap and reaches at least ``floor_plan``
-    points below it, so that a card is never asked to be above one bound and below the
-    other (a weak later card capped an early one under the others' band: an empty band)."""
-    others = np.array([v for c, v in metric_of.items() if c != card], dtype=float)
-    low, high = targets.band(others, family)
-    if family == "plan":
-        later = [
-            v
-            for c, v in metric_of.items()
-            if c != card and wake_of[c] > wake_of[card] and np.isfinite(v)
-        ]
-        if later and min(later) + targets.later_margin < high:
-            high = min(later) + targets.later_margin
-            low = min(low, high - targets.floor_plan)
+    metric). A plan card is also held to the wake-up order (``wake_of``: the wake-up times
+    of the set, edited or not): at most ``later_margin`` above every card that wakes
+    later, and a card too weak for its time (``out_of_wake_order``: "late") at least
+    ``later_margin`` below every card that wakes earlier. The cards out of order are left
+    out of the other cards' bands and caps (a weak late card dragged the others' median
+    down and capped every card before it). Where a cap cuts into the band, the band ends
+    at the cap and reaches at least ``floor_plan`` points beyond it, so that a card is
+    never asked to be above one bound and below the other."""
+    if family != "plan":
+        others = np.array([v for c, v in metric_of.items() if c != card], dtype=float)
+        return targets.band(others, family)
+    culprits = out_of_wake_order(metric_of, wake_of, targets.later_margin)
+    peers = {
+        c: v for c, v in metric_of.items() if c != card and c not in culprits and np.isfinite(v)
+    }
+    low, high = targets.band(np.array(list(peers.values()), dtype=float), family)
+    later = [v for c, v in peers.items() if wake_of[c] > wake_of[card]]
+    if later and min(later) + targets.later_margin < high:
+        high = min(later) + targets.later_margin
+        low = min(low, high - targets.floor_plan)
+    earlier = [v for c, v in peers.items() if wake_of[c] < wake_of[card]]
+    if culprits.get(card) == "late" and earlier and max(earlier) - targets.later_margin > low:
+        low = max(earlier) - targets.later_margin
+        high = max(high, low + targets.floor_plan)
     return low, high
 
 
