@@ -32,6 +32,7 @@ from sunset_sim.analysis.study import (
     SUGGESTION_COLUMNS,
     Targets,
     _bounds,
+    _walk_limit,
     card_edits,
     out_of_wake_order,
     run_study,
@@ -386,6 +387,33 @@ def test_study_names_a_weak_late_plan_card_not_the_cards_before_it():
         assert WEAKER[row["field"]](row["suggested"], row["current"])  # stronger
         assert row["target_low"] <= row["after"] <= row["target_high"]
         assert row["before"] < row["target_low"]
+
+
+def test_a_commissions_walk_reaches_fame_0_or_the_sets_highest_fame():
+    """A plan card's walk is max_steps long; a commission's goes down to fame 0 or up to
+    the set's highest commission fame (at least max_steps): 6 steps left an over-priced
+    easy card unsuggested."""
+    top = max(c.fame for c in DEFAULT.commissions)
+    cards = edit_card(DEFAULT, "C08", "fame", 5)  # 4 -> 9
+    plan = pd.Series({"family": "plan", "card": "P3", "status": "above"})
+    assert _walk_limit(cards, plan, 6) == 6
+    above = pd.Series({"family": "commission", "card": "C08", "status": "above"})
+    assert _walk_limit(cards, above, 6) == 9
+    assert _walk_limit(cards, above, 12) == 12
+    below = pd.Series({"family": "commission", "card": "C02", "status": "below"})  # fame 1
+    assert _walk_limit(cards, below, 6) == max(6, max(top, 9) - 1)
+
+
+def test_study_walks_an_over_priced_easy_commission_back_past_six_steps():
+    """C08 (two trees) raised from fame 4 to 9: in a greedy field its value per fame
+    point falls slowly and is back inside its target only at fame 2, seven steps down;
+    the walk stopped at six and nothing was suggested."""
+    cards = edit_card(DEFAULT, "C08", "fame", 5)
+    study = run_study(FIELD, PLAYERS, 3000, 0, cards, families=("commission",), edits=())
+    assert study.targets.set_index("card").loc["C08", "status"] == "above"
+    (row,) = study.suggestions[study.suggestions["card"] == "C08"].itertuples()
+    assert row.field == "fame" and int(row.current) == 9 and int(row.suggested) <= 9 - 7
+    assert row.target_low <= row.after <= row.target_high
 
 
 def test_study_notes_goals_kept_by_the_last_mover(mistaken_study):

@@ -613,6 +613,20 @@ def _bounds_of(values: pd.DataFrame, targets: Targets, target: pd.Series) -> Bou
     return bounds
 
 
+def _walk_limit(cards: CardSet, target: pd.Series, max_steps: int) -> int:
+    """The most steps of a card's walk: ``max_steps`` for a plan card; a commission's may
+    go down to fame 0 or up to the set's highest commission fame (at least ``max_steps``
+    either way): an over-priced easy card's value per point falls slowly (C08 raised from
+    4 to 9 in a greedy field was back inside only at 2, seven steps down), and a card no
+    one sells at any fame the set uses was walked to 32."""
+    if target["family"] == "plan":
+        return max_steps
+    fame = {commission.id: commission.fame for commission in cards.commissions}
+    own = fame[target["card"]]
+    room = own if target["status"] == "above" else max(fame.values()) - own
+    return max(max_steps, room)
+
+
 def _suggest(
     study_lab: Lab,
     verify_lab: Lab,
@@ -635,7 +649,8 @@ def _suggest(
         bounds = _bounds_of(values, targets, target)
         found: list[dict] = []
         tries = 0
-        for walked in _search(study_lab, cards, target, max_steps, status, bounds):
+        limit = _walk_limit(cards, target, max_steps)
+        for walked in _search(study_lab, cards, target, limit, status, bounds):
             found = _verified_rows(verify_lab, cards, target, walked, status, bounds)
             tries += 1
             if found or tries == attempts:
@@ -646,7 +661,7 @@ def _suggest(
             )
         if not found:
             notes.append(
-                f"{card}: no edit of up to {max_steps} steps, within the values its fields "
+                f"{card}: no edit of up to {limit} steps, within the values its fields "
                 "may take, was verified inside its target; nothing suggested for it"
             )
             continue
@@ -704,7 +719,8 @@ def run_study(
 
     ``games`` deals are played at every rotation of the table for each arm;
     ``verify_games`` fresh deals (default ``games``) verify the suggestions;
-    ``check_field`` replays the values with a second field (``check_games`` deals) and
+    ``max_steps``: the longest walk of a plan card's search (a commission's may go down to
+    fame 0 or up to the set's highest commission fame); ``check_field`` replays the values with a second field (``check_games`` deals) and
     marks in ``targets.holds_in_check_field`` each finding that holds with it too.
     ``progress``: a callable told the games played, or True for a ``tqdm.auto`` bar over
     the values and edits (Jupyter or stderr; the suggestions' search is not counted).

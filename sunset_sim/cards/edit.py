@@ -244,9 +244,8 @@ def edit_card(cards: CardSet, card_id: str, field: str, steps: int) -> CardSet:
     Fields: "fame" (commissions and goals, 1 fame a step), "wake" (plans, 15 minutes a
     step, positive = later), "hike" and "paint" (plans, 1 a step), "directions" (plans,
     along the ladder horizontal/vertical -> orthogonal -> all, diagonal -> all; positive =
-    more directions; down goes all -> orthogonal -> horizontal). Ranges: fame 0..20,
-    hike 1..4 (the loader's), paint 1..5, wake 0:00..23:59 (the loader's); the loader
-    sets the lows, the caps of fame and paint are this module's.
+    more directions; down goes all -> orthogonal -> horizontal). Ranges: the loader's
+    (fame 0..99, hike 1..4, paint 1..5, wake 0:00..23:59).
 
     Ids and order never change, so a seeded deal stays identical (``deal_key``). The
     result is the dumped, edited TOML re-read by ``parse_cards``: it has the loader's
