@@ -336,7 +336,8 @@ def test_plan_band_under_the_cap_of_a_later_card():
     # P5 is out of order with P2, P3 and P4: the one too weak for its time (below)
     assert out_of_wake_order(metric, wake, targets.later_margin) == {"P5": "late"}
     peers = targets.band(np.array([0.0, 10.0, 11.0, 12.0]), "plan")
-    assert peers == pytest.approx((10.5 - 5.25, 10.5 + 5.25))  # 0.5 x |median|
+    half = 3 * np.std([0.0, 10.0, 11.0, 12.0], ddof=1)  # the plain SD: larger here
+    assert peers == pytest.approx((10.5 - half, 10.5 + half))
     # held to at most 2 below the best card before it, inside the others' band
     assert _bounds(targets, "plan", metric, "P5", wake) == pytest.approx((12.0 - 2.0, peers[1]))
     # the earlier cards are not capped by it (they were: P2-P4 "above" a weak P5)
@@ -349,11 +350,29 @@ def test_plan_band_under_the_cap_of_a_later_card():
     low, high = _bounds(targets, "plan", metric, "P1", wake)
     assert (low, high) == pytest.approx((others[0], 10.0 + 2.0)) and high < others[1]
     # a cap under the band: the band ends at the cap and reaches floor_plan below it
-    metric = {"P1": 20.0, "P2": 0.0, "P3": 10.0, "P4": 11.0, "P5": 12.0}
-    assert out_of_wake_order(metric, wake, targets.later_margin) == {"P1": "early"}
-    assert targets.band(np.array([0.0, 10.0, 11.0, 12.0]), "plan")[0] > 0.0 + 2.0
-    low, high = _bounds(targets, "plan", metric, "P1", wake)
-    assert (low, high) == pytest.approx((0.0 + 2.0 - 3.0, 0.0 + 2.0))
+    # (a band of the floor alone, median +- 3: P1's others 5, 10, 11, 12 give 7.5 to 13.5)
+    narrow = Targets(width=0.0, relative=0.0)
+    metric = {"P1": 20.0, "P2": 5.0, "P3": 10.0, "P4": 11.0, "P5": 12.0}
+    assert out_of_wake_order(metric, wake, narrow.later_margin) == {"P1": "early"}
+    assert narrow.band(np.array([5.0, 10.0, 11.0, 12.0]), "plan") == pytest.approx((7.5, 13.5))
+    low, high = _bounds(narrow, "plan", metric, "P1", wake)
+    assert (low, high) == pytest.approx((5.0 + 2.0 - 3.0, 5.0 + 2.0))
+
+
+def test_plan_band_spans_both_groups_of_plan_values():
+    """Plan values come in two groups (early cards about 0, later ones 10-20). With the
+    low group the larger (P4 cut to paint 1), the robust SD measured it alone and the
+    band excluded every later card: its SD is the plain one where that is larger."""
+    targets = Targets()
+    others = np.array([0.0, 0.6, 1.9, 1.7, 13.2, 17.1, 20.8])  # P5's others, P4 weak
+    robust = 1.4826 * np.median(np.abs(others - np.median(others)))
+    assert np.median(others) + 3 * robust < 13.0  # P5 (13.0) fell "above"
+    low, high = targets.band(others, "plan")
+    half = 3 * np.std(others, ddof=1)
+    assert (low, high) == pytest.approx((1.9 - half, 1.9 + half)) and low < 13.0 < high
+    # commissions keep the robust SD
+    values = np.array([0.1, 0.1, 0.1, 0.1, 0.9])
+    assert targets.band(values, "commission") == pytest.approx((0.1 / 3, 0.3))
 
 
 def test_out_of_wake_order_names_the_card_that_breaks_it():
@@ -387,6 +406,18 @@ def test_study_names_a_weak_late_plan_card_not_the_cards_before_it():
         assert WEAKER[row["field"]](row["suggested"], row["current"])  # stronger
         assert row["target_low"] <= row["after"] <= row["target_high"]
         assert row["before"] < row["target_low"]
+
+
+def test_a_weak_middle_plan_card_does_not_send_the_later_ones_down():
+    """P4 cut to paint 1 joins the early cards' group (about 0 to keep): the band's robust
+    SD then measured that group alone, P8 fell "above", and the suggestion weakened P8
+    to paint 2. P4 is not out of wake-up order with anything, so restricted play cannot
+    tell it from P1-P3: nothing is named, rather than a sound card."""
+    cards = edit_card(DEFAULT, "P4", "paint", -1)
+    study = run_study(FIELD, PLAYERS, 3000, 0, cards, families=("plan",), edits=())
+    plan = study.targets[study.targets["family"] == "plan"]
+    assert (plan["status"] == "inside").all(), plan[["card", "value", "target_high"]]
+    assert study.suggestions.empty
 
 
 def test_a_commissions_walk_reaches_fame_0_or_the_sets_highest_fame():

@@ -84,8 +84,10 @@ class Targets:
 
     Commissions: value per fame point within a factor ``ratio`` of the other
     commissions' median (so a card worth nothing is as far out as one worth three times
-    the others). Plan cards: value within median +- max(``width`` robust SDs, ``relative``
-    x |median|, ``floor_plan`` points) of the other plan cards, and no more than
+    the others). Plan cards: value within median +- max(``width`` SDs, ``relative``
+    x |median|, ``floor_plan`` points) of the other plan cards (SD: the larger of the
+    robust SD and the plain one: plan values come in two groups, the early cards' and
+    the later ones'), and no more than
     ``later_margin`` points above the value of any card that wakes later: restricted
     play values a card by what replaces it, so an early card given a late card's power
     is worth about as much as that late card, not more, and only the wake-up order shows
@@ -108,8 +110,9 @@ class Targets:
             f"{self.ratio:g} of the other commissions' median (median / {self.ratio:g} to "
             f"median x {self.ratio:g}; at fame 0, the whole value)",
             "plan: restricted-play value within median +- "
-            f"max({self.width:g} robust SD, {self.relative:g} x |median|, "
-            f"{self.floor_plan:g} points) of the other plan cards, and at most "
+            f"max({self.width:g} SD, {self.relative:g} x |median|, "
+            f"{self.floor_plan:g} points) of the other plan cards (SD: the larger of the "
+            "robust SD and the plain one, as plan values come in two groups), and at most "
             f"{self.later_margin:g} points above any card that wakes later (a card worth "
             "more than a later one is too strong for its wake-up time; where that cap cuts "
             f"into the band, the band ends there and reaches at least {self.floor_plan:g} "
@@ -129,6 +132,12 @@ class Targets:
         if family == "commission" and median > 0:
             return median / self.ratio, median * self.ratio
         spread = 1.4826 * float(np.median(np.abs(others - median)))
+        if family == "plan" and others.size > 1:
+            # plan values are two groups by design (the early cards worth about 0 to
+            # keep, the later ones 10-20 points): where the low group is the larger, the
+            # robust SD measures that group alone, and every later card fell "above"
+            # (P4 cut to paint 1: P5-P8 were all to be weakened to paint 1)
+            spread = max(spread, float(np.std(others, ddof=1)))
         floor = self.floor_plan if family == "plan" else self.floor_commission
         half = max(self.width * spread, self.relative * abs(median), floor)
         return median - half, median + half
