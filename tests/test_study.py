@@ -420,6 +420,17 @@ def test_a_weak_middle_plan_card_does_not_send_the_later_ones_down():
     assert study.suggestions.empty
 
 
+def test_a_walk_that_jumps_the_band_notes_its_nearest_step():
+    """C02 (one flower and any one card) raised from fame 1 to 5: a whole fame point down
+    jumps its target (0.52 at fame 2, nobody sells it at fame 1), so nothing can be
+    suggested; the note says which step came nearest, and by how much."""
+    cards = edit_card(DEFAULT, "C02", "fame", 4)
+    study = run_study(FIELD, PLAYERS, 3000, 2, cards, families=("commission",), edits=())
+    assert "C02" not in set(study.suggestions["card"])
+    (note,) = [note for note in study.notes if note.startswith("C02: no edit")]
+    assert "(nearest on the study's deals: fame -3, 0.52 against 0.05 to 0.48)" in note
+
+
 def test_a_commissions_walk_reaches_fame_0_or_the_sets_highest_fame():
     """A plan card's walk is max_steps long; a commission's goes down to fame 0 or up to
     the set's highest commission fame (at least max_steps): 6 steps left an over-priced

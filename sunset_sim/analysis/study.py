@@ -499,8 +499,9 @@ Bounds = Callable[[CardSet], tuple[float, float]]
 
 
 def _search(
-    lab: Lab, cards: CardSet, target: pd.Series, max_steps: int, status: Status, bounds: Bounds
-) -> Iterator[dict[str, int]]:
+    lab: Lab, cards: CardSet, target: pd.Series, max_steps: int, status: Status, bounds: Bounds,
+    nearest: list | None = None,
+) -> Iterator[dict[str, int]]:  # fmt: skip
     """A walk toward the band, one step at a time: at each step every field's one-step
     edit of the set walked so far (commissions: fame; plan cards: wake, hike, paint,
     directions) is measured on the study's deals, and the one that leaves the metric
@@ -510,7 +511,9 @@ def _search(
 
     Steps may mix fields: an early card made strong in several fields at once came back
     inside its band only by giving up some of more than one (one field at a time fell
-    short at every size, and a later wake-up time raised its value)."""
+    short at every size, and a later wake-up time raised its value). ``nearest``, if
+    given, ends up holding the walk's step nearest the band: (miss, edits, value, low,
+    high), for the note when no step is inside (a whole fame point can jump the band)."""
     family, card = target["family"], target["card"]
     edits: dict[str, int] = {}
     current = cards
@@ -526,6 +529,8 @@ def _search(
             key = (miss, abs(value - _centre(low, high)) if np.isfinite(value) else math.inf)
             if best is None or key < best[0]:
                 best = (key, tried, edited)
+            if nearest is not None and (not nearest or miss < nearest[0][0]):
+                nearest[:] = [(miss, tried, value, low, high)]
         if best is None:
             return
         (miss, _), edits, current = best
@@ -659,7 +664,8 @@ def _suggest(
         found: list[dict] = []
         tries = 0
         limit = _walk_limit(cards, target, max_steps)
-        for walked in _search(study_lab, cards, target, limit, status, bounds):
+        nearest: list = []
+        for walked in _search(study_lab, cards, target, limit, status, bounds, nearest):
             found = _verified_rows(verify_lab, cards, target, walked, status, bounds)
             tries += 1
             if found or tries == attempts:
@@ -669,9 +675,16 @@ def _suggest(
                 "but not on the fresh deals; the search walked on"
             )
         if not found:
+            closest = ""
+            if nearest and nearest[0][0] > 0.0:  # no step inside even on the study's deals
+                _, edits_tried, value, low, high = nearest[0]
+                closest = (
+                    f" (nearest on the study's deals: {_edit_text(edits_tried)}, {value:.2f} "
+                    f"against {low:.2f} to {high:.2f})"
+                )
             notes.append(
                 f"{card}: no edit of up to {limit} steps, within the values its fields "
-                "may take, was verified inside its target; nothing suggested for it"
+                f"may take, was verified inside its target{closest}; nothing suggested for it"
             )
             continue
         rows.extend(found)
