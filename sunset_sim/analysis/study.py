@@ -10,8 +10,8 @@ suggestions that are verified by playing before they are suggested.
    *other* cards of its family; a card is outside only when its whole 95% CI is.
    Commissions: value per fame point within a factor of the others' median (every
    fame point about as easy to earn as any other: an over-priced card is worth far
-   more per point, an under-priced one nothing); plan cards: value within a robust
-   band of the others' (no card far more or less worth keeping) and in wake-up order
+   more per point, an under-priced one nothing); plan cards: value within a band of
+   the others' (no card far more or less worth keeping) and in wake-up order
    (a card out of order with several others is too strong or too weak for its time,
    not they); goals: the share of
    the days a goal was kept by the last player to move.
@@ -742,8 +742,9 @@ def run_study(
     ``games`` deals are played at every rotation of the table for each arm;
     ``verify_games`` fresh deals (default ``games``) verify the suggestions;
     ``max_steps``: the longest walk of a plan card's search (a commission's may go down to
-    fame 0 or up to the set's highest commission fame); ``check_field`` replays the values with a second field (``check_games`` deals) and
-    marks in ``targets.holds_in_check_field`` each finding that holds with it too.
+    fame 0 or up to the set's highest commission fame); ``check_field`` replays the values
+    with a second field (``check_games`` deals) and marks in
+    ``targets.holds_in_check_field`` each finding that holds with it too.
     ``progress``: a callable told the games played, or True for a ``tqdm.auto`` bar over
     the values and edits (Jupyter or stderr; the suggestions' search is not counted).
     ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them

@@ -387,7 +387,8 @@ def open_backend(
         scheduler = scheduler_address(scheduler)
         if not scheduler:
             raise RunError(
-                f"backend='dask' needs scheduler=ADDRESS or {SCHEDULER_VARIABLE} ({START_A_CLUSTER})"
+                f"backend='dask' needs scheduler=ADDRESS or {SCHEDULER_VARIABLE} "
+                f"({START_A_CLUSTER})"
             )
         return DaskBackend(scheduler, jobs, check_invariants)
     # a bad input, named as the API argument (the command line's --backend is a choice)
