@@ -307,6 +307,10 @@ def test_tune_elite_hint_is_the_same_in_python_and_on_the_command_line():
         ([["greedy"]], {"edits": ["plans"]}, "edits: 'plans' is not one of commission-fame"),
         ([["greedy"]], {"check_field": ["nosuch"]}, "check_field: unknown strategy 'nosuch'"),
         ([["greedy"]], {"rules": {"days": 0}}, "rules: days: 0 is not a whole number"),
+        ([["greedy"]], {"max_steps": "x"}, "max_steps: 'x' is not a whole number"),
+        ([["greedy"]], {"max_steps": 0}, "max_steps: 0 is less than 1"),
+        ([["greedy"]], {"suggest": "no"}, "suggest: 'no' is not True or False"),
+        ([["greedy"]], {"targets": {"ratio": 2}}, "targets: dict is not a Targets"),
     ],
     ids=[
         "empty-field",
@@ -319,6 +323,10 @@ def test_tune_elite_hint_is_the_same_in_python_and_on_the_command_line():
         "edits",
         "check_field",
         "rules",
+        "max_steps-text",
+        "max_steps-0",
+        "suggest",
+        "targets",
     ],  # fmt: skip
 )
 def test_run_study_refuses_what_simulate_refuses(args, kwargs, message):

@@ -760,6 +760,15 @@ def run_study(
         verify_games = validation.check_games(verify_games, "verify_games")
     if check_games is not None:
         check_games = validation.check_games(check_games, "check_games")
+    max_steps = validation.check_whole(max_steps, "max_steps")
+    if not isinstance(suggest, bool):
+        raise validation.InputError(
+            f"suggest: {validation.one_line(repr(suggest))} is not True or False"
+        )
+    if targets is not None and not isinstance(targets, Targets):
+        raise validation.InputError(
+            f"targets: {type(targets).__name__} is not a Targets (analysis.study.Targets)"
+        )
     families = validation.check_names(families, "families", FAMILIES)
     edits = validation.check_names(edits, "edits", EDIT_FAMILIES, allow_empty=True)
     rules = validation.as_rules(rules)
