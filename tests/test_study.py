@@ -32,6 +32,7 @@ from sunset_sim.analysis.study import (
     SUGGESTION_COLUMNS,
     Targets,
     _bounds,
+    _lone_pair_notes,
     _walk_limit,
     card_edits,
     out_of_wake_order,
@@ -388,6 +389,27 @@ def test_out_of_wake_order_names_the_card_that_breaks_it():
     both = out_of_wake_order({**metric, "P2": 16.0, "P7": 0.0}, wake, 2.0)
     assert both == {"P2": "early", "P7": "late"}
     assert out_of_wake_order({**metric, "P3": math.nan, "P7": 0.0}, wake, 2.0) == {"P7": "late"}
+
+
+def test_a_lone_broken_pair_gets_a_note_naming_both_cards():
+    """P5 cut to hike 1 and paint 1 breaks the wake-up order with P4 alone: the study names
+    P4 (the earlier card of a lone pair), and a note says P5 may be the one too weak."""
+    values = {"P1": 0.0, "P2": 0.5, "P3": 1.0, "P4": 12.0, "P5": 1.5, "P6": 13.0}
+    frame = pd.DataFrame(
+        {
+            "family": "plan",
+            "card": list(values),
+            "value": list(values.values()),
+            "status": ["above" if card == "P4" else "inside" for card in values],
+        }
+    )
+    (note,) = _lone_pair_notes(frame, DEFAULT, 2.0)
+    assert note.startswith("P4 and P5 are out of wake-up order with each other alone")
+    assert "P5 may be too weak for its own" in note
+    # a card out of order with several (P5 below P4 and P6 too) is no lone pair
+    frame.loc[frame["card"] == "P6", "value"] = 20.0
+    frame.loc[frame["card"] == "P3", "value"] = 8.0
+    assert _lone_pair_notes(frame, DEFAULT, 2.0) == []
 
 
 def test_study_names_a_weak_late_plan_card_not_the_cards_before_it():

@@ -318,6 +318,41 @@ TARGET_COLUMNS = [
 ]
 
 
+def broken_pairs(
+    metric_of: dict[str, float], wake_of: dict[str, int], margin: float
+) -> set[tuple[str, str]]:
+    """(earlier card, later card) for each pair of plan cards out of wake-up order: the
+    earlier worth more than ``margin`` above the later."""
+    cards = [c for c, v in metric_of.items() if np.isfinite(v)]
+    return {
+        (early, late)
+        for early in cards
+        for late in cards
+        if wake_of[early] < wake_of[late] and metric_of[early] > metric_of[late] + margin
+    }
+
+
+def _lone_pair_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -> list[str]:
+    """A note for each pair of plan cards out of wake-up order with each other alone: the
+    study names the earlier as too strong, but the later may be the one too weak, and
+    restricted play cannot tell which (the designer should look at both)."""
+    plan = target_frame[target_frame["family"] == "plan"]
+    metric_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
+    status = dict(zip(plan["card"], plan["status"], strict=True))
+    wake_of = {p.id: p.wake for p in cards.plans}
+    pairs = broken_pairs(metric_of, wake_of, margin)
+    notes = []
+    for early, late in sorted(pairs):
+        if sum(early in pair or late in pair for pair in pairs) == 1 and status[early] == "above":
+            notes.append(
+                f"{early} and {late} are out of wake-up order with each other alone ({early} "
+                f"worth {metric_of[early]:.2f} points, {late} {metric_of[late]:.2f}): {early} "
+                f"is named as too strong for its wake-up time, but {late} may be too weak "
+                "for its own; restricted play cannot tell which"
+            )
+    return notes
+
+
 def out_of_wake_order(
     metric_of: dict[str, float], wake_of: dict[str, int], margin: float
 ) -> dict[str, str]:
@@ -329,12 +364,7 @@ def out_of_wake_order(
     by as few cards as possible: the card in the most pairs first (a tie: the earlier,
     as a single broken pair cannot tell which of its two is wrong), until none is left."""
     cards = [c for c, v in metric_of.items() if np.isfinite(v)]
-    pairs = {
-        (early, late)
-        for early in cards
-        for late in cards
-        if wake_of[early] < wake_of[late] and metric_of[early] > metric_of[late] + margin
-    }
+    pairs = broken_pairs(metric_of, wake_of, margin)
     culprits: dict[str, str] = {}
     while pairs:
         count = {c: sum(c in pair for pair in pairs) for c in cards}
@@ -813,6 +843,7 @@ def run_study(
         for _, row in target_frame.iterrows()
         if row["family"] == "goal" and row["status"] == "above"
     ]
+    notes += _lone_pair_notes(target_frame, card_set, targets.later_margin)
     if check_field:
         target_frame["holds_in_check_field"] = _check(
             check_field, players, check_games or games, seed, card_set, rules, families,
