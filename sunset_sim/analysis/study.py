@@ -82,9 +82,10 @@ Status = Callable[[str], None]
 class Targets:
     """What a balanced card set looks like, per family (see the module docstring).
 
-    Commissions: value per fame point within a factor ``ratio`` of the other
-    commissions' median (so a card worth nothing is as far out as one worth three times
-    the others). Plan cards: value within median +- max(``width`` SDs, ``relative``
+    Commissions: value per fame point from the other commissions' median / ``ratio`` (a
+    card worth nothing is out) to their median x ``over_ratio`` (a card whose points are
+    worth twice the others' is over-priced: with 3, fame 1 -> 4, 2 -> 5 and 3 -> 6 stayed
+    inside, their points worth 2.5-3.5 times the median, at most 0.7 before). Plan cards: value within median +- max(``width`` SDs, ``relative``
     x |median|, ``floor_plan`` points) of the other plan cards (SD: the larger of the
     robust SD and the plain one: plan values come in two groups, the early cards' and
     the later ones'), and no more than
@@ -97,6 +98,7 @@ class Targets:
     last player to move on at most ``last_mover`` of the days a goal was kept."""
 
     ratio: float = 3.0
+    over_ratio: float = 2.0
     width: float = 3.0
     relative: float = 0.5
     floor_plan: float = 3.0
@@ -106,9 +108,9 @@ class Targets:
 
     def describe(self) -> list[str]:
         return [
-            "commission: restricted-play value per fame point within a factor "
-            f"{self.ratio:g} of the other commissions' median (median / {self.ratio:g} to "
-            f"median x {self.ratio:g}; at fame 0, the whole value)",
+            "commission: restricted-play value per fame point from the other commissions' "
+            f"median / {self.ratio:g} to their median x {self.over_ratio:g} (at fame 0, the "
+            "whole value)",
             "plan: restricted-play value within median +- "
             f"max({self.width:g} SD, {self.relative:g} x |median|, "
             f"{self.floor_plan:g} points) of the other plan cards (SD: the larger of the "
@@ -130,7 +132,7 @@ class Targets:
             return -math.inf, math.inf
         median = float(np.median(others))
         if family == "commission" and median > 0:
-            return median / self.ratio, median * self.ratio
+            return median / self.ratio, median * self.over_ratio
         spread = 1.4826 * float(np.median(np.abs(others - median)))
         if family == "plan" and others.size > 1:
             # plan values are two groups by design (the early cards worth about 0 to
