@@ -85,17 +85,18 @@ class Targets:
     Commissions: value per fame point from the other commissions' median / ``ratio`` (a
     card worth nothing is out) to their median x ``over_ratio`` (a card whose points are
     worth twice the others' is over-priced: with 3, fame 1 -> 4, 2 -> 5 and 3 -> 6 stayed
-    inside, their points worth 2.5-3.5 times the median, at most 0.7 before). Plan cards: value within median +- max(``width`` SDs, ``relative``
-    x |median|, ``floor_plan`` points) of the other plan cards (SD: the larger of the
-    robust SD and the plain one: plan values come in two groups, the early cards' and
-    the later ones'), and no more than
-    ``later_margin`` points above the value of any card that wakes later: restricted
-    play values a card by what replaces it, so an early card given a late card's power
-    is worth about as much as that late card, not more, and only the wake-up order shows
-    it up. A card out of that order with several others is the one held to it (a late
-    card worth less than those before it: too weak for its time), and the cards out of
-    order are left out of the others' bands (``out_of_wake_order``). Goals: kept by the
-    last player to move on at most ``last_mover`` of the days a goal was kept."""
+    inside, their points worth 2.5-3.5 times the median, at most 0.7 before). Plan
+    cards: value within median +- max(``width`` SDs, ``relative`` x |median|,
+    ``floor_plan`` points) of the other plan cards (SD: the larger of the robust SD and
+    the plain one: plan values come in two groups, the early cards' and the later ones'),
+    and no more than ``later_margin`` points above the value of any card that wakes
+    later: restricted play values a card by what replaces it, so an early card given a
+    late card's power is worth about as much as that late card, not more, and only the
+    wake-up order shows it up. A card out of that order with several others is the one
+    held to it (a late card worth less than those before it: too weak for its time), and
+    the cards out of order are left out of the others' bands (``out_of_wake_order``).
+    Goals: kept by the last player to move on at most ``last_mover`` of the days a goal
+    was kept."""
 
     ratio: float = 3.0
     over_ratio: float = 2.0
