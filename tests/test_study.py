@@ -28,17 +28,15 @@ from sunset_sim.analysis.experiments import (
     restrictions_for,
     turned_up,
 )
-from sunset_sim.analysis.study import (
-    SUGGESTION_COLUMNS,
-    Targets,
-    _bounds,
-    _lone_pair_notes,
-    _walk_limit,
-    card_edits,
-    out_of_wake_order,
-    run_study,
-)
+from sunset_sim.analysis.study import card_edits, run_study
 from sunset_sim.analysis.study_files import write_study
+from sunset_sim.analysis.suggestions import SUGGESTION_COLUMNS, walk_limit
+from sunset_sim.analysis.targets import (
+    Targets,
+    card_band,
+    lone_pair_notes,
+    out_of_wake_order,
+)
 from sunset_sim.analysis.tournament import seatings
 from sunset_sim.cards.edit import dump_cards, edit_card, fame_changes
 from sunset_sim.cards.loader import load_cards, parse_cards
@@ -340,15 +338,15 @@ def test_plan_band_under_the_cap_of_a_later_card():
     half = 3 * np.std([0.0, 10.0, 11.0, 12.0], ddof=1)  # the plain SD: larger here
     assert peers == pytest.approx((10.5 - half, 10.5 + half))
     # held to at most 2 below the best card before it, inside the others' band
-    assert _bounds(targets, "plan", metric, "P5", wake) == pytest.approx((12.0 - 2.0, peers[1]))
+    assert card_band(targets, "plan", metric, "P5", wake) == pytest.approx((12.0 - 2.0, peers[1]))
     # the earlier cards are not capped by it (they were: P2-P4 "above" a weak P5)
-    assert _bounds(targets, "plan", metric, "P4", wake) == pytest.approx(
+    assert card_band(targets, "plan", metric, "P4", wake) == pytest.approx(
         targets.band(np.array([0.0, 10.0, 11.0]), "plan")
     )
     # a cap inside the band ends it there and keeps its low end
     metric["P5"] = 12.0
     others = targets.band(np.array([10.0, 11.0, 12.0, 12.0]), "plan")
-    low, high = _bounds(targets, "plan", metric, "P1", wake)
+    low, high = card_band(targets, "plan", metric, "P1", wake)
     assert (low, high) == pytest.approx((others[0], 10.0 + 2.0)) and high < others[1]
     # a cap under the band: the band ends at the cap and reaches floor_plan below it
     # (a band of the floor alone, median +- 3: P1's others 5, 10, 11, 12 give 7.5 to 13.5)
@@ -356,7 +354,7 @@ def test_plan_band_under_the_cap_of_a_later_card():
     metric = {"P1": 20.0, "P2": 5.0, "P3": 10.0, "P4": 11.0, "P5": 12.0}
     assert out_of_wake_order(metric, wake, narrow.later_margin) == {"P1": "early"}
     assert narrow.band(np.array([5.0, 10.0, 11.0, 12.0]), "plan") == pytest.approx((7.5, 13.5))
-    low, high = _bounds(narrow, "plan", metric, "P1", wake)
+    low, high = card_band(narrow, "plan", metric, "P1", wake)
     assert (low, high) == pytest.approx((5.0 + 2.0 - 3.0, 5.0 + 2.0))
 
 
@@ -403,13 +401,13 @@ def test_a_lone_broken_pair_gets_a_note_naming_both_cards():
             "status": ["above" if card == "P4" else "inside" for card in values],
         }
     )
-    (note,) = _lone_pair_notes(frame, DEFAULT, 2.0)
+    (note,) = lone_pair_notes(frame, DEFAULT, 2.0)
     assert note.startswith("P4 and P5 are out of wake-up order with each other alone")
     assert "P5 may be too weak for its own" in note
     # a card out of order with several (P5 below P4 and P6 too) is no lone pair
     frame.loc[frame["card"] == "P6", "value"] = 20.0
     frame.loc[frame["card"] == "P3", "value"] = 8.0
-    assert _lone_pair_notes(frame, DEFAULT, 2.0) == []
+    assert lone_pair_notes(frame, DEFAULT, 2.0) == []
 
 
 def test_study_names_a_weak_late_plan_card_not_the_cards_before_it():
@@ -475,12 +473,12 @@ def test_a_commissions_walk_reaches_fame_0_or_the_sets_highest_fame():
     top = max(c.fame for c in DEFAULT.commissions)
     cards = edit_card(DEFAULT, "C08", "fame", 5)  # 4 -> 9
     plan = pd.Series({"family": "plan", "card": "P3", "status": "above"})
-    assert _walk_limit(cards, plan, 6) == 6
+    assert walk_limit(cards, plan, 6) == 6
     above = pd.Series({"family": "commission", "card": "C08", "status": "above"})
-    assert _walk_limit(cards, above, 6) == 9
-    assert _walk_limit(cards, above, 12) == 12
+    assert walk_limit(cards, above, 6) == 9
+    assert walk_limit(cards, above, 12) == 12
     below = pd.Series({"family": "commission", "card": "C02", "status": "below"})  # fame 1
-    assert _walk_limit(cards, below, 6) == max(6, max(top, 9) - 1)
+    assert walk_limit(cards, below, 6) == max(6, max(top, 9) - 1)
 
 
 def test_study_walks_an_over_priced_easy_commission_back_past_six_steps():

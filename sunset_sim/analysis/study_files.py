@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis.report.render import md_cell, md_escape
-from sunset_sim.analysis.study import Study, Targets
+from sunset_sim.analysis.study import Study
+from sunset_sim.analysis.targets import Targets
 from sunset_sim.cards.edit import dump_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.files import write_atomically

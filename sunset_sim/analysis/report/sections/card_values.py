@@ -109,7 +109,7 @@ def study_tables(study) -> dict[str, pd.DataFrame]:
 
 def study_section(study) -> Section:
     """Card values from paired experiments and the verified suggestions (analysis.study)."""
-    from sunset_sim.analysis.study import Targets
+    from sunset_sim.analysis.targets import Targets
 
     settings = study.settings
     tables = study_tables(study)

@@ -1,0 +1,278 @@
+"""A designer study's suggestions (``study.run_study`` step 4): for every commission or
+plan card outside its target, a walk toward the band one step at a time on the study's
+deals, each set inside VERIFIED by playing the whole field on fresh deals before it is
+suggested; then all verified edits are played together once more.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+
+import numpy as np
+import pandas as pd
+
+from sunset_sim.analysis.experiments import Lab, Restriction
+from sunset_sim.analysis.targets import METRIC, METRIC_TEXT, Targets, card_band
+from sunset_sim.cards.edit import CardEditError, card_value, edit_card
+from sunset_sim.cards.model import CardSet
+
+__all__ = ["PLAN_FIELDS", "SUGGESTION_COLUMNS", "Status", "suggest", "walk_limit"]
+
+Status = Callable[[str], None]
+
+PLAN_FIELDS = ("wake", "hike", "paint", "directions")
+# A stronger plan card wakes earlier (wake -1) or does more (+1); a weaker one the reverse.
+STRONGER = {"wake": -1, "hike": 1, "paint": 1, "directions": 1}
+
+
+def _candidates(cards: CardSet, family: str, card: str, status: str) -> list:
+    """Every field's one-step edit that moves the card's metric toward its band (those
+    the field's range allows): ``(field, steps, edited set)``."""
+    sign = -1 if status == "above" else 1
+    if family == "commission":
+        fields = [("fame", sign)]
+    else:
+        fields = [(f, sign * STRONGER[f]) for f in PLAN_FIELDS]
+    found = []
+    for field_, steps in fields:
+        try:
+            found.append((field_, steps, edit_card(cards, card, field_, steps)))
+        except CardEditError:
+            continue
+    return found
+
+
+def _measured_metric(lab: Lab, cards: CardSet, family: str, card: str) -> tuple:
+    """The family's target metric (value, or value per fame point) with its CI."""
+    row = lab.value(cards, Restriction(family, card))
+    name = METRIC[family]
+    return row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
+
+
+def _centre(low: float, high: float) -> float:
+    if np.isfinite(low + high):
+        return (low + high) / 2
+    return high if np.isfinite(high) else low
+
+
+def _edit_text(edits: dict[str, int]) -> str:
+    return ", ".join(f"{field_} {steps:+d}" for field_, steps in edits.items())
+
+
+Bounds = Callable[[CardSet], tuple[float, float]]
+
+
+def _search(
+    lab: Lab, cards: CardSet, target: pd.Series, max_steps: int, status: Status, bounds: Bounds,
+    nearest: list | None = None,
+) -> Iterator[dict[str, int]]:  # fmt: skip
+    """A walk toward the band, one step at a time: at each step every field's one-step
+    edit of the set walked so far (commissions: fame; plan cards: wake, hike, paint,
+    directions) is measured on the study's deals, and the one that leaves the metric
+    nearest the band (then nearest its centre) is taken. Yields the edits so far
+    (field -> steps) each time the walk is inside the band, until ``max_steps``
+    steps or no field can move further.
+
+    Steps may mix fields: an early card made strong in several fields at once came back
+    inside its band only by giving up some of more than one (one field at a time fell
+    short at every size, and a later wake-up time raised its value). ``nearest``, if
+    given, ends up holding the walk's step nearest the band: (miss, edits, value, low,
+    high), for the note when no step is inside (a whole fame point can jump the band)."""
+    family, card = target["family"], target["card"]
+    edits: dict[str, int] = {}
+    current = cards
+    for _ in range(max_steps):
+        best = None
+        for field_, steps, edited in _candidates(current, family, card, target["status"]):
+            value = _measured_metric(lab, edited, family, card)[0]
+            lab.forget(edited)
+            low, high = bounds(edited)
+            tried = {**edits, field_: edits.get(field_, 0) + steps}
+            status(f"  {card} {_edit_text(tried)}: {value:.2f} (target {low:.2f} to {high:.2f})")
+            miss = max(low - value, value - high, 0.0) if np.isfinite(value) else math.inf
+            key = (miss, abs(value - _centre(low, high)) if np.isfinite(value) else math.inf)
+            if best is None or key < best[0]:
+                best = (key, tried, edited)
+            if nearest is not None and (not nearest or miss < nearest[0][0]):
+                nearest[:] = [(miss, tried, value, low, high)]
+        if best is None:
+            return
+        (miss, _), edits, current = best
+        if miss == 0.0:
+            yield dict(edits)
+
+
+SUGGESTION_COLUMNS = [
+    "card",
+    "field",
+    "current",
+    "suggested",
+    "metric",
+    "before",
+    "after",
+    "ci_low",
+    "ci_high",
+    "n",
+    "before_ci_low",
+    "before_ci_high",
+    "target_low",
+    "target_high",
+    "games",
+    "after_all_edits",
+    "inside_with_all_edits",
+]
+
+
+def _apply(cards: CardSet, edits: Sequence[tuple[str, str, int]]) -> CardSet:
+    for card, field_, steps in edits:
+        cards = edit_card(cards, card, field_, steps)
+    return cards
+
+
+def _verified_rows(
+    lab: Lab, cards: CardSet, target: pd.Series, edits: dict[str, int], status: Status,
+    bounds: Bounds,
+) -> list[dict]:  # fmt: skip
+    """Play the set with this card's edits on the fresh deals: a row per edited field
+    (each with the value after all of them) if the after-value is inside the target,
+    else none (``bounds``: the band the edited card must be in, ``_bounds_of``)."""
+    family, card = target["family"], target["card"]
+    edited = _apply(cards, [(card, field_, steps) for field_, steps in edits.items()])
+    before = _measured_metric(lab, cards, family, card)
+    after = _measured_metric(lab, edited, family, card)
+    lab.forget(edited)
+    low, high = bounds(edited)
+    inside = low <= after[0] <= high
+    status(
+        f"  verify {card} {_edit_text(edits)} on {lab.games} fresh deals: before "
+        f"{before[0]:.2f}, after {after[0]:.2f} ({'inside' if inside else 'outside'} "
+        f"{low:.2f} to {high:.2f})"
+    )
+    if not inside:
+        return []
+    return [
+        {
+            "card": card,
+            "field": field_,
+            "current": card_value(cards, card, field_),
+            "suggested": card_value(edited, card, field_),
+            "metric": METRIC_TEXT[family],
+            "before": before[0],
+            "after": after[0],
+            "ci_low": after[1],
+            "ci_high": after[2],
+            "n": lab.games,
+            "before_ci_low": before[1],
+            "before_ci_high": before[2],
+            "target_low": low,
+            "target_high": high,
+            "games": lab.games * len(lab.tables),
+            "steps": steps,  # not a column: for applying the edit
+        }
+        for field_, steps in edits.items()
+    ]
+
+
+def _bounds_of(values: pd.DataFrame, targets: Targets, target: pd.Series) -> Bounds:
+    """The card's band on an edited set: its target, and for a plan card whose wake-up
+    time an edit moves, also the band at the new time (``card_band``, from the other
+    cards' values as the study measured them). Both: a later time frees a card from the
+    caps of the cards it no longer wakes before, and a walk could then stop at a value
+    that only the move made acceptable."""
+    family, card = target["family"], target["card"]
+    overall = values[(values["strategy"] == "all") & (values["family"] == family)]
+    metric_of = dict(zip(overall["card"], overall[METRIC[family]].to_numpy(float), strict=True))
+
+    def bounds(cards: CardSet) -> tuple[float, float]:
+        wake_of = {plan.id: plan.wake for plan in cards.plans}
+        low, high = card_band(targets, family, metric_of, card, wake_of)
+        return max(low, target["target_low"]), min(high, target["target_high"])
+
+    return bounds
+
+
+def walk_limit(cards: CardSet, target: pd.Series, max_steps: int) -> int:
+    """The most steps of a card's walk: ``max_steps`` for a plan card; a commission's may
+    go down to fame 0 or up to the set's highest commission fame (at least ``max_steps``
+    either way): an over-priced easy card's value per point falls slowly (C08 raised from
+    4 to 9 in a greedy field was back inside only at 2, seven steps down), and a card no
+    one sells at any fame the set uses was walked to 32."""
+    if target["family"] == "plan":
+        return max_steps
+    fame = {commission.id: commission.fame for commission in cards.commissions}
+    own = fame[target["card"]]
+    room = own if target["status"] == "above" else max(fame.values()) - own
+    return max(max_steps, room)
+
+
+def suggest(
+    study_lab: Lab,
+    verify_lab: Lab,
+    cards: CardSet,
+    target_frame: pd.DataFrame,
+    values: pd.DataFrame,
+    targets: Targets,
+    max_steps: int,
+    status: Status,
+    attempts: int = 4,
+) -> tuple[pd.DataFrame, CardSet | None, list[str]]:
+    """Search and verify an edit per card outside its target (module docstring)."""
+    notes = []
+    chosen = target_frame["status"].isin(["above", "below"]) & target_frame["family"].isin(METRIC)
+    rows: list[dict] = []
+    edits: list[tuple[str, str, int]] = []
+    for _, target in target_frame[chosen].iterrows():
+        card = target["card"]
+        status(f"searching an edit for {target['family']} {card} ({target['status']})")
+        bounds = _bounds_of(values, targets, target)
+        found: list[dict] = []
+        tries = 0
+        limit = walk_limit(cards, target, max_steps)
+        nearest: list = []
+        for walked in _search(study_lab, cards, target, limit, status, bounds, nearest):
+            found = _verified_rows(verify_lab, cards, target, walked, status, bounds)
+            tries += 1
+            if found or tries == attempts:
+                break
+            notes.append(
+                f"{card}: {_edit_text(walked)} was inside its target on the study's deals "
+                "but not on the fresh deals; the search walked on"
+            )
+        if not found:
+            closest = ""
+            if nearest and nearest[0][0] > 0.0:  # no step inside even on the study's deals
+                _, edits_tried, value, low, high = nearest[0]
+                closest = (
+                    f" (nearest on the study's deals: {_edit_text(edits_tried)}, {value:.2f} "
+                    f"against {low:.2f} to {high:.2f})"
+                )
+            notes.append(
+                f"{card}: no edit of up to {limit} steps, within the values its fields "
+                f"may take, was verified inside its target{closest}; nothing suggested for it"
+            )
+            continue
+        rows.extend(found)
+        edits.extend((card, row["field"], row["steps"]) for row in found)
+    frame = pd.DataFrame(rows, columns=SUGGESTION_COLUMNS)
+    if not rows:
+        return frame, None, notes
+    suggested = _apply(cards, edits)
+    status(f"checking all {len(rows)} edit(s) together on the fresh deals")
+    together, inside = [], []
+    plans = {p.id for p in cards.plans}
+    verify_lab.prefetch(
+        suggested,
+        [
+            Restriction("plan" if card in plans else "commission", card)
+            for card in dict.fromkeys(frame["card"])
+        ],
+    )
+    for _, row in frame.iterrows():
+        family = "plan" if row["card"] in plans else "commission"
+        value = _measured_metric(verify_lab, suggested, family, row["card"])[0]
+        together.append(value)
+        inside.append(bool(row["target_low"] <= value <= row["target_high"]))
+    frame["after_all_edits"] = together
+    frame["inside_with_all_edits"] = inside
+    return frame, suggested, notes

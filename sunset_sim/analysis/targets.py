@@ -1,0 +1,293 @@
+"""A designer study's targets: what a balanced card set looks like, and where each card
+stands against it (``study.run_study`` step 3).
+
+Each card's metric is held to a band computed from the *other* cards of its family; a
+card is outside only when its whole 95% CI is. Plan cards are also held to the wake-up
+order: the cards that break it are found first (``out_of_wake_order``), so that one card
+out of line is named instead of every card it caps.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sunset_sim.analysis.experiments import FieldRun
+from sunset_sim.analysis.stats import Z95
+from sunset_sim.cards.model import CardSet
+from sunset_sim.enums import GOAL_FLAG_KEPT
+
+__all__ = [
+    "METRIC",
+    "METRIC_TEXT",
+    "TARGET_COLUMNS",
+    "Targets",
+    "broken_pairs",
+    "card_band",
+    "card_targets",
+    "goal_targets",
+    "lone_pair_notes",
+    "out_of_wake_order",
+]
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What a balanced card set looks like, per family (see the module docstring).
+
+    Commissions: value per fame point from the other commissions' median / ``ratio`` (a
+    card worth nothing is out) to their median x ``over_ratio`` (a card whose points are
+    worth twice the others' is over-priced: with 3, fame 1 -> 4, 2 -> 5 and 3 -> 6 stayed
+    inside, their points worth 2.5-3.5 times the median, at most 0.7 before). Plan
+    cards: value within median +- max(``width`` SDs, ``relative`` x |median|,
+    ``floor_plan`` points) of the other plan cards (SD: the larger of the robust SD and
+    the plain one: plan values come in two groups, the early cards' and the later ones'),
+    and no more than ``later_margin`` points above the value of any card that wakes
+    later: restricted play values a card by what replaces it, so an early card given a
+    late card's power is worth about as much as that late card, not more, and only the
+    wake-up order shows it up. A card out of that order with several others is the one
+    held to it (a late card worth less than those before it: too weak for its time), and
+    the cards out of order are left out of the others' bands (``out_of_wake_order``).
+    Goals: kept by the last player to move on at most ``last_mover`` of the days a goal
+    was kept."""
+
+    ratio: float = 3.0
+    over_ratio: float = 2.0
+    width: float = 3.0
+    relative: float = 0.5
+    floor_plan: float = 3.0
+    floor_commission: float = 0.25  # points per fame, when the others' median is not positive
+    later_margin: float = 2.0  # points a plan card may be worth above a later-waking card
+    last_mover: float = 0.6
+
+    def describe(self) -> list[str]:
+        return [
+            "commission: restricted-play value per fame point from the other commissions' "
+            f"median / {self.ratio:g} to their median x {self.over_ratio:g} (at fame 0, the "
+            "whole value)",
+            "plan: restricted-play value within median +- "
+            f"max({self.width:g} SD, {self.relative:g} x |median|, "
+            f"{self.floor_plan:g} points) of the other plan cards (SD: the larger of the "
+            "robust SD and the plain one, as plan values come in two groups), and at most "
+            f"{self.later_margin:g} points above any card that wakes later (a card worth "
+            "more than a later one is too strong for its wake-up time; where that cap cuts "
+            f"into the band, the band ends there and reaches at least {self.floor_plan:g} "
+            "points below it); a card out of wake-up order with several others is the one "
+            "named (a late card worth less than those before it is too weak for its time: "
+            f"at most {self.later_margin:g} points below each), and the cards out of order "
+            "are left out of the others' bands",
+            f"goal: kept by the last player to move on at most {self.last_mover:.0%} of the "
+            "days it was kept",
+        ]
+
+    def band(self, others: np.ndarray, family: str) -> tuple[float, float]:
+        others = others[np.isfinite(others)]
+        if others.size == 0:
+            return -math.inf, math.inf
+        median = float(np.median(others))
+        if family == "commission" and median > 0:
+            return median / self.ratio, median * self.over_ratio
+        spread = 1.4826 * float(np.median(np.abs(others - median)))
+        if family == "plan" and others.size > 1:
+            # plan values are two groups by design (the early cards worth about 0 to
+            # keep, the later ones 10-20 points): where the low group is the larger, the
+            # robust SD measures that group alone, and every later card fell "above"
+            # (P4 cut to paint 1: P5-P8 were all to be weakened to paint 1)
+            spread = max(spread, float(np.std(others, ddof=1)))
+        floor = self.floor_plan if family == "plan" else self.floor_commission
+        half = max(self.width * spread, self.relative * abs(median), floor)
+        return median - half, median + half
+
+
+METRIC = {"plan": "value", "commission": "value_per_fame"}
+METRIC_TEXT = {
+    "plan": "restricted-play value (win-share points)",
+    "commission": "restricted-play value per fame point (win-share points)",
+}
+
+
+TARGET_COLUMNS = [
+    "family",
+    "card",
+    "metric",
+    "value",
+    "value_ci_low",
+    "value_ci_high",
+    "target_low",
+    "target_high",
+    "status",
+    "n",
+]
+
+
+def broken_pairs(
+    metric_of: dict[str, float], wake_of: dict[str, int], margin: float
+) -> set[tuple[str, str]]:
+    """(earlier card, later card) for each pair of plan cards out of wake-up order: the
+    earlier worth more than ``margin`` above the later."""
+    cards = [c for c, v in metric_of.items() if np.isfinite(v)]
+    return {
+        (early, late)
+        for early in cards
+        for late in cards
+        if wake_of[early] < wake_of[late] and metric_of[early] > metric_of[late] + margin
+    }
+
+
+def lone_pair_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -> list[str]:
+    """A note for each pair of plan cards out of wake-up order with each other alone: the
+    study names the earlier as too strong, but the later may be the one too weak, and
+    restricted play cannot tell which (the designer should look at both)."""
+    plan = target_frame[target_frame["family"] == "plan"]
+    metric_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
+    status = dict(zip(plan["card"], plan["status"], strict=True))
+    wake_of = {p.id: p.wake for p in cards.plans}
+    pairs = broken_pairs(metric_of, wake_of, margin)
+    notes = []
+    for early, late in sorted(pairs):
+        if sum(early in pair or late in pair for pair in pairs) == 1 and status[early] == "above":
+            notes.append(
+                f"{early} and {late} are out of wake-up order with each other alone ({early} "
+                f"worth {metric_of[early]:.2f} points, {late} {metric_of[late]:.2f}): {early} "
+                f"is named as too strong for its wake-up time, but {late} may be too weak "
+                "for its own; restricted play cannot tell which"
+            )
+    return notes
+
+
+def out_of_wake_order(
+    metric_of: dict[str, float], wake_of: dict[str, int], margin: float
+) -> dict[str, str]:
+    """The plan cards that break the wake-up order (a card worth more than ``margin``
+    above a card that wakes later), each as "early" (too strong for its wake-up time) or
+    "late" (too weak for it). A card out of order with several others is the one to
+    change, not each of them: a weak late card is worth less than every card before it,
+    and blaming those would weaken the set's good cards. So the broken pairs are covered
+    by as few cards as possible: the card in the most pairs first (a tie: the earlier,
+    as a single broken pair cannot tell which of its two is wrong), until none is left."""
+    cards = [c for c, v in metric_of.items() if np.isfinite(v)]
+    pairs = broken_pairs(metric_of, wake_of, margin)
+    culprits: dict[str, str] = {}
+    while pairs:
+        count = {c: sum(c in pair for pair in pairs) for c in cards}
+        card = max(cards, key=lambda c: (count[c], -wake_of[c]))
+        as_early = sum(pair[0] == card for pair in pairs)
+        culprits[card] = "early" if 2 * as_early >= count[card] else "late"
+        pairs = {pair for pair in pairs if card not in pair}
+    return culprits
+
+
+def card_band(
+    targets: Targets, family: str, metric_of: dict[str, float], card: str,
+    wake_of: dict[str, int],
+) -> tuple[float, float]:  # fmt: skip
+    """The card's target band from the other cards' metrics (``metric_of``, card id to
+    metric). A plan card is also held to the wake-up order (``wake_of``: the wake-up times
+    of the set, edited or not): at most ``later_margin`` above every card that wakes
+    later, and a card too weak for its time (``out_of_wake_order``: "late") at least
+    ``later_margin`` below every card that wakes earlier. The cards out of order are left
+    out of the other cards' bands and caps (a weak late card dragged the others' median
+    down and capped every card before it). Where a cap cuts into the band, the band ends
+    at the cap and reaches at least ``floor_plan`` points beyond it, so that a card is
+    never asked to be above one bound and below the other."""
+    if family != "plan":
+        others = np.array([v for c, v in metric_of.items() if c != card], dtype=float)
+        return targets.band(others, family)
+    culprits = out_of_wake_order(metric_of, wake_of, targets.later_margin)
+    peers = {
+        c: v for c, v in metric_of.items() if c != card and c not in culprits and np.isfinite(v)
+    }
+    low, high = targets.band(np.array(list(peers.values()), dtype=float), family)
+    later = [v for c, v in peers.items() if wake_of[c] > wake_of[card]]
+    if later and min(later) + targets.later_margin < high:
+        high = min(later) + targets.later_margin
+        low = min(low, high - targets.floor_plan)
+    earlier = [v for c, v in peers.items() if wake_of[c] < wake_of[card]]
+    if culprits.get(card) == "late" and earlier and max(earlier) - targets.later_margin > low:
+        low = max(earlier) - targets.later_margin
+        high = max(high, low + targets.floor_plan)
+    return low, high
+
+
+def card_targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.DataFrame:
+    rows = []
+    overall = values[values["strategy"] == "all"]
+    wake = {plan.id: plan.wake for plan in cards.plans}
+    for family, name in METRIC.items():
+        part = overall[overall["family"] == family].reset_index(drop=True)
+        metric_of = dict(zip(part["card"], part[name].to_numpy(dtype=float), strict=True))
+        for _, row in part.iterrows():
+            low, high = card_band(targets, family, metric_of, row["card"], wake)
+            value, lo, hi = row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
+            if not np.isfinite(value):
+                status = "no value"
+            elif lo > high:
+                status = "above"
+            elif hi < low:
+                status = "below"
+            else:
+                status = "inside"
+            rows.append(
+                [
+                    family,
+                    row["card"],
+                    METRIC_TEXT[family],
+                    value,
+                    lo,
+                    hi,
+                    low,
+                    high,
+                    status,
+                    int(row["n"]),
+                ]  # fmt: skip
+            )
+    return pd.DataFrame(rows, columns=TARGET_COLUMNS)
+
+
+def goal_targets(cards: CardSet, base: FieldRun, targets: Targets) -> pd.DataFrame:
+    """Per goal card: the share of the days it was kept that the keeper moved last."""
+    kept = np.zeros(len(cards.goals))
+    last = np.zeros(len(cards.goals))
+    players = base.players
+    for raw in base.raw:
+        flags = raw["goal_flags"]  # (games, P, days)
+        positions = raw["position"]
+        goals = raw["goal"]  # (games, days)
+        keeper = (flags & GOAL_FLAG_KEPT) > 0
+        moved_last = keeper & (positions == players - 1)
+        for day in range(goals.shape[1]):
+            card = goals[:, day]
+            shown = card >= 0
+            np.add.at(kept, card[shown], keeper[shown, :, day].sum(axis=1))
+            np.add.at(last, card[shown], moved_last[shown, :, day].sum(axis=1))
+    rows = []
+    for index, goal in enumerate(cards.goals):
+        n = int(kept[index])
+        share = last[index] / n if n else math.nan
+        half = _proportion_half(share, n)
+        status = (
+            "no value" if not n else ("above" if share - half > targets.last_mover else "inside")
+        )
+        rows.append(
+            [
+                "goal",
+                goal.id,
+                "share of keeps by the last to move",
+                share,
+                share - half,
+                share + half,
+                0.0,
+                targets.last_mover,
+                status,
+                n,
+            ]  # fmt: skip
+        )
+    return pd.DataFrame(rows, columns=TARGET_COLUMNS)
+
+
+def _proportion_half(p: float, n: int) -> float:
+    """Half-width of the normal 95% interval of a proportion (0 with no data)."""
+    return Z95 * math.sqrt(p * (1 - p) / n) if n else 0.0
