@@ -1,0 +1,167 @@
+"""The study's targets and suggestions (analysis/targets.py, analysis/suggestions.py):
+the bands and the wake-up order on made-up values, and single design mistakes of the
+default set that a study must name, or say why it cannot."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sunset_sim.analysis.study import run_study
+from sunset_sim.analysis.suggestions import walk_limit
+from sunset_sim.analysis.targets import Targets, card_band, lone_pair_notes, out_of_wake_order
+from sunset_sim.cards.edit import edit_card
+from sunset_sim.cards.loader import load_cards
+
+DEFAULT = load_cards()
+FIELD = ["greedy"]
+PLAYERS = 3
+
+
+def test_targets_band():
+    targets = Targets()
+    low, high = targets.band(np.array([0.1, 0.2, 0.3]), "commission")
+    assert (low, high) == pytest.approx((0.2 / 3, 0.4))  # median / 3 to median x 2
+    low, high = targets.band(np.array([10.0, 11.0, 12.0]), "plan")
+    assert (low, high) == pytest.approx((11.0 - 5.5, 11.0 + 5.5))  # 0.5 x |median|
+
+
+def test_plan_band_under_the_cap_of_a_later_card():
+    """A plan card is held to at most later_margin above any later card; where that cap
+    falls under the other cards' band, the band ends at the cap and reaches floor_plan
+    below it (it was empty: its low end above its high end)."""
+    targets = Targets()
+    metric = {"P1": 0.0, "P2": 10.0, "P3": 11.0, "P4": 12.0, "P5": 1.0}
+    wake = {"P1": 300, "P2": 315, "P3": 330, "P4": 345, "P5": 360}
+    # P5 is out of order with P2, P3 and P4: the one too weak for its time (below)
+    assert out_of_wake_order(metric, wake, targets.later_margin) == {"P5": "late"}
+    peers = targets.band(np.array([0.0, 10.0, 11.0, 12.0]), "plan")
+    half = 3 * np.std([0.0, 10.0, 11.0, 12.0], ddof=1)  # the plain SD: larger here
+    assert peers == pytest.approx((10.5 - half, 10.5 + half))
+    # held to at most 2 below the best card before it, inside the others' band
+    assert card_band(targets, "plan", metric, "P5", wake) == pytest.approx((12.0 - 2.0, peers[1]))
+    # the earlier cards are not capped by it (they were: P2-P4 "above" a weak P5)
+    assert card_band(targets, "plan", metric, "P4", wake) == pytest.approx(
+        targets.band(np.array([0.0, 10.0, 11.0]), "plan")
+    )
+    # a cap inside the band ends it there and keeps its low end
+    metric["P5"] = 12.0
+    others = targets.band(np.array([10.0, 11.0, 12.0, 12.0]), "plan")
+    low, high = card_band(targets, "plan", metric, "P1", wake)
+    assert (low, high) == pytest.approx((others[0], 10.0 + 2.0)) and high < others[1]
+    # a cap under the band: the band ends at the cap and reaches floor_plan below it
+    # (a band of the floor alone, median +- 3: P1's others 5, 10, 11, 12 give 7.5 to 13.5)
+    narrow = Targets(width=0.0, relative=0.0)
+    metric = {"P1": 20.0, "P2": 5.0, "P3": 10.0, "P4": 11.0, "P5": 12.0}
+    assert out_of_wake_order(metric, wake, narrow.later_margin) == {"P1": "early"}
+    assert narrow.band(np.array([5.0, 10.0, 11.0, 12.0]), "plan") == pytest.approx((7.5, 13.5))
+    low, high = card_band(narrow, "plan", metric, "P1", wake)
+    assert (low, high) == pytest.approx((5.0 + 2.0 - 3.0, 5.0 + 2.0))
+
+
+def test_plan_band_spans_both_groups_of_plan_values():
+    """Plan values come in two groups (early cards about 0, later ones 10-20). With the
+    low group the larger (P4 cut to paint 1), the robust SD measured it alone and the
+    band excluded every later card: its SD is the plain one where that is larger."""
+    targets = Targets()
+    others = np.array([0.0, 0.6, 1.9, 1.7, 13.2, 17.1, 20.8])  # P5's others, P4 weak
+    robust = 1.4826 * np.median(np.abs(others - np.median(others)))
+    assert np.median(others) + 3 * robust < 13.0  # P5 (13.0) fell "above"
+    low, high = targets.band(others, "plan")
+    half = 3 * np.std(others, ddof=1)
+    assert (low, high) == pytest.approx((1.9 - half, 1.9 + half)) and low < 13.0 < high
+    # commissions keep the robust SD
+    values = np.array([0.1, 0.1, 0.1, 0.1, 0.9])
+    assert targets.band(values, "commission") == pytest.approx((0.1 / 3, 0.2))
+
+
+def test_out_of_wake_order_names_the_card_that_breaks_it():
+    """The broken pairs (a card worth more than the margin above a later card) are
+    covered by as few cards as possible; a lone pair blames its earlier card."""
+    wake = {f"P{i}": 300 + 15 * i for i in range(1, 9)}
+    values = [0.0, 0.5, 1.0, 10.0, 11.0, 13.0, 15.0, 18.0]  # in order: nothing
+    metric = dict(zip(wake, values, strict=True))
+    assert out_of_wake_order(metric, wake, 2.0) == {}
+    assert out_of_wake_order({**metric, "P7": 0.0}, wake, 2.0) == {"P7": "late"}
+    assert out_of_wake_order({**metric, "P2": 16.0}, wake, 2.0) == {"P2": "early"}
+    assert out_of_wake_order({**metric, "P5": 0.0}, wake, 2.0) == {"P4": "early"}  # lone pair
+    both = out_of_wake_order({**metric, "P2": 16.0, "P7": 0.0}, wake, 2.0)
+    assert both == {"P2": "early", "P7": "late"}
+    assert out_of_wake_order({**metric, "P3": math.nan, "P7": 0.0}, wake, 2.0) == {"P7": "late"}
+
+
+def test_a_lone_broken_pair_gets_a_note_naming_both_cards():
+    """P5 cut to hike 1 and paint 1 breaks the wake-up order with P4 alone: the study names
+    P4 (the earlier card of a lone pair), and a note says P5 may be the one too weak."""
+    values = {"P1": 0.0, "P2": 0.5, "P3": 1.0, "P4": 12.0, "P5": 1.5, "P6": 13.0}
+    frame = pd.DataFrame(
+        {
+            "family": "plan",
+            "card": list(values),
+            "value": list(values.values()),
+            "status": ["above" if card == "P4" else "inside" for card in values],
+        }
+    )
+    (note,) = lone_pair_notes(frame, DEFAULT, 2.0)
+    assert note.startswith("P4 and P5 are out of wake-up order with each other alone")
+    assert "P5 may be too weak for its own" in note
+    # a card out of order with several (P5 below P4 and P6 too) is no lone pair
+    frame.loc[frame["card"] == "P6", "value"] = 20.0
+    frame.loc[frame["card"] == "P3", "value"] = 8.0
+    assert lone_pair_notes(frame, DEFAULT, 2.0) == []
+
+
+def test_a_commission_whose_points_are_worth_twice_the_others_is_over_priced():
+    """C11 raised from fame 3 to 6, in the README's field: each of its points is worth
+    2.9 times the other commissions' median (95% CI from 2.4 times; 0.7 times at fame 3).
+    Inside a factor-3 band, nothing was said; the band now ends at twice the median."""
+    field = ["balanced", "commission-hunter", "goal-chaser", "greedy"]
+    cards = edit_card(DEFAULT, "C11", "fame", 3)
+    study = run_study(field, 4, 1500, 0, cards, families=("commission",), edits=())
+    target = study.targets.set_index("card").loc["C11"]
+    assert target["status"] == "above"
+    assert target["value_ci_low"] < 3 * target["target_high"] / 2  # inside a factor of 3
+    (row,) = study.suggestions[study.suggestions["card"] == "C11"].itertuples()
+    assert int(row.current) == 6 and int(row.suggested) < 6
+    assert row.target_low <= row.after <= row.target_high
+
+
+def test_a_walk_that_jumps_the_band_notes_its_nearest_step():
+    """C02 (one flower and any one card) raised from fame 1 to 5: a whole fame point down
+    jumps its target (above it at fame 2, nobody sells it at fame 1), so nothing can be
+    suggested; the note says which step came nearest, and by how much."""
+    cards = edit_card(DEFAULT, "C02", "fame", 4)
+    study = run_study(FIELD, PLAYERS, 3000, 2, cards, families=("commission",), edits=())
+    assert "C02" not in set(study.suggestions["card"])
+    (note,) = [note for note in study.notes if note.startswith("C02: no edit")]
+    assert "(nearest on the study's deals: fame -4, 0.00 against 0.05 to 0.32)" in note
+
+
+def test_a_commissions_walk_reaches_fame_0_or_the_sets_highest_fame():
+    """A plan card's walk is max_steps long; a commission's goes down to fame 0 or up to
+    the set's highest commission fame (at least max_steps): 6 steps left an over-priced
+    easy card unsuggested."""
+    top = max(c.fame for c in DEFAULT.commissions)
+    cards = edit_card(DEFAULT, "C08", "fame", 5)  # 4 -> 9
+    plan = pd.Series({"family": "plan", "card": "P3", "status": "above"})
+    assert walk_limit(cards, plan, 6) == 6
+    above = pd.Series({"family": "commission", "card": "C08", "status": "above"})
+    assert walk_limit(cards, above, 6) == 9
+    assert walk_limit(cards, above, 12) == 12
+    below = pd.Series({"family": "commission", "card": "C02", "status": "below"})  # fame 1
+    assert walk_limit(cards, below, 6) == max(6, max(top, 9) - 1)
+
+
+def test_study_walks_an_over_priced_easy_commission_back_past_six_steps():
+    """C08 (two trees) raised from fame 4 to 9: in a greedy field its value per fame
+    point falls slowly and is back inside its target only at fame 2, seven steps down;
+    the walk stopped at six and nothing was suggested."""
+    cards = edit_card(DEFAULT, "C08", "fame", 5)
+    study = run_study(FIELD, PLAYERS, 3000, 0, cards, families=("commission",), edits=())
+    assert study.targets.set_index("card").loc["C08", "status"] == "above"
+    (row,) = study.suggestions[study.suggestions["card"] == "C08"].itertuples()
+    assert row.field == "fame" and int(row.current) == 9 and int(row.suggested) <= 9 - 7
+    assert row.target_low <= row.after <= row.target_high
