@@ -140,10 +140,12 @@ def study_command(
     2. Edits (--edits): each commission's fame +-1 (and more on request) on the same
        deals: how the card's value and each strategy's win share move.
     3. Targets: commissions' value per fame point and plan cards' value within a band of
-       the other cards of the family; goals not kept mostly by the last player to move.
+       the other cards of the family, and no commission's whole value far above the
+       others'; goals not kept mostly by the last player to move.
     4. Suggestions: for each card outside its target, the smallest edit that brings it
        in on the study's deals, then VERIFIED by playing the field on the edited set on
-       fresh deals (before/after with CIs; a miss tries the next larger edit); nothing
+       fresh deals (before/after with CIs; more fresh deals while the after-value's CI
+       holds an edge of the target; a miss tries the next larger edit); nothing
        unverified is suggested. All verified edits are then played together once more
        (after_all_edits in suggestions.csv).
 

@@ -30,7 +30,7 @@ from sunset_sim.analysis.experiments import (
 )
 from sunset_sim.analysis.study import card_edits, run_study
 from sunset_sim.analysis.study_files import write_study
-from sunset_sim.analysis.suggestions import SUGGESTION_COLUMNS
+from sunset_sim.analysis.suggestions import SUGGESTION_COLUMNS, VERIFY_ROUNDS
 from sunset_sim.analysis.targets import (
     Targets,
 )
@@ -52,9 +52,13 @@ PLAYERS = 3
 
 
 def mistaken_cards():
-    """Three deliberate design mistakes: C01 over-priced (fame 1 -> 6), C29 under-priced
-    (fame 8 -> 2), P3 early and powerful (5:30 with all directions, hike 4, paint 3)."""
-    cards = edit_card(DEFAULT, "C01", "fame", 5)
+    """Three deliberate design mistakes: C03 over-priced (fame 2 -> 7), C29 under-priced
+    (fame 8 -> 2), P3 early and powerful (5:30 with all directions, hike 4, paint 3).
+    (C01 raised from 1 to 6 served until the verification played more deals at a
+    band's edge: in this greedy field C01 is too rich at fame 2 and worth nothing at 1,
+    -0.02 per point on 12,000 fresh deals, so no whole fame is inside its target, and
+    its first 3,000 had passed it by chance.)"""
+    cards = edit_card(DEFAULT, "C03", "fame", 5)
     cards = edit_card(cards, "C29", "fame", -6)
     cards = edit_card(cards, "P3", "directions", 1)
     cards = edit_card(cards, "P3", "hike", 2)
@@ -264,26 +268,27 @@ def test_card_edit_moves_the_cards_value_on_the_same_deals():
 def test_study_names_each_mistake_with_an_edit_in_the_right_direction(mistaken_study):
     cards, study = mistaken_study
     outside = study.targets.set_index("card")["status"]
-    assert outside["C01"] == "above" and outside["C29"] == "below" and outside["P3"] == "above"
+    assert outside["C03"] == "above" and outside["C29"] == "below" and outside["P3"] == "above"
     found = study.suggestions.set_index("card")
     assert list(study.suggestions.columns) == SUGGESTION_COLUMNS
-    assert found.loc["C01", "field"] == "fame"
-    assert int(found.loc["C01", "suggested"]) < 6
+    assert found.loc["C03", "field"] == "fame"
+    assert int(found.loc["C03", "suggested"]) < 7
     assert found.loc["C29", "field"] == "fame"
     assert int(found.loc["C29", "suggested"]) > 2
     p3 = study.suggestions[study.suggestions["card"] == "P3"]
     for _, row in p3.iterrows():  # one row per field the walk weakened
         assert WEAKER[row["field"]](row["current"], row["suggested"])
     for _, row in study.suggestions.iterrows():  # verified back inside, on fresh deals
-        if row["card"] in ("C01", "C29", "P3"):
+        if row["card"] in ("C03", "C29", "P3"):
             assert row["target_low"] <= row["after"] <= row["target_high"]
             assert not row["target_low"] <= row["before"] <= row["target_high"]
-            assert row["n"] == 3000
+            # 3,000 fresh deals, and as many again while the CI held an edge of the band
+            assert row["n"] in {3000 * k for k in range(1, VERIFY_ROUNDS + 1)}
     # the suggested set is the original with exactly the suggested values, same deals
     suggested = study.suggested_cards
     assert suggested.deal_key == cards.deal_key
     by_id = {c.id: c for c in suggested.commissions}
-    assert by_id["C01"].fame == int(found.loc["C01", "suggested"])
+    assert by_id["C03"].fame == int(found.loc["C03", "suggested"])
     assert by_id["C29"].fame == int(found.loc["C29", "suggested"])
 
 
@@ -376,7 +381,7 @@ def test_write_study_files(mistaken_study, tmp_path):
     assert original.content_hash == cards.content_hash
     text = (tmp_path / "study.md").read_text()
     assert "sunset-sim compare" in text and "suggested-cards.toml" in text
-    assert "C01" in text and "Verified suggestions" in text
+    assert "C03" in text and "Verified suggestions" in text
 
 
 def test_study_cli_and_compare_of_the_suggested_set(tmp_path):

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from sunset_sim.analysis.study import run_study
-from sunset_sim.analysis.suggestions import walk_limit
+from sunset_sim.analysis.suggestions import VERIFY_ROUNDS, _verified_rows, walk_limit
 from sunset_sim.analysis.targets import Targets, card_band, lone_pair_notes, out_of_wake_order
 from sunset_sim.cards.edit import edit_card
 from sunset_sim.cards.loader import load_cards
@@ -165,3 +165,97 @@ def test_study_walks_an_over_priced_easy_commission_back_past_six_steps():
     (row,) = study.suggestions[study.suggestions["card"] == "C08"].itertuples()
     assert row.field == "fame" and int(row.current) == 9 and int(row.suggested) <= 9 - 7
     assert row.target_low <= row.after <= row.target_high
+
+
+def test_a_commissions_whole_value_far_above_the_others_is_over_priced():
+    """The band per fame point ends at whole_ratio times the other commissions' median
+    whole value over the card's fame: a hard commission at twice its fame keeps a
+    typical value per point, and only its whole value shows it."""
+    targets = Targets()
+    per_point = {"C01": 0.1, "C02": 0.2, "C03": 0.3, "C04": 0.2}
+    whole = {"C01": 0.5, "C02": 1.0, "C03": 1.5, "C04": 4.0}
+    wake = {}
+    # without fame, the per-point band alone (median of the others 0.2)
+    assert card_band(targets, "commission", per_point, "C04", wake) == pytest.approx((0.2 / 3, 0.4))
+    # at fame 16 the others' median whole value (1.0) x 3 caps it at 3 / 16 per point
+    low, high = card_band(targets, "commission", per_point, "C04", wake, whole, 16.0)
+    assert (low, high) == pytest.approx((0.2 / 3, 3.0 / 16))
+    # at fame 4 the cap (0.75) is above the per-point band's end, which stands
+    assert card_band(targets, "commission", per_point, "C04", wake, whole, 4.0) == pytest.approx(
+        (0.2 / 3, 0.4)
+    )
+    # a cap under the band's low end closes the band there, never upside down
+    low, high = card_band(targets, "commission", per_point, "C04", wake, whole, 100.0)
+    assert low == high == pytest.approx(0.03)
+    # fame 0: the whole value counts as its one point
+    assert card_band(targets, "commission", per_point, "C04", wake, whole, 0.0)[1] == 0.4
+
+
+def test_a_hard_commission_at_twice_its_fame_is_named_and_walked_back():
+    """C29 (three frames) doubled from fame 8 to 16 in the README's field: its value per
+    point stays inside the per-point band; its whole value is several times the others'
+    median, so it is named and walked back down to a verified fame."""
+    field = ["balanced", "commission-hunter", "goal-chaser", "greedy"]
+    cards = edit_card(DEFAULT, "C29", "fame", 8)
+    study = run_study(field, 4, 1500, 0, cards, families=("commission",), edits=())
+    target = study.targets.set_index("card").loc["C29"]
+    assert target["status"] == "above"
+    assert target["value_ci_low"] < 2 * np.median(  # inside the per-point band alone
+        study.values.query("strategy == 'all' and family == 'commission' and card != 'C29'")[
+            "value_per_fame"
+        ]
+    )
+    (row,) = study.suggestions[study.suggestions["card"] == "C29"].itertuples()
+    assert int(row.current) == 16 and int(row.suggested) < 16
+    assert row.target_low <= row.after <= row.target_high
+
+
+class _Batch:
+    """A stand-in for one Lab of fresh deals: the original set's value, and an edited
+    set's as given."""
+
+    games = 100
+    tables = [[], []]
+
+    def __init__(self, after: tuple[float, float, float]) -> None:
+        self.after = after
+
+    def value(self, cards, restriction) -> dict:
+        v = (1.0, 0.9, 1.1) if cards is DEFAULT else self.after
+        return dict(
+            zip(
+                ("value_per_fame", "value_per_fame_ci_low", "value_per_fame_ci_high"),
+                v,
+                strict=True,
+            )
+        )
+
+    def forget(self, cards) -> None:
+        pass
+
+
+def test_a_verification_at_the_bands_edge_plays_more_fresh_deals():
+    """While the after-value's CI holds an edge of the band, the next batch of fresh
+    deals is played and the value taken over all of them (up to VERIFY_ROUNDS batches);
+    a clear answer stops at the first batch, inside or not."""
+    target = pd.Series({"family": "commission", "card": "C05", "status": "above"})
+
+    def verify(*afters):
+        batches = [_Batch(after) for after in afters]
+        return _verified_rows(
+            batches, DEFAULT, target, {"fame": -1}, lambda _: None, lambda _: (0.06, 0.36)
+        )
+
+    (row,) = verify((0.20, 0.15, 0.25), (9.0, 9.0, 9.0))  # clear: one batch
+    assert (row["after"], row["n"], row["games"]) == (0.20, 100, 200)
+    assert verify((0.45, 0.40, 0.50), (0.0, 0.0, 0.0)) == []  # clearly outside
+    # 0.38 +- 0.1 holds the edge 0.36; with 0.30 +- 0.1: 0.34 +- 0.071, still; and so on
+    (row,) = verify((0.38, 0.28, 0.48), (0.30, 0.20, 0.40), (0.34, 0.24, 0.44), (0.34, 0.24, 0.44))
+    assert row["n"] == 400 and row["after"] == pytest.approx(0.34)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((0.34 - 0.05, 0.34 + 0.05))
+    assert (row["current"], row["suggested"]) == ("3", "2")
+    # the pooled value can fall outside too: judged on all the deals played
+    assert verify((0.35, 0.25, 0.45), (0.45, 0.44, 0.46)) == []
+    # never more than VERIFY_ROUNDS batches, however long the edge stays in the CI
+    (row,) = verify(*[(0.34, 0.24, 0.44)] * (VERIFY_ROUNDS + 2))
+    assert row["n"] == 100 * VERIFY_ROUNDS

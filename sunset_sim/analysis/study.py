@@ -10,7 +10,9 @@ suggestions that are verified by playing before they are suggested.
    *other* cards of its family; a card is outside only when its whole 95% CI is.
    Commissions: value per fame point within factors of the others' median (every
    fame point about as easy to earn as any other: an over-priced card is worth far
-   more per point, an under-priced one nothing); plan cards: value within a band of
+   more per point, an under-priced one nothing), and a whole value at most a factor
+   above the others' median (a hard commission's points stay as hard to earn at any
+   fame: only its whole value shows it over-priced); plan cards: value within a band of
    the others' (no card far more or less worth keeping) and in wake-up order
    (a card out of order with several others is too strong or too weak for its time,
    not they); goals: the share of the days a goal was kept by the last player to move.
@@ -19,7 +21,9 @@ suggestions that are verified by playing before they are suggested.
    edit, the one that leaves the card's metric on the study's deals nearest the band,
    then nearest its centre), to the first set inside. Each is then VERIFIED by playing
    the whole field on the set with those edits on fresh deals (game indices after the
-   study's), before (original set) and after (edited set) with CIs. If the after-value
+   study's), before (original set) and after (edited set) with CIs; while the
+   after-value's CI holds an edge of the band, as many fresh deals again are played and
+   both values are taken over all of them (at most four batches). If the after-value
    is not inside, the walk goes on to its next set inside (four tries); nothing
    unverified is suggested. A plan card may end with edits to several fields: a row
    each. Last, all verified edits together (``suggested-cards.toml``) are played on

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -130,22 +131,55 @@ def _apply(cards: CardSet, edits: Sequence[tuple[str, str, int]]) -> CardSet:
     return cards
 
 
+VERIFY_ROUNDS = 4  # the most batches of fresh deals one verification plays
+
+
+def _pooled(measures: Sequence[tuple[float, float, float]]) -> tuple[float, float, float]:
+    """The mean and 95% CI of equally sized batches' (value, CI low, CI high), as if
+    one sample: the batches' mean, its standard error from theirs."""
+    values = np.array([m[0] for m in measures])
+    halves = np.array([(m[2] - m[1]) / 2 for m in measures])
+    value = float(values.mean())
+    half = float(np.sqrt((halves**2).sum()) / len(measures))
+    return value, value - half, value + half
+
+
+def _straddles(measure: tuple[float, float, float], low: float, high: float) -> bool:
+    """Whether an edge of the band lies inside the CI: inside or outside is not yet told."""
+    return any(measure[1] < edge < measure[2] for edge in (low, high) if np.isfinite(edge))
+
+
 def _verified_rows(
-    lab: Lab, cards: CardSet, target: pd.Series, edits: dict[str, int], status: Status,
-    bounds: Bounds,
+    labs: Sequence[Lab], cards: CardSet, target: pd.Series, edits: dict[str, int],
+    status: Status, bounds: Bounds,
 ) -> list[dict]:  # fmt: skip
     """Play the set with this card's edits on the fresh deals: a row per edited field
     (each with the value after all of them) if the after-value is inside the target,
-    else none (``bounds``: the band the edited card must be in, ``_bounds_of``)."""
+    else none (``bounds``: the band the edited card must be in, ``_bounds_of``).
+
+    ``labs``: batches of fresh deals, the first ``verify_lab``. While the after-value's
+    CI holds an edge of the band, the next batch is played too and the value is taken
+    over all of them (so a card measured at the edge, a low-fame commission's value per
+    point say, is judged on more deals, whichever side it first fell); the before-value
+    is taken on the same batches. (The all-edits check plays the first batch alone.)"""
     family, card = target["family"], target["card"]
     edited = _apply(cards, [(card, field_, steps) for field_, steps in edits.items()])
-    before = _measured_metric(lab, cards, family, card)
-    after = _measured_metric(lab, edited, family, card)
-    lab.forget(edited)
+    lab = labs[0]
     low, high = bounds(edited)
+    measures = []
+    for batch in labs[:VERIFY_ROUNDS]:
+        measures.append(_measured_metric(batch, edited, family, card))
+        batch.forget(edited)
+        after = _pooled(measures)
+        if not _straddles(after, low, high):
+            break
+    before = _pooled(
+        [_measured_metric(batch, cards, family, card) for batch in labs[: len(measures)]]
+    )
     inside = low <= after[0] <= high
+    deals = lab.games * len(measures)
     status(
-        f"  verify {card} {_edit_text(edits)} on {lab.games} fresh deals: before "
+        f"  verify {card} {_edit_text(edits)} on {deals} fresh deals: before "
         f"{before[0]:.2f}, after {after[0]:.2f} ({'inside' if inside else 'outside'} "
         f"{low:.2f} to {high:.2f})"
     )
@@ -162,12 +196,12 @@ def _verified_rows(
             "after": after[0],
             "ci_low": after[1],
             "ci_high": after[2],
-            "n": lab.games,
+            "n": deals,
             "before_ci_low": before[1],
             "before_ci_high": before[2],
             "target_low": low,
             "target_high": high,
-            "games": lab.games * len(lab.tables),
+            "games": deals * len(lab.tables),
             "steps": steps,  # not a column: for applying the edit
         }
         for field_, steps in edits.items()
@@ -175,18 +209,25 @@ def _verified_rows(
 
 
 def _bounds_of(values: pd.DataFrame, targets: Targets, target: pd.Series) -> Bounds:
-    """The card's band on an edited set: its target, and for a plan card whose wake-up
-    time an edit moves, also the band at the new time (``card_band``, from the other
-    cards' values as the study measured them). Both: a later time frees a card from the
-    caps of the cards it no longer wakes before, and a walk could then stop at a value
-    that only the move made acceptable."""
+    """The card's band on an edited set (``card_band``, from the other cards' values as
+    the study measured them). A commission's is at its edited fame (the cap of its whole
+    value, per fame point, moves with the fame). A plan card's is its target and also the
+    band at its new wake-up time if an edit moves it. Both: a later time frees a card
+    from the caps of the cards it no longer wakes before, and a walk could then stop at
+    a value that only the move made acceptable."""
     family, card = target["family"], target["card"]
     overall = values[(values["strategy"] == "all") & (values["family"] == family)]
     metric_of = dict(zip(overall["card"], overall[METRIC[family]].to_numpy(float), strict=True))
+    whole_of = dict(zip(overall["card"], overall["value"].to_numpy(float), strict=True))
 
     def bounds(cards: CardSet) -> tuple[float, float]:
         wake_of = {plan.id: plan.wake for plan in cards.plans}
-        low, high = card_band(targets, family, metric_of, card, wake_of)
+        fame_of = {commission.id: commission.fame for commission in cards.commissions}
+        low, high = card_band(
+            targets, family, metric_of, card, wake_of, whole_of, fame_of.get(card)
+        )
+        if family == "commission":
+            return low, high
         return max(low, target["target_low"]), min(high, target["target_high"])
 
     return bounds
@@ -219,6 +260,16 @@ def suggest(
 ) -> tuple[pd.DataFrame, CardSet | None, list[str]]:
     """Search and verify an edit per card outside its target (module docstring)."""
     notes = []
+    # more fresh deals, after verify_lab's, for verifications that stay at the band's edge
+    batches = [verify_lab] + [
+        replace(
+            verify_lab,
+            first_game=verify_lab.first_game + k * verify_lab.games,
+            _runs={},
+            _sets={},
+        )  # fmt: skip
+        for k in range(1, VERIFY_ROUNDS)
+    ]
     chosen = target_frame["status"].isin(["above", "below"]) & target_frame["family"].isin(METRIC)
     rows: list[dict] = []
     edits: list[tuple[str, str, int]] = []
@@ -231,7 +282,7 @@ def suggest(
         limit = walk_limit(cards, target, max_steps)
         nearest: list = []
         for walked in _search(study_lab, cards, target, limit, status, bounds, nearest):
-            found = _verified_rows(verify_lab, cards, target, walked, status, bounds)
+            found = _verified_rows(batches, cards, target, walked, status, bounds)
             tries += 1
             if found or tries == attempts:
                 break

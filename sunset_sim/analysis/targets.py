@@ -41,7 +41,13 @@ class Targets:
     Commissions: value per fame point from the other commissions' median / ``ratio`` (a
     card worth nothing is out) to their median x ``over_ratio`` (a card whose points are
     worth twice the others' is over-priced: with 3, fame 1 -> 4, 2 -> 5 and 3 -> 6 stayed
-    inside, their points worth 2.5-3.5 times the median, at most 0.7 before). Plan
+    inside, their points worth 2.5-3.5 times the median, at most 0.7 before), and a
+    whole value (what losing it costs, not per point) at most ``whole_ratio`` times the
+    other commissions' median whole value: a hard commission's points are no easier to
+    earn at twice its fame, so its value per point stayed typical (C28-C30 doubled, in
+    the README's field: 0.15-0.29 against a median of 0.16-0.19), while its whole value
+    rose to 4.7-6.7 times the others' median (the default set's highest, in six fields:
+    2.2-3.2, their CI lows at most 2.6). Plan
     cards: value within median +- max(``width`` SDs, ``relative`` x |median|,
     ``floor_plan`` points) of the other plan cards (SD: the larger of the robust SD and
     the plain one: plan values come in two groups, the early cards' and the later ones'),
@@ -56,6 +62,7 @@ class Targets:
 
     ratio: float = 3.0
     over_ratio: float = 2.0
+    whole_ratio: float = 3.0
     width: float = 3.0
     relative: float = 0.5
     floor_plan: float = 3.0
@@ -67,7 +74,10 @@ class Targets:
         return [
             "commission: restricted-play value per fame point from the other commissions' "
             f"median / {self.ratio:g} to their median x {self.over_ratio:g} (at fame 0, the "
-            "whole value)",
+            "whole value), and the whole value (not per point) at most "
+            f"{self.whole_ratio:g} x the other commissions' median whole value (no "
+            "commission worth far more than the rest: a hard one's points stay as hard to "
+            "earn at any fame, so only its whole value shows it over-priced)",
             "plan: restricted-play value within median +- "
             f"max({self.width:g} SD, {self.relative:g} x |median|, "
             f"{self.floor_plan:g} points) of the other plan cards (SD: the larger of the "
@@ -182,10 +192,14 @@ def out_of_wake_order(
 
 def card_band(
     targets: Targets, family: str, metric_of: dict[str, float], card: str,
-    wake_of: dict[str, int],
+    wake_of: dict[str, int], whole_of: dict[str, float] | None = None,
+    fame: float | None = None,
 ) -> tuple[float, float]:  # fmt: skip
     """The card's target band from the other cards' metrics (``metric_of``, card id to
-    metric). A plan card is also held to the wake-up order (``wake_of``: the wake-up times
+    metric). A commission's band per fame point also ends at ``whole_ratio`` times the
+    other commissions' median whole value (``whole_of``, card id to value) over its
+    ``fame`` in the set judged (edited or not), when both are given. A plan card is also
+    held to the wake-up order (``wake_of``: the wake-up times
     of the set, edited or not): at most ``later_margin`` above every card that wakes
     later, and a card too weak for its time (``out_of_wake_order``: "late") at least
     ``later_margin`` below every card that wakes earlier. The cards out of order are left
@@ -195,7 +209,16 @@ def card_band(
     never asked to be above one bound and below the other."""
     if family != "plan":
         others = np.array([v for c, v in metric_of.items() if c != card], dtype=float)
-        return targets.band(others, family)
+        low, high = targets.band(others, family)
+        if whole_of is None or fame is None:
+            return low, high
+        wholes = np.array([v for c, v in whole_of.items() if c != card], dtype=float)
+        wholes = wholes[np.isfinite(wholes)]
+        median = float(np.median(wholes)) if wholes.size else math.nan
+        if median > 0:  # per fame point: a fame-0 card's whole value is its one point
+            high = min(high, targets.whole_ratio * median / max(fame, 1.0))
+            low = min(low, high)
+        return low, high
     culprits = out_of_wake_order(metric_of, wake_of, targets.later_margin)
     peers = {
         c: v for c, v in metric_of.items() if c != card and c not in culprits and np.isfinite(v)
@@ -219,8 +242,11 @@ def card_targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.D
     for family, name in METRIC.items():
         part = overall[overall["family"] == family].reset_index(drop=True)
         metric_of = dict(zip(part["card"], part[name].to_numpy(dtype=float), strict=True))
+        whole_of = dict(zip(part["card"], part["value"].to_numpy(dtype=float), strict=True))
         for _, row in part.iterrows():
-            low, high = card_band(targets, family, metric_of, row["card"], wake)
+            low, high = card_band(
+                targets, family, metric_of, row["card"], wake, whole_of, float(row["fame"])
+            )
             value, lo, hi = row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
             if not np.isfinite(value):
                 status = "no value"

@@ -135,7 +135,8 @@ def study_section(study) -> Section:
                 "Verified suggestions (suggestions.csv; the edited set is "
                 "suggested-cards.toml): the smallest edit that brings each card inside its "
                 "target, verified by playing the edited set on fresh deals (before and after "
-                "on the same fresh deals).",
+                "on the same fresh deals, more of them while the after-value's CI holds an "
+                "edge of the target).",
             )
         )
         s.blocks.append(("table", "study_suggestions"))
