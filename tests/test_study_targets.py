@@ -259,3 +259,17 @@ def test_a_verification_at_the_bands_edge_plays_more_fresh_deals():
     # never more than VERIFY_ROUNDS batches, however long the edge stays in the CI
     (row,) = verify(*[(0.34, 0.24, 0.44)] * (VERIFY_ROUNDS + 2))
     assert row["n"] == 100 * VERIFY_ROUNDS
+
+
+def test_study_files_describe_the_targets_the_study_was_given(tmp_path):
+    """study.md (and the report's study section) print the targets the study held its
+    cards to: custom Targets in Python were described as the defaults."""
+    from sunset_sim.analysis.study_files import study_markdown
+
+    custom = Targets(over_ratio=1.5, whole_ratio=4.0)
+    study = run_study(FIELD, 2, 40, 0, families=("commission",), edits=(), targets=custom,
+                      suggest=False)  # fmt: skip
+    text = study_markdown(study)
+    assert "median x 1.5" in text and "at most 4 x the other commissions'" in text
+    assert "median x 2 " not in text
+    assert study.target_text() == custom.describe()

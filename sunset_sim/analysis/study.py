@@ -95,12 +95,14 @@ class Study:
     compare_command: str = ""
     notes: list[str] = field(default_factory=list)
 
+    def target_text(self) -> list[str]:
+        """The targets the study held its cards to, a line per family (``Targets.describe``
+        of the targets it was given; the defaults' for a Study made without them)."""
+        return list(self.settings.get("targets") or Targets().describe())
+
     def outside(self) -> pd.DataFrame:
         """The target rows of the cards outside their targets."""
         return self.targets[self.targets["status"].isin(["above", "below"])]
-
-
-# --- playing ------------------------------------------------------------------------
 
 
 # --- card edits -----------------------------------------------------------------------
@@ -362,6 +364,7 @@ def run_study(
         "families": list(families),
         "edits": list(edits),
         "tables": len(tables),
+        "targets": targets.describe(),
     }
     return Study(values, edit_frame, target_frame, suggestions, suggested, settings, notes=notes)
 

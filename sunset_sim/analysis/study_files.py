@@ -13,7 +13,6 @@ import pandas as pd
 
 from sunset_sim.analysis.report.render import md_cell, md_escape
 from sunset_sim.analysis.study import Study
-from sunset_sim.analysis.targets import Targets
 from sunset_sim.cards.edit import dump_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.files import write_atomically
@@ -128,7 +127,7 @@ def study_markdown(study: Study) -> str:
         "",
         "## Targets",
         "",
-        *[f"- {line}" for line in Targets().describe()],
+        *[f"- {line}" for line in study.target_text()],
         "",
         "## Outside their targets",
         "",

@@ -109,7 +109,6 @@ def study_tables(study) -> dict[str, pd.DataFrame]:
 
 def study_section(study) -> Section:
     """Card values from paired experiments and the verified suggestions (analysis.study)."""
-    from sunset_sim.analysis.targets import Targets
 
     settings = study.settings
     tables = study_tables(study)
@@ -125,7 +124,7 @@ def study_section(study) -> Section:
             "1 point = 0.01; fame), with 95% CIs and n deals. Targets:",
         )
     )
-    s.blocks.append(("list", Targets().describe()))
+    s.blocks.append(("list", study.target_text()))
     if study.suggestions.empty:
         s.blocks.append(("text", "Verified suggestions: none."))
     else:
