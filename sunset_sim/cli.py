@@ -401,25 +401,25 @@ def print_summary(summary, players: int, table_format: str, err: bool = False) -
     the rows themselves go to stdout (``--out -``). json: one object."""
     from sunset_sim.analysis.stats import ci_columns, proportion_ci
 
-    table = summary.table()
+    rows = summary.rows()
     tie = proportion_ci(summary.tied_games, summary.games)
     early = proportion_ci(summary.shortage_games, summary.games)
     if table_format == "table":
-        click.echo(table.to_string(index=False, float_format=cli_common._small), err=err)
+        click.echo(cli_common.records_text(rows), err=err)
         click.echo(
             f"{summary.games} games, {players} players; tied games {tie[0]:.1%}; "
             f"ended by commission shortage {early[0]:.1%}",
             err=err,
         )
     elif table_format == "csv":
-        click.echo(table.to_csv(index=False), nl=False, err=err)
+        click.echo(cli_common.records_csv(rows), nl=False, err=err)
     else:
         payload = {
             "games": summary.games,
             "players": players,
             **ci_columns("tie_rate", *tie),
             **ci_columns("early_end_rate", *early),
-            "strategies": json.loads(table.to_json(orient="records")),
+            "strategies": cli_common.records_json(rows),
         }
         click.echo(json.dumps(cli_common.json_ready(payload), indent=1), err=err)
 

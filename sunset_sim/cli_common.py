@@ -8,8 +8,11 @@ This module imports no command module, so any of them can import it at load time
 from __future__ import annotations
 
 import contextlib
+import csv
 import functools
+import io
 import math
+import numbers
 import os
 import sys
 from collections.abc import Sequence
@@ -566,6 +569,50 @@ def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
         shown = functools.partial(_small, float_format=float_format)
         formatters = {c: shown for c in frame.columns if frame[c].dtype.kind == "f"}
         click.echo(frame.to_string(index=False, formatters=formatters))
+
+
+def records_text(rows: Sequence[dict], float_format: str = "{:.3f}") -> str:
+    """Rows of text, whole numbers and floats (same keys, at least one row) as pandas'
+    ``to_string(index=False, float_format=_small)`` prints their DataFrame (a test holds
+    the two to the same text): each column right-justified to its widest cell, a column
+    of numbers at least one wider than its name. Made without pandas, so that
+    ``simulate`` starts without importing it."""
+    columns = []
+    for name in rows[0]:
+        values = [row[name] for row in rows]
+        if all(isinstance(v, numbers.Integral) for v in values):
+            cells, width = [str(v) for v in values], len(name) + 1
+        elif all(isinstance(v, numbers.Real) for v in values):
+            cells = ["NaN" if math.isnan(v) else _small(v, float_format) for v in values]
+            width = len(name) + 1
+        else:
+            cells, width = [str(v) for v in values], len(name)
+        width = max(width, *(len(cell) for cell in cells))
+        columns.append([name.rjust(width), *(cell.rjust(width) for cell in cells)])
+    return "\n".join(" ".join(line) for line in zip(*columns, strict=True))
+
+
+def records_csv(rows: Sequence[dict]) -> str:
+    """Rows as pandas' ``to_csv(index=False)`` writes them (a header, floats as repr, NaN
+    as an empty cell, minimal quoting, newline-ended lines), without pandas."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(list(rows[0]))
+    for row in rows:
+        writer.writerow(["" if isinstance(v, float) and math.isnan(v) else v for v in row.values()])
+    return out.getvalue()
+
+
+def records_json(rows: Sequence[dict]) -> list[dict]:
+    """Rows as ``json.loads(frame.to_json(orient="records"))`` gives them (floats to 10
+    decimals, NaN as None), without pandas."""
+    return [
+        {
+            key: (None if math.isnan(v) else round(v, 10)) if isinstance(v, float) else v
+            for key, v in row.items()
+        }
+        for row in rows
+    ]
 
 
 def json_ready(value):

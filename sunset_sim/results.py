@@ -7,16 +7,22 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from sunset_sim import enums
 from sunset_sim.analysis.stats import ci_columns, proportion_ci
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import END_REASON_NAMES, MAX_PLAYERS, MIN_PLAYERS
+from sunset_sim.lazy import LazyModule
 from sunset_sim.validation import InputError, short_number
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use (lazy.py): simulate's summary is made without it
+    pd = LazyModule("pandas")
 
 # The per-seat record's fields as integer columns, named as in enums.SEAT_FIELDS ("won"
 # becomes the bool column and win_share below).
@@ -313,6 +319,12 @@ class Summary:
         CI) per strategy, named ``measure``, ``measure_ci_low``, ``measure_ci_high``.
 
         A strategy in several seats of one game contributes one sample per seat."""
+        return pd.DataFrame(self.rows())
+
+    def rows(self) -> list[dict]:
+        """``table``'s rows, as dicts, highest win share first (ties in the order the
+        strategies were first seen, as ``table``'s sort keeps them): made without pandas,
+        so that ``simulate`` prints its summary without importing it."""
         rows = []
         for label, (n, sw, _sw2, sf, sf2) in self.sums.items():
             win = proportion_ci(sw / WIN_SCALE, n)
@@ -325,7 +337,7 @@ class Summary:
                     **ci_columns("mean_fame", fame, fame - fame_half, fame + fame_half),
                 }
             )
-        return pd.DataFrame(rows).sort_values("win_share", ascending=False, ignore_index=True)
+        return sorted(rows, key=lambda row: row["win_share"], reverse=True)
 
 
 def mean_ci(n: float, total: float, total_squares: float) -> tuple[float, float]:

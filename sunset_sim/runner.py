@@ -12,10 +12,9 @@ import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
-import pandas as pd
 
 from sunset_sim import validation
 from sunset_sim.cards.model import CardSet
@@ -38,6 +37,9 @@ from sunset_sim.run.backends import (  # numba_threads, open_backend: imported f
 from sunset_sim.run.dataset import DatasetStore, run_identity
 from sunset_sim.run.progress import Progress, ProgressOption, progress_bar
 from sunset_sim.strategy import Player, make_player
+
+if TYPE_CHECKING:  # imported where a frame is made: simulate's summary needs no pandas
+    import pandas as pd
 
 Backend = LocalBackend | DaskBackend
 
@@ -217,6 +219,8 @@ def simulate(
                 backend, jobs, scheduler, card_set, seats, rules, seed, ranges, on_games
             )
         ]
+    import pandas as pd
+
     return pd.concat(frames, ignore_index=True)
 
 

@@ -10,6 +10,8 @@ import json
 import math
 import pickle
 import re
+import subprocess
+import sys
 
 import matplotlib
 import numpy as np
@@ -18,6 +20,7 @@ import pytest
 from conftest import cli, ok
 
 import sunset_sim
+from sunset_sim import cli_common
 from sunset_sim.analysis import stats
 
 PAIR = ["--strategy", "greedy", "--strategy", "random"]
@@ -192,3 +195,41 @@ def test_json_output_is_strict_json():
     ready = json_ready({"a": math.nan, "b": [1.0, math.inf], "c": np.float64(0.5)})
     assert ready == {"a": None, "b": [1.0, None], "c": 0.5}
     json.dumps(ready, allow_nan=False)
+
+
+SUMMARY_LIKE = [
+    [{"strategy": "greedy", "n": 2000, "win_share": 0.5, "mean_fame": 22.319}],
+    [
+        {"strategy": "a_long_strategy_label", "n": 5, "x": -22.3194, "y": 0.00012},
+        {"strategy": "b,c", "n": 123456, "x": float("nan"), "y": 123456789.5},
+        {"strategy": 'say "hi"', "n": 0, "x": 1.0, "y": 0.0},
+    ],
+    [{"s": "a", "nnnnn": 1, "xxxxxxxx": 0.5}, {"s": "bb", "nnnnn": 10, "xxxxxxxx": 1e-7}],
+]
+
+
+@pytest.mark.parametrize("rows", SUMMARY_LIKE)
+def test_summary_rows_print_as_pandas_prints_them(rows):
+    """simulate prints its summary without pandas (cli_common.records_*), so that it
+    starts without importing it: the text, CSV and JSON are pandas' own, to the byte."""
+    frame = pd.DataFrame(rows)
+    assert cli_common.records_text(rows) == frame.to_string(
+        index=False, float_format=cli_common._small
+    )
+    assert cli_common.records_csv(rows) == frame.to_csv(index=False)
+    assert cli_common.records_json(rows) == json.loads(frame.to_json(orient="records"))
+
+
+def test_simulate_without_out_does_not_import_pandas(tmp_path):
+    """The summary alone needs no pandas: its import was about a third of the start."""
+    code = (
+        "import sys; from sunset_sim.cli import main\n"
+        "try:\n    main(['simulate', '--games', '20', '--quiet'])\n"
+        "except SystemExit as end:\n    assert not end.code, end.code\n"
+        "assert 'pandas' not in sys.modules, 'pandas imported'\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "win_share" in done.stdout

@@ -14,7 +14,18 @@ from sunset_sim.cards.loader import (
     parse_cards,
 )
 from sunset_sim.cards.model import CardSet, Commission, Frame, Goal, Landscape, PlanCard
-from sunset_sim.cards.summary import commission_table, format_summary
+
+
+def __getattr__(name: str):
+    """``commission_table`` and ``format_summary`` on first use: they need pandas, whose
+    import (about 0.25 s) would otherwise be part of every command's start, pandas-free
+    ``simulate`` included."""
+    if name in ("commission_table", "format_summary"):
+        from sunset_sim.cards import summary
+
+        return getattr(summary, name)
+    raise AttributeError(f"module 'sunset_sim.cards' has no attribute {name!r}")
+
 
 __all__ = [
     "CardSet",

@@ -34,10 +34,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from sunset_sim.cards.model import CardSet
 from sunset_sim.files import JSONTextError, parse_json
+from sunset_sim.lazy import LazyModule
 from sunset_sim.results import Summary, check_rows
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
@@ -46,7 +45,10 @@ from sunset_sim.strategy import Player
 from sunset_sim.validation import InputError, first_line
 
 if TYPE_CHECKING:
+    import pandas as pd
     import pyarrow as pa
+else:  # imported on first use (lazy.py)
+    pd = LazyModule("pandas")
 
 MANIFEST = "_manifest.json"
 FORMAT = "sunset-sim dataset"
