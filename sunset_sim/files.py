@@ -5,12 +5,14 @@ manifests, records) with one-line errors."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
 import secrets
 import shutil
 import signal
+import socket
 import stat
 import sys
 import tempfile
@@ -86,7 +88,8 @@ def _field_of(data: object, wanted: object) -> str:
 
 def temporary_names(name: str) -> re.Pattern:
     """The names of ``write_atomically``'s temporary files for a file called ``name``
-    (``.NAME.PID-XXXXXXXX.tmp`` beside it; ``.NAME.XXXXXXXX.tmp`` before 2026-12-04):
+    (``.NAME.PID@HOST-XXXXXXXX.tmp`` beside it; ``.NAME.XXXXXXXX.tmp`` and
+    ``.NAME.PID-XXXXXXXX.tmp`` before 2026-12-04):
     what a clean-up may remove after a crash."""
     return re.compile(rf"\.{re.escape(name)}\..+\.tmp")
 
@@ -101,7 +104,7 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:
     try:
         handle, temporary = tempfile.mkstemp(
             dir=path.parent if str(path.parent) else ".",
-            prefix=f".{path.name}.{os.getpid()}-",
+            prefix=f".{path.name}.{process_tag()}-",
             suffix=".tmp",
         )
     except OSError as error:  # the error names the file the user asked for
@@ -154,7 +157,7 @@ def folder_written_whole(
         staging = Path(
             tempfile.mkdtemp(
                 dir=target if in_place else target.parent,
-                prefix=f".{'sunset-sim' if in_place else target.name}.new-{os.getpid()}-",
+                prefix=f".{'sunset-sim' if in_place else target.name}.new-{process_tag()}-",
             )
         )
     except OSError as error:
@@ -193,7 +196,7 @@ def _swap_folder(staging: Path, target: Path, owned: Callable[[str], bool]) -> N
                 if not owned(entry) and not (staging / entry).exists():
                     os.rename(target / entry, staging / entry)
                     carried.append(entry)
-            aside = target.with_name(f".{target.name}.old-{os.getpid()}-{secrets.token_hex(4)}")
+            aside = target.with_name(f".{target.name}.old-{process_tag()}-{secrets.token_hex(4)}")
             os.rename(target, aside)
         else:
             staging.chmod(0o777 & ~_umask())
@@ -211,7 +214,7 @@ def _swap_folder(staging: Path, target: Path, owned: Callable[[str], bool]) -> N
 def _swap_entries(staging: Path, target: Path, owned: Callable[[str], bool]) -> None:
     """``staging``'s entries into ``target`` (which cannot be renamed), the old ones of
     this writer moved aside first; undone if a rename fails."""
-    aside = Path(tempfile.mkdtemp(dir=target, prefix=f".sunset-sim.old-{os.getpid()}-"))
+    aside = Path(tempfile.mkdtemp(dir=target, prefix=f".sunset-sim.old-{process_tag()}-"))
     internal = {staging.name, aside.name}
     moved_aside: list[str] = []
     moved_in: list[str] = []
@@ -243,7 +246,7 @@ def _clear_leftovers(target: Path, owned: Callable[[str], bool], in_place: bool)
     whole); the user's own files carried into a staging folder go back; the rest is
     removed."""
     folder, name = (target, "sunset-sim") if in_place else (target.parent, target.name)
-    pattern = re.compile(rf"\.{re.escape(name)}\.(new|old)-(\d+)-")
+    pattern = re.compile(rf"\.{re.escape(name)}\.(new|old)-({TAG})-")
     try:
         entries = sorted(os.listdir(folder))
     except OSError:
@@ -251,7 +254,7 @@ def _clear_leftovers(target: Path, owned: Callable[[str], bool], in_place: bool)
     dead: dict[str, list[Path]] = {"new": [], "old": []}
     for entry in entries:
         match = pattern.match(entry)
-        if match and (folder / entry).is_dir() and not process_running(int(match[2])):
+        if match and (folder / entry).is_dir() and not tag_running(match[2]):
             dead[match[1]].append(folder / entry)
     with contextlib.suppress(OSError):
         if in_place:  # the old entries not yet replaced go back
@@ -274,17 +277,40 @@ def _clear_leftovers(target: Path, owned: Callable[[str], bool], in_place: bool)
 
 
 def remove_dead_temporaries(path: Path, suffix: str) -> None:
-    """Remove the ``.NAME.PID-XXXXXXXX{suffix}`` files a killed writer of ``path`` left
-    beside it, those of processes that have ended only: ``write_atomically``'s ``.tmp``
-    files, and ``simulate --out``'s ``.partial`` file, which holds a run's whole output
-    until the end (gigabytes no one sees). A live writer's files are left alone."""
-    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)-\w+{re.escape(suffix)}")
+    """Remove the ``.NAME.TAG-XXXXXXXX{suffix}`` files a killed writer of ``path`` left
+    beside it (``process_tag``), those of processes of this machine that have ended
+    only: ``write_atomically``'s ``.tmp`` files, and ``simulate --out``'s ``.partial``
+    file, which holds a run's whole output until the end (gigabytes no one sees). A live
+    writer's files, and another machine's, are left alone."""
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.({TAG})-\w+{re.escape(suffix)}")
     folder = path.parent if str(path.parent) else Path(".")
     with contextlib.suppress(OSError):
         for entry in os.listdir(folder):
             match = pattern.fullmatch(entry)
-            if match and not process_running(int(match[1])):
+            if match and not tag_running(match[1]):
                 (folder / entry).unlink(missing_ok=True)
+
+
+# This machine, in the names of temporary files: on a filesystem that several machines
+# share, a process number says nothing about another machine's processes.
+HOST = hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:8]
+# A process tag as names carry it: PID@HOST (PID alone in names made before 2026-12-04).
+TAG = r"\d+(?:@[0-9a-f]{8})?"
+
+
+def process_tag() -> str:
+    """This process, as the names of its temporary files carry it (``tag_running``)."""
+    return f"{os.getpid()}@{HOST}"
+
+
+def tag_running(tag: str) -> bool:
+    """Whether the process a name's tag (``TAG``) names may still run: a process of
+    another machine always may (its files are never removed from here); one of this
+    machine (or of a name without a machine) runs if ``process_running`` says so."""
+    pid, _, host = tag.partition("@")
+    if host and host != HOST:
+        return True
+    return process_running(int(pid))
 
 
 def process_running(pid: int) -> bool:

@@ -20,7 +20,7 @@ from sunset_sim import validation
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.batch import BatchArrays
-from sunset_sim.files import remove_dead_temporaries, write_atomically
+from sunset_sim.files import process_tag, remove_dead_temporaries, write_atomically
 from sunset_sim.provenance import METADATA_KEY, provenance, sidecar_path
 from sunset_sim.results import Summary, to_frame
 from sunset_sim.rules.options import Rules
@@ -403,7 +403,7 @@ class _TableWriter:
             ) from None
         remove_dead_temporaries(path, ".partial")  # a killed run's, now this one holds the lock
         self.temporary = path.with_name(
-            f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.partial"
+            f".{path.name}.{process_tag()}-{secrets.token_hex(4)}.partial"
         )
         self.parquet = path.suffix.lower() != ".csv"
         self.writer = None

@@ -14,6 +14,8 @@ import time
 import pytest
 from conftest import cli, fails, ok
 
+from sunset_sim import files
+
 # ---- single-file output: one writer at a time, nothing half-written -------------------
 
 
@@ -406,7 +408,7 @@ def test_a_swap_cut_between_its_renames_is_finished(tmp_path, staged):
 
 
 def test_a_killed_simulates_partial_file_is_removed_by_the_next_run(tmp_path):
-    """simulate --out FILE writes into .FILE.PID-XXXX.partial until the end: a SIGKILL left
+    """simulate --out FILE writes into .FILE.PID@HOST-XXXX.partial until the end: a SIGKILL left
     it (the whole run's rows, gigabytes for a big run) hidden beside the output for good.
     The next run writing FILE removes those of ended processes once it holds the lock,
     and leaves a running process's alone."""
@@ -428,7 +430,7 @@ def test_a_killed_simulates_partial_file_is_removed_by_the_next_run(tmp_path):
 
 
 def test_a_killed_single_file_writers_temporary_is_removed_by_the_next_write(tmp_path):
-    """write_atomically's temporary (.NAME.PID-XXXX.tmp) stayed for good after a SIGKILL
+    """write_atomically's temporary (.NAME.PID@HOST-XXXX.tmp) stayed for good after a SIGKILL
     mid-write (report files, parameter files, manifests). The next write of that file
     removes those of ended processes and leaves a running writer's alone."""
     from sunset_sim.files import write_atomically
@@ -456,7 +458,7 @@ def test_a_killed_single_file_writers_temporary_is_removed_by_the_next_write(tmp
         writer.kill()
         writer.wait()
         (killed,) = tmp_path.glob(".params.json.*.tmp")
-        assert killed.name.startswith(f".params.json.{writer.pid}-")
+        assert killed.name.startswith(f".params.json.{writer.pid}@{files.HOST}-")
         running = tmp_path / f".params.json.{live.pid}-abc_123.tmp"
         other = tmp_path / f".other.json.{writer.pid}-abc_123.tmp"
         running.write_text("{")
@@ -506,3 +508,23 @@ def test_full_disk_in_a_dataset_folder(tmp_path, monkeypatch):
     assert not [p for p in folder.iterdir() if p.name.startswith("part-") or "partial" in p.name]
     monkeypatch.undo()
     ok(cli(*DATASET, "--out", folder, "--resume"))
+
+
+def test_another_machines_temporaries_are_never_removed(tmp_path):
+    """On a filesystem several machines share, a process number says nothing about
+    another machine's processes: the names carry the machine (PID@HOST), and the
+    clean-up removes only this machine's files of ended processes (and those of names
+    made before the machine was in them, as before)."""
+    target = tmp_path / "params.json"
+    dead = _dead_pid()
+    elsewhere = "0" * 8 if files.HOST != "0" * 8 else "1" * 8
+    mine = tmp_path / f".params.json.{dead}@{files.HOST}-abc_123.tmp"
+    theirs = tmp_path / f".params.json.{dead}@{elsewhere}-abc_123.tmp"
+    old_style = tmp_path / f".params.json.{dead}-abc_123.tmp"
+    for temporary in (mine, theirs, old_style):
+        temporary.write_text("{")
+    files.write_atomically(target, "{}")
+    assert not mine.exists() and not old_style.exists()
+    assert theirs.exists()
+    assert files.tag_running(f"{dead}@{elsewhere}") and not files.tag_running(f"{dead}")
+    assert files.process_tag() == f"{os.getpid()}@{files.HOST}"
