@@ -572,11 +572,13 @@ def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
 
 
 def records_text(rows: Sequence[dict], float_format: str = "{:.3f}") -> str:
-    """Rows of text, whole numbers and floats (same keys, at least one row) as pandas'
+    """Rows of text, whole numbers and floats (the same keys in each) as pandas'
     ``to_string(index=False, float_format=_small)`` prints their DataFrame (a test holds
     the two to the same text): each column right-justified to its widest cell, a column
     of numbers at least one wider than its name. Made without pandas, so that
     ``simulate`` starts without importing it."""
+    if not rows:
+        return ""
     columns = []
     for name in rows[0]:
         values = [row[name] for row in rows]
@@ -595,6 +597,8 @@ def records_text(rows: Sequence[dict], float_format: str = "{:.3f}") -> str:
 def records_csv(rows: Sequence[dict]) -> str:
     """Rows as pandas' ``to_csv(index=False)`` writes them (a header, floats as repr, NaN
     as an empty cell, minimal quoting, newline-ended lines), without pandas."""
+    if not rows:
+        return ""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(list(rows[0]))

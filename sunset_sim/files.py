@@ -86,6 +86,28 @@ def _field_of(data: object, wanted: object) -> str:
     return "a value"
 
 
+# This machine, in the names of temporary files: on a filesystem that several machines
+# share, a process number says nothing about another machine's processes.
+HOST = hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:8]
+# A process tag as names carry it: PID@HOST (PID alone in names made before 2026-12-04).
+TAG = r"\d+(?:@[0-9a-f]{8})?"
+
+
+def process_tag() -> str:
+    """This process, as the names of its temporary files carry it (``tag_running``)."""
+    return f"{os.getpid()}@{HOST}"
+
+
+def tag_running(tag: str) -> bool:
+    """Whether the process a name's tag (``TAG``) names may still run: a process of
+    another machine always may (its files are never removed from here); one of this
+    machine (or of a name without a machine) runs if ``process_running`` says so."""
+    pid, _, host = tag.partition("@")
+    if host and host != HOST:
+        return True
+    return process_running(int(pid))
+
+
 def temporary_names(name: str) -> re.Pattern:
     """The names of ``write_atomically``'s temporary files for a file called ``name``
     (``.NAME.PID@HOST-XXXXXXXX.tmp`` beside it; ``.NAME.XXXXXXXX.tmp`` and
@@ -289,28 +311,6 @@ def remove_dead_temporaries(path: Path, suffix: str) -> None:
             match = pattern.fullmatch(entry)
             if match and not tag_running(match[1]):
                 (folder / entry).unlink(missing_ok=True)
-
-
-# This machine, in the names of temporary files: on a filesystem that several machines
-# share, a process number says nothing about another machine's processes.
-HOST = hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:8]
-# A process tag as names carry it: PID@HOST (PID alone in names made before 2026-12-04).
-TAG = r"\d+(?:@[0-9a-f]{8})?"
-
-
-def process_tag() -> str:
-    """This process, as the names of its temporary files carry it (``tag_running``)."""
-    return f"{os.getpid()}@{HOST}"
-
-
-def tag_running(tag: str) -> bool:
-    """Whether the process a name's tag (``TAG``) names may still run: a process of
-    another machine always may (its files are never removed from here); one of this
-    machine (or of a name without a machine) runs if ``process_running`` says so."""
-    pid, _, host = tag.partition("@")
-    if host and host != HOST:
-        return True
-    return process_running(int(pid))
 
 
 def process_running(pid: int) -> bool:

@@ -46,8 +46,8 @@ class Targets:
     other commissions' median whole value: a hard commission's points are no easier to
     earn at twice its fame, so its value per point stayed typical (C28-C30 doubled, in
     the README's field: 0.15-0.29 against a median of 0.16-0.19), while its whole value
-    rose to 4.7-6.7 times the others' median (the default set's highest, in six fields:
-    2.2-3.2, their CI lows at most 2.6). Plan
+    rose to 4.7-6.7 times the others' median (the default set's highest, in seven fields:
+    2.3-3.2 times, their CI lows at most 2.6). Plan
     cards: value within median +- max(``width`` SDs, ``relative`` x |median|,
     ``floor_plan`` points) of the other plan cards (SD: the larger of the robust SD and
     the plain one: plan values come in two groups, the early cards' and the later ones'),
