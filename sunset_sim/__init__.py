@@ -70,8 +70,8 @@ _EXPORTS = {
     "InputError": "sunset_sim.validation",
     "tournament": "sunset_sim.analysis.tournament",
     "compare": "sunset_sim.analysis.whatif",
-    "sweep": "sunset_sim.analysis.whatif",
-    "plot_sweep": "sunset_sim.analysis.whatif",
+    "sweep": "sunset_sim.analysis.sweep",
+    "plot_sweep": "sunset_sim.analysis.sweep",
     "build_report": "sunset_sim.analysis.report",
     "write_report": "sunset_sim.analysis.report",
     "read_results": "sunset_sim.analysis.report",
@@ -80,9 +80,10 @@ _EXPORTS = {
 
 if TYPE_CHECKING:
     from sunset_sim.analysis.report import build_report, read_results, write_report
+    from sunset_sim.analysis.sweep import plot_sweep, sweep
     from sunset_sim.analysis.tournament import tournament
     from sunset_sim.analysis.tune import tune
-    from sunset_sim.analysis.whatif import compare, plot_sweep, sweep
+    from sunset_sim.analysis.whatif import compare
     from sunset_sim.cards.loader import load_cards
     from sunset_sim.play import play_reference
     from sunset_sim.rules.options import Rules

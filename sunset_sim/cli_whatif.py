@@ -1,5 +1,5 @@
 """``sunset-sim compare`` and ``sunset-sim sweep``: what-if analysis on common random
-numbers (sunset_sim.analysis.whatif). Registered on the ``main`` group in cli.py.
+numbers (sunset_sim.analysis.whatif and .sweep). Registered on the ``main`` group in cli.py.
 
 Every bad input ends with exit code 2 and one line naming the option and the problem.
 """
@@ -423,7 +423,7 @@ def sweep_command(
     Deal g uses seed (--seed, g) for every value, and every deal is played at every
     rotation of the table (n counts deals). Results are bot-versus-bot.
     """
-    from sunset_sim.analysis.whatif import (
+    from sunset_sim.analysis.sweep import (
         parse_param_sweep,
         parse_rule_sweep,
         plot_sweep,

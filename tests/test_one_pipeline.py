@@ -165,9 +165,10 @@ def test_scheduler_address_from_the_environment(client, played_on, monkeypatch):
 
 
 def test_api_commands_on_a_client_match_local(client, played_on):
+    from sunset_sim.analysis.sweep import sweep
     from sunset_sim.analysis.tournament import tournament
     from sunset_sim.analysis.tune import tune
-    from sunset_sim.analysis.whatif import compare, sweep
+    from sunset_sim.analysis.whatif import compare
 
     small = dict(games=60, seed=3, chunk_size=25)
     local = tournament(["greedy", "random", "balanced"], players=3, rating_games=30, **small)

@@ -12,13 +12,13 @@ import pytest
 from conftest import cli, fails, ok
 
 import sunset_sim
+from sunset_sim.analysis.sweep import sweep
 from sunset_sim.analysis.whatif import (
     COMPARE_COLUMNS,
     SameVariantWarning,
     compare,
     paired_diff,
     resolve_rules,
-    sweep,
 )
 from sunset_sim.cards.loader import default_cards_text, load_cards
 from sunset_sim.rules.options import RuleOptionError, Rules
