@@ -210,54 +210,32 @@ def sweep(
     entrants = validation.check_strategies(strategies or ("greedy",))
     rows = []
     if param is not None:
-        total = sweep_games(entrants, players, games, parse_param_sweep(param, values))
+        name, key, numbers = parse_param_sweep(param, values)
+        total = sweep_games(entrants, players, games, (name, key, numbers))
     else:
-        total = sweep_games(
-            entrants, players, games, rule_values=len(parse_rule_sweep(rule, values)[1])
-        )
+        key, options = parse_rule_sweep(rule, values)
+        total = sweep_games(entrants, players, games, rule_values=len(options))
     with (
         using_backend(backend, jobs, scheduler) as runner,
         progress_bar(progress, total) as on_games,
     ):
         told = combine(on_chunk, on_games)
+
+        def play(tables: list[list[Player]], variant: Rules) -> _Deals:
+            return _play(
+                tables, players, games, seed, card_set, variant, jobs, chunk_size, told, 0,
+                runner,
+            )  # fmt: skip
+
         if param is not None:
-            name, key, numbers = parse_param_sweep(param, values)
-            swept_name = f"{name}:{key}"
             for number in numbers:
                 tables = sweep_tables(entrants, players, (name, key, number))
-                deals = _play(
-                    tables,
-                    players,
-                    games,
-                    seed,
-                    card_set,
-                    base_rules,
-                    jobs,
-                    chunk_size,
-                    told,
-                    0,
-                    runner,
-                )
-                label = tables[0][0].name
-                rows.append(_sweep_row(swept_name, number, label, deals))
+                deals = play(tables, base_rules)
+                rows.append(_sweep_row(f"{name}:{key}", number, tables[0][0].name, deals))
         else:
-            key, options = parse_rule_sweep(rule, values)
             tables = sweep_tables(entrants, players)
             for option in options:
-                variant = Rules.from_dict({**base_rules.to_dict(), key: option})
-                deals = _play(
-                    tables,
-                    players,
-                    games,
-                    seed,
-                    card_set,
-                    variant,
-                    jobs,
-                    chunk_size,
-                    told,
-                    0,
-                    runner,
-                )
+                deals = play(tables, Rules.from_dict({**base_rules.to_dict(), key: option}))
                 for label in deals.labels:
                     rows.append(_sweep_row(key, option, label, deals))
     frame = pd.DataFrame(rows)
