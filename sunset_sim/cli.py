@@ -27,7 +27,6 @@ from sunset_sim.cli_common import (
     checked,
     compile_engine,
     error_line,
-    format_option,
     games_progress,
     load_card_set,
     make_seats,
@@ -35,16 +34,15 @@ from sunset_sim.cli_common import (
     output_kind,
     parse_rules,
     players_option,
-    print_tables,
     progress_output,
     rule_option,
     strategy_option,
-    table_option,
     write_atomically,
 )
 from sunset_sim.cli_engine import cache_group, warmup_command
 from sunset_sim.cli_report import report_command
 from sunset_sim.cli_study import study_command, value_command
+from sunset_sim.cli_tournament import tournament_command
 from sunset_sim.cli_tune import tune_command
 from sunset_sim.cli_whatif import compare_command, sweep_command
 from sunset_sim.strategy import StrategyError, StrategyFault
@@ -442,130 +440,6 @@ def report_invariants(summary) -> None:
     raise SystemExit(1)
 
 
-@main.command("tournament")
-@strategy_option
-@click.option(
-    "--players", type=int, default=4, show_default=True, help="Players per game (2 to 4)."
-)
-@click.option(
-    "--games",
-    type=cli_common.GAMES,
-    default=10_000,
-    show_default=True,
-    help="Deals; each is played at every seating.",
-)
-@click.option(
-    "--seed",
-    type=cli_common.SEED,
-    default=0,
-    show_default=True,
-    help="Root seed; deal g uses (seed, g).",
-)
-@click.option("--jobs", type=int, default=0, help="Worker threads (default: all cores).")
-@backend_options
-@click.option(
-    "--rating-games",
-    type=cli_common.RangedInt("--rating-games"),
-    default=20_000,
-    show_default=True,
-    help="Deals per seating used for the openskill ratings (at most --games: the first "
-    "of the deals played).",
-)
-@cards_option
-@rule_option
-@format_option
-@table_option(["standings", "head_to_head", "by_seat", "by_turn_position"])
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-def tournament_command(
-    strategy_texts,
-    players,
-    games,
-    seed,
-    jobs,
-    backend,
-    scheduler,
-    rating_games,
-    cards_path,
-    rule_texts,
-    table_format,
-    table_name,
-    quiet,
-):
-    """Every strategy in every seat on the same deals (paired), with 95% CIs.
-
-    \b
-    Prints: standings (win share, mean fame, openskill rating), head-to-head scores
-    (share of games A out-scores B, ties half), win share by seat and by day-1 turn
-    position. Give at least two strategies; with more strategies than seats every
-    combination of them is played.
-
-    \b
-    --format csv prints one table (--table NAME, default standings): pipe-friendly;
-    --format json prints one object with every table:
-      {"deals": ..., "standings": [...], "head_to_head": [...], "by_seat": [...], ...}
-    """
-    import warnings
-
-    from sunset_sim.analysis.tournament import (
-        RESULTS_NOTE,
-        TournamentSeatWarning,
-        seat_note,
-        seatings,
-        tournament,
-    )
-
-    check_players(players)
-    checked(validation.check_games, games, "--games")
-    checked(validation.check_jobs, jobs, "--jobs")
-    if rating_games < 0:
-        raise CliError(f"--rating-games: {rating_games} is negative")
-    rules = parse_rules(rule_texts)
-    cards = load_card_set(cards_path, players, rules.days)
-    entrants = make_seats(strategy_texts, len(strategy_texts) or 1)
-    if len({p.name for p in entrants}) < 2:
-        raise CliError("--strategy: a tournament needs at least two different strategies")
-    total = games * len(seatings(entrants, players))
-    note = seat_note(entrants, players)
-    if note is not None:  # said once here, in one line (the API warns instead)
-        click.echo(note, err=True)
-    compile_engine(entrants)
-    with (
-        cli_common.open_cli_backend(backend, jobs, scheduler) as runner,
-        games_progress(total, progress_output(quiet)) as bar,
-        warnings.catch_warnings(),
-    ):
-        warnings.simplefilter("ignore", TournamentSeatWarning)
-        result = tournament(
-            entrants,
-            players,
-            games,
-            seed,
-            cards,
-            rules,
-            jobs or None,
-            rating_games=rating_games,
-            on_chunk=bar.update,
-            backend=runner,
-        )
-    sections = [
-        ("standings", "Standings", result.standings),
-        (
-            "head_to_head",
-            "Head to head (score of strategy against opponent)",
-            result.head_to_head,
-        ),
-        ("by_seat", "Win share by seat", result.by_seat),
-        ("by_turn_position", "Win share by day-1 turn position", result.by_turn_position),
-    ]
-    meta = {"deals": result.games, "seatings": result.tables, "players": players}
-    print_tables(sections, table_format, table_name, meta)
-    if table_format == "table":
-        click.echo(
-            f"\n{result.games} deals x {result.tables} seatings, {players} players; ratings "
-            f"from {result.rating_games} deals per seating; {RESULTS_NOTE}"
-        )
-
-
 @main.command("replay")
 @click.argument("record_path", type=cli_common.PathText(path_type=Path))
 @cards_option
@@ -665,6 +539,7 @@ def _setting(value) -> str:
 
 main.add_command(cards_command)
 main.add_command(strategies_command)
+main.add_command(tournament_command)
 main.add_command(tune_command)
 main.add_command(warmup_command)
 main.add_command(cache_group)
