@@ -73,6 +73,21 @@ def tables() -> CardTables:
     return _DEFAULT_TABLES
 
 
+@pytest.fixture(scope="session")
+def pool() -> list:
+    """Reference games with the state before every turn captured: the record-tampering
+    tests search it for a turn that allows each edit (tests/records_tools.py)."""
+    from records_tools import capture_pool
+
+    return capture_pool()
+
+
+@pytest.fixture(scope="session")
+def base(pool):
+    """2 players, seed 1, greedy: the example of docs/record-format.md."""
+    return pool[0]
+
+
 def direction(name: str) -> int:
     return DIRECTION_NAMES.index(name)
 
