@@ -74,6 +74,15 @@ def tables() -> CardTables:
 
 
 @pytest.fixture(scope="session")
+def frame():
+    """A real batch of games, for the report tests (test_report.py, test_report_cli.py)."""
+    import sunset_sim
+
+    strategies = ["greedy", "early-bird", "late-riser", "random"]
+    return sunset_sim.simulate(games=300, players=4, strategies=strategies, seed=3, jobs=1)
+
+
+@pytest.fixture(scope="session")
 def pool() -> list:
     """Reference games with the state before every turn captured: the record-tampering
     tests search it for a turn that allows each edit (tests/records_tools.py)."""

@@ -1,0 +1,197 @@
+"""The report's command line: from a results file or playing games, its errors, several
+player counts, the study beside the games, and the module entry points."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from click.testing import CliRunner
+from conftest import cli, fails, ok
+
+import sunset_sim
+from sunset_sim.cli import main
+
+# ---------------------------------------------------------------- command line
+
+
+def test_cli_report_from_file(frame, tmp_path):
+    results = tmp_path / "r.parquet"
+    frame.to_parquet(results)
+    out = tmp_path / "rep"
+    runner = CliRunner()
+    result = runner.invoke(main, ["report", str(results), "--out", str(out), "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0].startswith("strategy,n,win_share")
+    assert (out / "report.md").is_file() and (out / "report.html").is_file()
+    again = runner.invoke(main, ["report", str(results), "--out", str(out)])
+    assert again.exit_code == 2 and "not empty" in again.output
+    forced = runner.invoke(main, ["report", str(results), "--out", str(out), "--force", "--quiet"])
+    assert forced.exit_code == 0, forced.output
+
+
+def test_cli_report_errors(tmp_path):
+    runner = CliRunner()
+    cases = [
+        ([str(tmp_path / "missing.parquet")], "no such file"),
+        ([], "give a results file"),
+    ]
+    junk = tmp_path / "junk.parquet"
+    junk.write_bytes(b"not parquet at all")
+    cases.append(([str(junk)], "not a Parquet results file"))
+    other = tmp_path / "other.parquet"
+    pd.DataFrame({"x": [1, 2]}).to_parquet(other)
+    cases.append(([str(other)], "missing column 'game'"))
+    for arguments, message in cases:
+        result = runner.invoke(main, ["report", *arguments, "--out", str(tmp_path / "o")])
+        assert result.exit_code == 2, result.output
+        assert message in result.output
+        assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+    both = runner.invoke(main, ["report", str(other), "--games", "5", "--out", str(tmp_path / "o")])
+    assert both.exit_code == 2
+
+
+def test_cli_report_of_a_file_keeps_its_games_count_and_rules(tmp_path, monkeypatch):
+    """A study beside the report of a results file is played at the file's player count
+    and rules (it was played at --players' default 4 and six days); settings the file
+    contradicts, or that nothing uses, are one line, not ignored."""
+    results = tmp_path / "r3.parquet"
+    simulate = ["simulate", "--games", "40", "--players", "3", "--rule", "days=4"]
+    assert cli(*simulate, "--out", results, "--quiet").exit_code == 0
+    from sunset_sim import cli_report
+
+    studied = []
+    play_study = cli_report._study
+
+    def spy(*arguments):  # (strategies, players, deals, seed, cards, rules, ...)
+        studied.append(arguments)
+        return play_study(*arguments)
+
+    monkeypatch.setattr(cli_report, "_study", spy)
+    out = tmp_path / "rep"
+    ok(cli("report", results, "--study-games", "20", "--strategy", "greedy", "--out", out, "-q"))
+    assert [(a[1], a[5].days) for a in studied] == [(3, 4)]
+    head = (out / "study.md").read_text().splitlines()[2]
+    assert "3 players" in head, head
+    for args, needle in (
+        (("--players", "4"), "--players: "),
+        (("--rule", "days=5"), "--rule: "),
+        (("--seed", "5"), "--seed: "),
+        (("--strategy", "balanced"), "--strategy: "),
+    ):
+        line = fails(cli("report", results, *args, "--out", tmp_path / "x", "-q"), needle)
+        assert line.startswith(f"error: {needle}"), line
+    ok(cli("report", results, "--players", "3", "--rule", "days=4", "--out", tmp_path / "y", "-q"))
+
+
+def test_cli_report_at_several_player_counts_says_where_each_study_is(tmp_path):
+    """--players 2,3: one report with the counts side by side, the 3-player study beside
+    it and the 2-player study in players-2/, which the report and the last line name."""
+    out = tmp_path / "rep"
+    args = ["report", "--games", "120", "--players", "2,3", "--strategy", "greedy"]
+    result = cli(*args, "--strategy", "balanced", "--study-games", "30", "--out", out, "-q")
+    ok(result)
+    assert (out / "study.md").is_file() and (out / "players-2" / "study.md").is_file()
+    assert (out / "players-2" / "suggestions.csv").is_file()
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert "Player counts side by side (2, 3)" in text
+    assert "The 2-player study's files" in text and "are in players-2/." in text
+    assert f"the 2-player study in {out / 'players-2'}" in result.stderr
+
+
+def test_cli_report_plays_games(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(
+        main,
+        [
+            "report",
+            "--games",
+            "200",
+            "--players",
+            "3",
+            "--strategy",
+            "greedy",
+            "--strategy",
+            "random",
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+            "--out",
+            str(tmp_path / "rep"),
+            "--format",
+            "json",
+            "--study-games",
+            "0",  # the study's own CLI tests are in test_study.py
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert '"strategy":"greedy"' in result.output.replace(" ", "")
+    assert (tmp_path / "rep" / "report.html").is_file()
+
+
+def test_cli_report_study_beside_the_games_writes_the_same_files(tmp_path):
+    """On two threads the study plays on its own thread beside the report's games and
+    analysis; with --jobs 1 after them, on this one. Every file is the same."""
+    folders = {}
+    for jobs in ("1", "2"):
+        folders[jobs] = tmp_path / f"jobs{jobs}"
+        result = CliRunner().invoke(
+            main,
+            ["report", "--games", "120", "--players", "2", "--strategy", "greedy"]
+            + ["--strategy", "random", "--seed", "3", "--jobs", jobs, "--study-games", "30"]
+            + ["--out", str(folders[jobs]), "--quiet"],
+        )
+        assert result.exit_code == 0, result.output
+    names = sorted(p.relative_to(folders["1"]) for p in folders["1"].rglob("*") if p.is_file())
+    assert len(names) > 10 and (folders["1"] / "study.md").is_file()
+    assert names == sorted(
+        p.relative_to(folders["2"]) for p in folders["2"].rglob("*") if p.is_file()
+    )
+    for name in names:
+        one = (folders["1"] / name).read_bytes().replace(b"jobs1", b"JOBS")
+        assert one == (folders["2"] / name).read_bytes().replace(b"jobs2", b"JOBS"), name
+
+
+# ---------------------------------------------------------------- command line structure
+
+
+def test_module_entry_points_load():
+    import subprocess
+    import sys
+
+    for module in ("sunset_sim", "sunset_sim.cli"):
+        done = subprocess.run(
+            [sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, done.stderr
+        assert "report" in done.stdout and "tournament" in done.stdout
+
+
+def test_commission_columns_match_the_kernel_rows():
+    """``commissions_day{d}_{w}`` and ``commissions_shown_{w}`` (compiled passes) against a
+    loop over the kernel's per-commission rows: who completed it on which day (R-SELL-1),
+    and whether it was in the row on a day played."""
+    from sunset_sim.cards.tables import build_tables
+    from sunset_sim.engine.batch import run_games
+    from sunset_sim.enums import C_DAY, C_SEAT, C_SHOWN, G_DAYS
+    from sunset_sim.results import commissions_by_day, commissions_shown
+    from sunset_sim.strategy import seat_players
+
+    players = seat_players(["greedy", "commission-hunter", "random"], 3)
+    batch = run_games(build_tables(sunset_sim.load_cards()), players, sunset_sim.Rules(), 4, 0, 60)
+    n_games, n_commissions, _ = batch.commission.shape
+    completed = commissions_by_day(batch.commission, 3, 6)
+    shown = commissions_shown(batch)
+    expected_completed = np.zeros_like(completed)
+    expected_shown = np.zeros_like(shown)
+    for game in range(n_games):
+        for c in range(n_commissions):
+            bit = np.uint64(1) << np.uint64(c % 64)
+            seat, day = (int(v) for v in batch.commission[game, c, [C_SEAT, C_DAY]])
+            if seat >= 0:
+                expected_completed[game * 3 + seat, day - 1, c // 64] |= bit
+            if 1 <= batch.commission[game, c, C_SHOWN] <= batch.game[game, G_DAYS]:
+                expected_shown[game, c // 64] |= bit
+    assert expected_completed.any() and expected_shown.any()
+    assert np.array_equal(completed, expected_completed)
+    assert np.array_equal(shown, expected_shown)
