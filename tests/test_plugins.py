@@ -1,5 +1,6 @@
-"""Plug-in strategies: any registered strategy runs in the fast engine, params files, and
-the conformance check ``sunset_sim.testing.check_strategy``.
+"""Plug-in strategies: any registered strategy runs in the fast engine (one engine, an
+adapter per strategy), and params files. The conformance check and strategies that fail
+while they play: test_plugin_checks.py.
 
 The plug-in used here is written to a temporary folder, so it lives outside the
 repository like a real one. Its text is fixed, so its compiled adapter (and numba's cache
@@ -8,11 +9,9 @@ of it) is shared between test runs and between the in-process and the subprocess
 
 from __future__ import annotations
 
-import dataclasses
 import importlib.util
 import json
 import os
-import pickle
 import subprocess
 import sys
 import textwrap
@@ -29,26 +28,20 @@ from sunset_sim.cards.tables import build_tables
 from sunset_sim.cli import main
 from sunset_sim.engine import compiling, decisions, kernel
 from sunset_sim.engine.batch import kernel_arguments, lineup, run_games, trace_game
-from sunset_sim.engine.jit import dependency_digest, dependency_files, jit
+from sunset_sim.engine.jit import dependency_digest, dependency_files
 from sunset_sim.engine.trace import comparable, trace_to_record
-from sunset_sim.enums import DECIDE_PLAN, R_PAINTINGS_SOLD
+from sunset_sim.enums import R_PAINTINGS_SOLD
 from sunset_sim.play import play_reference
 from sunset_sim.rules.options import Rules
 from sunset_sim.runner import simulate
 from sunset_sim.strategy import (
-    IllegalChoiceError,
-    Parameter,
     Player,
     StrategyError,
-    StrategyFault,
-    StrategyRaisedError,
     StrategySpec,
     make_player,
     registry,
     seat_players,
 )
-from sunset_sim.strategy_tools import rng_below
-from sunset_sim.testing import StrategyCheckError, assert_strategy, check_strategy
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = load_cards()
@@ -353,352 +346,3 @@ def test_bad_params_file_in_the_cli(tmp_path):
         f"error: --strategy: strategy greedy: params file {path}: unknown parameter "
         "'latenes' (known: lateness, commission, goal)"
     )
-
-
-# ---- check_strategy ----------------------------------------------------------------------------
-
-
-def edge_lover() -> StrategySpec:
-    """docs/examples/edge_lover.py, imported once (numba needs its module importable)."""
-    if "edge_lover" not in sys.modules:
-        path = ROOT / "docs" / "examples" / "edge_lover.py"
-        spec = importlib.util.spec_from_file_location("edge_lover", path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["edge_lover"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["edge_lover"].STRATEGY
-
-
-@pytest.mark.parametrize("name", ["random", "greedy", "edge-lover"])
-def test_check_strategy_passes_for_good_strategies(name):
-    spec = edge_lover() if name == "edge-lover" else name
-    assert check_strategy(spec, games=9, seed=3) == []
-    assert_strategy(spec, games=3, seed=4)
-
-
-@jit
-def off_the_list(kind, obs, options, n_options, params, rng, tables):
-    return n_options  # one past the last option
-
-
-@jit
-def writes_obs(kind, obs, options, n_options, params, rng, tables):
-    obs[0] = 99  # OBS_DAY: in the fast engine this is the live game state
-    return rng_below(rng, n_options)
-
-
-CALLS = [0]
-
-
-def global_counter(kind, obs, options, n_options, params, rng, tables):
-    CALLS[0] += 1  # state of its own: not a function of its inputs
-    return CALLS[0] % n_options
-
-
-@jit
-def numpy_random(kind, obs, options, n_options, params, rng, tables):
-    return np.random.randint(n_options)  # not the player's stream
-
-
-@jit
-def reads_padding(kind, obs, options, n_options, params, rng, tables):
-    return rng_below(rng, options.shape[0]) % n_options  # options.shape[0], not n_options
-
-
-def test_a_plugin_that_fails_to_load_is_one_warning_line(tmp_path, monkeypatch):
-    """The command goes on without it and says why in one line (not Python's warning
-    with its file, line number and source echo)."""
-    (tmp_path / "broken_plugin_mod.py").write_text("def oops(:\n", encoding="utf-8")
-    monkeypatch.setattr(strategy_module, "_REGISTRY", {})  # scan again, with the folder
-    monkeypatch.setattr(sys, "path", list(sys.path))
-    result = CliRunner().invoke(main, ["--strategy-path", str(tmp_path), "strategies"])
-    assert result.exit_code == 0, result.output
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, lines
-    assert lines[0].startswith(f"warning: strategy module {tmp_path / 'broken_plugin_mod'}: ")
-    assert "was never closed" in lines[0] or "invalid syntax" in lines[0], lines[0]
-    assert "greedy" in result.stdout
-
-
-def one_error_line(monkeypatch, spec: StrategySpec, args: list) -> str:
-    """Run the command line with ``spec`` registered for this test: exit code 2, no
-    traceback, and the one ``error:`` line it printed (compile notes aside)."""
-    registry()
-    monkeypatch.setitem(strategy_module._REGISTRY, spec.name, spec)
-    result = CliRunner().invoke(main, [str(arg) for arg in args])
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
-    lines = [line for line in result.stderr.splitlines() if not line.startswith("sunset-sim:")]
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    return lines[0]
-
-
-@pytest.mark.parametrize(
-    "command",
-    [
-        ["simulate", "--games", "20"],
-        ["tournament", "--games", "10"],
-        ["play"],
-        ["report", "--games", "20", "--out", "{tmp}/report"],
-    ],
-    ids=["simulate", "tournament", "play", "report"],
-)
-def test_an_answer_off_the_list_is_one_line_naming_the_strategy(tmp_path, monkeypatch, command):
-    """Both engines name the strategy and the answer (IllegalChoiceError); the command
-    line prints that one line, exit code 2, no traceback."""
-    spec = StrategySpec("off-the-list", "answers n_options", off_the_list)
-    args = [part.format(tmp=tmp_path) for part in command]
-    lines = [one_error_line(monkeypatch, spec, [*args, "--players", "2", "--strategy",
-                                                spec.name, "--strategy", "greedy", "-q"])]  # fmt: skip
-    assert "strategy off-the-list chose option" in lines[0]
-    assert "decide must return an index from 0 to n_options - 1" in lines[0]
-    with pytest.raises(IllegalChoiceError, match="strategy off-the-list chose option 3 of 3"):
-        simulate(games=5, players=2, strategies=[spec.name, "greedy"], seed=0)
-
-
-@pytest.mark.parametrize(
-    ("decide", "needles"),
-    [
-        (off_the_list, ["the reference engine stopped", "chose option", "fast engine was not run"]),
-        (writes_obs, ["decide wrote to obs[0] (OBS_DAY)", "fast engine was not run"]),
-        (
-            global_counter,
-            [
-                "decide is not a numba function",
-                "the same decision asked twice",
-                "not deterministic: two plays with seed 0 differ at days / day 1",
-            ],
-        ),
-        (numpy_random, ["the same decision asked twice", "not deterministic"]),
-        (reads_padding, ["decide reads option rows past n_options", "use n_options"]),
-    ],
-    ids=["off-the-list", "writes-obs", "global-counter", "numpy-random", "reads-padding"],
-)
-def test_check_strategy_finds_bad_strategies(decide, needles):
-    if numba.config.DISABLE_JIT and decide is global_counter:
-        needles = needles[1:]
-    spec = StrategySpec(f"bad-{decide.__name__}", "a deliberately bad strategy", decide)
-    problems = check_strategy(spec, games=4, seed=0)
-    text = "\n".join(problems)
-    for needle in needles:
-        assert needle in text, text
-    assert all("\n" not in problem for problem in problems)
-    with pytest.raises(StrategyCheckError) as caught:
-        assert_strategy(spec, games=2)
-    assert f"strategy bad-{decide.__name__} failed" in str(caught.value)
-    assert caught.value.problems
-
-
-@jit
-def reads_the_deck(kind, obs, options, n_options, params, rng, tables):
-    return tables.comm_fame.sum() % n_options  # every commission's fame, unseen ones too
-
-
-def test_check_strategy_tests_the_unseen_commissions_promise():
-    """(e): a strategy that reads the fame of commissions still in the deck fails when its
-    spec promises not to (studies would skip deals it plays differently), and passes
-    when it makes no such promise."""
-    promised = StrategySpec("deck-reader", "reads every commission", reads_the_deck, (), False)
-    problems = check_strategy(promised, games=4, seed=0)
-    assert any(
-        "reads_unseen_commissions=False" in problem and "changed the game" in problem
-        for problem in problems
-    ), problems
-    honest = dataclasses.replace(promised, reads_unseen_commissions=True)
-    assert check_strategy(honest, games=4, seed=0) == []
-
-
-def test_check_strategy_reports_an_unknown_name():
-    assert check_strategy("no-such-strategy") == [
-        f"unknown strategy 'no-such-strategy' (known: {', '.join(registry())})"
-    ]
-
-
-@pytest.mark.parametrize(
-    ("name", "parameters", "needle"),
-    [
-        ("dup", (Parameter("x", 1, 0, 2), Parameter("x", 1, 0, 2)), "'x' is declared twice"),
-        ("range", (Parameter("x", 20, 0, 10),), "default 20 is outside its range 0..10"),
-        ("lowhigh", (Parameter("x", 2, 10, 0),), "low 10 is above high 0"),
-        ("a:b", (), "its name may not hold ':'"),
-    ],
-)
-def test_a_declaration_that_could_never_be_seated_is_refused(name, parameters, needle):
-    """Refused where the spec is made, naming the strategy (a default out of range was
-    refused only when seated, worded as if the user had given that value)."""
-    with pytest.raises(StrategyError, match=f"strategy {name}: .*{needle}"):
-        StrategySpec(name, "a mistaken declaration", off_the_list, parameters)
-
-
-@pytest.mark.parametrize(
-    ("name", "needle"),
-    [
-        ("", "strategy '': its name is empty"),
-        (
-            "p-" + "x" * 100,
-            f"strategy p-{'x' * 62}...: its name is 102 characters long, more than 64",
-        ),
-        ("p-\x1b[31mred", "strategy 'p-\\x1b[31mred': its name holds a control character"),
-    ],
-    ids=["empty", "long", "control"],
-)
-def test_a_name_that_could_not_be_typed_or_shown_is_refused(name, needle):
-    """An empty name cannot be named on a command line, a 5,000-character one fills
-    every table, a control character garbles the terminal: refused where the spec is
-    made, in one short line (a plug-in folder's module: one warning, skipped)."""
-    with pytest.raises(StrategyError) as raised:
-        StrategySpec(name, "a mistaken declaration", off_the_list)
-    assert str(raised.value).startswith(needle), str(raised.value)
-    StrategySpec("x" * 64, "the longest name", off_the_list)
-
-
-# ---- a strategy that fails while it plays ---------------------------------------------------
-
-
-@jit
-def raises_on_plan(kind, obs, options, n_options, params, rng, tables):
-    if kind == DECIDE_PLAN:
-        raise ValueError("boom")
-    return rng_below(rng, n_options)
-
-
-@jit
-def none_after_plan(kind, obs, options, n_options, params, rng, tables):
-    if kind == DECIDE_PLAN:  # every other kind falls off the end: None
-        return 0
-
-
-@pytest.mark.parametrize("command", [["simulate", "--games", "20"], ["play"]])
-@pytest.mark.parametrize(
-    ("decide", "needle"),
-    [
-        (raises_on_plan, "strategy failing raised ValueError: boom in decide ("),
-        (none_after_plan, "strategy failing returned None: decide must return an integer index"),
-    ],
-    ids=["raises", "returns-none"],
-)
-def test_a_strategy_that_fails_is_one_line_naming_it(monkeypatch, command, decide, needle):
-    """In both engines (play: the reference; simulate: the fast one) a strategy's
-    exception or None answer is one line naming it (and, for a raise, its file), exit
-    code 2: it used to be a traceback, exit code 1."""
-    spec = StrategySpec("failing", "fails while it plays", decide)
-    lines = [one_error_line(monkeypatch, spec, [*command, "--players", "2", "--strategy",
-                                                spec.name, "--strategy", "random", "-q"])]  # fmt: skip
-    assert needle in lines[0], lines[0]
-    if decide is raises_on_plan:
-        assert (
-            lines[0].endswith(f"({Path(__file__).resolve()})")
-            or str(Path(__file__).name) in lines[0]
-        )
-
-
-def test_a_strategy_that_raises_is_named_by_the_python_api():
-    """simulate and play_reference raise StrategyRaisedError (a StrategyFault), the
-    strategy's own exception its cause where Python has it; it pickles (Dask)."""
-    spec = StrategySpec("failing", "raises", raises_on_plan)
-    player = Player(spec, spec.param_vector())
-    random = make_player("random")
-    with pytest.raises(StrategyRaisedError, match="strategy failing raised ValueError: boom"):
-        run_games(TABLES, [random, player], Rules(), 0, 0, 20)
-    with pytest.raises(StrategyRaisedError) as raised:
-        play_reference(CARDS, [random, player], 0, 0, None, TABLES)
-    assert isinstance(raised.value.__cause__, ValueError)
-    copy = pickle.loads(pickle.dumps(raised.value))
-    assert str(copy) == str(raised.value) and isinstance(copy, StrategyFault)
-    none = IllegalChoiceError("failing", None)
-    assert str(pickle.loads(pickle.dumps(none))) == str(none)
-
-
-def test_only_an_error_from_a_strategy_is_put_on_it(monkeypatch):
-    """The engine's own errors surface as they are: the fault slot that names a strategy
-    is written only when that strategy's call fails (decisions.call_strategy)."""
-    players = seat_players(["random", "greedy"], 2)
-    run_games(TABLES, players, Rules(), 0, 0, 2)  # compiled before the engine is replaced
-
-    def engine_bug(*args):
-        raise IndexError("an engine bug")
-
-    monkeypatch.setattr(kernel, "play_games", engine_bug)
-    with pytest.raises(IndexError, match="an engine bug"):
-        run_games(TABLES, players, Rules(), 0, 0, 2)
-
-    def strategy_bug(*args):
-        functions, ids = args[4], args[5]
-        functions[decisions.FAULT_SLOT] = ids[1]  # as call_strategy does if greedy raises
-        raise IndexError("in greedy")
-
-    monkeypatch.setattr(kernel, "play_games", strategy_bug)
-    with pytest.raises(StrategyRaisedError, match="strategy greedy raised IndexError: in greedy"):
-        run_games(TABLES, players, Rules(), 0, 0, 2)
-
-
-@jit
-def answers_a_float(kind, obs, options, n_options, params, rng, tables):
-    return 0.5
-
-
-@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="every function is plain Python")
-def test_a_builtin_that_does_not_compile_surfaces_whole():
-    """numba's error for a strategy that is not a --strategy-path plug-in (a built-in, one
-    made in code) is a bug to see whole, not a line blaming the user."""
-    spec = StrategySpec("float-answer", "answers 0.5", answers_a_float)
-    with pytest.raises(numba.core.errors.TypingError, match="integer option index, not float64"):
-        compiling.prepare([spec], announce=False)
-
-
-FAILING_PLUGIN = textwrap.dedent(
-    """
-    from sunset_sim.engine.jit import jit
-    from sunset_sim.strategy import StrategySpec
-
-
-    def helper(n_options):  # not jitted
-        return n_options - 1
-
-
-    @jit
-    def decide(kind, obs, options, n_options, params, rng, tables):
-        return {answer}
-
-
-    STRATEGY = StrategySpec(name="{name}", description="answers badly", decide=decide)
-    """
-)
-
-
-@pytest.mark.parametrize(
-    ("kind", "answer", "command", "needle"),
-    [
-        ("float", "0.5", "simulate", "decide must return an integer option index, not float64"),
-        ("float", "0.5", "play", "returned float 0.5: decide must return an integer index"),
-        ("str", "'a'", "simulate", "must return an integer option index, not unicode_type"),
-        ("str", "'a'", "play", "returned str 'a': decide must return an integer index"),
-        ("helper", "helper(n_options)", "simulate", "decorate helpers with @jit"),
-        ("helper", "helper(n_options)", "play", "decorate helpers with @jit"),
-    ],
-)
-def test_a_plugin_answering_no_index_is_one_line(
-    tmp_path, monkeypatch, kind, answer, command, needle
-):
-    """A plug-in whose decide returns a float or a string, or calls a plain Python
-    function: one line naming it, exit code 2 (it was numba's 105-line TypingError, a
-    ValueError from int(), or a float silently cut to an index). The fast engine finds
-    it when the adapter compiles, from the type numba gives decide's answer. (The text
-    of each is fixed, so numba's cache of it serves later runs.)"""
-    if numba.config.DISABLE_JIT and command == "simulate":
-        pytest.skip("the fast engine's check is numba's typing")
-    module, name = f"sunset_failing_{kind}", f"bad-answer-{kind}"
-    (tmp_path / f"{module}.py").write_text(FAILING_PLUGIN.format(answer=answer, name=name))
-    monkeypatch.setenv(strategy_module.STRATEGY_PATH_VARIABLE, "")
-    monkeypatch.setattr(strategy_module, "_REGISTRY", {})
-    monkeypatch.setattr(sys, "path", list(sys.path))
-    monkeypatch.delitem(sys.modules, module, raising=False)
-    args = ["--strategy-path", str(tmp_path), command, "--players", "2", "-q"]
-    if command == "simulate":
-        args += ["--games", "5"]
-    result = CliRunner().invoke(main, [*args, "--strategy", name, "--strategy", "random"])
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
-    lines = [line for line in result.stderr.splitlines() if not line.startswith("sunset-sim:")]
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert f"strategy {name}" in lines[0] and needle in lines[0], lines[0]
