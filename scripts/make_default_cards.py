@@ -25,7 +25,7 @@ from sunset_sim.cards.difficulty import (  # noqa: E402
     commission_difficulty,
     model_fame,
 )
-from sunset_sim.cards.loader import parse_frame  # noqa: E402
+from sunset_sim.cards.fields import parse_frame  # noqa: E402
 from sunset_sim.cards.model import Commission, Landscape  # noqa: E402
 
 FEATURES = ("mountain", "flower", "waterfall", "tree", "sun")

@@ -28,7 +28,7 @@ from sunset_sim.cards import (
     parse_cards,
 )
 from sunset_sim.cards.difficulty import FAME_PER_BIT
-from sunset_sim.cards.loader import parse_frame
+from sunset_sim.cards.fields import parse_frame
 from sunset_sim.cards.summary import commission_table
 from sunset_sim.enums import (
     DIRCLASS_HORIZONTAL,

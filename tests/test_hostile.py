@@ -10,14 +10,8 @@ import time
 import pytest
 from conftest import cli, fails, ok
 
-from sunset_sim.cards.loader import (
-    MAX_FAME,
-    MAX_FILE_BYTES,
-    MAX_NESTING,
-    CardSetError,
-    default_cards_text,
-    parse_cards,
-)
+from sunset_sim.cards.fields import MAX_FAME, MAX_FILE_BYTES, MAX_NESTING
+from sunset_sim.cards.loader import CardSetError, default_cards_text, parse_cards
 from sunset_sim.play import play_reference
 from sunset_sim.records.replay import RecordError, load_record, replay
 from sunset_sim.strategy import seat_players

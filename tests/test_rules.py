@@ -26,7 +26,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rules_tools import NE, NW, SE, SW, E, N, S, W, give, run_turn, violation
 
-from sunset_sim.cards.loader import CardSetError, parse_cards, parse_frame
+from sunset_sim.cards.fields import parse_frame
+from sunset_sim.cards.loader import CardSetError, parse_cards
 from sunset_sim.cards.model import Frame
 from sunset_sim.enums import (
     CENTRE_CELL,

@@ -5,11 +5,11 @@ The default set (``default.toml``) is a reconstruction consistent with the publi
 """
 
 from sunset_sim.cards.difficulty import commission_difficulty, frame_probability, model_fame
+from sunset_sim.cards.fields import format_frame
 from sunset_sim.cards.loader import (
     CardSetError,
     check_playable,
     content_hash,
-    format_frame,
     load_cards,
     parse_cards,
 )

@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
-from sunset_sim.cards.loader import MAX_FAME, MAX_HIKE, MAX_PAINT, format_frame, parse_cards
+from sunset_sim.cards.fields import MAX_FAME, MAX_HIKE, MAX_PAINT, format_frame
+from sunset_sim.cards.loader import parse_cards
 from sunset_sim.cards.model import CardSet, Commission, Goal, Landscape, PlanCard
 from sunset_sim.enums import (
     DIRCLASS_NAMES,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from sunset_sim.cards.difficulty import FAME_PER_BIT, commission_difficulty, model_fame
-from sunset_sim.cards.loader import format_frame
+from sunset_sim.cards.fields import format_frame
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import DIRCLASS_NAMES, GOAL_KIND_NAMES, GOAL_KINDS_WITH_COUNT, GOAL_MOVED
 
