@@ -145,8 +145,9 @@ def study_command(
     4. Suggestions: for each card outside its target, the smallest edit that brings it
        in on the study's deals, then VERIFIED by playing the field on the edited set on
        fresh deals (before/after with CIs; more fresh deals while the after-value's CI
-       holds an edge of the target; a miss tries the next larger edit); nothing
-       unverified is suggested. All verified edits are then played together once more
+       holds an edge of the target; a miss tries the next larger edit, and with none
+       inside, the edits whose CI still reached the target); nothing unverified is
+       suggested. All verified edits are then played together once more
        (after_all_edits in suggestions.csv).
 
     \b

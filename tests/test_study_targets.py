@@ -11,7 +11,12 @@ import pandas as pd
 import pytest
 
 from sunset_sim.analysis.study import run_study
-from sunset_sim.analysis.suggestions import VERIFY_ROUNDS, _verified_rows, walk_limit
+from sunset_sim.analysis.suggestions import (
+    VERIFY_ROUNDS,
+    _plausible,
+    _verified_rows,
+    walk_limit,
+)
 from sunset_sim.analysis.targets import Targets, card_band, lone_pair_notes, out_of_wake_order
 from sunset_sim.cards.edit import edit_card
 from sunset_sim.cards.loader import load_cards
@@ -138,6 +143,35 @@ def test_a_walk_that_jumps_the_band_notes_its_nearest_step():
     assert "C02" not in set(study.suggestions["card"])
     (note,) = [note for note in study.notes if note.startswith("C02: no edit")]
     assert "(nearest on the study's deals: fame -4, 0.00 against 0.05 to 0.32)" in note
+
+
+def test_the_steps_outside_whose_ci_reaches_the_band_are_plausible_nearest_first():
+    """(miss, edits, (value, CI low, CI high), band low, band high) of each step walked."""
+    tried = [
+        (0.30, {"fame": -1}, (0.50, 0.30, 0.70), 0.05, 0.20),  # CI above the band
+        (0.04, {"fame": -2}, (0.24, 0.10, 0.38), 0.05, 0.20),  # above, CI reaches it
+        (0.00, {"fame": -3}, (0.10, 0.00, 0.20), 0.05, 0.20),  # inside: verified already
+        (0.03, {"fame": -4}, (0.02, -0.10, 0.14), 0.05, 0.20),  # below, CI reaches it
+        (0.05, {"fame": -5}, (0.00, -0.05, 0.04), 0.05, 0.20),  # CI below the band
+    ]
+    assert [step[1] for step in _plausible(tried)] == [{"fame": -4}, {"fame": -2}]
+    assert _plausible([]) == []
+
+
+def test_a_step_just_outside_on_the_studys_deals_is_verified_on_fresh_ones():
+    """C03 (fame 2) raised to 7 in a greedy 4-player field, 2,000 deals: no fame was
+    inside its band on the study's deals (fame 2 measured -0.04, fame 1 0.00, each with
+    a CI of about +-0.28), and nothing was suggested; the steps whose CI reached the band
+    are now verified on fresh deals, and fame 2 is inside there."""
+    cards = edit_card(DEFAULT, "C03", "fame", 5)
+    study = run_study(["greedy"], 4, 2000, 7, cards, families=("commission",), edits=())
+    assert study.targets.set_index("card").loc["C03", "status"] == "above"
+    (row,) = study.suggestions[study.suggestions["card"] == "C03"].itertuples()
+    assert int(row.current) == 7 and int(row.suggested) < 7
+    assert row.target_low <= row.after <= row.target_high
+    (note,) = [note for note in study.notes if note.startswith("C03: fame")]
+    assert "was outside its target on the study's deals" in note
+    assert note.endswith("and inside on the fresh deals")
 
 
 def test_a_commissions_walk_reaches_fame_0_or_the_sets_highest_fame():

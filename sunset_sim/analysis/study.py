@@ -24,8 +24,10 @@ suggestions that are verified by playing before they are suggested.
    study's), before (original set) and after (edited set) with CIs; while the
    after-value's CI holds an edge of the band, as many fresh deals again are played and
    both values are taken over all of them (at most four batches). If the after-value
-   is not inside, the walk goes on to its next set inside (four tries); nothing
-   unverified is suggested. A plan card may end with edits to several fields: a row
+   is not inside, the walk goes on to its next set inside (four tries, shared with the
+   walk's sets outside the band on the study's deals whose CI there still reaches it,
+   verified nearest first when no set inside was verified); nothing unverified is
+   suggested. A plan card may end with edits to several fields: a row
    each. Last, all verified edits together (``suggested-cards.toml``) are played on
    the fresh deals once more, and each card's value there is reported beside its own
    (``after_all_edits``, ``inside_with_all_edits``): edits interact, and the designer
