@@ -116,7 +116,7 @@ def _report_owns(name: str) -> bool:
 )
 @click.option("--title", default="Sunset over Water balance report", help="Report title.")
 @one_table_format_option(
-    "the headline table (each strategy's win share and fame; every table of the report is "
+    "the headline table (each strategy's win share and mean fame; every table of the report is "
     "written to OUT/tables)"
 )
 @click.option("--quiet", is_flag=True, help="No progress messages.")

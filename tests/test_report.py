@@ -219,6 +219,23 @@ def test_report_tables(report, frame):
         assert t["landscapes"]["n"].sum() <= frame["cards_painted"].sum()
 
 
+def test_the_headline_names_its_columns_as_simulate_does(report, frame):
+    """The report's headline (the table ``report`` prints) and its strategies and seats
+    tables say mean_fame, as simulate's and tournament's summaries do; the values are the
+    mean of the seats' fame. (A card's fame, in the commissions and goals tables, stays
+    fame.)"""
+    from sunset_sim.results import Summary
+
+    one_seat = Summary({"greedy": np.array([4, 1, 1, 80, 1700])}, 1, 0, 0)  # n, sums
+    assert list(report.headline().columns) == [*one_seat.table().columns, "note"]
+    for name in ("strategies", "seats"):
+        assert "mean_fame" in report.tables[name] and "fame" not in report.tables[name]
+    strategies = report.tables["strategies"].set_index("strategy")
+    expected = frame.groupby("strategy")["fame"].mean()
+    assert strategies["mean_fame"].to_numpy() == pytest.approx(expected[strategies.index])
+    assert "fame" in report.tables["commissions"] and "fame" in report.tables["goals"]
+
+
 def test_small_groups_are_marked_and_not_ranked(frame, cards_module):
     report = build_report(frame, cards_module, min_samples=500)
     strategies = report.tables["strategies"]

@@ -75,7 +75,7 @@ class Report:
     def headline(self) -> pd.DataFrame:
         """Win share and mean fame per strategy with 95% CIs (the table a CLI prints)."""
         columns = ["strategy", "n", "win_share", "win_share_ci_low", "win_share_ci_high"]
-        columns += ["fame", "fame_ci_low", "fame_ci_high", "note"]
+        columns += ["mean_fame", "mean_fame_ci_low", "mean_fame_ci_high", "note"]
         return self.tables["strategies"][columns]
 
 

@@ -176,9 +176,9 @@ KEY_COLUMNS = {
         "goal", "kind", "fame", "n", "claim_rate", "taken_rate", "last_mover_rate",
         "keeper_win_effect", "n_smaller", "note",
     ),
-    "seats": ("seat", "n", "win_share", "fame", "win_effect", "n_smaller", "note"),
+    "seats": ("seat", "n", "win_share", "mean_fame", "win_effect", "n_smaller", "note"),
     "first_turn": ("day", "position", "n", "win_share", "win_effect", "n_smaller", "note"),
-    "strategies": ("strategy", "n", "win_share", "fame", "vs_field", "note", "rank"),
+    "strategies": ("strategy", "n", "win_share", "mean_fame", "vs_field", "note", "rank"),
 }  # fmt: skip
 
 

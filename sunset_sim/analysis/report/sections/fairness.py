@@ -48,7 +48,7 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 "seat": i,
                 "n": int(n[i]),
                 **_ci_columns("win_share", *stats.rate_ci_sums(n[i], s[i], q[i])),
-                **_ci_columns("fame", *stats.mean_ci_sums(n[i], fs[i], fq[i])),
+                **_ci_columns("mean_fame", *stats.mean_ci_sums(n[i], fs[i], fq[i])),
                 **_effect_columns("win_effect", [v[i] for v in effect]),
                 "n_effect": int(effect[4][i]),
                 **_ci_columns("win_diff", *diff[:3]),

@@ -49,7 +49,7 @@ def strategy_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 "strategy": label,
                 "n": int(n[i]),
                 **_ci_columns("win_share", *win),
-                **_ci_columns("fame", *fame),
+                **_ci_columns("mean_fame", *fame),
                 **_ci_columns("vs_field", *diff),
                 "vs_field_p": float(stats.z_test_p(diff[0], se)),
             }
@@ -73,7 +73,7 @@ def strategy_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                         "strategy": label,
                         "source": column.removeprefix("fame_"),
                         "n": int(gn[i]),
-                        **_ci_columns("fame", *mean),
+                        **_ci_columns("mean_fame", *mean),
                         "share_of_fame": share,
                     }
                 )
@@ -152,14 +152,14 @@ def fame_sources(tables) -> bytes:
     bottom = np.zeros(len(strategies))
     for i, (source, group) in enumerate(table.groupby("source", sort=False)):
         group = group.set_index("strategy").loc[strategies].reset_index()
-        values = group["fame"].to_numpy(dtype=float)
+        values = group["mean_fame"].to_numpy(dtype=float)
         axis.bar(
             strategies,
             values,
             bottom=bottom,
             color=f"C{i}",
             label=source,
-            yerr=_errors(group, "fame"),
+            yerr=_errors(group, "mean_fame"),
             capsize=3,
         )
         bottom += values
