@@ -6,7 +6,7 @@ as the rollouts (``_rollout.py``) read it. The decisions are in ``lookahead.py``
 from __future__ import annotations
 
 import numpy as np
-from sunset_sim.strategies._card_worth import FRAMES_OFFSET, HALL
+from sunset_sim.strategies._context import FRAMES_OFFSET, HALL
 from sunset_sim.strategies._style_tools import MAX_VISIBLE
 
 from sunset_sim.engine.jit import jit
@@ -34,7 +34,7 @@ def frame_rate(comm_fame, comm_n_frames, commission, filled, urgency):
 
 @jit(inline="always")
 def hall_add(key, frames):
-    """A HALL key (_card_worth.HALL: 2 bits per frame mask, capped at 3) with one more
+    """A HALL key (_context.HALL: 2 bits per frame mask, capped at 3) with one more
     painting that fits exactly ``frames`` (0: none, nothing counted)."""
     shift = max(2 * frames - 2, 0)  # (without branches: they mispredict)
     counted = (frames != 0) & (((key >> shift) & 3) != 3)  # (& : no short-circuit branch)
@@ -78,7 +78,7 @@ def seat_state(
     """What each seat's public unsold paintings make of the visible commissions, in one
     pass over the landscapes: held[seat] their number, features[seat] their feature mask;
     at slot = seat * MAX_VISIBLE + k, keys[slot] their HALL key for visible commission k
-    (how many fit exactly each of its frame masks, _card_worth.HALL), filled[slot] the
+    (how many fit exactly each of its frame masks, _context.HALL), filled[slot] the
     frames of it they fill at once, adds[slot] the frame masks of a card that would fill
     one more (bit m) and rates[slot] that frame's worth (frame_rate). Only the seats in
     the bitmask ``wanted`` are counted (the others' entries stay 0: a decision reads only

@@ -4,14 +4,8 @@ goal, leftover points and denying opponents the cards they need."""
 from __future__ import annotations
 
 import numpy as np
-from sunset_sim.strategies._card_worth import (
-    MAX_VALUES,
-    N_FLOATS,
-    N_INTS,
-    context,
-    earliest_wake,
-    option_values,
-)
+from sunset_sim.strategies._card_worth import MAX_VALUES, earliest_wake, option_values
+from sunset_sim.strategies._context import N_FLOATS, N_INTS, context
 from sunset_sim.strategies._style_tools import (
     N_WEIGHTS,
     RATE_SHARE,

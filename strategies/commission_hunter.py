@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import numpy as np
-from sunset_sim.strategies._card_worth import (
+from sunset_sim.strategies._card_worth import MAX_VALUES, earliest_wake, option_values
+from sunset_sim.strategies._context import (
     BASE,
     COUNTS,
-    MAX_VALUES,
     N_FLOATS,
     N_INTS,
     RATE,
     VIS,
     context,
-    earliest_wake,
     frames_filled,
-    option_values,
 )
 from sunset_sim.strategies._style_tools import (
     BIG,

@@ -3,16 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from sunset_sim.strategies._card_worth import (
-    MAX_VALUES,
-    N_FLOATS,
-    N_INTS,
-    WEIGHTS,
-    context,
-    earliest_wake,
-    option_values,
-    paint_values,
-)
+from sunset_sim.strategies._card_worth import MAX_VALUES, earliest_wake, option_values, paint_values
+from sunset_sim.strategies._context import N_FLOATS, N_INTS, WEIGHTS, context
 from sunset_sim.strategies._style_tools import (
     N_WEIGHTS,
     RATE_SHARE,

@@ -21,7 +21,7 @@ a sample's order play the same moves whatever its card: they are played once per
 
 Hike decision (the plans and the order are public now). It values every hike with the
 best set of cards it could paint (commission progress counted as a set, exactly, by
-Hall's theorem: _card_worth.HALL), keeps the ``candidates`` best, and for each plays out
+Hall's theorem: _context.HALL), keeps the ``candidates`` best, and for each plays out
 the rest of the day (the players after it, with the same fast policy): whether it keeps
 today's goal and what the later players can still take both depend on its hike. With
 ``hike_samples`` 1 (the default) that is one rollout with the opponents' unperturbed

@@ -8,7 +8,7 @@ import itertools
 
 import numpy as np
 import pytest
-from sunset_sim.strategies import _card_worth, _style_tools
+from sunset_sim.strategies import _card_worth, _context, _style_tools
 
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.tables import build_tables
@@ -22,10 +22,10 @@ def tables():
 
 def hall(n_frames: int, counts: dict[int, int]) -> tuple[int, int]:
     """(adds mask, frames filled) from HALL for paintings counted by frame mask."""
-    row = np.zeros(_card_worth.N_MASKS, dtype=np.int64)
+    row = np.zeros(_context.N_MASKS, dtype=np.int64)
     for m, count in counts.items():
         row[m] = count
-    entry = int(_card_worth.hall_entry(row, 0, n_frames))
+    entry = int(_context.hall_entry(row, 0, n_frames))
     return entry & 255, entry >> 8
 
 
@@ -59,12 +59,12 @@ def test_hall_key_caps_each_packed_count_at_3():
     """hall_key's branch-free cap (a carry test per byte) against min(count, 3), for counts
     0..64 (MAX_PAINTINGS) in every byte, m = 0 included (it is not part of the key)."""
     rng = np.random.default_rng(5)
-    words = [[c] * _card_worth.N_MASKS for c in range(65)]
-    words += rng.integers(0, 65, size=(2000, _card_worth.N_MASKS)).tolist()
+    words = [[c] * _context.N_MASKS for c in range(65)]
+    words += rng.integers(0, 65, size=(2000, _context.N_MASKS)).tolist()
     for counts in words:
         packed = sum(c << (8 * m) for m, c in enumerate(counts))
         expected = sum(min(c, 3) << (2 * (m - 1)) for m, c in enumerate(counts) if m)
-        assert _card_worth.hall_key(packed) == expected, counts
+        assert _context.hall_key(packed) == expected, counts
 
 
 def test_land_fit_holds_the_frames_each_landscape_fits(tables):
@@ -81,24 +81,24 @@ def test_land_fit_holds_the_frames_each_landscape_fits(tables):
 
 def test_a_card_is_worth_its_icons_plus_the_best_frame_it_adds(tables):
     """One visible commission, no paintings held: any card fitting a frame adds one."""
-    ints = np.zeros(_card_worth.N_INTS, dtype=np.int64)
-    floats = np.zeros(_card_worth.N_FLOATS, dtype=np.float64)
+    ints = np.zeros(_context.N_INTS, dtype=np.int64)
+    floats = np.zeros(_context.N_FLOATS, dtype=np.float64)
     commission = 0
     fitting = next(c for c in range(len(tables.land_icons)) if tables.land_fit[c, commission])
     other = next(c for c in range(len(tables.land_icons)) if not tables.land_fit[c, commission])
     n_frames = int(tables.comm_n_frames[commission])
-    ints[_card_worth.VIS] = commission
-    ints[_card_worth.ADDS] = hall(n_frames, {})[0]
-    floats[_card_worth.RATE] = 2.5
-    floats[_card_worth.WEIGHTS + _style_tools.W_ICONS] = 0.5
-    floats[_card_worth.WEIGHTS + _style_tools.W_OTHER] = 2.0
+    ints[_context.VIS] = commission
+    ints[_context.ADDS] = hall(n_frames, {})[0]
+    floats[_context.RATE] = 2.5
+    floats[_context.WEIGHTS + _style_tools.W_ICONS] = 0.5
+    floats[_context.WEIGHTS + _style_tools.W_OTHER] = 2.0
     _card_worth.fit_tables.py_func(1, ints, floats, -1)
     worth = _card_worth.card_worth.py_func
     args = (tables.land_icons, tables.land_fit, 1, ints, floats, -1, False)
     assert worth(fitting, *args) == pytest.approx(0.5 * tables.land_icons[fitting] + 2.0 * 2.5)
     assert worth(other, *args) == pytest.approx(0.5 * tables.land_icons[other])
     # as the target (weight 0 for others), the same frame counts through W_TARGET
-    floats[_card_worth.WEIGHTS + _style_tools.W_TARGET] = 3.0
+    floats[_context.WEIGHTS + _style_tools.W_TARGET] = 3.0
     _card_worth.fit_tables.py_func(1, ints, floats, 0)
     args = (tables.land_icons, tables.land_fit, 1, ints, floats, 0, False)
     assert worth(fitting, *args) == pytest.approx(0.5 * tables.land_icons[fitting] + 3.0 * 2.5)
@@ -126,19 +126,19 @@ def test_prepare_counts_each_visible_commissions_fits_of_my_paintings(tables, ro
     obs[ob.OBS_N_PAINTINGS] = len(held)
     obs[ob.OBS_PAINTINGS : ob.OBS_PAINTINGS + len(held)] = held
     obs[ob.OBS_CARDS + held] = 0
-    ints = np.zeros(_card_worth.N_INTS, dtype=np.int64)
-    floats = np.zeros(_card_worth.N_FLOATS, dtype=np.float64)
-    n_vis, n_held, _ = _card_worth.prepare(
+    ints = np.zeros(_context.N_INTS, dtype=np.int64)
+    floats = np.zeros(_context.N_FLOATS, dtype=np.float64)
+    n_vis, n_held, _ = _context.prepare(
         obs, tables.land_features, tables.land_fit, tables.land_commissions,
         tables.comm_n_frames, tables.comm_fame, tables.comm_share, True,
         _style_tools.RATE_SHARE, 1.0, True, False, ints, floats,
     )  # fmt: skip
     assert (n_vis, n_held) == (row_len + 1, len(held))
     for k, commission in enumerate(row):
-        assert ints[_card_worth.VIS + k] == commission
+        assert ints[_context.VIS + k] == commission
         masks = [int(tables.land_fit[card, commission]) for card in held]
-        expected = sum(masks.count(m) << (8 * m) for m in range(_card_worth.N_MASKS))
-        assert ints[_card_worth.COUNTS + k] == expected, k
+        expected = sum(masks.count(m) << (8 * m) for m in range(_context.N_MASKS))
+        assert ints[_context.COUNTS + k] == expected, k
         n_frames = int(tables.comm_n_frames[commission])
         counts = {m: masks.count(m) for m in range(1, 1 << n_frames)}
-        assert ints[_card_worth.BASE + k] == matched(n_frames, counts, []), k
+        assert ints[_context.BASE + k] == matched(n_frames, counts, []), k

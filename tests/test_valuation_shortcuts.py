@@ -29,7 +29,7 @@ from pathlib import Path
 import numba
 import numpy as np
 import pytest
-from sunset_sim.strategies import _card_worth, goal_chaser, greedy, greedy_painter
+from sunset_sim.strategies import _card_worth, _context, goal_chaser, greedy, greedy_painter
 from sunset_sim.strategies._style_tools import (
     N_WEIGHTS,
     RATE_MISSING,
@@ -122,9 +122,9 @@ def weighted_context(obs, tables, icons, other, deny, rate_mode=RATE_SHARE, prev
     weights[W_ICONS] = icons
     weights[W_OTHER] = other
     weights[W_DENY] = deny
-    ints = np.empty(_card_worth.N_INTS, dtype=np.int64)
-    floats = np.empty(_card_worth.N_FLOATS)
-    n_vis, n_held, held_features = _card_worth.context(
+    ints = np.empty(_context.N_INTS, dtype=np.int64)
+    floats = np.empty(_context.N_FLOATS)
+    n_vis, n_held, held_features = _context.context(
         obs, tables, True, rate_mode, preview, deny != 0.0, weights, ints, floats
     )
     return ints, floats, n_vis, n_held, held_features
@@ -171,11 +171,11 @@ def card_worth_plan_values(obs, options, tables, depth):
     directions = 0
     for i in range(PLAN_HAND):
         plan = options[i, 0] if i < options.shape[0] else -1
-        ints[_card_worth.PLAN_HIKE + i] = tables.plan_hike[plan] if plan >= 0 else 0
-        ints[_card_worth.PLAN_PAINT + i] = tables.plan_paint[plan] if plan >= 0 else 0
-        ints[_card_worth.PLAN_DIRECTIONS + i] = tables.plan_directions[plan] if plan >= 0 else 0
-        reach = max(reach, ints[_card_worth.PLAN_HIKE + i])
-        directions |= ints[_card_worth.PLAN_DIRECTIONS + i]
+        ints[_context.PLAN_HIKE + i] = tables.plan_hike[plan] if plan >= 0 else 0
+        ints[_context.PLAN_PAINT + i] = tables.plan_paint[plan] if plan >= 0 else 0
+        ints[_context.PLAN_DIRECTIONS + i] = tables.plan_directions[plan] if plan >= 0 else 0
+        reach = max(reach, ints[_context.PLAN_HIKE + i])
+        directions |= ints[_context.PLAN_DIRECTIONS + i]
     out = np.empty(PLAN_HAND)
     _card_worth.scan_rays(
         obs, tables.land_icons, tables.land_fit, tables.land_features, n_vis, ints, floats, -1,
@@ -214,11 +214,11 @@ def test_every_hike_is_worth_the_same_whatever_the_order_of_the_rows(hikes, valu
 def paint_worths(obs, options, tables, weights, rate_mode, target, preview_factor=0.5):
     """_card_worth's worth of each paint option with these weights (W_* order), rate mode,
     target (-1: none) and preview factor, today's goal counted."""
-    ints = np.empty(_card_worth.N_INTS, dtype=np.int64)
-    floats = np.empty(_card_worth.N_FLOATS)
+    ints = np.empty(_context.N_INTS, dtype=np.int64)
+    floats = np.empty(_context.N_FLOATS)
     goal = obs[OBS_GOAL]
     weights[W_GOAL] = weights[W_GOAL] * tables.goal_fame[goal] if goal >= 0 else 0.0
-    n_vis, n_held, held_features = _card_worth.context(
+    n_vis, n_held, held_features = _context.context(
         obs,
         tables,
         True,
@@ -373,11 +373,11 @@ def worthless_goal_values(kind, obs, options, tables, checked):
         directions = 0
         for i in range(PLAN_HAND):
             plan = options[i, 0] if i < n else -1
-            ints[_card_worth.PLAN_HIKE + i] = tables.plan_hike[plan] if plan >= 0 else 0
-            ints[_card_worth.PLAN_PAINT + i] = tables.plan_paint[plan] if plan >= 0 else 0
-            ints[_card_worth.PLAN_DIRECTIONS + i] = tables.plan_directions[plan] if plan >= 0 else 0
-            reach = max(reach, ints[_card_worth.PLAN_HIKE + i])
-            directions |= ints[_card_worth.PLAN_DIRECTIONS + i]
+            ints[_context.PLAN_HIKE + i] = tables.plan_hike[plan] if plan >= 0 else 0
+            ints[_context.PLAN_PAINT + i] = tables.plan_paint[plan] if plan >= 0 else 0
+            ints[_context.PLAN_DIRECTIONS + i] = tables.plan_directions[plan] if plan >= 0 else 0
+            reach = max(reach, ints[_context.PLAN_HIKE + i])
+            directions |= ints[_context.PLAN_DIRECTIONS + i]
         _card_worth.hike_scan(
             obs, tables.land_icons, tables.land_fit, tables.land_features, n_vis, ints, floats,
             -1, goal_kind, goal_param, n_held, features, directions, reach, n, out,
