@@ -7,7 +7,10 @@ suggestions that are verified by playing before they are suggested.
    every plan card field one step either way) on the same deals: how each edit moves
    the card's own value and every strategy's win share.
 3. **Targets** (``targets.py``): each card's metric against a band computed from the
-   *other* cards of its family; a card is outside only when its whole 95% CI is.
+   *other* cards of its family; a card is outside only when its whole 95% CI is (a
+   commission or plan card whose value is outside but whose CI holds the band's edge is
+   measured on fresh deals too, ``suggestions.refine_targets``, and judged on all of
+   them).
    Commissions: value per fame point within factors of the others' median (every
    fame point about as easy to earn as any other: an over-priced card is worth far
    more per point, an under-priced one nothing), and a whole value at most a factor
@@ -55,7 +58,13 @@ from sunset_sim.analysis.experiments import (
     restrictions_for,
     values_frame,
 )
-from sunset_sim.analysis.suggestions import PLAN_FIELDS, SUGGESTION_COLUMNS, Status
+from sunset_sim.analysis.suggestions import (
+    PLAN_FIELDS,
+    SUGGESTION_COLUMNS,
+    Status,
+    fresh_batches,
+    refine_targets,
+)
 from sunset_sim.analysis.suggestions import suggest as suggest_edits  # (``suggest``: an argument)
 from sunset_sim.analysis.targets import (
     METRIC,
@@ -338,6 +347,14 @@ def run_study(
         if row["family"] == "goal" and row["status"] == "above"
     ]
     notes += lone_pair_notes(target_frame, card_set, targets.later_margin)
+    # fresh deals (game indices after the study's): for cards at a band's edge and for
+    # verifying the suggestions
+    batches = fresh_batches(
+        Lab(tables, verify_games or games, seed, rules, games, jobs, None, backend=backend)
+    )
+    lab.progress = None  # what follows plays an unknown number of arms
+    target_frame, more = refine_targets(batches, card_set, target_frame, say)
+    notes += more
     if check_field:
         target_frame["holds_in_check_field"] = _check(
             check_field, players, check_games or games, seed, card_set, rules, families,
@@ -346,12 +363,8 @@ def run_study(
     suggestions = pd.DataFrame(columns=SUGGESTION_COLUMNS)
     suggested = None
     if suggest:
-        lab.progress = None  # the search and the verification play an unknown number of arms
-        verify_lab = Lab(
-            tables, verify_games or games, seed, rules, games, jobs, None, backend=backend
-        )
         suggestions, suggested, more = suggest_edits(
-            lab, verify_lab, card_set, target_frame, values, targets, max_steps, say
+            lab, batches, card_set, target_frame, values, targets, max_steps, say
         )
         notes += more
     settings = {
