@@ -160,12 +160,8 @@ VERIFY_ROUNDS = 4  # the most batches of fresh deals one verification plays
 
 def _pooled(measures: Sequence[tuple[float, float, float]]) -> tuple[float, float, float]:
     """The mean and 95% CI of equally sized batches' (value, CI low, CI high), as if
-    one sample: the batches' mean, its standard error from theirs."""
-    values = np.array([m[0] for m in measures])
-    halves = np.array([(m[2] - m[1]) / 2 for m in measures])
-    value = float(values.mean())
-    half = float(np.sqrt((halves**2).sum()) / len(measures))
-    return value, value - half, value + half
+    one sample (``_weighted`` with equal weights)."""
+    return _weighted([(*measure, 1) for measure in measures])
 
 
 def _straddles(measure: tuple[float, float, float], low: float, high: float) -> bool:
@@ -174,7 +170,7 @@ def _straddles(measure: tuple[float, float, float], low: float, high: float) -> 
 
 
 def _weighted(measures: Sequence[tuple[float, float, float, int]]) -> tuple[float, float, float]:
-    """``_pooled`` for batches of different sizes: (value, CI low, CI high, deals) each;
+    """The mean and 95% CI of batches' (value, CI low, CI high, deals), as if one sample:
     the mean weighted by deals, its standard error from the batches'."""
     deals = np.array([m[3] for m in measures], dtype=float)
     weights = deals / deals.sum()
