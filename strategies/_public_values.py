@@ -1,7 +1,8 @@
 """lookahead's model of the table from public information only: what each seat would
 value on each cell (its unsold paintings as Hall keys per visible commission, the
 frames a card newly fills, icons), the noise on the other seats' values, and the grid
-as the rollouts (``_rollout.py``) read it. The decisions are in ``lookahead.py``."""
+as the rollouts (``_rollout.py``) read it. The decisions are in ``lookahead.py`` and
+``_lookahead_plan.py``."""
 
 from __future__ import annotations
 

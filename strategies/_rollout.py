@@ -2,7 +2,7 @@
 card: copied and updated as one integer): one turn of a seat (``policy_turn``), the
 opponents' model of every plan card (``plan_totals``), the rest of the day played out
 (``play_out``) and its score (``rollout_score``). Kept apart from the decisions in
-``lookahead.py``; not a strategy."""
+``lookahead.py`` and ``_lookahead_plan.py``; not a strategy."""
 
 from __future__ import annotations
 

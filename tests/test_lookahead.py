@@ -13,7 +13,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from sunset_sim.strategies import _public_values, _rollout, _style_tools, lookahead
+from sunset_sim.strategies import (
+    _lookahead_parameters,
+    _lookahead_plan,
+    _public_values,
+    _rollout,
+    _style_tools,
+    lookahead,
+)
 
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.tables import build_tables
@@ -102,7 +109,7 @@ def test_margin_changes_nothing_within_the_first_samples():
             for game in range(3)
         ]
 
-    few = lookahead.MIN_SAMPLES
+    few = _lookahead_parameters.MIN_SAMPLES
     assert games(samples=few, margin=0.0) == games(samples=few, margin=0.01)
     assert games(samples=16, margin=0.0) != games(samples=16, margin=0.01)
 
@@ -111,10 +118,10 @@ def test_clear_lead_needs_the_margin_over_every_other_card():
     price = np.zeros(3)
     # means 2.0, 1.5, 0.0 after 2 samples: the lead is 0.5
     score = np.array([4.0, 3.0, 0.0])
-    assert lookahead.clear_lead(score, price, 3, 2, 0.5)
-    assert not lookahead.clear_lead(score, price, 3, 2, 0.51)
+    assert _lookahead_plan.clear_lead(score, price, 3, 2, 0.5)
+    assert not _lookahead_plan.clear_lead(score, price, 3, 2, 0.51)
     price[0] = 0.5  # a late card's price counts: now 1.5 against 1.5
-    assert not lookahead.clear_lead(score, price, 3, 2, 0.01)
+    assert not _lookahead_plan.clear_lead(score, price, 3, 2, 0.01)
 
 
 # ---- the fast parts against the exact evaluation, on recorded observations ---------------
@@ -233,7 +240,7 @@ def test_set_worth_equals_the_matching_evaluation():
 def _seat_values(obs, state, w_icons, w_commission):
     """_public_values.seat_values for every seat of this decision (_state's tables)."""
     n_players = state["n_players"]
-    values = np.zeros(lookahead.SEAT_CELLS)
+    values = np.zeros(_lookahead_plan.SEAT_CELLS)
     _public_values.seat_values(
         obs, n_players, (1 << n_players) - 1, state["n_vis"], state["fit"],
         state["cell_icons"], state["adds"], state["rates"], w_icons, w_commission, values,
