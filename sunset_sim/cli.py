@@ -77,17 +77,19 @@ class OneLineErrors(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), cli_common.sigterm_as_interrupt():
             warnings.showwarning = _one_line_warning
             return self._main(args, prog_name, complete_var, **extra)
 
     def invoke(self, ctx: click.Context):
         """Ctrl-C becomes one line saying what was kept (``on_interrupt``), exit 130,
-        instead of click's empty line and "Aborted!" (exit 1)."""
+        instead of click's empty line and "Aborted!" (exit 1); SIGTERM the same line,
+        exit 143."""
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:
-            raise cli_common.Interrupted(cli_common.interrupted_note(ctx)) from None
+        except KeyboardInterrupt as error:
+            terminated = isinstance(error, cli_common.Terminated)
+            raise cli_common.Interrupted(cli_common.interrupted_note(ctx), terminated) from None
 
     def _main(self, args, prog_name, complete_var, **extra):
         try:
@@ -107,9 +109,9 @@ class OneLineErrors(click.Group):
         except (InputError, StrategyFault) as error:  # the API's checks; a strategy's
             error_line(error)  # (a plug-in's) bad answer or raise: one line
             sys.exit(2)
-        except click.Abort:  # Ctrl-C while the arguments were read: nothing done yet
+        except click.Abort as error:  # Ctrl-C while the arguments were read: nothing done
             click.echo("interrupted; no output written", err=True)
-            sys.exit(130)
+            sys.exit(143 if isinstance(error.__context__, cli_common.Terminated) else 130)
         except MemoryError as error:  # e.g. compare --games 10**10: 149 GiB of results
             detail = " ".join(str(error).split())[:160] or "out of memory"
             error_line(f"not enough memory for this run ({detail}); use fewer games or deals")

@@ -14,8 +14,10 @@ import io
 import math
 import numbers
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import click
@@ -109,13 +111,44 @@ class PathText(click.Path):
 INTERRUPT_NOTE = "sunset_sim.on_interrupt"  # Context.meta key: what an interrupt leaves
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``, a container or CI job stopped), raised where the
+    program is, as Ctrl-C is: the same clean-up runs and the same line is printed."""
+
+
 class Interrupted(click.ClickException):
-    """Ctrl-C (or SIGINT): one line saying what was kept, exit code 130 (128 + SIGINT)."""
+    """Ctrl-C (or SIGINT): one line saying what was kept, exit code 130 (128 + SIGINT);
+    for SIGTERM the same line, exit code 143 (128 + SIGTERM)."""
 
     exit_code = 130
 
+    def __init__(self, message: str, terminated: bool = False) -> None:
+        super().__init__(message)
+        if terminated:
+            self.exit_code = 143
+
     def show(self, file=None) -> None:
         click.echo(f"interrupted; {self.format_message()}", err=True)
+
+
+def _terminate(number: int, frame) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises ``Terminated`` in the main thread for the block (a command's run),
+    so that what Ctrl-C cleans up is cleaned up on ``kill`` too; the handler before is
+    put back after. Elsewhere than the main thread, or without SIGTERM, nothing changes."""
+    kind = getattr(signal, "SIGTERM", None)
+    if kind is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(kind, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(kind, previous if previous is not None else signal.SIG_DFL)
 
 
 def on_interrupt(kept: str) -> None:

@@ -173,7 +173,7 @@ def folder_written_whole(
         target = Path(os.path.realpath(path))
     made = _make_parents(target.parent, shown)
     in_place = target.is_dir() and (os.path.ismount(target) or _holds_cwd(target))
-    with _signals_held():
+    with signals_held():
         _clear_leftovers(target, owned, in_place)
     try:
         staging = Path(
@@ -187,7 +187,7 @@ def folder_written_whole(
         raise OSError(error.errno, error.strerror, str(shown)) from None
     try:
         yield staging
-        with _signals_held():
+        with signals_held():
             if in_place:
                 _swap_entries(staging, target, owned)
             else:
@@ -195,7 +195,7 @@ def folder_written_whole(
             if done is not None:
                 done()
     except BaseException as error:
-        with _signals_held():
+        with signals_held():
             shutil.rmtree(staging, ignore_errors=True)
             _remove_made(made)
         name = getattr(error, "filename", None)
@@ -368,7 +368,7 @@ def _umask() -> int:
 
 
 @contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
+def signals_held() -> Iterator[None]:
     """Ctrl-C (SIGINT) and SIGTERM wait until the block is done, then act as usual: the
     renames that swap a folder in, or the removal of a half-written one, are never cut
     halfway. Only the main thread can set handlers (the others run the block as is)."""

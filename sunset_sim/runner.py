@@ -20,7 +20,12 @@ from sunset_sim import validation
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.batch import BatchArrays
-from sunset_sim.files import process_tag, remove_dead_temporaries, write_atomically
+from sunset_sim.files import (
+    process_tag,
+    remove_dead_temporaries,
+    signals_held,
+    write_atomically,
+)
 from sunset_sim.provenance import METADATA_KEY, provenance, sidecar_path
 from sunset_sim.results import Summary, to_frame
 from sunset_sim.rules.options import Rules
@@ -361,9 +366,14 @@ class _StreamWriter:
         self.header = True
 
     def write(self, frame: pd.DataFrame) -> None:
-        frame.to_csv(self.stream, index=False, header=self.header)
+        """The chunk's rows as one text, written with Ctrl-C and SIGTERM held until it
+        is out: an interrupt leaves the stream at the end of a chunk, never inside a
+        game (pandas writing to the stream itself was cut wherever the signal came)."""
+        text = frame.to_csv(index=False, header=self.header)
+        with signals_held():
+            self.stream.write(text)
+            self.stream.flush()
         self.header = False
-        self.stream.flush()
 
     def close(self) -> None:
         self.stream.flush()
