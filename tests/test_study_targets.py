@@ -5,11 +5,13 @@ default set that a study must name, or say why it cannot."""
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from sunset_sim.analysis.experiments import POINTS, _mean_ci
 from sunset_sim.analysis.study import run_study
 from sunset_sim.analysis.suggestions import (
     VERIFY_ROUNDS,
@@ -19,9 +21,16 @@ from sunset_sim.analysis.suggestions import (
     _weighted,
     walk_limit,
 )
-from sunset_sim.analysis.targets import Targets, card_band, lone_pair_notes, out_of_wake_order
+from sunset_sim.analysis.targets import (
+    Targets,
+    card_band,
+    goal_targets,
+    lone_pair_notes,
+    out_of_wake_order,
+)
 from sunset_sim.cards.edit import edit_card
 from sunset_sim.cards.loader import load_cards
+from sunset_sim.enums import GOAL_FLAG_KEPT
 
 DEFAULT = load_cards()
 FIELD = ["greedy"]
@@ -334,3 +343,51 @@ def test_study_files_describe_the_targets_the_study_was_given(tmp_path):
     assert "median x 1.5" in text and "at most 4 x the other commissions'" in text
     assert "median x 2 " not in text
     assert study.target_text() == custom.describe()
+
+
+def _keeps_by_the_last_mover(games: int) -> SimpleNamespace:
+    """A field run (as goal_targets reads it) of ``games`` 2-player one-day games, goal 0
+    kept each day by seat 1, which moved last."""
+    flags = np.zeros((games, 2, 1), dtype=np.int32)
+    flags[:, 1, 0] = GOAL_FLAG_KEPT
+    position = np.zeros((games, 2, 1), dtype=np.int32)
+    position[:, 1, 0] = 1
+    goal = np.zeros((games, 1), dtype=np.int16)
+    return SimpleNamespace(
+        players=2, raw=[{"goal_flags": flags, "position": position, "goal": goal}]
+    )
+
+
+def test_a_goals_last_mover_share_has_a_wilson_interval():
+    """3 keeps of 3 by the last to move: the share is 1.00, but its interval reaches
+    well below the 0.60 target (Wilson: 0.44), so it is not called above; a normal
+    interval was 1.00 to 1.00 and called it above. 40 of 40 is above."""
+    cards = load_cards()
+    few = goal_targets(cards, _keeps_by_the_last_mover(3), Targets()).iloc[0]
+    assert few["value"] == 1.0 and few["n"] == 3
+    assert few["value_ci_low"] == pytest.approx(0.4385, abs=1e-3)
+    assert few["value_ci_high"] == 1.0 and few["status"] == "inside"
+    many = goal_targets(cards, _keeps_by_the_last_mover(40), Targets()).iloc[0]
+    assert many["value_ci_low"] > Targets().last_mover and many["status"] == "above"
+    never = goal_targets(cards, _keeps_by_the_last_mover(3), Targets()).iloc[1]
+    assert never["n"] == 0 and never["status"] == "no value"
+
+
+def test_a_restriction_that_changed_no_game_has_no_zero_width_ci():
+    """Every deal's difference 0 (a commission no seat sold in 100 games): the value is
+    0 but its CI spans what 100 games cannot rule out (Wilson's limit for 0 of 100 games
+    changed, times the most a game can move a win share, 100 points), so it is not
+    called below its target; on 28,000 games the same zeros are a tight 0. A sample that
+    varies keeps its normal CI, and a measure with no bound (fame) keeps its own."""
+    zeros = np.zeros(50)
+    value, low, high = _mean_ci(zeros, bound=POINTS, games=100)
+    limit = 100 * 1.959964**2 / (100 + 1.959964**2)
+    assert (
+        value == 0
+        and low == pytest.approx(-limit, rel=1e-4)
+        and high == pytest.approx(limit, rel=1e-4)
+    )
+    assert _mean_ci(zeros, bound=POINTS, games=28_000)[2] < 0.02
+    assert _mean_ci(zeros)[1:] == (0.0, 0.0)
+    varied = np.array([0.0, 25.0, -25.0, 50.0] * 10)
+    assert _mean_ci(varied, bound=POINTS, games=80) == _mean_ci(varied)

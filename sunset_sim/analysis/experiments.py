@@ -366,7 +366,16 @@ def play_commission_arms(
 # --- paired values --------------------------------------------------------------------
 
 
-def _mean_ci(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+def _mean_ci(
+    values: np.ndarray, z: float = Z95, bound: float | None = None, games: int = 0
+) -> tuple[float, float, float]:
+    """Mean and normal 95% CI of per-deal values. With ``bound`` (no game moves the
+    mean by more than ``bound`` / ``games``: a seat's win share moves by at most 1 in a
+    game) and every value the same, the CI is not zero-width: a restriction that changed
+    no game's outcome in a few games has not shown that it never would. The half-width
+    is then ``bound`` times the Wilson upper limit of the share of games it changes
+    (none of ``games`` seen: z^2 / (games + z^2); about 3.7 points of win share on 100
+    games, 0.01 points on the 28,000 of 200 deals x 140 rotations)."""
     values = values[np.isfinite(values)]
     n = values.size
     if n == 0:
@@ -375,6 +384,8 @@ def _mean_ci(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
     if n < 2:
         return mean, math.nan, math.nan
     half = z * float(values.std(ddof=1)) / math.sqrt(n)
+    if bound is not None and float(values.max()) == float(values.min()):
+        half = max(half, bound * z * z / (max(games, n) + z * z))
     return mean, mean - half, mean + half
 
 
@@ -395,10 +406,10 @@ def paired_value(
     mask = None if label is None else base.strategy_mask(label)
     share = _per_deal(base.seat_values(base.share) - restricted.seat_values(restricted.share), mask)
     fame = _per_deal(base.seat_values(base.fame) - restricted.seat_values(restricted.fame), mask)
-    value, lo, hi = _mean_ci(share * POINTS)
+    games = int(base.share.shape[0] * base.games if mask is None else mask.sum())
+    value, lo, hi = _mean_ci(share * POINTS, bound=POINTS, games=games)
     fame_cost, fame_lo, fame_hi = _mean_ci(fame)
     n = int(np.isfinite(share).sum())
-    games = int(base.share.shape[0] * base.games if mask is None else mask.sum())
     return {
         "value": value,
         "value_ci_low": lo,

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis.experiments import FieldRun
-from sunset_sim.analysis.stats import Z95
+from sunset_sim.analysis.stats import proportion_ci
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import GOAL_FLAG_KEPT
 
@@ -292,19 +292,18 @@ def goal_targets(cards: CardSet, base: FieldRun, targets: Targets) -> pd.DataFra
     rows = []
     for index, goal in enumerate(cards.goals):
         n = int(kept[index])
-        share = last[index] / n if n else math.nan
-        half = _proportion_half(share, n)
-        status = (
-            "no value" if not n else ("above" if share - half > targets.last_mover else "inside")
-        )
+        # Wilson: a normal interval was zero-width at a share of 0 or 1 (3 keeps of 3 by
+        # the last to move read 1.00 (1.00 to 1.00), "above", on a few days)
+        share, low, high = proportion_ci(last[index], n)
+        status = "no value" if not n else ("above" if low > targets.last_mover else "inside")
         rows.append(
             [
                 "goal",
                 goal.id,
                 "share of keeps by the last to move",
                 share,
-                share - half,
-                share + half,
+                low,
+                high,
                 0.0,
                 targets.last_mover,
                 status,
@@ -312,8 +311,3 @@ def goal_targets(cards: CardSet, base: FieldRun, targets: Targets) -> pd.DataFra
             ]  # fmt: skip
         )
     return pd.DataFrame(rows, columns=TARGET_COLUMNS)
-
-
-def _proportion_half(p: float, n: int) -> float:
-    """Half-width of the normal 95% interval of a proportion (0 with no data)."""
-    return Z95 * math.sqrt(p * (1 - p) / n) if n else 0.0
