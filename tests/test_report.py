@@ -356,6 +356,24 @@ def test_stratified_difference_removes_confounding():
     assert all(math.isnan(v) for v in none[:4]) and none[4] == 0
 
 
+def test_a_side_without_a_win_does_not_make_the_effect_certain():
+    """Win share: 96 seat-games without a win against 2,000 that won 0.6% of the time.
+    The no-win side's sample variance is 0, which had left the CI at +-0.1 points (and a
+    p-value of 1e-37); as a rate it takes the rule of succession's variance (1 / 98):
+    the CI now holds 0, as 96 games can show nothing finer. Not a rate (fame): as
+    before. A side with wins keeps its own variance."""
+    none = (96, 0.0, 0.0)
+    rest = (2000, 12.0, 12.0)
+    narrow = stats.stratified_diff_sums(*rest, *none)
+    honest = stats.stratified_diff_sums(*rest, *none, rate=True)
+    assert narrow[1] > 0 and narrow[3] < 0.001
+    assert honest[0] == narrow[0] and honest[1] < 0 < honest[2] and honest[3] > 0.05
+    some = (96, 3.0, 3.0)
+    assert stats.stratified_diff_sums(*rest, *some, rate=True) == pytest.approx(
+        stats.stratified_diff_sums(*rest, *some)
+    )
+
+
 def test_report_within_strategy_columns(report):
     t = report.tables
     for name, column in (

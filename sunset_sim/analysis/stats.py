@@ -160,7 +160,9 @@ def diff_ci_sums(na, ta, qa, nb, tb, qb, z: float = Z95):
     return _scalar(diff), _scalar(diff - z * se), _scalar(diff + z * se), p
 
 
-def stratified_diff_sums(na, ta, qa, nb, tb, qb, z: float = Z95, min_n: float = 2):
+def stratified_diff_sums(
+    na, ta, qa, nb, tb, qb, z: float = Z95, min_n: float = 2, rate: bool = False
+):
     """A difference of means a - b taken within strata and pooled (vectorised).
 
     Each argument is an array whose last axis is the strata (for instance the strategies:
@@ -170,7 +172,11 @@ def stratified_diff_sums(na, ta, qa, nb, tb, qb, z: float = Z95, min_n: float = 
     error is ``sqrt(sum w^2 (va/na + vb/nb)) / sum w``. A stratum with fewer than
     ``min_n`` (at least two) observations on either side carries no weight (a handful of
     observations can show a zero variance by chance); where no stratum has any weight,
-    everything is NaN. Returns ``(diff, lo, hi, p_value, n_a, n_b)``, ``n_a``/``n_b`` the observations in
+    everything is NaN. With ``rate`` (values in [0, 1], a win share), a side whose
+    values are all the same (no wins in 96 games) takes the variance of the rule of
+    succession's rate, (t + 1) / (n + 2), instead of 0, which had made the pooled CI far
+    too narrow (a table's 0.67 points (0.57 to 0.77) rested on 96 games without a
+    win). Returns ``(diff, lo, hi, p_value, n_a, n_b)``, ``n_a``/``n_b`` the observations in
     the strata that carry weight."""
     na, ta, qa, nb, tb, qb = (np.asarray(v, dtype=np.float64) for v in (na, ta, qa, nb, tb, qb))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -180,6 +186,9 @@ def stratified_diff_sums(na, ta, qa, nb, tb, qb, z: float = Z95, min_n: float = 
         mb = np.where(used, tb / nb, 0.0)
         va = np.where(used, np.maximum(qa / na - ma * ma, 0.0) * na / (na - 1), 0.0)
         vb = np.where(used, np.maximum(qb / nb - mb * mb, 0.0) * nb / (nb - 1), 0.0)
+        if rate:
+            va = np.where(used & (va <= 1e-12), _succession_variance(ta, na), va)
+            vb = np.where(used & (vb <= 1e-12), _succession_variance(tb, nb), vb)
         w = np.where(used, na * nb / (na + nb), 0.0)
         total = w.sum(axis=-1)
         diff = np.where(total > 0, (w * (ma - mb)).sum(axis=-1) / total, np.nan)
@@ -196,6 +205,12 @@ def stratified_diff_sums(na, ta, qa, nb, tb, qb, z: float = Z95, min_n: float = 
         _scalar(n_a),
         _scalar(n_b),
     )
+
+
+def _succession_variance(total, n):
+    """The Bernoulli variance at the rule of succession's rate (total + 1) / (n + 2)."""
+    rate = (total + 1.0) / (n + 2.0)
+    return rate * (1.0 - rate)
 
 
 def diff_ci(a_values, b_values, z: float = Z95) -> tuple[float, float, float, float]:

@@ -389,8 +389,8 @@ def _within(a: np.ndarray, b: np.ndarray, m: int = 3, columns=(0, 1, 2), min_n: 
     a = a.reshape(*a.shape[:-1], -1, m)
     b = b.reshape(*b.shape[:-1], -1, m)
     n, t, q = columns
-    result = stats.stratified_diff_sums(
-        a[..., n], a[..., t], a[..., q], b[..., n], b[..., t], b[..., q], min_n=min_n
+    result = stats.stratified_diff_sums(  # (every effect here is one of win share)
+        a[..., n], a[..., t], a[..., q], b[..., n], b[..., t], b[..., q], min_n=min_n, rate=True
     )
     least = max(float(min_n), 2.0)
     used = (a[..., n] >= least) & (b[..., n] >= least)
