@@ -391,3 +391,19 @@ def test_a_restriction_that_changed_no_game_has_no_zero_width_ci():
     assert _mean_ci(zeros)[1:] == (0.0, 0.0)
     varied = np.array([0.0, 25.0, -25.0, 50.0] * 10)
     assert _mean_ci(varied, bound=POINTS, games=80) == _mean_ci(varied)
+
+
+def test_the_reports_value_tables_name_the_cards_measured_on_more_deals():
+    """A commission measured on fresh deals too has one figure in the targets and
+    findings (all those deals) and another in the table of the study's own values: the
+    table's heading says which cards and on how many deals."""
+    from sunset_sim.analysis.report.sections.card_values import _measured_again
+
+    targets = pd.DataFrame(
+        {"family": ["commission", "commission", "plan"], "card": ["C10", "C11", "P1"],
+         "n": [400, 200, 200]}
+    )  # fmt: skip
+    study = SimpleNamespace(settings={"games": 200}, targets=targets)
+    heading = _measured_again(study, "commission")
+    assert "study's 200 deals" in heading and "C10 on 400" in heading and "C11" not in heading
+    assert _measured_again(study, "plan") == ""

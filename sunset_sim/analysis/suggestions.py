@@ -229,6 +229,11 @@ def refine_targets(
             f"{row['card']}: {value:.2f} on the study's deals, outside {low:.2f} to "
             f"{high:.2f} but with a CI holding its edge; {pooled[0]:.2f} (95% CI "
             f"{pooled[1]:.2f} to {pooled[2]:.2f}) on {deals} deals with fresh ones: {found}"
+            + (
+                " (its CI still reaches the band)"
+                if found == "inside" and not low <= pooled[0] <= high
+                else ""
+            )
         )
     return frame, notes
 

@@ -152,5 +152,21 @@ def study_section(study) -> Section:
         ("landscape", "Landscapes"),
     ):
         if f"study_{family}" in tables:
-            s.blocks += [("text", f"{title}: restricted-play value"), ("table", f"study_{family}")]
+            heading = f"{title}: restricted-play value{_measured_again(study, family)}"
+            s.blocks += [("text", heading), ("table", f"study_{family}")]
     return s
+
+
+def _measured_again(study, family: str) -> str:
+    """The cards of ``family`` whose target row stands on more deals than the study's
+    (measured on fresh deals too, ``suggestions.refine_targets``), said beside the table
+    of the study's own values, so that a card's two figures are not taken for a mistake."""
+    games = study.settings["games"]
+    rows = study.targets[(study.targets["family"] == family) & (study.targets["n"] > games)]
+    if rows.empty:
+        return ""
+    cards = ", ".join(f"{row.card} on {int(row.n):,}" for row in rows.itertuples())
+    return (
+        f" on the study's {games:,} deals (measured on fresh deals too, for the targets and "
+        f"findings: {cards} deals)"
+    )
