@@ -33,8 +33,8 @@ suggestions that are verified by playing before they are suggested.
    suggested. A plan card may end with edits to several fields: a row
    each. Last, all verified edits together (``suggested-cards.toml``) are played on
    the fresh deals once more, and each card's value there is reported beside its own
-   (``after_all_edits``, ``inside_with_all_edits``): edits interact, and the designer
-   should see how.
+   (``after_all_edits``, ``inside_with_all_edits``, and a note for a card outside its
+   target there): edits interact, and the designer should see how.
    Goals have no suggestion: no card field changes who moves last (the study says so).
 """
 
