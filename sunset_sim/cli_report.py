@@ -287,8 +287,9 @@ def report_command(
                 out_dir / path.relative_to(staging)
                 for path in write_report(report, staging, on_step=step)
             ]
-    except ReportInputError as error:
-        raise CliError(str(error)) from None
+    except ReportInputError as error:  # of the rows read: said with their file
+        where = f"{results}: " if results is not None else ""
+        raise CliError(f"{where}{error}") from None
     step("done")
     meta = {"games": int(report.meta["games"]), "players": report.meta["players"]}
     print_tables([("strategies", "", report.headline())], table_format, None, meta)

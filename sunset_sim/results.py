@@ -402,6 +402,9 @@ def check_rows(frame: pd.DataFrame, where: str, players: int | None = None) -> p
                 f"{MAX_PLAYERS} players"
             )
     players = players or MAX_PLAYERS
+    # the days the file has columns for (plan_day1 .. plan_dayD): none played more
+    days = {int(re.sub(r"\D", "", n)) for n in frame.columns if re.fullmatch(PLAN_PATTERN, n)}
+    most_days = max(days, default=_SMALL)
     for name in list(frame.columns):
         if _TEXT_COLUMN.fullmatch(name):
             _check_text(frame, name, where)
@@ -417,9 +420,13 @@ def check_rows(frame: pd.DataFrame, where: str, players: int | None = None) -> p
             _whole(frame, name, where, 0, 2**63 - 1)
         elif _WORD_COLUMN.fullmatch(name):  # bitmasks: uint64 as the engine writes them
             frame[name] = _whole(frame, name, where, 0, 2**64 - 1).astype(np.uint64)
+        elif re.fullmatch(r"turn_day\d+", name):  # a turn position, first 0
+            _whole(frame, name, where, -1, players - 1, "-1 on days not played")
         elif _DAY_COLUMN.fullmatch(name):
             _whole(frame, name, where, -1, _SMALL, "-1 on days not played")
-        elif name in SEAT_COLUMNS or name == "days_played":
+        elif name == "days_played":
+            _whole(frame, name, where, 1, most_days, f"the file has {most_days} days")
+        elif name in SEAT_COLUMNS:
             _whole(frame, name, where, 0, _SMALL)
     if {"game", "seat"} <= set(frame.columns):
         _check_games(frame, where, players)
@@ -586,6 +593,15 @@ def _check_games(frame: pd.DataFrame, where: str, players: int) -> None:
     winners (``win_share`` 1/n_winners for each of n_winners rows, 0 for the others;
     ``won`` the same rows)."""
     order = whole_games(frame, where, players)
+    if "days_played" in frame:  # a game's, the same in each of its rows
+        days = frame["days_played"].to_numpy()[order].reshape(-1, players)
+        differ = (days != days[:, :1]).any(axis=1)
+        if differ.any():
+            row = order[np.flatnonzero(differ)[0] * players]
+            raise InputError(
+                f"{where}: row {row + 1}: game {int(frame['game'].iloc[row])}'s rows "
+                "disagree on days_played (a game's, the same for every seat)"
+            )
     if "win_share" not in frame or "n_winners" not in frame:
         return
     games = frame["game"].to_numpy()

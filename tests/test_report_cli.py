@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 from conftest import cli, fails, ok
 
@@ -195,3 +196,29 @@ def test_commission_columns_match_the_kernel_rows():
     assert expected_completed.any() and expected_shown.any()
     assert np.array_equal(completed, expected_completed)
     assert np.array_equal(shown, expected_shown)
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "needles"),
+    [
+        ("days_played", 99, ["row 1, column 'days_played': 99", "the file has 6 days"]),
+        ("days_played", 5, ["row 1: game", "disagree on days_played"]),
+        ("turn_day1", 9, ["row 1, column 'turn_day1': 9", "from -1 to 3"]),
+        ("plan_day1", "P99", ["r.parquet: ", "row 1, column 'plan_day1': plan card 'P99'"]),
+    ],
+)
+def test_a_tampered_results_file_is_refused_naming_file_row_and_column(
+    frame, tmp_path, column, value, needles
+):
+    """A cell no game can hold: 99 days in a 6-day file (the report had printed a mean
+    of 7.86 days played), a game whose seats disagree on its days, a turn position past
+    the last seat (its row had silently left the turn tables), a plan card the set does
+    not have (the line named neither the file nor the row)."""
+    tampered = frame.copy()
+    if column == "plan_day1":
+        tampered[column] = tampered[column].astype(str)
+    tampered.loc[tampered.index[0], column] = value
+    results = tmp_path / "r.parquet"
+    tampered.to_parquet(results)
+    fails(cli("report", results, "--out", tmp_path / "rep"), *needles)
+    assert not (tmp_path / "rep").exists()

@@ -61,8 +61,11 @@ def _plan_codes(column: pd.Series, cards: CardSet, name: str) -> np.ndarray:
     lookup = {card_id: i for i, card_id in enumerate(ids)}
     values = text.map(lambda v: lookup.get(v, -2 if v else -1)).to_numpy().astype(np.int16)
     if (values == -2).any():
-        bad = text[values == -2].iloc[0]
-        raise ReportInputError(f"column {name!r}: plan card {bad!r} is not in the card set")
+        row = int(np.flatnonzero(values == -2)[0])
+        raise ReportInputError(
+            f"row {row + 1}, column {name!r}: plan card {text.iloc[row]!r} is not in the card "
+            f"set {cards.name!r} (pass the card set the games were played with: --cards FILE)"
+        )
     return values
 
 
