@@ -259,15 +259,19 @@ def registry() -> dict[str, StrategySpec]:
             spec = getattr(imported, "STRATEGY", None)
             if isinstance(spec, StrategySpec):
                 register(spec)
+        taken_by: dict[str, str] = {}  # a plug-in's name: its module's file
         for folder in filter(None, os.environ.get(STRATEGY_PATH_VARIABLE, "").split(os.pathsep)):
-            for spec in _folder_strategies(folder):
+            for spec, source in _folder_strategies(folder):
                 if spec.name in _REGISTRY:
+                    owner = taken_by.get(spec.name, "a built-in strategy")
                     warnings.warn(
-                        f"strategy {spec.name!r} in {folder} reuses a known name: skipped",
+                        f"strategy {spec.name!r} in {source}: the name is taken by {owner}: "
+                        "skipped",
                         stacklevel=2,
                     )
                 else:
                     register(spec)
+                    taken_by[spec.name] = str(source)
         from importlib.metadata import entry_points
 
         for entry in entry_points(group="sunset_sim.strategies"):
@@ -317,9 +321,11 @@ def plugin_file(spec: StrategySpec) -> str | None:
     return str(file) if any(file.is_relative_to(Path(f).resolve()) for f in folders) else None
 
 
-def _folder_strategies(folder: str) -> list[StrategySpec]:
-    """The ``STRATEGY`` of each module in ``folder``, imported under its own name with the
-    folder on ``sys.path`` (so its modules may import each other)."""
+def _folder_strategies(folder: str) -> list[tuple[StrategySpec, Path]]:
+    """The ``STRATEGY`` of each module in ``folder`` and the module's file, imported under
+    its own name with the folder on ``sys.path`` (so its modules may import each other).
+    A module whose ``STRATEGY`` is not a StrategySpec is skipped with a warning; one
+    without any is a helper (better named with a leading _, which is never imported)."""
     import sys
 
     path = Path(folder)
@@ -338,8 +344,15 @@ def _folder_strategies(folder: str) -> list[StrategySpec]:
             warnings.warn(f"strategy module {path / module.name}: {error}", stacklevel=3)
             continue
         spec = getattr(imported, "STRATEGY", None)
+        source = Path(getattr(imported, "__file__", None) or path / module.name)
         if isinstance(spec, StrategySpec):
-            found.append(spec)
+            found.append((spec, source))
+        elif spec is not None:
+            warnings.warn(
+                f"strategy module {source}: STRATEGY is not a StrategySpec "
+                f"({type(spec).__name__}): skipped",
+                stacklevel=3,
+            )
     return found
 
 

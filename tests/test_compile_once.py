@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numba
 import pytest
-from test_plugins import PLUGIN_NAME, write_plugin
+from test_plugins import PLUGIN_MODULE, PLUGIN_NAME, write_plugin
 
 from sunset_sim.engine import jit as jit_module
 
@@ -67,10 +67,19 @@ def test_strategy_path_adds_a_folder_and_cannot_replace_a_built_in(tmp_path):
         "from sunset_sim.strategy import StrategySpec, registry\n"
         "STRATEGY = StrategySpec('greedy', 'not greedy', registry()['random'].decide)\n"
     )
+    (folder / "wrong.py").write_text("STRATEGY = 42\n")
+    (folder / "zz_twin.py").write_text(
+        "from sunset_sim.strategy import StrategySpec, registry\n"
+        f"STRATEGY = StrategySpec({PLUGIN_NAME!r}, 'a twin', registry()['random'].decide)\n"
+    )
     done = run(simulate_args(PLUGIN_NAME, "greedy", strategy_path=folder), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert PLUGIN_NAME in done.stdout and "greedy" in done.stdout
-    assert "reuses a known name" in done.stderr
+    # each skipped module named, and why (a bad STRATEGY was skipped without a word)
+    assert f"{folder / 'impostor.py'}: the name is taken by a built-in strategy" in done.stderr
+    twin = f"{folder / 'zz_twin.py'}: the name is taken by {folder / (PLUGIN_MODULE + '.py')}"
+    assert twin in done.stderr
+    assert f"{folder / 'wrong.py'}: STRATEGY is not a StrategySpec (int)" in done.stderr
     missing = run(simulate_args("greedy", strategy_path=tmp_path / "nope"), cwd=tmp_path)
     assert missing.returncode == 2
     assert missing.stderr.strip().splitlines() == [
