@@ -571,3 +571,17 @@ def test_report_plays_a_rotated_field(tmp_path, cards_module):
     shown = {row["strategy"]: row["n"] for row in json.loads(result.stdout)["strategies"]}
     assert shown == {text: 8 for text in texts}  # 10 games rounded up to 2 at 6 seatings
     assert "rotated through the seats" in (tmp_path / "rep" / "report.md").read_text()
+
+
+def test_a_plan_card_without_a_within_strategy_effect_says_why(frame, cards_module):
+    """A plan card whose within-strategy effect is empty (no strategy both kept and left
+    it in enough seat-games: n_smaller 0) is marked too few samples, as one with too few
+    seat-games either way is: P8 had an empty effect and no note beside P5's note."""
+    report = build_report(frame, cards_module, min_samples=80)
+    table = report.tables["plan_cards"]
+    empty = table["win_effect"].isna()
+    assert (table.loc[empty, "note"] == "too few samples").all()
+    # one that only n_smaller marks: both groups are big enough on their own
+    only_effect = empty & (table["n"] >= 80) & (table["n_not_chosen"] >= 80)
+    assert only_effect.any()
+    assert table.loc[~empty, "n_smaller"].min() >= 80

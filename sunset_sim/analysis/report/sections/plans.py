@@ -149,9 +149,13 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     if np.all(np.isnan(table["fame_gained"])):
         table = table.drop(columns=[c for c in table if c.startswith("fame_gained")])
     by_day = pd.DataFrame(day_rows)
-    tables = {"plan_cards": _mark(table, ["n", "n_not_chosen"], min_samples, "win_effect")}
+    # n_smaller too: with no strategy both keeping and not keeping a card often enough,
+    # its within-strategy effect is empty, and the row says why (P8 in a field that
+    # keeps it whenever it can had an empty effect and no note, P5 beside it one)
+    groups = ["n", "n_not_chosen", "n_smaller"]
+    tables = {"plan_cards": _mark(table, groups, min_samples, "win_effect")}
     if len(by_day):
-        tables["plan_by_day"] = _mark(by_day, ["n", "n_not_chosen"], min_samples, None)
+        tables["plan_by_day"] = _mark(by_day, groups, min_samples, None)
     return tables
 
 
