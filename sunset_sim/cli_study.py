@@ -67,6 +67,7 @@ def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
     "verify_text",
     "",
     "Fresh deals that verify the suggestions (default: --games).",
+    show_default=False,
 )
 @text_option(
     "--check-field",
@@ -75,12 +76,14 @@ def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
     "A second field, comma-separated strategies (e.g. lookahead,balanced): the values "
     "are measured again with it and each finding is marked if it holds in both.",
     metavar="LIST",
+    show_default=False,
 )
 @text_option(
     "--check-games",
     "check_games_text",
     "",
     "Deals for --check-field (default: --games).",
+    show_default=False,
 )
 @click.option("--no-suggest", is_flag=True, help="Values and targets only; no suggestions.")
 @click.option(

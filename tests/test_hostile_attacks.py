@@ -65,6 +65,28 @@ def test_record_hash_is_printed_without_terminal_escapes(tmp_path):
     assert line.isprintable(), line
 
 
+def test_a_record_replayed_with_another_card_set_says_the_one_given_differs(tmp_path):
+    """--cards FILE of another set: the line says that set is not the record's (it said
+    "pass --cards FILE", as when none is given)."""
+    file = tmp_path / "r.json"
+    file.write_text(json.dumps(record_of_default_game()))
+    other = tmp_path / "other.toml"
+    other.write_text(TEXT.replace("[set]\n", "[set]\n# another set\n", 1))
+    line = fails(cli("replay", file, "--cards", other), "the --cards FILE given is another set")
+    assert "pass --cards" not in line
+
+
+@pytest.mark.parametrize(("value", "shown"), [("x", "str"), (None, "null"), ({}, "dict")])
+def test_a_record_whose_days_are_not_a_list_says_so(tmp_path, value, shown):
+    """``"days": "x"`` (or null, or an object) is a field of the wrong type, not a
+    record that stops early (it read "day 1: R-END-1: the record stops after day 0")."""
+    record = record_of_default_game()
+    record["days"] = value
+    file = tmp_path / "r.json"
+    file.write_text(json.dumps(record))
+    fails(cli("replay", file), f"days: expected a list of the days played, not {shown}")
+
+
 @pytest.mark.parametrize("value", [5, 0, None, "1", 1.0, "\x1b[2J"])
 def test_replay_checks_each_days_number(value):
     """A day's ``day`` field, when present, is its place in ``days`` (it was ignored)."""

@@ -69,6 +69,7 @@ def load_record(path: str | Path) -> dict:
 def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
     """The card set a record was played with: inline text, the one given, or the default."""
     named = record.get("cards") or {}
+    given_cards = cards is not None
     if not isinstance(named, dict):
         raise RecordError("cards: expected an object with name, hash and path (or inline)")
     if "inline" in named:
@@ -92,10 +93,11 @@ def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
             )
         cards = load_cards(None)
     if named.get("hash") not in (None, cards.content_hash):
+        given = given_cards and "inline" not in named
         raise RecordError(
             f"cards: the record was played with card set {named.get('name')!r} hash "
             f"{printable(named.get('hash'))}, not {cards.name!r} hash {cards.content_hash}; "
-            "pass --cards FILE"
+            + ("the --cards FILE given is another set" if given else "pass --cards FILE")
         )
     return cards
 
@@ -133,10 +135,13 @@ class RecordDecider(Decider):
 
     def _day(self, state: GameState) -> dict:
         days = self.record.get("days")
-        if not isinstance(days, list) or len(days) < state.day:
+        if not isinstance(days, list):
+            shown = "null" if days is None else type(days).__name__
+            raise RecordError(f"days: expected a list of the days played, not {shown}")
+        if len(days) < state.day:
             raise RecordError(
                 f"day {state.day}: R-END-1: the record stops after day "
-                f"{len(days) if isinstance(days, list) else 0}, but the game goes on"
+                f"{len(days)}, but the game goes on"
             )
         day = days[state.day - 1]
         if not isinstance(day, dict):
