@@ -235,7 +235,8 @@ def play_command(
     "--jobs",
     type=int,
     default=0,
-    help="Worker threads (default: all cores); with --backend dask, numba threads per "
+    help="Worker threads; 0 (the default) uses every core, more than there are is the same; "
+    "with --backend dask, numba threads per "
     "chunk on a worker (default: all of the worker's).",
 )
 @click.option(

@@ -224,7 +224,8 @@ def jobs_text_option(function):
         "--jobs",
         "jobs_text",
         "0",
-        "Worker threads (default: all cores). Results do not depend on it.",
+        "Worker threads; 0 (the default) uses every core, more than there are is the same. "
+        "Results do not depend on it.",
         show_default=False,
     )(function)
 

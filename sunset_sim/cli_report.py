@@ -207,6 +207,11 @@ def report_command(
 
     if results is not None and len(counts) > 1:
         raise CliError("--players: several counts only with --games (a results file has one)")
+    title = " ".join(title.split())  # one line: a newline split the Markdown heading
+    if not title:
+        raise CliError("--title: empty")
+    if not title.isprintable():
+        raise CliError(f"--title: {ascii(title)[:60]} holds control characters")
     if study_games is not None and study_games < 0:
         raise CliError(f"--study-games: {study_games} is negative")
     if results is not None and study_games and not strategy_texts:

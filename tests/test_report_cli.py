@@ -222,3 +222,15 @@ def test_a_tampered_results_file_is_refused_naming_file_row_and_column(
     tampered.to_parquet(results)
     fails(cli("report", results, "--out", tmp_path / "rep"), *needles)
     assert not (tmp_path / "rep").exists()
+
+
+def test_a_title_is_one_line(frame, tmp_path):
+    """--title with a newline split the Markdown heading (# a, then b as a paragraph):
+    its whitespace is one space now; an empty title or one with control characters is
+    refused in one line."""
+    results = tmp_path / "r.parquet"
+    frame.to_parquet(results)
+    ok(cli("report", results, "--out", tmp_path / "rep", "--title", "a\nb", "--quiet"))
+    assert (tmp_path / "rep" / "report.md").read_text().splitlines()[0] == "# a b"
+    fails(cli("report", results, "--out", tmp_path / "x", "--title", " \n"), "--title: empty")
+    fails(cli("report", results, "--out", tmp_path / "x", "--title", "a\x1bb"), "control")
