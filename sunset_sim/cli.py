@@ -534,9 +534,12 @@ def _add_verbose(command: click.Command) -> None:
 
 def _setting(value) -> str:
     """A setting as -v shows it: an option left out is "(not given)", never "-", which
-    would read as stdout (``--out -``)."""
-    if isinstance(value, tuple | list):
+    would read as stdout (``--out -``), nor "[]" for a repeatable one (``--strategy``
+    left out seats the command's default field, which "[]" did not say)."""
+    if isinstance(value, tuple | list) and value:
         return "[" + ",".join(str(v) for v in value) + "]"
+    if isinstance(value, tuple | list):
+        return "(not given)"
     return "(not given)" if value is None else str(value)
 
 

@@ -123,6 +123,10 @@ def test_verbose_says_an_option_left_out_is_not_given():
     first = result.stderr.splitlines()[0]
     assert "--out=(not given)" in first and "--cards=(not given)" in first
     assert "=- " not in first
+    # a repeatable option left out too: "--strategy=[]" did not say a default field sits
+    assert "--strategy=(not given)" in first and "=[]" not in first
+    given = cli("simulate", "-n", "5", "-q", "-v", "--strategy", "random", "--strategy", "greedy")
+    assert "--strategy=[random,greedy]" in given.stderr.splitlines()[0]
 
 
 # ---- results files a report reads: damaged or edited rows and records are one line ----
