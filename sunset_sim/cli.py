@@ -344,8 +344,8 @@ def simulate_command(
             raise CliError(str(error)) from None
         if store is not None and store.chunks and not quiet:
             click.echo(
-                f"resuming {out_path}: {len(store.chunks)} chunks ({store.games_done} games) "
-                "already done",
+                f"resuming {out_path}: {len(store.chunks)} chunk{'s' if len(store.chunks) != 1 else ''} "
+                f"({store.games_done:,} games) already done",
                 err=True,
             )
         if store is not None:

@@ -165,7 +165,8 @@ def test_killed_run_resumes_to_the_same_rows_and_summary(tmp_path):
     )
     assert resumed.returncode == 0, resumed.stderr
     assert "Traceback" not in resumed.stderr
-    assert f"resuming {folder}: {len(kept)} chunks ({len(kept) * chunk} games)" in resumed.stderr
+    chunks = f"{len(kept)} chunk{'s' if len(kept) != 1 else ''}"
+    assert f"resuming {folder}: {chunks} ({len(kept) * chunk:,} games)" in resumed.stderr
     whole = tmp_path / "whole"
     uninterrupted = ok(cli(*args, "--quiet", "--out", f"{whole}/"))
     assert summary_lines(resumed.stdout) == summary_lines(uninterrupted)
