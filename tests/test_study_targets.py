@@ -442,4 +442,7 @@ def test_a_card_outside_its_target_with_all_edits_together_gets_a_note():
     assert together == [-0.04, -0.04] and inside == [False, False]
     assert len(notes) == 2 and notes[0].startswith("C10: with all the suggested edits together")
     assert "-0.04 (95% CI -0.14 to 0.06) on 2,000 fresh deals" in notes[0]
+    assert "(its CI reaches the target: it may be noise)" in notes[0]
+    clearly = all_edits_together(_FixedLab(-0.3), cards, cards, frame)[2]
+    assert "outside its target 0.04 to 0.27: the edits interact" in clearly[0]
     assert all_edits_together(_FixedLab(0.1), cards, cards, frame)[1:] == ([True, True], [])

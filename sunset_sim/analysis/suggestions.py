@@ -263,8 +263,14 @@ def all_edits_together(
                 f"{row['card']}: with all the suggested edits together (suggested-cards.toml) "
                 f"{value:.2f} (95% CI {value_low:.2f} to {value_high:.2f}) on "
                 f"{verify_lab.games:,} fresh deals, outside its target {row['target_low']:.2f} "
-                f"to {row['target_high']:.2f}: the edits interact; check it again on the "
-                "suggested set (a study of suggested-cards.toml)"
+                f"to {row['target_high']:.2f}"
+                + (
+                    " (its CI reaches the target: it may be noise)"
+                    if value_low <= row["target_high"] and value_high >= row["target_low"]
+                    else ""
+                )
+                + ": the edits interact; check it again on the suggested set (a study of "
+                "suggested-cards.toml)"
             )
     return together, inside, notes
 
