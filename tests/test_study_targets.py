@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sunset_sim.analysis.experiments import POINTS, _mean_ci
+from sunset_sim.analysis.experiments import POINTS, FieldRun, _mean_ci, paired_value
 from sunset_sim.analysis.study import run_study
 from sunset_sim.analysis.suggestions import (
     VERIFY_ROUNDS,
@@ -446,3 +446,17 @@ def test_a_card_outside_its_target_with_all_edits_together_gets_a_note():
     clearly = all_edits_together(_FixedLab(-0.3), cards, cards, frame)[2]
     assert "outside its target 0.04 to 0.27: the edits interact" in clearly[0]
     assert all_edits_together(_FixedLab(0.1), cards, cards, frame)[1:] == ([True, True], [])
+
+
+def test_a_card_used_without_changing_an_outcome_is_not_shown_worth_nothing():
+    """100 games (50 deals, 2 rotations) in which no outcome changed: a card the seat
+    used there has a CI of +-3.7 points (it was a zero-width 0 to 0, so a commission used
+    in 7% of deals was called below its target); one nobody used is worth exactly
+    nothing in them (the restricted games are the base games) and keeps 0 to 0."""
+    zeros = np.zeros((2, 50, 2))
+    run = FieldRun(0, 2, [["a", "b"], ["b", "a"]], zeros, zeros)
+    used = paired_value(run, run, used=True)
+    assert used["value"] == 0 and used["value_ci_high"] == pytest.approx(3.70, abs=0.01)
+    assert used["value_ci_low"] == -used["value_ci_high"] and used["games"] == 100
+    unused = paired_value(run, run, used=False)
+    assert (unused["value_ci_low"], unused["value_ci_high"]) == (0.0, 0.0)
