@@ -350,8 +350,10 @@ def simulate_command(
             )
         if store is not None:
             on_interrupt(
-                f"{out_path}{os.sep} keeps every finished chunk; the same command with "
-                "--resume finishes the run"
+                lambda: (
+                    f"{out_path}{os.sep} keeps every finished chunk ({store.games_done:,} "
+                    f"of {games:,} games); the same command with --resume finishes the run"
+                )
             )
         elif out_path is not None:  # one file: written whole at the end
             kept = (

@@ -17,7 +17,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import click
@@ -151,9 +151,10 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(kind, previous if previous is not None else signal.SIG_DFL)
 
 
-def on_interrupt(kept: str) -> None:
+def on_interrupt(kept: str | Callable[[], str]) -> None:
     """Say what an interrupt from now on leaves behind ("nothing written to X", "X is
-    complete"): the one line the command ends with on Ctrl-C (default: no output written)."""
+    complete"): the one line the command ends with on Ctrl-C (default: no output written).
+    A callable is asked at the interrupt (how much a dataset folder holds by then)."""
     context = click.get_current_context(silent=True)
     if context is not None:
         context.meta[INTERRUPT_NOTE] = kept
@@ -162,7 +163,8 @@ def on_interrupt(kept: str) -> None:
 def interrupted_note(context: click.Context | None) -> str:
     """The line ``on_interrupt`` last set for this run."""
     meta = context.meta if context is not None else {}
-    return meta.get(INTERRUPT_NOTE, "no output written")
+    kept = meta.get(INTERRUPT_NOTE, "no output written")
+    return kept() if callable(kept) else kept
 
 
 def cards_option(function):

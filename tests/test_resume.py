@@ -412,3 +412,26 @@ def test_an_interrupted_single_file_run_says_how_to_keep_the_games(tmp_path, mon
     assert result.stderr.startswith(f"interrupted; nothing written to {out}")
     assert f"--out {tmp_path / 'big'}/ keeps every finished chunk" in result.stderr
     assert len(result.stderr.splitlines()) == 1 and not out.exists()
+
+
+def test_an_interrupted_dataset_run_says_how_many_games_it_keeps(tmp_path, monkeypatch):
+    """Ctrl-C after the first of four chunks of `simulate --out DIR/`: the line says how
+    many games the folder keeps (it said only "every finished chunk")."""
+    from conftest import cli
+
+    import sunset_sim.runner
+
+    real = sunset_sim.runner.DatasetStore.add_chunk
+
+    def interrupted_after_one(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sunset_sim.runner.DatasetStore, "add_chunk", interrupted_after_one)
+    out = tmp_path / "run"
+    result = cli("simulate", "--games", "40", "--chunk-size", "10", "--out", f"{out}/", "-q")
+    assert result.exit_code == 130, result.output
+    assert result.stderr == (
+        f"interrupted; {out}{os.sep} keeps every finished chunk (10 of 40 games); the same "
+        "command with --resume finishes the run\n"
+    )
