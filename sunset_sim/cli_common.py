@@ -14,6 +14,7 @@ import io
 import math
 import numbers
 import os
+import re
 import signal
 import sys
 import threading
@@ -102,10 +103,19 @@ class PathText(click.Path):
     as the option (or argument) it was given for. Every path option uses it."""
 
     def convert(self, value, param, ctx):
+        name = None
         if param is not None:
             name = param.opts[-1] if isinstance(param, click.Option) else param.name.upper()
             check_path_text(name, value)
-        return super().convert(value, param, ctx)
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as error:
+            # click's "Invalid value for '--cards': File 'adir' is a directory." in the
+            # project's form: "--cards: adir: is a directory"
+            found = re.fullmatch(r"\w+ '.*' (.+?)\.?", error.message or "", re.DOTALL)
+            if name is None or found is None:
+                raise
+            raise click.UsageError(f"{name}: {value}: {found.group(1)}", ctx) from None
 
 
 INTERRUPT_NOTE = "sunset_sim.on_interrupt"  # Context.meta key: what an interrupt leaves

@@ -48,6 +48,18 @@ def test_an_empty_path_is_refused_naming_its_option(tmp_path, monkeypatch, args,
     assert sorted(path.name for path in tmp_path.iterdir()) == ["evil.py"]
 
 
+def test_a_path_of_the_wrong_kind_is_one_line_in_the_projects_form(tmp_path):
+    """click's own "Invalid value for '--cards': File 'x' is a directory." is now
+    "--cards: x: is a directory", as the project's other lines name option, value and
+    problem."""
+    line = fails(cli("cards", "--cards", tmp_path), f"--cards: {tmp_path}: is a directory")
+    assert "Invalid value" not in line
+    folder = tmp_path / "plugins.py"
+    folder.write_text("")
+    line = fails(cli("--strategy-path", folder, "strategies"), f"{folder}: is a file")
+    assert "Invalid value" not in line
+
+
 def test_an_empty_strategy_path_is_refused_by_the_python_api(tmp_path, monkeypatch):
     from sunset_sim.strategy import STRATEGY_PATH_VARIABLE, StrategyError, add_strategy_path
 
