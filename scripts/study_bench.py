@@ -67,7 +67,7 @@ def main() -> None:
     for _, row in study.suggestions.iterrows():
         print(
             f"  suggestion {row['card']} {row['field']} {row['current']} -> {row['suggested']}: "
-            f"{row['before']:.2f} -> {row['after']:.2f} ({row['ci_low']:.2f} to {row['ci_high']:.2f})"
+            f"{row['before']:.2f} -> {row['after']:.2f} ({row['after_ci_low']:.2f} to {row['after_ci_high']:.2f})"
         )
     for note in study.notes:
         print(f"  note: {note}")

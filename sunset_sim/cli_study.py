@@ -241,7 +241,10 @@ def study_command(
             click.echo("  none")
         for _, row in outside.iterrows():
             click.echo(f"  {outside_text(row)}")
-        click.echo(f"Verified suggestions ({len(study.suggestions)}):")
+        if study.suggested:
+            click.echo(f"Verified suggestions ({len(study.suggestions)}):")
+        else:
+            click.echo("Verified suggestions: not looked for (--no-suggest)")
         for _, row in study.suggestions.iterrows():
             click.echo(f"  {suggestion_text(row)}")
         for note in study.notes:

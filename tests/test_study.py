@@ -116,6 +116,21 @@ def test_restricted_play_values_plan_cards():
     assert (frame["value"] <= frame["value_ci_high"]).all()
 
 
+def test_use_rate_per_strategy_counts_its_own_seats():
+    """Each strategy's row has the use rate of its own restricted seats, not the field's:
+    early-bird keeps P1 (the earliest wake-up) far more often than greedy does, and the
+    "all" row is their mean weighted by deals (each deal restricts one seat)."""
+    frame = restricted_play(
+        ["early-bird", "greedy"], 2, 200, restrictions=[Restriction("plan", "P1")]
+    ).set_index("strategy")
+    early, greedy = frame.loc["early-bird"], frame.loc["greedy"]
+    assert early["use_rate"] > greedy["use_rate"] + 0.3
+    weighted = (early["use_rate"] * early["n"] + greedy["use_rate"] * greedy["n"]) / (
+        early["n"] + greedy["n"]
+    )
+    assert frame.loc["all", "use_rate"] == pytest.approx(weighted)
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_commission_arms_skip_only_deals_they_cannot_change(players):
     """A commission arm plays only the deals where the base game offered the restricted
@@ -373,7 +388,7 @@ def test_write_study_files(mistaken_study, tmp_path):
     with open(tmp_path / "suggestions.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert {"card", "field", "current", "suggested", "metric", "before", "after"} <= set(rows[0])
-    assert {"ci_low", "ci_high", "n"} <= set(rows[0])  # the after-value's CI
+    assert {"after_ci_low", "after_ci_high", "n"} <= set(rows[0])  # the after-value's CI
     reloaded = parse_cards((tmp_path / "suggested-cards.toml").read_text(), "suggested")
     assert reloaded.commissions == study.suggested_cards.commissions
     assert reloaded.plans == study.suggested_cards.plans
@@ -464,6 +479,9 @@ def test_value_is_study_under_another_name(tmp_path, verbose):
     )
     assert "Outside their targets" in stdout and (out / "study.md").exists()
     assert "P1" in (out / "values.csv").read_text()
+    # suggestions not asked for are not called "none" (nor "(0)")
+    assert "Verified suggestions: not looked for (--no-suggest)" in stdout
+    assert "Not looked for" in (out / "study.md").read_text()
 
 
 def test_study_on_the_packaged_cards_by_default():

@@ -17,6 +17,7 @@ from sunset_sim.analysis.suggestions import (
     VERIFY_ROUNDS,
     _plausible,
     _pooled,
+    _unsettled_note,
     _verified_rows,
     _weighted,
     all_edits_together,
@@ -149,12 +150,16 @@ def test_a_commission_whose_points_are_worth_twice_the_others_is_over_priced():
 def test_a_walk_that_jumps_the_band_notes_its_nearest_step():
     """C02 (one flower and any one card) raised from fame 1 to 5: a whole fame point down
     jumps its target (above it at fame 2, nobody sells it at fame 1), so nothing can be
-    suggested; the note says which step came nearest, and by how much."""
+    suggested; the note names the nearest step on each side of the target, so that the
+    designer sees it lies between fame 2 and fame 1."""
     cards = edit_card(DEFAULT, "C02", "fame", 4)
     study = run_study(FIELD, PLAYERS, 3000, 2, cards, families=("commission",), edits=())
     assert "C02" not in set(study.suggestions["card"])
     (note,) = [note for note in study.notes if note.startswith("C02: no edit")]
-    assert "(nearest on the study's deals: fame -4, 0.00 against 0.05 to 0.32)" in note
+    between = note.split("(the target lies between two steps on the study's deals: ")[1]
+    above, below = between.split("; ")[:2]
+    assert above.startswith("fame -3: ") and above.endswith("), above 0.05 to 0.32")
+    assert below == "fame -4: 0.00 (95% CI 0.00 to 0.00), below 0.05 to 0.32)"
 
 
 def test_the_steps_outside_whose_ci_reaches_the_band_are_plausible_nearest_first():
@@ -323,13 +328,20 @@ def test_a_verification_at_the_bands_edge_plays_more_fresh_deals():
     # 0.38 +- 0.1 holds the edge 0.36; with 0.30 +- 0.1: 0.34 +- 0.071, still; and so on
     (row,) = verify((0.38, 0.28, 0.48), (0.30, 0.20, 0.40), (0.34, 0.24, 0.44), (0.34, 0.24, 0.44))
     assert row["n"] == 400 and row["after"] == pytest.approx(0.34)
-    assert (row["ci_low"], row["ci_high"]) == pytest.approx((0.34 - 0.05, 0.34 + 0.05))
+    assert (row["after_ci_low"], row["after_ci_high"]) == pytest.approx((0.34 - 0.05, 0.34 + 0.05))
     assert (row["current"], row["suggested"]) == ("3", "2")
     # the pooled value can fall outside too: judged on all the deals played
     assert verify((0.35, 0.25, 0.45), (0.45, 0.44, 0.46)) == []
     # never more than VERIFY_ROUNDS batches, however long the edge stays in the CI
     (row,) = verify(*[(0.34, 0.24, 0.44)] * (VERIFY_ROUNDS + 2))
     assert row["n"] == 100 * VERIFY_ROUNDS
+    # such a suggestion is made, with a note that its CI still reaches outside; a clear
+    # one gets none
+    note = _unsettled_note(row)
+    assert note.startswith("C05: the suggested edit's value 0.34 is inside 0.06 to 0.36, but")
+    assert "(0.29 to 0.39, 400 fresh deals) still reaches outside" in note
+    (clear,) = verify((0.20, 0.15, 0.25))
+    assert _unsettled_note(clear) == ""
 
 
 def test_study_files_describe_the_targets_the_study_was_given(tmp_path):

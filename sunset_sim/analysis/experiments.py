@@ -426,10 +426,13 @@ def paired_value(
     }
 
 
-def use_rate(cards: CardSet, base: FieldRun, restriction: Restriction) -> float:
+def use_rate(
+    cards: CardSet, base: FieldRun, restriction: Restriction, label: str | None = None
+) -> float:
     """How often the restricted seat used the card in the unrestricted games: kept the
     plan card on some day, completed the commission, painted the landscape (or one with
-    the feature type)."""
+    the feature type); ``label`` limits it to the deals where that seat plays that
+    strategy (NaN where none does, or without the raw records)."""
     if not base.raw:
         return math.nan
     seats = base.restricted_seat()
@@ -450,7 +453,10 @@ def use_rate(cards: CardSet, base: FieldRun, restriction: Restriction) -> float:
             for land in columns:
                 hit |= (painted[:, land // 64] >> np.uint64(land % 64)) & np.uint64(1) > 0
             used.append(hit)
-    return float(np.mean(used))
+    used_by_deal = np.array(used)  # (tables, games)
+    if label is not None:
+        used_by_deal = used_by_deal[base.strategy_mask(label)]
+    return float(np.mean(used_by_deal)) if used_by_deal.size else math.nan
 
 
 # --- restricted play ------------------------------------------------------------------
@@ -493,8 +499,11 @@ def value_rows(
         labels = sorted({label for table in base.labels for label in table})
         if len(labels) > 1:
             for label in labels:
-                value = paired_value(base, restricted, label, used)
-                rows.append({**common, "strategy": label, **value})
+                # its own seats' use: a card only one strategy uses is worth exactly
+                # nothing to the others (NaN, not known: taken as used)
+                rate = use_rate(cards, base, restriction, label)
+                value = paired_value(base, restricted, label, not rate == 0.0)
+                rows.append({**common, "strategy": label, "use_rate": rate, **value})
     for row in rows:
         # per fame point; a fame-0 commission's whole value counts as its one point, so
         # that one nobody sells for nothing is below the others (it had no value at all,

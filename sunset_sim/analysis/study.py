@@ -111,6 +111,12 @@ class Study:
         of the targets it was given; the defaults' for a Study made without them)."""
         return list(self.settings.get("targets") or Targets().describe())
 
+    @property
+    def suggested(self) -> bool:
+        """Whether the study looked for suggestions (``suggest=False``: values and targets
+        only, so "none" would say what was not asked)."""
+        return bool(self.settings.get("suggest", True))
+
     def outside(self) -> pd.DataFrame:
         """The target rows of the cards outside their targets."""
         return self.targets[self.targets["status"].isin(["above", "below"])]
@@ -380,6 +386,7 @@ def run_study(
         "edits": list(edits),
         "tables": len(tables),
         "targets": targets.describe(),
+        "suggest": suggest,
     }
     return Study(values, edit_frame, target_frame, suggestions, suggested, settings, notes=notes)
 

@@ -108,7 +108,7 @@ def suggestion_text(row: pd.Series) -> str:
     return (
         f"{row['card']} {row['field']}: {row['current']} → {row['suggested']}; "
         f"{row['metric']} {row['before']:.2f} → {row['after']:.2f} "
-        f"(after: {row['ci_low']:.2f} to {row['ci_high']:.2f}, n = {row['n']} fresh deals)"
+        f"(after: {row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, n = {row['n']} fresh deals)"
     )
 
 
@@ -137,7 +137,9 @@ def study_markdown(study: Study) -> str:
         lines.append("Every card is inside its target.")
     lines += [f"- {md_escape(outside_text(row))}" for _, row in outside.iterrows()]
     lines += ["", "## Verified suggestions", ""]
-    if study.suggestions.empty:
+    if not study.suggested:
+        lines.append("Not looked for (the study ran without suggestions: `--no-suggest`).")
+    elif study.suggestions.empty:
         lines.append("None.")
     lines += [f"- {md_escape(suggestion_text(row))}" for _, row in study.suggestions.iterrows()]
     if study.compare_command:

@@ -128,6 +128,46 @@ def _plausible(tried: list) -> list:
     return sorted(reach, key=lambda step: step[0])
 
 
+def _nearest_text(tried: list) -> str:
+    """Where the target lay among the steps measured, when none was inside on the
+    study's deals: the nearest step on each side of it. With both, it falls between two
+    values the fields can take (a commission no one sells at fame 1 and too rich at 2),
+    and the designer chooses between them, or edits another card."""
+    if not tried or any(step[0] == 0.0 for step in tried):
+        return ""
+    sides = []
+    for name in ("above", "below"):
+        steps = [
+            step
+            for step in tried
+            if (step[2][0] > step[4] if name == "above" else step[2][0] < step[3])
+        ]
+        if steps:
+            _, edits_tried, measure, low, high = min(steps, key=lambda step: step[0])
+            sides.append(
+                f"{_edit_text(edits_tried)}: {measure[0]:.2f} (95% CI {measure[1]:.2f} to "
+                f"{measure[2]:.2f}), {name} {low:.2f} to {high:.2f}"
+            )
+    if len(sides) == 2:
+        return f" (the target lies between two steps on the study's deals: {'; '.join(sides)})"
+    return f" (nearest on the study's deals: {sides[0]})" if sides else ""
+
+
+def _unsettled_note(row: dict) -> str:
+    """A note for a verified suggestion whose CI still holds an edge of its target after
+    every batch of fresh deals played for it: inside by its value, not beyond doubt
+    (a small study's CI may be wider than the target)."""
+    low, high = row["target_low"], row["target_high"]
+    if not _straddles((row["after"], row["after_ci_low"], row["after_ci_high"]), low, high):
+        return ""
+    return (
+        f"{row['card']}: the suggested edit's value {row['after']:.2f} is inside {low:.2f} "
+        f"to {high:.2f}, but its 95% CI ({row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, "
+        f"{row['n']:,} fresh deals) still reaches outside: likely, not certain; more deals "
+        "(--verify-games) would settle it"
+    )
+
+
 SUGGESTION_COLUMNS = [
     "card",
     "field",
@@ -136,8 +176,8 @@ SUGGESTION_COLUMNS = [
     "metric",
     "before",
     "after",
-    "ci_low",
-    "ci_high",
+    "after_ci_low",
+    "after_ci_high",
     "n",
     "before_ci_low",
     "before_ci_high",
@@ -320,8 +360,8 @@ def _verified_rows(
             "metric": METRIC_TEXT[family],
             "before": before[0],
             "after": after[0],
-            "ci_low": after[1],
-            "ci_high": after[2],
+            "after_ci_low": after[1],
+            "after_ci_high": after[2],
             "n": deals,
             "before_ci_low": before[1],
             "before_ci_high": before[2],
@@ -419,19 +459,15 @@ def suggest(
                 )
                 break
         if not found:
-            closest = ""
-            nearest = min(tried, key=lambda step: step[0], default=None)
-            if nearest is not None and nearest[0] > 0.0:  # none inside on the study's deals
-                _, edits_tried, measure, low, high = nearest
-                closest = (
-                    f" (nearest on the study's deals: {_edit_text(edits_tried)}, "
-                    f"{measure[0]:.2f} against {low:.2f} to {high:.2f})"
-                )
             notes.append(
                 f"{card}: no edit of up to {limit} steps, within the values its fields "
-                f"may take, was verified inside its target{closest}; nothing suggested for it"
+                f"may take, was verified inside its target{_nearest_text(tried)}; nothing "
+                "suggested for it"
             )
             continue
+        unsettled = _unsettled_note(found[0])
+        if unsettled:
+            notes.append(unsettled)
         rows.extend(found)
         edits.extend((card, row["field"], row["steps"]) for row in found)
     frame = pd.DataFrame(rows, columns=SUGGESTION_COLUMNS)

@@ -97,8 +97,8 @@ def study_tables(study) -> dict[str, pd.DataFrame]:
             "before_ci_low": found["before_ci_low"].to_numpy(dtype=float),
             "before_ci_high": found["before_ci_high"].to_numpy(dtype=float),
             "after": found["after"].to_numpy(dtype=float),
-            "after_ci_low": found["ci_low"].to_numpy(dtype=float),
-            "after_ci_high": found["ci_high"].to_numpy(dtype=float),
+            "after_ci_low": found["after_ci_low"].to_numpy(dtype=float),
+            "after_ci_high": found["after_ci_high"].to_numpy(dtype=float),
             "target_low": found["target_low"].to_numpy(dtype=float),
             "target_high": found["target_high"].to_numpy(dtype=float),
             "n": found["n"].to_numpy(dtype=int),
@@ -125,7 +125,9 @@ def study_section(study) -> Section:
         )
     )
     s.blocks.append(("list", study.target_text()))
-    if study.suggestions.empty:
+    if not study.suggested:
+        s.blocks.append(("text", "Verified suggestions: not looked for (--no-suggest)."))
+    elif study.suggestions.empty:
         s.blocks.append(("text", "Verified suggestions: none."))
     else:
         s.blocks.append(
