@@ -71,7 +71,8 @@ def _number(option: str, text: str) -> float | int:
     "--population",
     "population_text",
     "12",
-    "Candidates per generation (the first is the search's current mean).",
+    "Candidates per generation (the first is the search's current mean): 2 or more, "
+    "and enough that --elite keeps one (3 or more at the default 0.25).",
 )
 @text_option(
     "--elite",

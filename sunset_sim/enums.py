@@ -29,7 +29,7 @@ DIRCLASS_DIAGONAL = 2
 DIRCLASS_NAMES = ("vertical", "horizontal", "diagonal")
 DIRECTION_CLASS = (0, 2, 1, 2, 0, 2, 1, 2)  # per direction index above
 
-# Direction sets a plan card may allow (CARDS.md), as bitmasks over direction indices.
+# Direction sets a plan card may allow (docs/cards.md), as bitmasks over direction indices.
 DIRECTION_SETS = {
     "orthogonal": 0b01010101,  # N, E, S, W
     "diagonal": 0b10101010,  # NE, SE, SW, NW
@@ -38,7 +38,7 @@ DIRECTION_SETS = {
     "all": 0b11111111,
 }
 
-# Daily goal condition kinds (CARDS.md, R-GOAL-3). The parameter's meaning is per kind.
+# Daily goal condition kinds (docs/cards.md, R-GOAL-3). The parameter's meaning is per kind.
 GOAL_MOVED = 0  # param: direction class (moved in that class this turn)
 GOAL_PAINTED = 1  # param: n, painted at least n cards this turn (sold ones count)
 GOAL_SOLD = 2  # param: n, fulfilled at least n commissions this turn

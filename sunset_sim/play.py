@@ -10,6 +10,7 @@ import numba
 import numpy as np
 
 from sunset_sim import validation
+from sunset_sim.cards.loader import check_playable
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.compiling import not_compilable
@@ -170,9 +171,14 @@ def play_reference(
     a strategy text). ``banned``: restricted play, as ``engine.batch.run_games`` takes it.
     Inputs are held to the CLI's limits (``InputError``); ``rules`` may be a dict."""
     rules = validation.as_rules(rules)
-    cards = validation.as_cards(cards)
     players = validation.check_strategies(players, "players")
     validation.check_players(len(players), "players (one per seat)")
+    cards = validation.as_cards(cards)
+    # enough landscapes and plan cards for this many days (a short row of commissions is
+    # played: R-CLEAN-5 ends the game), refused here rather than a RuleViolation mid-set-up
+    problems = check_playable(cards, len(players), rules.days, commissions=False)
+    if problems:
+        raise validation.InputError(problems[0])
     validation.check_seed(seed)
     # 0 to 2**64 - 1, as a seed: a larger index wrapped onto game 0's deal
     game_index = validation.check_seed(game_index, "game_index")

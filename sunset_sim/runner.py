@@ -63,7 +63,7 @@ def resolve(
     players = validation.check_players(players)
     rules = validation.as_rules(rules)
     card_set = validation.as_cards(cards, players=players, days=rules.days)
-    chosen = validation.check_strategies(strategies or ("greedy",))
+    chosen = validation.check_strategies(strategies)  # (empty: refused, as tournament does)
     validation.check_field_fits(len(chosen), players)
     seats = [chosen[seat % len(chosen)] for seat in range(players)]
     return card_set, seats, rules

@@ -273,7 +273,7 @@ def small_cards_toml(
     fame: int = 5,
     goals: tuple[str, ...] = ('kind = "painted"\nn = 1',),
 ) -> str:
-    """A tiny custom card set (CARDS.md allows counts other than 60/30/7/8)."""
+    """A tiny custom card set (docs/cards.md: counts other than 60/30/7/8 are allowed)."""
     features = ["mountain", "flower", "waterfall", "tree", "sun"]
     parts = [
         '[set]\nname = "tiny"\nfeatures = ["mountain", "flower", "waterfall", "tree", "sun"]\n'

@@ -39,6 +39,8 @@ def one_line(error: pytest.ExceptionInfo) -> str:
         ({"rules": {"days": 0}}, "rules: days: 0 is not a whole number from 1 to 12"),
         ({"rules": 4}, "rules: expected a Rules record, a dict"),
         ({"cards": 7}, "cards: expected a CardSet, a TOML file path or None"),
+        ({"cards": ""}, "card-set path: empty, give a card-set file"),
+        ({"strategies": []}, "strategies: give at least one strategy"),
     ],
 )
 def test_simulate_refuses_what_the_cli_refuses(kwargs, message):
@@ -153,6 +155,10 @@ def test_play_reference_takes_texts_and_a_rules_dict():
     with pytest.raises(InputError) as error:
         sunset_sim.play_reference(None, ["greedy"] * 5)
     assert one_line(error) == "players (one per seat): 5 is outside 2 to 4"
+    # a game the cards cannot last (as simulate refuses it), not a rule violation mid-game
+    with pytest.raises(InputError) as error:
+        sunset_sim.play_reference(None, ["greedy"] * 4, rules={"days": 7})
+    assert "days" in one_line(error)
 
 
 # ---- the rest of the public API: each bad input one line naming the argument -----------

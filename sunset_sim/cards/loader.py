@@ -242,6 +242,8 @@ def load_cards(path: str | os.PathLike[str] | None = None) -> CardSet:
         raw = resources.files("sunset_sim.cards").joinpath(DEFAULT_FILE).read_bytes()
         return parse_cards(raw.decode("utf-8"), DEFAULT_PATH_LABEL)
     label = os.fspath(path)
+    if not label:  # (Path("") is the working directory)
+        raise CardSetError(["card-set path: empty, give a card-set file (or None: the default)"])
     file = Path(label)
     try:
         if file.exists() and not file.is_dir() and not file.is_file():
@@ -263,11 +265,15 @@ def load_cards(path: str | os.PathLike[str] | None = None) -> CardSet:
     return parse_cards(text, label)
 
 
-def check_playable(cards: CardSet, players: int, days: int = DEFAULT_DAYS) -> list[str]:
+def check_playable(
+    cards: CardSet, players: int, days: int = DEFAULT_DAYS, commissions: bool = True
+) -> list[str]:
     """Problems that stop a game of ``players`` over ``days`` being set up (empty if none).
 
     Separate from parsing because it depends on the game, not the file: a 40-commission
-    variant is fine for 2 players whatever it holds.
+    variant is fine for 2 players whatever it holds. ``commissions=False`` leaves out the
+    row's count, which the reference engine does not need (a short row ends the game,
+    R-CLEAN-5); the landscapes and the plan deck it needs as the fast engine does.
     """
     if players < 1:
         raise ValueError(f"players must be at least 1, got {players}")
@@ -282,12 +288,13 @@ def check_playable(cards: CardSet, players: int, days: int = DEFAULT_DAYS) -> li
             )
 
     need("landscapes", len(cards.landscapes), MIN_LANDSCAPES, "to deal the 5x5 wilderness")
-    need(
-        "commissions",
-        len(cards.commissions),
-        players + 2,
-        f"a row of players+1 and a preview for {players} players",
-    )
+    if commissions:  # (the reference engine plays a short row: R-CLEAN-5 ends the game)
+        need(
+            "commissions",
+            len(cards.commissions),
+            players + 2,
+            f"a row of players+1 and a preview for {players} players",
+        )
     n_plans = len(cards.plans)
     if days > DEFAULT_DAYS and DEFAULT_DAYS + 2 <= n_plans < days + 2:
         # the days option, not the set, is what asks for more: say so

@@ -10,6 +10,7 @@ import pandas as pd
 
 from sunset_sim.cards.difficulty import FAME_PER_BIT, commission_difficulty, model_fame
 from sunset_sim.cards.fields import format_frame
+from sunset_sim.cards.loader import DEFAULT_FILE, DEFAULT_PATH_LABEL
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import DIRCLASS_NAMES, GOAL_KIND_NAMES, GOAL_KINDS_WITH_COUNT, GOAL_MOVED
 
@@ -91,12 +92,19 @@ def goal_param_text(kind: int, param: int) -> str:
     return ""
 
 
+def _shown_path(path: str) -> str:
+    """The packaged set's label, said in words: where it is and how to use another."""
+    if path != DEFAULT_PATH_LABEL:
+        return path
+    return f"{path} (the packaged sunset_sim/cards/{DEFAULT_FILE}; --cards FILE for another)"
+
+
 def format_summary(cards: CardSet) -> str:
     """Multi-line text summary of ``cards`` (see module docstring)."""
     lines = [
         f"card set  {cards.name}",
         f"hash      {cards.content_hash}",
-        f"path      {cards.path}",
+        f"path      {_shown_path(cards.path)}",
         f"features  {', '.join(cards.features)}",
         (
             f"cards     {len(cards.landscapes)} landscapes, {len(cards.commissions)} commissions, "
