@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from conftest import small_cards_toml
 
 from sunset_sim.cards import CardSet, load_cards, parse_cards
 from sunset_sim.cards.edit import (
@@ -18,6 +19,7 @@ from sunset_sim.cards.edit import (
     deal_key,
     dump_cards,
     edit_card,
+    edited_text,
 )
 from sunset_sim.enums import DIRECTION_SETS
 
@@ -284,3 +286,43 @@ def test_deal_key_ignores_numbers_but_not_order_or_count(cards: CardSet) -> None
     assert dataclasses.replace(cards, landscapes=tuple(lands)).deal_key != key
     assert dataclasses.replace(cards, plans=cards.plans[:-1]).deal_key != key
     assert dataclasses.replace(cards, goals=cards.goals[1:]).deal_key != key
+
+
+def test_edited_text_keeps_the_users_file_but_the_edits(cards: CardSet) -> None:
+    """A study's suggested-cards.toml is the user's own file with the suggested values in
+    place (comments, order and layout kept), so a diff against original-cards.toml shows
+    only the edits; it reads back as the edited set."""
+    edited = edit_card(edit_card(cards, "C02", "fame", 2), "P3", "wake", 1)
+    edited = edit_card(edited, "P3", "directions", 1)
+    text = edited_text(cards, edited)
+    assert_same_cards(parse_cards(text, "suggested"), edited)
+    before, after = cards.source.splitlines(), text.splitlines()
+    assert len(before) == len(after)
+    changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
+    assert changed == [
+        ("fame = 1  # 2.45 bits", "fame = 3  # 2.45 bits"),
+        ('wake = "5:30"', 'wake = "5:45"'),
+        ('directions = "diagonal"', 'directions = "all"'),
+    ]
+    assert edited_text(cards, cards) == cards.source  # nothing edited: the file itself
+
+
+def test_edited_text_falls_back_to_the_dump_for_layouts_it_does_not_edit() -> None:
+    """Commissions written as one inline array have no line of their own for a fame: the
+    whole set is dumped instead, which still reads back as the edited set."""
+    source = small_cards_toml(n_commissions=6)
+    tables = [f'[[commission]]\nid = "C{i:02d}"\nfame = 5\nframes = ["?..."]\n' for i in range(6)]
+    entries = [f'{{id = "C{i:02d}", fame = 5, frames = ["?..."]}}' for i in range(6)]
+    inline = f"commission = [{', '.join(entries)}]\n" + source
+    for table in tables:
+        assert table in source
+        inline = inline.replace(table, "")
+    for text in (source, inline):
+        base = parse_cards(text, "mine.toml")
+        edited = edit_card(base, "C00", "fame", -2)
+        written = edited_text(base, edited)
+        assert_same_cards(parse_cards(written, "suggested"), edited)
+        if text is inline:
+            assert written == dump_cards(edited)
+        else:
+            assert written == text.replace('id = "C00"\nfame = 5', 'id = "C00"\nfame = 3')

@@ -13,7 +13,7 @@ import pandas as pd
 
 from sunset_sim.analysis.report.render import md_cell, md_escape
 from sunset_sim.analysis.study import Study
-from sunset_sim.cards.edit import dump_cards
+from sunset_sim.cards.edit import edited_text
 from sunset_sim.cards.model import CardSet
 from sunset_sim.files import write_atomically
 
@@ -83,7 +83,9 @@ def write_study(
             "# (suggestions.csv beside this file lists them).\n"
         )
         write_atomically(
-            folder / "suggested-cards.toml", header + dump_cards(study.suggested_cards)
+            # the user's file with the edits in place: a diff against original-cards.toml
+            # shows just them
+            folder / "suggested-cards.toml", header + edited_text(cards, study.suggested_cards)
         )
         written.append("suggested-cards.toml")
         study.compare_command = compare_command(

@@ -10,6 +10,7 @@ it carries its own ``content_hash`` and ``source`` into game records like any fi
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable
 
 from sunset_sim.cards.fields import MAX_FAME, MAX_HIKE, MAX_PAINT, format_frame
@@ -34,6 +35,7 @@ __all__ = [
     "deal_key",
     "dump_cards",
     "edit_card",
+    "edited_text",
     "fame_changes",
 ]
 
@@ -281,6 +283,63 @@ def edit_card(cards: CardSet, card_id: str, field: str, steps: int) -> CardSet:
     result = parse_cards(dump_cards(edited), path)
     assert card_value(result, card_id, field) == shown_new
     return result
+
+
+_TABLE = re.compile(r"^\s*\[\[\s*(\w+)\s*\]\]\s*(#.*)?$")
+_HEADER = re.compile(r"^\s*\[")
+_ID = re.compile(r"""^\s*id\s*=\s*(?:"([^"\\]*)"|'([^']*)')\s*(#.*)?$""")
+
+
+def _shown(card: Commission | Goal | PlanCard, field: str) -> str:
+    """The field's value as TOML, as ``dump_cards`` writes it."""
+    if isinstance(card, PlanCard) and field == "wake":
+        return _toml_string(_wake_text(card.wake))
+    value = getattr(card, field)
+    return _toml_string(value) if isinstance(value, str) else str(value)
+
+
+def edited_text(cards: CardSet, edited: CardSet) -> str:
+    """``cards.source`` (the file as the user wrote it) with the fields that ``edited``
+    changes rewritten in place: comments, order and layout kept, so a diff of the two
+    files shows just the edits. Where the file does not hold each changed field on a line
+    of its own in its card's ``[[commission]]``, ``[[goal]]`` or ``[[plan]]`` table (an
+    inline table, say), or anything else differs, it is ``dump_cards(edited)``: the
+    result is always a file that ``parse_cards`` reads as ``edited``."""
+    changes: dict[tuple[str, str], dict[str, str]] = {}
+    for kind in ("commission", "goal", "plan"):
+        for before, after in zip(_deck(cards, kind), _deck(edited, kind), strict=True):
+            for field in FIELDS:
+                if kind in FIELD_KINDS[field] and getattr(before, field) != getattr(after, field):
+                    changes.setdefault((kind, after.id), {})[field] = _shown(after, field)
+    lines = cards.source.splitlines(keepends=True)
+    kind, card_id, done = None, None, 0
+    for number, line in enumerate(lines):
+        table = _TABLE.match(line)
+        if table or _HEADER.match(line):
+            kind, card_id = (table.group(1) if table else None), None
+            continue
+        found = _ID.match(line)
+        if found and kind is not None:
+            card_id = found.group(1) if found.group(1) is not None else found.group(2)
+            continue
+        wanted = changes.get((kind, card_id), {}) if card_id is not None else {}
+        for field, value in wanted.items():
+            pattern = re.match(rf"^(\s*{field}\s*=\s*)([^#\n]*?)(\s*(#.*)?)(\r?\n)?$", line)
+            if pattern:
+                lines[number] = pattern.expand(rf"\g<1>{value}\g<3>") + (pattern.group(5) or "")
+                done += 1
+    text = "".join(lines)
+    expected = sum(len(fields) for fields in changes.values())
+    try:
+        same = done == expected and _same_cards(parse_cards(text, edited.path), edited)
+    except ValueError:  # (a CardSetError: a layout this reading got wrong)
+        same = False
+    return text if same else dump_cards(edited)
+
+
+def _same_cards(one: CardSet, other: CardSet) -> bool:
+    fields = ("name", "features", "landscapes", "commissions", "goals", "plans")
+    return all(getattr(one, name) == getattr(other, name) for name in fields)
 
 
 def deal_key(cards: CardSet) -> str:
