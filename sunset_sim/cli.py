@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from sunset_sim import cli_common, validation
+from sunset_sim import cli_common, cli_tables, validation
 from sunset_sim.cli_catalog import cards_command, strategies_command
 from sunset_sim.cli_common import (
     CliError,
@@ -265,7 +265,7 @@ def play_command(
 @backend_options
 @cards_option
 @rule_option
-@cli_common.one_table_format_option("the summary (each strategy's win share and mean fame)")
+@cli_tables.one_table_format_option("the summary (each strategy's win share and mean fame)")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option(
     "--check-invariants",
@@ -408,23 +408,23 @@ def print_summary(summary, players: int, table_format: str, err: bool = False) -
     tie = proportion_ci(summary.tied_games, summary.games)
     early = proportion_ci(summary.shortage_games, summary.games)
     if table_format == "table":
-        click.echo(cli_common.records_text(rows), err=err)
+        click.echo(cli_tables.records_text(rows), err=err)
         click.echo(
             f"{summary.games} games, {players} players; tied games {tie[0]:.1%}; "
             f"ended by commission shortage {early[0]:.1%}",
             err=err,
         )
     elif table_format == "csv":
-        click.echo(cli_common.records_csv(rows), nl=False, err=err)
+        click.echo(cli_tables.records_csv(rows), nl=False, err=err)
     else:
         payload = {
             "games": summary.games,
             "players": players,
             **ci_columns("tie_rate", *tie),
             **ci_columns("early_end_rate", *early),
-            "strategies": cli_common.records_json(rows),
+            "strategies": cli_tables.records_json(rows),
         }
-        click.echo(json.dumps(cli_common.json_ready(payload), indent=1), err=err)
+        click.echo(json.dumps(cli_tables.json_ready(payload), indent=1), err=err)
 
 
 def report_invariants(summary) -> None:

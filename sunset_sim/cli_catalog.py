@@ -10,8 +10,10 @@ import click
 from sunset_sim.cards.loader import CardSetError, load_cards
 from sunset_sim.cli_common import (
     cards_option,
-    format_option,
     one_line,
+)
+from sunset_sim.cli_tables import (
+    format_option,
     print_tables,
     table_option,
 )

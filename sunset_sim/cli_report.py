@@ -31,13 +31,15 @@ from sunset_sim.cli_common import (
     load_card_set,
     make_seats,
     on_interrupt,
-    one_table_format_option,
     open_cli_backend,
     parse_rules,
-    print_tables,
     progress_output,
     rule_option,
     strategy_option,
+)
+from sunset_sim.cli_tables import (
+    one_table_format_option,
+    print_tables,
 )
 from sunset_sim.files import folder_written_whole
 

@@ -23,9 +23,11 @@ from sunset_sim.cli_common import (
     open_cli_backend,
     parse_number,
     parse_rules,
-    print_tables,
     progress_output,
     text_option,
+)
+from sunset_sim.cli_tables import (
+    print_tables,
 )
 from sunset_sim.cli_whatif import _common, _entrants, _playable, _settings, _tail
 from sunset_sim.files import folder_written_whole

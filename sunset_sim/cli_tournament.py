@@ -20,15 +20,17 @@ from sunset_sim.cli_common import (
     check_players,
     checked,
     compile_engine,
-    format_option,
     games_progress,
     load_card_set,
     make_seats,
     parse_rules,
-    print_tables,
     progress_output,
     rule_option,
     strategy_option,
+)
+from sunset_sim.cli_tables import (
+    format_option,
+    print_tables,
     table_option,
 )
 

@@ -28,16 +28,18 @@ from sunset_sim.cli_common import (
     jobs_text_option,
     load_card_set,
     on_interrupt,
-    one_table_format_option,
     open_cli_backend,
     parse_number,
     parse_rules,
     players_text_option,
-    print_table,
-    print_tables,
     progress_output,
     rule_option,
     text_option,
+)
+from sunset_sim.cli_tables import (
+    one_table_format_option,
+    print_table,
+    print_tables,
 )
 
 # Numbers are read as text and checked here, so that "--games abc" is one line too.

@@ -31,11 +31,13 @@ from sunset_sim.cli_common import (
     parse_number,
     parse_rules,
     players_text_option,
-    print_table,
-    print_tables,
     progress_output,
     rule_option,
     text_option,
+)
+from sunset_sim.cli_tables import (
+    print_table,
+    print_tables,
 )
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")

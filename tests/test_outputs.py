@@ -20,7 +20,7 @@ import pytest
 from conftest import cli, ok
 
 import sunset_sim
-from sunset_sim import cli_common
+from sunset_sim import cli_tables
 from sunset_sim.analysis import stats
 
 PAIR = ["--strategy", "greedy", "--strategy", "random"]
@@ -190,7 +190,7 @@ def test_plot_functions_return_figures_and_keep_the_backend(tmp_path):
 
 
 def test_json_output_is_strict_json():
-    from sunset_sim.cli_common import json_ready
+    from sunset_sim.cli_tables import json_ready
 
     ready = json_ready({"a": math.nan, "b": [1.0, math.inf], "c": np.float64(0.5)})
     assert ready == {"a": None, "b": [1.0, None], "c": 0.5}
@@ -210,14 +210,14 @@ SUMMARY_LIKE = [
 
 @pytest.mark.parametrize("rows", SUMMARY_LIKE)
 def test_summary_rows_print_as_pandas_prints_them(rows):
-    """simulate prints its summary without pandas (cli_common.records_*), so that it
+    """simulate prints its summary without pandas (cli_tables.records_*), so that it
     starts without importing it: the text, CSV and JSON are pandas' own, to the byte."""
     frame = pd.DataFrame(rows)
-    assert cli_common.records_text(rows) == frame.to_string(
-        index=False, float_format=cli_common._small
+    assert cli_tables.records_text(rows) == frame.to_string(
+        index=False, float_format=cli_tables._small
     )
-    assert cli_common.records_csv(rows) == frame.to_csv(index=False)
-    assert cli_common.records_json(rows) == json.loads(frame.to_json(orient="records"))
+    assert cli_tables.records_csv(rows) == frame.to_csv(index=False)
+    assert cli_tables.records_json(rows) == json.loads(frame.to_json(orient="records"))
 
 
 def test_simulate_without_out_does_not_import_pandas(tmp_path):

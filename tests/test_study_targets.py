@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sunset_sim.analysis.experiments import POINTS, FieldRun, _mean_ci, paired_value
+from sunset_sim.analysis.experiments import FieldRun
+from sunset_sim.analysis.paired_values import POINTS, _mean_ci, paired_value
 from sunset_sim.analysis.study import run_study
 from sunset_sim.analysis.suggestions import (
     VERIFY_ROUNDS,

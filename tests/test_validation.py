@@ -345,6 +345,26 @@ def test_run_study_refuses_what_simulate_refuses(args, kwargs, message):
     assert one_line(error).startswith(message)
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"strategies": []}, "strategies: give at least one strategy"),
+        ({"players": 7}, "players: 7 is outside 2 to 4"),
+        ({"games": 0}, "games: 0 is not a positive number of games"),
+        ({"rules": {"dayz": 3}}, "rules: unknown rule option 'dayz'"),
+        ({"cards": "no-such.toml"}, "no-such.toml: file not found"),
+    ],
+)
+def test_restricted_play_refuses_what_simulate_refuses(kwargs, message):
+    """games=0 was a bare ValueError ("need at least one array to concatenate") and a
+    rules dict went on unchecked; it is held to run_study's limits now."""
+    from sunset_sim.analysis.experiments import restricted_play
+
+    with pytest.raises(InputError) as error:
+        restricted_play(**{"strategies": ["greedy"], "players": 2, "games": 5, **kwargs})
+    assert one_line(error).startswith(message)
+
+
 @pytest.fixture(scope="module")
 def results():
     return sunset_sim.simulate(games=20, players=2, strategies=["greedy", "random"])
@@ -372,7 +392,7 @@ def test_build_report_says_what_is_wrong_with_the_frame(results, frame, message)
 def test_build_report_checks_whole_games_as_results_reading_does(results):
     """A frame given to build_report never went through read_results' row checks: a game
     with one seat twice (seats 0, 0 then 1, 1) was reported as two whole games. The
-    report checks whole games with results.whole_games, the same check and message."""
+    report checks whole games with result_rows.whole_games, the same check and message."""
     frame = results.copy()
     frame.loc[1, "seat"], frame.loc[2, "seat"] = 0, 1  # game 0: seats 0, 0; game 1: 1, 1
     with pytest.raises(InputError) as error:

@@ -34,27 +34,35 @@ deals and ``games`` the number of games behind each arm.
 from __future__ import annotations
 
 import functools
-import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from sunset_sim import enums
-from sunset_sim.analysis.stats import Z95
+from sunset_sim import enums, validation
+from sunset_sim.analysis.paired_values import (
+    POINTS,
+    VALUE_COLUMNS,
+    _per_deal,
+    paired_value,
+    value_rows,
+)
+from sunset_sim.analysis.restrictions import (
+    FAMILIES,
+    Restriction,
+    ban_array,
+    restrictions_for,
+)
 from sunset_sim.analysis.tournament import seatings
 from sunset_sim.cards.edit import fame_changes
-from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
-from sunset_sim.engine.restricted import BAN_ANY
 from sunset_sim.rules.options import Rules
 from sunset_sim.rules.setup import commission_order
 from sunset_sim.run.backends import BackendOption, using_backend
 from sunset_sim.runner import DEFAULT_CHUNK, iter_seatings
-from sunset_sim.strategy import Player, make_player
-from sunset_sim.validation import InputError
+from sunset_sim.strategy import Player
 
 __all__ = [
     "FAMILIES",
@@ -70,77 +78,8 @@ __all__ = [
     "values_frame",
 ]
 
-FAMILIES = ("plan", "commission", "feature", "landscape")
-POINTS = 100.0  # win share in points: 1 point = 0.01
 
 Progress = Callable[[int], None]
-
-
-@dataclass(frozen=True)
-class Restriction:
-    """What one seat may not take: a plan card, commission or landscape id, or a
-    feature type name (family ``feature``: no landscape showing it)."""
-
-    family: str
-    card: str
-
-    @property
-    def label(self) -> str:
-        return f"{self.family} {self.card}"
-
-
-def restrictions_for(cards: CardSet, families: Sequence[str] = FAMILIES) -> list[Restriction]:
-    """One restriction per card (or feature type) of each family, in card-file order."""
-    ids = {
-        "plan": [p.id for p in cards.plans],
-        "commission": [c.id for c in cards.commissions],
-        "feature": list(cards.features),
-        "landscape": [land.id for land in cards.landscapes],
-    }
-    unknown = [f for f in families if f not in ids]
-    if unknown:
-        raise InputError(f"family: {unknown[0]!r} is not one of {', '.join(FAMILIES)}")
-    return [Restriction(family, card) for family in families for card in ids[family]]
-
-
-def ban_columns(cards: CardSet, restriction: Restriction) -> list[int]:
-    """The columns of a kernel ``banned`` row (engine/restricted.py, ban_offsets) this restriction sets."""
-    n_plan, n_land = len(cards.plans), len(cards.landscapes)
-    plan_column, land_column, comm_column = 1, 1 + n_plan, 1 + n_plan + n_land
-    family, card = restriction.family, restriction.card
-    if family == "plan":
-        indices = [i for i, p in enumerate(cards.plans) if p.id == card]
-        columns = [plan_column + i for i in indices]
-    elif family == "commission":
-        indices = [i for i, c in enumerate(cards.commissions) if c.id == card]
-        columns = [comm_column + i for i in indices]
-    elif family == "landscape":
-        indices = [i for i, land in enumerate(cards.landscapes) if land.id == card]
-        columns = [land_column + i for i in indices]
-    elif family == "feature":
-        if card not in cards.features:
-            raise InputError(f"feature: {card!r} is not a feature type of {cards.name}")
-        f = cards.features.index(card)
-        columns = [land_column + i for i, land in enumerate(cards.landscapes) if land.features[f]]
-    else:
-        raise InputError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
-    if not columns:
-        raise InputError(f"{family}: no card {card!r} in {cards.name}")
-    return columns
-
-
-def ban_array(cards: CardSet, players: int, restriction: Restriction | None) -> np.ndarray | None:
-    """The kernel's ``banned`` array for one restriction: in game g, seat ``g % players``
-    is restricted (one mask per seat, the kernel picks ``g % players``)."""
-    if restriction is None:
-        return None
-    width = 1 + len(cards.plans) + len(cards.landscapes) + len(cards.commissions)
-    banned = np.zeros((players, players, width), dtype=np.uint8)
-    columns = ban_columns(cards, restriction)
-    for seat in range(players):
-        banned[seat, seat, BAN_ANY] = 1
-        banned[seat, seat, columns] = 1
-    return banned
 
 
 # --- playing a field ------------------------------------------------------------------
@@ -363,177 +302,7 @@ def play_commission_arms(
     return {r: FieldRun(first, players, labels, share[r], fame[r]) for r in restrictions}
 
 
-# --- paired values --------------------------------------------------------------------
-
-
-def _mean_ci(
-    values: np.ndarray, z: float = Z95, bound: float | None = None, games: int = 0
-) -> tuple[float, float, float]:
-    """Mean and normal 95% CI of per-deal values. With ``bound`` (no game moves the
-    mean by more than ``bound`` / ``games``: a seat's win share moves by at most 1 in a
-    game) and every value the same, the CI is not zero-width: a restriction that changed
-    no game's outcome in a few games has not shown that it never would. The half-width
-    is then ``bound`` times the Wilson upper limit of the share of games it changes
-    (none of ``games`` seen: z^2 / (games + z^2); about 3.7 points of win share on 100
-    games, 0.01 points on the 28,000 of 200 deals x 140 rotations)."""
-    values = values[np.isfinite(values)]
-    n = values.size
-    if n == 0:
-        return math.nan, math.nan, math.nan
-    mean = float(values.mean())
-    if n < 2:
-        return mean, math.nan, math.nan
-    half = z * float(values.std(ddof=1)) / math.sqrt(n)
-    if bound is not None and float(values.max()) == float(values.min()):
-        half = max(half, bound * z * z / (max(games, n) + z * z))
-    return mean, mean - half, mean + half
-
-
-def _per_deal(values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-    """(tables, games) -> per-deal mean over the tables selected by ``mask``."""
-    if mask is None:
-        return values.mean(axis=0)
-    counts = mask.sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(counts > 0, (values * mask).sum(axis=0) / counts, np.nan)
-
-
-def paired_value(
-    base: FieldRun, restricted: FieldRun, label: str | None = None, used: bool = True
-) -> dict[str, float]:
-    """What the restriction cost its seat, base minus restricted, per deal: win share in
-    points and fame, each with its 95% CI; ``label`` limits it to one strategy's seats.
-    ``used``: the seat used the card in some base game. A card nobody used is worth
-    exactly nothing in these games (the restricted games are the base games), and its
-    CI stays 0 to 0; one that was used but changed no game's outcome gets ``_mean_ci``'s
-    bound (used in 7% of 50 deals, no outcome changed: not shown to be worth 0)."""
-    mask = None if label is None else base.strategy_mask(label)
-    share = _per_deal(base.seat_values(base.share) - restricted.seat_values(restricted.share), mask)
-    fame = _per_deal(base.seat_values(base.fame) - restricted.seat_values(restricted.fame), mask)
-    games = int(base.share.shape[0] * base.games if mask is None else mask.sum())
-    value, lo, hi = _mean_ci(share * POINTS, bound=POINTS if used else None, games=games)
-    fame_cost, fame_lo, fame_hi = _mean_ci(fame)
-    n = int(np.isfinite(share).sum())
-    return {
-        "value": value,
-        "value_ci_low": lo,
-        "value_ci_high": hi,
-        "fame_cost": fame_cost,
-        "fame_cost_ci_low": fame_lo,
-        "fame_cost_ci_high": fame_hi,
-        "n": n,
-        "games": games,
-    }
-
-
-def use_rate(
-    cards: CardSet, base: FieldRun, restriction: Restriction, label: str | None = None
-) -> float:
-    """How often the restricted seat used the card in the unrestricted games: kept the
-    plan card on some day, completed the commission, painted the landscape (or one with
-    the feature type); ``label`` limits it to the deals where that seat plays that
-    strategy (NaN where none does, or without the raw records)."""
-    if not base.raw:
-        return math.nan
-    seats = base.restricted_seat()
-    rows = np.arange(base.games)
-    used = []
-    for raw in base.raw:
-        if restriction.family == "plan":
-            index = [p.id for p in cards.plans].index(restriction.card)
-            used.append((raw["plan"][rows, seats] == index).any(axis=1))
-        elif restriction.family == "commission":
-            index = [c.id for c in cards.commissions].index(restriction.card)
-            used.append(raw["commission"][rows, index] == seats)
-        else:
-            n_plan = len(cards.plans)
-            columns = [c - 1 - n_plan for c in ban_columns(cards, restriction)]
-            painted = raw["painted"][rows, seats]  # (games, words) uint64
-            hit = np.zeros(base.games, dtype=bool)
-            for land in columns:
-                hit |= (painted[:, land // 64] >> np.uint64(land % 64)) & np.uint64(1) > 0
-            used.append(hit)
-    used_by_deal = np.array(used)  # (tables, games)
-    if label is not None:
-        used_by_deal = used_by_deal[base.strategy_mask(label)]
-    return float(np.mean(used_by_deal)) if used_by_deal.size else math.nan
-
-
 # --- restricted play ------------------------------------------------------------------
-
-
-def _cards(cards: CardSet | str | os.PathLike | None) -> CardSet:
-    return cards if isinstance(cards, CardSet) else load_cards(cards)
-
-
-def _players(strategies: Sequence[str | Player]) -> list[Player]:
-    entrants = [s if isinstance(s, Player) else make_player(s) for s in strategies]
-    if not entrants:
-        raise InputError("strategies: give at least one strategy")
-    return entrants
-
-
-def card_fame(cards: CardSet, restriction: Restriction) -> float:
-    if restriction.family == "commission":
-        return float(next(c.fame for c in cards.commissions if c.id == restriction.card))
-    return math.nan
-
-
-def value_rows(
-    cards: CardSet,
-    base: FieldRun,
-    restricted: FieldRun,
-    restriction: Restriction,
-    by_strategy: bool = True,
-) -> list[dict]:
-    """Rows of ``restricted_play``'s frame for one restriction: all seats, then per strategy."""
-    common = {
-        "family": restriction.family,
-        "card": restriction.card,
-        "fame": card_fame(cards, restriction),
-        "use_rate": use_rate(cards, base, restriction),
-    }
-    used = not common["use_rate"] == 0.0  # (NaN, not known: taken as used)
-    rows = [{**common, "strategy": "all", **paired_value(base, restricted, used=used)}]
-    if by_strategy:
-        labels = sorted({label for table in base.labels for label in table})
-        if len(labels) > 1:
-            for label in labels:
-                # its own seats' use: a card only one strategy uses is worth exactly
-                # nothing to the others (NaN, not known: taken as used)
-                rate = use_rate(cards, base, restriction, label)
-                value = paired_value(base, restricted, label, not rate == 0.0)
-                rows.append({**common, "strategy": label, "use_rate": rate, **value})
-    for row in rows:
-        # per fame point; a fame-0 commission's whole value counts as its one point, so
-        # that one nobody sells for nothing is below the others (it had no value at all,
-        # and no target could name it)
-        fame = row["fame"]
-        for key in ("value", "value_ci_low", "value_ci_high"):
-            row[f"{key.replace('value', 'value_per_fame')}"] = (
-                row[key] / max(fame, 1.0) if fame >= 0 else math.nan
-            )
-    return rows
-
-
-VALUE_COLUMNS = [
-    "family",
-    "card",
-    "strategy",
-    "fame",
-    "value",
-    "value_ci_low",
-    "value_ci_high",
-    "value_per_fame",
-    "value_per_fame_ci_low",
-    "value_per_fame_ci_high",
-    "fame_cost",
-    "fame_cost_ci_low",
-    "fame_cost_ci_high",
-    "use_rate",
-    "n",
-    "games",
-]
 
 
 def restricted_play(
@@ -542,7 +311,7 @@ def restricted_play(
     games: int = 5000,
     seed: int = 0,
     cards: CardSet | str | os.PathLike | None = None,
-    rules: Rules | None = None,
+    rules: Rules | Mapping | Sequence[str] | None = None,
     families: Sequence[str] = ("plan", "commission", "feature"),
     restrictions: Sequence[Restriction] | None = None,
     jobs: int | None = None,
@@ -558,10 +327,17 @@ def restricted_play(
     cost in points with its 95% CI, ``value_per_fame`` the same per fame point
     (commissions; at fame 0 the whole value), ``fame_cost`` the mean fame lost, ``use_rate`` how often the seat used
     the card when allowed, ``n`` the deals and ``games`` the games per arm.
-    ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them."""
-    card_set = _cards(cards)
-    rules = rules or Rules()
-    tables = seatings(_players(strategies), players)
+    ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them.
+    Inputs are held to the command line's limits (``InputError``, one line naming the
+    argument)."""
+    players = validation.check_players(players)
+    games = validation.check_games(games)
+    seed = validation.check_seed(seed)
+    first_game = validation.check_seed(first_game, "first_game")
+    jobs = validation.check_jobs(jobs)
+    rules = validation.as_rules(rules)
+    card_set = validation.as_cards(cards, players=players, days=rules.days)
+    tables = seatings(validation.check_strategies(strategies), players)
     chosen = (
         list(restrictions) if restrictions is not None else restrictions_for(card_set, families)
     )

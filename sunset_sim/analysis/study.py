@@ -50,14 +50,13 @@ import pandas as pd
 from sunset_sim import validation
 from sunset_sim.analysis.experiments import (
     FAMILIES,
-    POINTS,
     FieldRun,
     Lab,
     Restriction,
-    _mean_ci,
     restrictions_for,
     values_frame,
 )
+from sunset_sim.analysis.paired_values import POINTS, _mean_ci
 from sunset_sim.analysis.suggestions import (
     PLAN_FIELDS,
     SUGGESTION_COLUMNS,

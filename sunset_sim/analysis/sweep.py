@@ -25,7 +25,6 @@ from sunset_sim.analysis.whatif import (
     CardsLike,
     RulesLike,
     StrategyLike,
-    _cards,
     _check_sizes,
     _Deals,
     _play,
@@ -205,7 +204,7 @@ def sweep(
             "'NAME:KEY=V1,V2,...'; rule: a rule option 'KEY=V1,V2,...')"
         )
     _check_sizes(players, games, seed, jobs, chunk_size, on_chunk, progress)
-    card_set = _cards(cards)
+    card_set = validation.as_cards(cards)
     base_rules = resolve_rules(rules)
     entrants = validation.check_strategies(strategies or ("greedy",))
     rows = []

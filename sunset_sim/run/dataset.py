@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING
 from sunset_sim.cards.model import CardSet
 from sunset_sim.files import JSONTextError, parse_json
 from sunset_sim.lazy import LazyModule
-from sunset_sim.results import Summary, check_rows
+from sunset_sim.result_rows import check_rows
+from sunset_sim.results import Summary
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
 from sunset_sim.run.backends import engine_hash
@@ -344,7 +345,7 @@ def read_manifest(folder: str | os.PathLike) -> dict:
 
 def read_dataset(folder: str | os.PathLike, allow_incomplete: bool = False) -> pd.DataFrame:
     """The rows of a dataset folder, in game order (only the chunks the manifest lists),
-    checked as ``report`` checks them (``results.check_rows``): a damaged or edited part
+    checked as ``report`` checks them (``result_rows.check_rows``): a damaged or edited part
     file is a RunError in one line naming the row and column, not rows returned as if
     sunset-sim had written them."""
     import pyarrow.dataset as ds

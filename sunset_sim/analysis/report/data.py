@@ -17,7 +17,7 @@ from sunset_sim.analysis.report.model import MIN_SAMPLES, TOO_FEW, ReportInputEr
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.jit import jit
 from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
-from sunset_sim.results import DAY_PATTERNS, any_of, whole_games
+from sunset_sim.result_rows import DAY_PATTERNS, any_of, whole_games
 from sunset_sim.validation import InputError
 
 BASE_COLUMNS = ("game", "seat", "strategy", "fame", "win_share", "n_winners")

@@ -13,7 +13,7 @@ from sunset_sim.analysis.report.data import check_columns, wanted_columns
 from sunset_sim.analysis.report.model import Report, ReportInputError
 from sunset_sim.analysis.report.render import render_all, render_html, render_markdown
 from sunset_sim.files import write_atomically
-from sunset_sim.results import check_rows
+from sunset_sim.result_rows import check_rows
 from sunset_sim.validation import InputError, check_callback, first_line
 
 
@@ -70,7 +70,7 @@ def read_results(path: str | Path) -> tuple[pd.DataFrame, dict | None]:
     ``frame.attrs["provenance"]`` holds it too, so ``build_report(frame)`` reports with
     the card set the games were played with. ReportInputError for anything unreadable,
     and for rows or a record that are not as sunset-sim writes them
-    (``results.check_rows``; ``provenance.check_run``, which ``read_manifest`` applies to a
+    (``result_rows.check_rows``; ``provenance.check_run``, which ``read_manifest`` applies to a
     dataset folder's manifest): one line naming the row and column or the field."""
     if not isinstance(path, str | os.PathLike):
         raise ReportInputError(

@@ -1,0 +1,187 @@
+"""How every ``sunset-sim`` command prints its tables: the ``--format`` and ``--table``
+options and one way to print text, CSV or JSON (``simulate``'s summary without pandas)."""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import math
+import numbers
+from collections.abc import Sequence
+
+import click
+
+from sunset_sim.cli_common import CliError
+
+__all__ = [
+    "format_option",
+    "one_table_format_option",
+    "table_option",
+    "print_tables",
+    "print_table",
+    "records_text",
+    "records_csv",
+    "records_json",
+    "json_ready",
+]
+
+
+def _format_choice(help_text: str):
+    return click.option(
+        "--format",
+        "table_format",
+        type=click.Choice(["table", "csv", "json"]),
+        default="table",
+        show_default=True,
+        help=help_text,
+    )
+
+
+def format_option(function):
+    """``--format`` of a command that prints several tables (``--table`` picks one)."""
+    return _format_choice(
+        "table (aligned text for people), csv (exactly one table on stdout: the main one, or "
+        "the one --table names) or json (one object holding every table, each a list of "
+        "rows). Status lines always go to stderr."
+    )(function)
+
+
+def one_table_format_option(table: str):
+    """``--format`` of a command that prints one table, described by ``table``."""
+    return _format_choice(
+        f"How {table} is printed on stdout: table (aligned text for people), csv (its "
+        "header and rows) or json (one object: the run's figures and the table as a list of "
+        "rows). Status lines always go to stderr."
+    )
+
+
+def table_option(names: Sequence[str]):
+    """``--table NAME``: which of a command's several tables to print (csv prints one)."""
+
+    def decorate(function):
+        return click.option(
+            "--table",
+            "table_name",
+            type=click.Choice(list(names)),
+            default=None,
+            help=f"Print only this table (default: all; --format csv prints {names[0]!r}, "
+            "one table per stream).",
+        )(function)
+
+    return decorate
+
+
+def print_tables(
+    tables: Sequence[tuple[str, str, object]],
+    table_format: str,
+    table_name: str | None = None,
+    meta: dict | None = None,
+    float_format: str = "{:.3f}",
+) -> None:
+    """Print several (name, title, DataFrame) tables the one way every command does.
+
+    table: each under its title; csv: exactly ONE table (``table_name``, else the first),
+    so the stream is one header and its rows; json: ONE object, ``meta`` plus
+    ``{name: [rows...]}`` for each table (or only ``table_name``)."""
+    chosen = [t for t in tables if table_name is None or t[0] == table_name]
+    if not chosen:
+        names = ", ".join(t[0] for t in tables)
+        raise CliError(f"--table: {table_name!r} is not among this run's tables ({names})")
+    if table_format == "csv":
+        print_table(chosen[0][2], "csv")
+    elif table_format == "json":
+        import json
+
+        payload = json_ready(dict(meta or {}))
+        for name, _, frame in chosen:
+            payload[name] = json.loads(frame.to_json(orient="records"))
+        click.echo(json.dumps(payload, indent=1, allow_nan=False))
+    else:
+        for _, title, frame in chosen:
+            if title:
+                click.echo(f"\n{title}")
+            print_table(frame, "table", float_format)
+
+
+def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
+    """Print a DataFrame as an aligned table, CSV or JSON records."""
+    if table_format == "csv":
+        click.echo(frame.to_csv(index=False), nl=False)
+    elif table_format == "json":
+        click.echo(frame.to_json(orient="records", indent=1))
+    else:
+        shown = functools.partial(_small, float_format=float_format)
+        formatters = {c: shown for c in frame.columns if frame[c].dtype.kind == "f"}
+        click.echo(frame.to_string(index=False, formatters=formatters))
+
+
+def records_text(rows: Sequence[dict], float_format: str = "{:.3f}") -> str:
+    """Rows of text, whole numbers and floats (the same keys in each) as pandas'
+    ``to_string(index=False, float_format=_small)`` prints their DataFrame (a test holds
+    the two to the same text): each column right-justified to its widest cell, a column
+    of numbers at least one wider than its name. Made without pandas, so that
+    ``simulate`` starts without importing it."""
+    if not rows:
+        return ""
+    columns = []
+    for name in rows[0]:
+        values = [row[name] for row in rows]
+        if all(isinstance(v, numbers.Integral) for v in values):
+            cells, width = [str(v) for v in values], len(name) + 1
+        elif all(isinstance(v, numbers.Real) for v in values):
+            cells = ["NaN" if math.isnan(v) else _small(v, float_format) for v in values]
+            width = len(name) + 1
+        else:
+            cells, width = [str(v) for v in values], len(name)
+        width = max(width, *(len(cell) for cell in cells))
+        columns.append([name.rjust(width), *(cell.rjust(width) for cell in cells)])
+    return "\n".join(" ".join(line) for line in zip(*columns, strict=True))
+
+
+def records_csv(rows: Sequence[dict]) -> str:
+    """Rows as pandas' ``to_csv(index=False)`` writes them (a header, floats as repr, NaN
+    as an empty cell, minimal quoting, newline-ended lines), without pandas."""
+    if not rows:
+        return ""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(list(rows[0]))
+    for row in rows:
+        writer.writerow(["" if isinstance(v, float) and math.isnan(v) else v for v in row.values()])
+    return out.getvalue()
+
+
+def records_json(rows: Sequence[dict]) -> list[dict]:
+    """Rows as ``json.loads(frame.to_json(orient="records"))`` gives them (floats to 10
+    decimals, NaN as None), without pandas."""
+    return [
+        {
+            key: (None if math.isnan(v) else round(v, 10)) if isinstance(v, float) else v
+            for key, v in row.items()
+        }
+        for row in rows
+    ]
+
+
+def json_ready(value):
+    """``value`` with every NaN or infinite float as None (null): strict JSON, which
+    ``json.loads`` elsewhere (jq, JavaScript) accepts; NumPy scalars as Python numbers."""
+    if isinstance(value, dict):
+        return {key: json_ready(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_ready(item) for item in value]
+    if hasattr(value, "item") and not isinstance(value, str):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _small(value: float, float_format: str = "{:.3f}") -> str:
+    """``float_format``, but a nonzero value it would print as zero in two significant
+    digits: a Wilson bound of 0.00038 stays visible ("0.000 (0.000 to 0.00038)")."""
+    text = float_format.format(value)
+    if value and math.isfinite(value) and float(text) == 0:
+        return f"{value:.2g}"
+    return text
