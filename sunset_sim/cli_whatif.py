@@ -491,15 +491,17 @@ def sweep_command(
     strategy_columns += ["win_share", "win_share_ci_low", "win_share_ci_high"]
     strategy_columns += ["mean_fame", "mean_fame_ci_low", "mean_fame_ci_high"]
     # (json key, title, table)
-    tables = [("per_value", "Per value", frame[strategy_columns])]
+    # (titles name the swept setting: "Per value of tie_break and strategy")
+    tables = [("per_value", "Per value of {swept} and strategy", frame[strategy_columns])]
     if frame.attrs["kind"] == "rule":
         game_columns = ["value", "n", "balance", "balance_ci_low", "balance_ci_high"]
         game_columns += ["tie_rate", "early_end_rate", "days_played"]
         tables = [
-            ("per_strategy", "Per value and strategy", frame[strategy_columns]),
+            ("per_strategy", "Per value of {swept} and strategy", frame[strategy_columns]),
             (
                 "per_value",
-                "Per value: seat Balance (1 = fair), ties, early ends",
+                "Per value of {swept}: seat Balance (1 = fair), tie rate, early-end rate, "
+                "days played",
                 frame.drop_duplicates("value")[game_columns],
             ),
         ]
@@ -511,7 +513,7 @@ def sweep_command(
         tables = [
             (
                 key,
-                f"{title} of {swept}",
+                title.format(swept=swept),
                 part.assign(value=[f"{v:g}" for v in part["value"]])  # 0.0625, not 0.062
                 if frame.attrs["kind"] == "param"
                 else part,

@@ -187,7 +187,7 @@ def test_sweep_rule_cli_tables(tmp_path):
         cli("sweep", "--rule-values", "tie_break=seat,random", *FIELD, "--games", 30,
             "--plot", plot)
     )  # fmt: skip
-    assert "Per value and strategy of tie_break" in out and "seat Balance" in out
+    assert "Per value of tie_break and strategy" in out and "seat Balance" in out
     assert plot.exists() and plot.stat().st_size > 1000
     csv = ok(cli("sweep", "--rule-values", "days=2,3", *FIELD, "--games", 10, "--format", "csv"))
     assert csv.splitlines()[0].startswith("value,strategy,n,win_share")
