@@ -22,12 +22,12 @@ from sunset_sim.analysis.experiments import (
     Lab,
     Restriction,
     ban_array,
-    ban_columns,
     play_field,
     restricted_play,
     restrictions_for,
     turned_up,
 )
+from sunset_sim.analysis.restrictions import ban_columns
 from sunset_sim.analysis.study import card_edits, run_study
 from sunset_sim.analysis.study_files import write_study
 from sunset_sim.analysis.suggestions import SUGGESTION_COLUMNS, VERIFY_ROUNDS
