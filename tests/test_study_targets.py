@@ -16,6 +16,7 @@ from sunset_sim.analysis.paired_values import POINTS, _mean_ci, paired_value
 from sunset_sim.analysis.study import run_study
 from sunset_sim.analysis.suggestions import (
     VERIFY_ROUNDS,
+    _nearest_text,
     _plausible,
     _pooled,
     _unsettled_note,
@@ -161,6 +162,32 @@ def test_a_walk_that_jumps_the_band_notes_its_nearest_step():
     above, below = between.split("; ")[:2]
     assert above.startswith("fame -3: ") and above.endswith("), above 0.05 to 0.32")
     assert below == "fame -4: 0.00 (95% CI 0.00 to 0.00), below 0.05 to 0.32)"
+
+
+def test_the_note_names_the_two_steps_the_walk_crossed_the_target_between():
+    """C02 raised to fame 6 (greedy and balanced, 3 players, 400 deals): fame 3 and 2
+    both measured 0.49 per point, above the target, and fame 1 0.00, below it. The note
+    names fame 2 and fame 1, where the walk crossed, not the first of two equal values;
+    with no crossing it names the nearest step; with a step inside, nothing."""
+
+    def step(steps, value, half=0.3, low=0.06, high=0.39):
+        miss = max(low - value, value - high, 0.0)
+        return (miss, {"fame": steps}, (value, value - half, value + half), low, high)
+
+    walk = [step(-1, 0.68), step(-2, 0.59), step(-3, 0.49), step(-4, 0.49), step(-5, 0.0)]
+    walk.append(step(-6, 0.0))
+    text = _nearest_text(walk, "above")
+    assert text.startswith(" (the target lies between two steps on the study's deals: fame -4: ")
+    assert "fame -4: 0.49 (95% CI 0.19 to 0.79), above 0.06 to 0.39; fame -5: 0.00" in text
+    assert _nearest_text(walk[:4], "above") == (
+        " (nearest on the study's deals: fame -3: 0.49 (95% CI 0.19 to 0.79), above 0.06 to 0.39)"
+    )
+    assert _nearest_text([*walk, step(-7, 0.2)], "above") == ""
+    # a card below its target walks up and crosses the other way
+    up = [step(1, 0.0), step(2, 0.5)]
+    assert "fame +1: 0.00 (95% CI -0.30 to 0.30), below 0.06 to 0.39; fame +2: 0.50" in (
+        _nearest_text(up, "below")
+    )
 
 
 def test_the_steps_outside_whose_ci_reaches_the_band_are_plausible_nearest_first():

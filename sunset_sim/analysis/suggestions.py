@@ -128,29 +128,36 @@ def _plausible(tried: list) -> list:
     return sorted(reach, key=lambda step: step[0])
 
 
-def _nearest_text(tried: list) -> str:
+def _side(step: tuple) -> str:
+    """ "above" or "below" the band (the step's own), "" inside or unknown (NaN)."""
+    value, low, high = step[2][0], step[3], step[4]
+    return "above" if value > high else "below" if value < low else ""
+
+
+def _step_text(step: tuple) -> str:
+    _, edits_tried, measure, low, high = step
+    return (
+        f"{_edit_text(edits_tried)}: {measure[0]:.2f} (95% CI {measure[1]:.2f} to "
+        f"{measure[2]:.2f}), {_side(step)} {low:.2f} to {high:.2f}"
+    )
+
+
+def _nearest_text(tried: list, status: str) -> str:
     """Where the target lay among the steps measured, when none was inside on the
-    study's deals: the nearest step on each side of it. With both, it falls between two
-    values the fields can take (a commission no one sells at fame 1 and too rich at 2),
-    and the designer chooses between them, or edits another card."""
+    study's deals. Where the walk crossed it (its first step past the band, on the other
+    side from ``status``, and the last step before that still on this side), the target
+    falls between two values the fields can take (a commission no one sells at fame 1
+    and too rich at 2): the designer chooses between them, or edits another card. Else
+    the step that came nearest."""
     if not tried or any(step[0] == 0.0 for step in tried):
         return ""
-    sides = []
-    for name in ("above", "below"):
-        steps = [
-            step
-            for step in tried
-            if (step[2][0] > step[4] if name == "above" else step[2][0] < step[3])
-        ]
-        if steps:
-            _, edits_tried, measure, low, high = min(steps, key=lambda step: step[0])
-            sides.append(
-                f"{_edit_text(edits_tried)}: {measure[0]:.2f} (95% CI {measure[1]:.2f} to "
-                f"{measure[2]:.2f}), {name} {low:.2f} to {high:.2f}"
-            )
-    if len(sides) == 2:
-        return f" (the target lies between two steps on the study's deals: {'; '.join(sides)})"
-    return f" (nearest on the study's deals: {sides[0]})" if sides else ""
+    far = "below" if status == "above" else "above"
+    crossed = next((i for i, step in enumerate(tried) if _side(step) == far), None)
+    before = [step for step in tried[:crossed] if _side(step) == status] if crossed else []
+    if before:
+        pair = f"{_step_text(before[-1])}; {_step_text(tried[crossed])}"
+        return f" (the target lies between two steps on the study's deals: {pair})"
+    return f" (nearest on the study's deals: {_step_text(min(tried, key=lambda s: s[0]))})"
 
 
 def _unsettled_note(row: dict) -> str:
@@ -461,7 +468,7 @@ def suggest(
         if not found:
             notes.append(
                 f"{card}: no edit of up to {limit} steps, within the values its fields "
-                f"may take, was verified inside its target{_nearest_text(tried)}; nothing "
+                f"may take, was verified inside its target{_nearest_text(tried, target['status'])}; nothing "
                 "suggested for it"
             )
             continue
