@@ -85,7 +85,8 @@ def write_study(
         write_atomically(
             # the user's file with the edits in place: a diff against original-cards.toml
             # shows just them
-            folder / "suggested-cards.toml", header + edited_text(cards, study.suggested_cards)
+            folder / "suggested-cards.toml",
+            header + edited_text(cards, study.suggested_cards),
         )
         written.append("suggested-cards.toml")
         study.compare_command = compare_command(
