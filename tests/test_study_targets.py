@@ -183,6 +183,8 @@ def test_the_note_names_the_two_steps_the_walk_crossed_the_target_between():
         " (nearest on the study's deals: fame -3: 0.49 (95% CI 0.19 to 0.79), above 0.06 to 0.39)"
     )
     assert _nearest_text([*walk, step(-7, 0.2)], "above") == ""
+    unmeasured = (math.inf, {"fame": -1}, (math.nan,) * 3, 0.06, 0.39)
+    assert _nearest_text([unmeasured], "above") == ""
     # a card below its target walks up and crosses the other way
     up = [step(1, 0.0), step(2, 0.5)]
     assert "fame +1: 0.00 (95% CI -0.30 to 0.30), below 0.06 to 0.39; fame +2: 0.50" in (

@@ -157,7 +157,10 @@ def _nearest_text(tried: list, status: str) -> str:
     if before:
         pair = f"{_step_text(before[-1])}; {_step_text(tried[crossed])}"
         return f" (the target lies between two steps on the study's deals: {pair})"
-    return f" (nearest on the study's deals: {_step_text(min(tried, key=lambda s: s[0]))})"
+    nearest = min(tried, key=lambda step: step[0])
+    if not math.isfinite(nearest[0]):  # (every step unmeasured: NaN values)
+        return ""
+    return f" (nearest on the study's deals: {_step_text(nearest)})"
 
 
 def _unsettled_note(row: dict) -> str:
