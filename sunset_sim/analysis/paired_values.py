@@ -17,7 +17,7 @@ from sunset_sim.cards.model import CardSet
 if TYPE_CHECKING:
     from sunset_sim.analysis.experiments import FieldRun
 
-__all__ = ["POINTS", "VALUE_COLUMNS", "paired_value", "use_rate", "value_rows"]
+__all__ = ["POINTS", "VALUE_COLUMNS", "paired_value", "use_rate", "used_by_deal", "value_rows"]
 
 POINTS = 100.0  # win share in points: 1 point = 0.01
 
@@ -82,15 +82,12 @@ def paired_value(
     }
 
 
-def use_rate(
-    cards: CardSet, base: FieldRun, restriction: Restriction, label: str | None = None
-) -> float:
-    """How often the restricted seat used the card in the unrestricted games: kept the
-    plan card on some day, completed the commission, painted the landscape (or one with
-    the feature type); ``label`` limits it to the deals where that seat plays that
-    strategy (NaN where none does, or without the raw records)."""
+def used_by_deal(cards: CardSet, base: FieldRun, restriction: Restriction) -> np.ndarray | None:
+    """(tables, games) bool: the restricted seat used the card in that unrestricted game
+    (kept the plan card on some day, completed the commission, painted the landscape or
+    one with the feature type); None without the raw records."""
     if not base.raw:
-        return math.nan
+        return None
     seats = base.restricted_seat()
     rows = np.arange(base.games)
     used = []
@@ -109,10 +106,17 @@ def use_rate(
             for land in columns:
                 hit |= (painted[:, land // 64] >> np.uint64(land % 64)) & np.uint64(1) > 0
             used.append(hit)
-    used_by_deal = np.array(used)  # (tables, games)
-    if label is not None:
-        used_by_deal = used_by_deal[base.strategy_mask(label)]
-    return float(np.mean(used_by_deal)) if used_by_deal.size else math.nan
+    return np.array(used)
+
+
+def use_rate(used: np.ndarray | None, mask: np.ndarray | None = None) -> float:
+    """How often the restricted seat used the card (``used_by_deal``), over the deals of
+    ``mask`` (one strategy's seats: ``FieldRun.strategy_mask``) or all; NaN where none
+    or not known."""
+    if used is None:
+        return math.nan
+    chosen = used if mask is None else used[mask]
+    return float(np.mean(chosen)) if chosen.size else math.nan
 
 
 def card_fame(cards: CardSet, restriction: Restriction) -> float:
@@ -133,8 +137,9 @@ def value_rows(
         "family": restriction.family,
         "card": restriction.card,
         "fame": card_fame(cards, restriction),
-        "use_rate": use_rate(cards, base, restriction),
     }
+    used_games = used_by_deal(cards, base, restriction)  # once: every row takes its share
+    common["use_rate"] = use_rate(used_games)
     used = not common["use_rate"] == 0.0  # (NaN, not known: taken as used)
     rows = [{**common, "strategy": "all", **paired_value(base, restricted, used=used)}]
     if by_strategy:
@@ -143,7 +148,7 @@ def value_rows(
             for label in labels:
                 # its own seats' use: a card only one strategy uses is worth exactly
                 # nothing to the others (NaN, not known: taken as used)
-                rate = use_rate(cards, base, restriction, label)
+                rate = use_rate(used_games, base.strategy_mask(label))
                 value = paired_value(base, restricted, label, not rate == 0.0)
                 rows.append({**common, "strategy": label, "use_rate": rate, **value})
     for row in rows:

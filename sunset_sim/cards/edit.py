@@ -331,15 +331,10 @@ def edited_text(cards: CardSet, edited: CardSet) -> str:
     text = "".join(lines)
     expected = sum(len(fields) for fields in changes.values())
     try:
-        same = done == expected and _same_cards(parse_cards(text, edited.path), edited)
+        same = done == expected and fame_changes(edited, parse_cards(text, edited.path)) == []
     except ValueError:  # (a CardSetError: a layout this reading got wrong)
         same = False
     return text if same else dump_cards(edited)
-
-
-def _same_cards(one: CardSet, other: CardSet) -> bool:
-    fields = ("name", "features", "landscapes", "commissions", "goals", "plans")
-    return all(getattr(one, name) == getattr(other, name) for name in fields)
 
 
 def deal_key(cards: CardSet) -> str:
