@@ -106,7 +106,7 @@ def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
 @click.option(
     "--table",
     "table_name",
-    type=click.Choice(["suggestions", "outside", "targets", "values", "edits"]),
+    type=click.Choice(["suggestions", "outside", "unsettled", "targets", "values", "edits"]),
     help="Print only this table (--format csv prints one table: this one, or suggestions); "
     "--format json prints one object with every table and the notes.",
 )
@@ -167,8 +167,10 @@ def study_command(
     from sunset_sim.analysis.study import EDIT_FAMILIES, _edit_list, run_study
     from sunset_sim.analysis.study_files import (
         STUDY_FILES,
+        UNSETTLED_TEXT,
         outside_text,
         suggestion_text,
+        unsettled_text,
         write_study,
     )
     from sunset_sim.analysis.tournament import seatings
@@ -232,6 +234,7 @@ def study_command(
         tables = [
             ("suggestions", "Verified suggestions", study.suggestions),
             ("outside", "Outside their targets", outside),
+            ("unsettled", "Unsettled", study.unsettled()),
             ("targets", "Targets", study.targets),
             ("values", "Values", study.values),
             ("edits", "Edits", study.edits),
@@ -243,6 +246,11 @@ def study_command(
             click.echo("  none")
         for _, row in outside.iterrows():
             click.echo(f"  {outside_text(row)}")
+        unsettled = study.unsettled()
+        if not unsettled.empty:
+            click.echo(f"Unsettled ({len(unsettled)}): {UNSETTLED_TEXT[len('Unsettled: ') :]}:")
+            for _, row in unsettled.iterrows():
+                click.echo(f"  {unsettled_text(row)}")
         if study.suggested:
             click.echo(f"Verified suggestions ({len(study.suggestions)}):")
         else:
@@ -252,7 +260,7 @@ def study_command(
         for note in study.notes:
             click.echo(f"  note: {note}")
         if study.compare_command:
-            click.echo("Check the suggested set:")
+            click.echo("Play the original against the suggested set on other deals:")
             click.echo(f"  {study.compare_command}")
     click.echo(f"wrote {', '.join(written)} in {out_path}", err=True)
     sys.stdout.flush()

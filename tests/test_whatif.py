@@ -245,3 +245,42 @@ def test_ci_values_are_numbers():
     frame = compare(["greedy", "random"], players=3, games=30, rules_b="tie_break=seat")
     assert frame[["a", "b", "diff", "diff_ci_low", "diff_ci_high"]].notna().all().all()
     assert all(0 <= p <= 1 for p in frame["p_value"] if not math.isnan(p))
+
+
+def test_deal_rate_ci_counts_the_games_of_each_deal():
+    """A rate measured as one mean per deal: Wilson at the deals' effective number of
+    games, which a deal's mean of several games makes more than the deals (the sweep took
+    each deal as one trial: its win-share CIs were about twice too wide)."""
+    from sunset_sim.analysis.stats import Z95, deal_rate_ci, mean_ci, proportion_ci
+
+    rng = np.random.default_rng(3)
+    per_deal = rng.binomial(4, 0.25, size=1000) / 4  # 4 independent games a deal
+    p, low, high = deal_rate_ci(per_deal, 4)
+    _, normal_low, normal_high, _ = mean_ci(per_deal)
+    assert (high - low) == pytest.approx(normal_high - normal_low, rel=0.02)
+    _, wilson_low, wilson_high = proportion_ci(per_deal.sum(), per_deal.size)
+    assert (high - low) < 0.6 * (wilson_high - wilson_low)
+    # never narrower than all the games taken as independent, nor zero-width at 0
+    assert deal_rate_ci(np.full(50, 0.25), 4) == pytest.approx(proportion_ci(50.0, 200))
+    p, low, high = deal_rate_ci(np.zeros(50), 4)
+    assert p == 0.0 and low == 0.0 and high > 0.0
+    assert high == pytest.approx(proportion_ci(0.0, 200)[2])
+    assert Z95 > 1.95
+
+
+def test_sweep_win_share_ci_is_over_each_deals_games():
+    """The audit: a sweep's win share 0.254 (0.228 to 0.282) on 1,000 deals where the
+    same games' per-deal CI is +-0.012. A deal's seat-rotated games share its cards, so
+    the interval is the per-deal one (Wilson at the effective number of games)."""
+    from sunset_sim.analysis.stats import proportion_ci
+
+    frame = sweep(
+        rule="tie_break=random,seat", strategies=["greedy", "greedy-painter"], players=2,
+        games=400,
+    )  # fmt: skip
+    for row in frame.itertuples():
+        half = (row.win_share_ci_high - row.win_share_ci_low) / 2
+        _, low, high = proportion_ci(row.win_share * row.n, row.n)  # a deal as one trial
+        assert half < 0.9 * (high - low) / 2, row
+        _, low, high = proportion_ci(row.win_share * 2 * row.n, 2 * row.n)  # 2 games a deal
+        assert half >= 0.999 * (high - low) / 2, row  # never narrower than the games' own

@@ -14,6 +14,11 @@ Stable API (every interval is a two-sided 95% interval unless ``z`` says otherwi
 - ``rate_ci_sums(n, total, squares) -> (p, lo, hi)``: the same Wilson interval for a rate
   given as count and sum (``squares`` is accepted and unused, so it replaces
   ``mean_ci_sums`` where the values are shares in [0, 1]).
+- ``deal_rate_ci(per_deal, per_deal_games) -> (p, lo, hi)``: a rate measured as one mean
+  per deal over ``per_deal_games`` games (seat rotations, several seats): the Wilson
+  interval at the deals' effective number of trials, p(1 - p) / (variance of a deal's
+  mean), between the deals and all their games. Wilson over the deals alone treated each
+  deal's mean of 4 games as one trial: about twice too wide.
 - ``ci_columns(measure, value, lo, hi) -> dict``: the one naming scheme of every table,
   frame and file: ``measure``, ``measure_ci_low``, ``measure_ci_high``.
 - ``diff_ci(a_values, b_values) -> (diff, lo, hi, p_value)``: difference of means a - b
@@ -55,6 +60,7 @@ __all__ = [
     "balance",
     "balance_ci",
     "ci_columns",
+    "deal_rate_ci",
     "diff_ci",
     "diff_ci_sums",
     "mean_ci",
@@ -121,6 +127,20 @@ def rate_ci_sums(n, total, squares=None, z: float = Z95):
     [0, 1] and has nonzero width at 0 and 1, where a normal interval collapses to a point
     ("0.000 (0.000 to 0.000)" for a strategy that never wins). ``squares`` is ignored."""
     return proportion_ci(total, n, z)
+
+
+def deal_rate_ci(per_deal, per_deal_games: float, z: float = Z95):
+    """A rate from one mean per deal, each over ``per_deal_games`` games (see the module
+    docstring): ``(p, lo, hi)``."""
+    values = np.asarray(per_deal, dtype=np.float64).ravel()
+    deals = values.size
+    if deals == 0:
+        return proportion_ci(0.0, 0, z)
+    p = float(values.mean())
+    variance = float(values.var(ddof=1)) if deals > 1 else 0.0
+    most = deals * max(float(per_deal_games), 1.0)
+    trials = most if variance <= 0 else min(max(p * (1 - p) * deals / variance, deals), most)
+    return proportion_ci(p * trials, trials, z)
 
 
 def ci_columns(measure: str, value, lo, hi) -> dict:

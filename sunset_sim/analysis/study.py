@@ -120,6 +120,11 @@ class Study:
         """The target rows of the cards outside their targets."""
         return self.targets[self.targets["status"].isin(["above", "below"])]
 
+    def unsettled(self) -> pd.DataFrame:
+        """The target rows of the cards whose value is outside their target but whose CI
+        reaches in, even on the fresh deals (``targets.band_status``)."""
+        return self.targets[self.targets["status"] == "unsettled"]
+
 
 # --- card edits -----------------------------------------------------------------------
 

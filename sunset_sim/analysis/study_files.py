@@ -19,10 +19,12 @@ from sunset_sim.files import write_atomically
 
 __all__ = [
     "STUDY_FILES",
+    "UNSETTLED_TEXT",
     "compare_command",
     "outside_text",
     "study_markdown",
     "suggestion_text",
+    "unsettled_text",
     "write_study",
 ]
 
@@ -38,12 +40,16 @@ STUDY_FILES = (
 
 
 def compare_command(study: Study, cards_file: str, suggested_file: str) -> str:
-    """The ``sunset-sim compare`` line that plays the original against the suggested set."""
+    """The ``sunset-sim compare`` line that plays the original against the suggested set,
+    on deals of another seed than the study's (without one, compare played seed 0: a
+    seed-0 study's own deals)."""
     parts = ["sunset-sim", "compare"]
     for name in study.settings["strategies"]:
         parts += ["--strategy", name]
     parts += ["--players", str(study.settings["players"])]
     parts += ["--games", str(study.settings["verify_games"])]
+    seed = int(study.settings["seed"])
+    parts += ["--seed", str(seed + 1 if seed < 2**64 - 1 else seed - 1)]
     parts += ["--a-cards", cards_file, "--b-cards", suggested_file]
     for key, value in study.settings["rules"].items():
         parts += ["--rule", f"{key}={value}"]
@@ -106,6 +112,22 @@ def outside_text(row: pd.Series) -> str:
     )
 
 
+UNSETTLED_TEXT = (
+    "Unsettled: the value is outside the target, but its 95% CI still reaches in (on the "
+    "fresh deals too, for plan cards and commissions); more deals (--games, --verify-games) "
+    "would tell whether the card is outside"
+)
+
+
+def unsettled_text(row: pd.Series) -> str:
+    """One unsettled card, in a line (study.md, the CLI and the report)."""
+    return (
+        f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} "
+        f"({row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}, n = {int(row['n']):,}), "
+        f"target {row['target_low']:.2f} to {row['target_high']:.2f}"
+    )
+
+
 def suggestion_text(row: pd.Series) -> str:
     """One verified suggestion, in a line (study.md and the CLI)."""
     return (
@@ -137,8 +159,12 @@ def study_markdown(study: Study) -> str:
     ]
     outside = study.outside()
     if outside.empty:
-        lines.append("Every card is inside its target.")
+        lines.append("No card is outside its target.")
     lines += [f"- {md_escape(outside_text(row))}" for _, row in outside.iterrows()]
+    unsettled = study.unsettled()
+    if not unsettled.empty:
+        lines += ["", "## Unsettled", "", f"{UNSETTLED_TEXT}:", ""]
+        lines += [f"- {md_escape(unsettled_text(row))}" for _, row in unsettled.iterrows()]
     lines += ["", "## Verified suggestions", ""]
     if not study.suggested:
         lines.append("Not looked for (the study ran without suggestions: `--no-suggest`).")
@@ -148,7 +174,9 @@ def study_markdown(study: Study) -> str:
     if study.compare_command:
         lines += [
             "",
-            "Check the suggested set on your own deals:",
+            "Play the original against the suggested set on deals the study did not play "
+            "(each strategy's win share and fame; the cards' own values: `sunset-sim study "
+            "--cards` on suggested-cards.toml):",
             "",
             f"    {study.compare_command}",
         ]

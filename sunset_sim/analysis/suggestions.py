@@ -16,7 +16,14 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis.experiments import Lab, Restriction
-from sunset_sim.analysis.targets import METRIC, METRIC_TEXT, Targets, card_band
+from sunset_sim.analysis.targets import (
+    METRIC,
+    METRIC_TEXT,
+    Targets,
+    band_status,
+    card_band,
+    half_widths,
+)
 from sunset_sim.cards.edit import CardEditError, card_value, edit_card
 from sunset_sim.cards.model import CardSet
 
@@ -247,10 +254,11 @@ def fresh_batches(verify_lab: Lab) -> list[Lab]:
 def refine_targets(
     batches: Sequence[Lab], cards: CardSet, target_frame: pd.DataFrame, status: Status
 ) -> tuple[pd.DataFrame, list[str]]:
-    """A commission or plan card inside its target only because its CI on the study's
-    deals holds an edge of the band, its value being outside, is measured on the fresh
-    deals too, batch by batch while the pooled CI still holds the edge; the row then
-    gives the value on all those deals, and the card is above or below if its CI is.
+    """A commission or plan card "unsettled" on the study's deals (its value outside the
+    band, its CI holding an edge) is measured on the fresh deals too, batch by batch
+    while the pooled CI still holds the edge; the row then gives the value on all those
+    deals and its status there (``band_status``: above or below if its CI is, unsettled
+    if it still reaches in).
     (C30 raised from 8 to 13 in a greedy 4-player field, 2,000 deals: 0.19 per point
     against a top of 0.18, CI from 0.14, was inside.) Returns the frame and a note per
     card measured again."""
@@ -258,9 +266,7 @@ def refine_targets(
     notes = []
     for index, row in target_frame.iterrows():
         low, high, value = row["target_low"], row["target_high"], row["value"]
-        if row["family"] not in METRIC or row["status"] != "inside":
-            continue
-        if not np.isfinite(value) or low <= value <= high:
+        if row["family"] not in METRIC or row["status"] != "unsettled":
             continue
         measures = [(value, row["value_ci_low"], row["value_ci_high"], int(row["n"]))]
         for batch in batches:
@@ -270,7 +276,7 @@ def refine_targets(
             pooled = _weighted(measures)
             if not _straddles(pooled, low, high):
                 break
-        found = "above" if pooled[1] > high else "below" if pooled[2] < low else "inside"
+        found = band_status(*pooled, low, high)
         deals = sum(m[3] for m in measures)
         frame.loc[index, ["value", "value_ci_low", "value_ci_high"]] = pooled
         frame.loc[index, ["status", "n"]] = [found, deals]
@@ -280,8 +286,9 @@ def refine_targets(
             f"{high:.2f} but with a CI holding its edge; {pooled[0]:.2f} (95% CI "
             f"{pooled[1]:.2f} to {pooled[2]:.2f}) on {deals} deals with fresh ones: {found}"
             + (
-                " (its CI still reaches the band)"
-                if found == "inside" and not low <= pooled[0] <= high
+                " (its value outside the band, its CI still reaching in; more deals, "
+                "--verify-games, would settle it)"
+                if found == "unsettled"
                 else ""
             )
         )
@@ -395,12 +402,13 @@ def _bounds_of(values: pd.DataFrame, targets: Targets, target: pd.Series) -> Bou
     overall = values[(values["strategy"] == "all") & (values["family"] == family)]
     metric_of = dict(zip(overall["card"], overall[METRIC[family]].to_numpy(float), strict=True))
     whole_of = dict(zip(overall["card"], overall["value"].to_numpy(float), strict=True))
+    half = half_widths(overall, METRIC[family])
 
     def bounds(cards: CardSet) -> tuple[float, float]:
         wake_of = {plan.id: plan.wake for plan in cards.plans}
         fame_of = {commission.id: commission.fame for commission in cards.commissions}
         low, high = card_band(
-            targets, family, metric_of, card, wake_of, whole_of, fame_of.get(card)
+            targets, family, metric_of, card, wake_of, whole_of, fame_of.get(card), half
         )
         if family == "commission":
             return low, high

@@ -16,8 +16,8 @@ from sunset_sim import validation
 from sunset_sim.analysis.stats import (
     balance_ci,
     ci_columns,
+    deal_rate_ci,
     mean_ci,
-    proportion_ci,
 )
 from sunset_sim.analysis.tournament import seatings
 from sunset_sim.analysis.whatif import (
@@ -192,8 +192,9 @@ def sweep(
     in the others, every rotation played; one row per value for the swept strategy.
     Rule sweep: ``strategies`` round the table, every rotation; one row per value and
     strategy. Columns: ``swept``, ``value``, ``strategy``, ``n`` (deals), ``win_share``,
-    ``win_share_ci_low``, ``win_share_ci_high`` (Wilson), ``mean_fame``,
-    ``mean_fame_ci_low``, ``mean_fame_ci_high``,
+    ``win_share_ci_low``, ``win_share_ci_high`` (Wilson, at the deals' effective number
+    of games: ``stats.deal_rate_ci``), ``mean_fame``, ``mean_fame_ci_low``,
+    ``mean_fame_ci_high``,
     ``balance``, ``balance_ci_low``, ``balance_ci_high`` (seat Balance, 1 - the largest
     gap between seats' win rates), ``tie_rate``, ``early_end_rate``, ``days_played``.
     ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr). ``backend``/
@@ -251,7 +252,8 @@ def sweep(
 def _sweep_row(swept: str, value, label: str, deals: _Deals) -> dict:
     shares = deals.strategy(label, "win_share")
     n = int(np.asarray(shares).size)
-    win = proportion_ci(float(np.sum(shares)), n)  # Wilson: not zero-width at 0 or 1
+    # Wilson (not zero-width at 0 or 1) at the deals' effective number of games
+    win = deal_rate_ci(shares, deals.seats[label])
     fame, fame_lo, fame_hi, _ = mean_ci(deals.strategy(label, "mean_fame"))
     fair, fair_lo, fair_hi, _ = balance_ci(deals.seat_shares())
     return {

@@ -2,7 +2,9 @@
 stands against it (``study.run_study`` step 3).
 
 Each card's metric is held to a band computed from the *other* cards of its family; a
-card is outside only when its whole 95% CI is. Plan cards are also held to the wake-up
+card is outside ("above" or "below") only when its whole 95% CI is, and "unsettled" when
+its value is outside but its CI reaches in (the study measures those again on fresh
+deals). Plan cards are also held to the wake-up
 order: the cards that break it are found first (``out_of_wake_order``), so that one card
 out of line is named instead of every card it caps.
 """
@@ -25,10 +27,12 @@ __all__ = [
     "METRIC_TEXT",
     "TARGET_COLUMNS",
     "Targets",
+    "band_status",
     "broken_pairs",
     "card_band",
     "card_targets",
     "goal_targets",
+    "half_widths",
     "lone_pair_notes",
     "out_of_wake_order",
 ]
@@ -134,17 +138,38 @@ TARGET_COLUMNS = [
 
 
 def broken_pairs(
-    metric_of: dict[str, float], wake_of: dict[str, int], margin: float
-) -> set[tuple[str, str]]:
+    metric_of: dict[str, float],
+    wake_of: dict[str, int],
+    margin: float,
+    half_width_of: dict[str, float] | None = None,
+) -> dict[tuple[str, str], float]:
     """(earlier card, later card) for each pair of plan cards out of wake-up order: the
-    earlier worth more than ``margin`` above the later."""
+    earlier worth more than ``margin`` above the later, beyond the noise when
+    ``half_width_of`` gives each value's 95% CI half-width (the difference's CI, taken as
+    sqrt(h1^2 + h2^2), clears the margin: two late cards a few points apart by chance
+    made a triangle with a weak third, and the tie-break then blamed the two good
+    cards). Each pair maps to how far it breaks the order (points beyond the margin)."""
     cards = [c for c, v in metric_of.items() if np.isfinite(v)]
-    return {
-        (early, late)
-        for early in cards
-        for late in cards
-        if wake_of[early] < wake_of[late] and metric_of[early] > metric_of[late] + margin
-    }
+    half = half_width_of or {}
+    pairs = {}
+    for early in cards:
+        for late in cards:
+            if wake_of[early] >= wake_of[late]:
+                continue
+            excess = metric_of[early] - metric_of[late] - margin
+            noise = math.hypot(half.get(early, 0.0), half.get(late, 0.0))
+            if excess > (noise if np.isfinite(noise) else math.inf):
+                pairs[(early, late)] = excess
+    return pairs
+
+
+def half_widths(frame: pd.DataFrame, metric: str = "value") -> dict[str, float]:
+    """Card id to the half-width of its ``metric``'s 95% CI (a targets or values frame;
+    none for a frame without CI columns: the values alone then decide)."""
+    if f"{metric}_ci_high" not in frame or f"{metric}_ci_low" not in frame:
+        return {}
+    half = (frame[f"{metric}_ci_high"] - frame[f"{metric}_ci_low"]).to_numpy(dtype=float) / 2
+    return dict(zip(frame["card"], half, strict=True))
 
 
 def lone_pair_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -> list[str]:
@@ -155,7 +180,7 @@ def lone_pair_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -
     metric_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
     status = dict(zip(plan["card"], plan["status"], strict=True))
     wake_of = {p.id: p.wake for p in cards.plans}
-    pairs = broken_pairs(metric_of, wake_of, margin)
+    pairs = broken_pairs(metric_of, wake_of, margin, half_widths(plan))
     notes = []
     for early, late in sorted(pairs):
         if sum(early in pair or late in pair for pair in pairs) == 1 and status[early] == "above":
@@ -168,32 +193,47 @@ def lone_pair_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -
     return notes
 
 
+def _blame(
+    card: str, pairs: dict[tuple[str, str], float], wake_of: dict[str, int]
+) -> tuple[int, float, int]:
+    """How strongly ``card`` is blamed for the broken pairs: the pairs it is in, then the
+    points by which they break the order (rounded: equal sums stay equal), then earlier."""
+    mine = [excess for pair, excess in pairs.items() if card in pair]
+    return len(mine), round(sum(mine), 9), -wake_of[card]
+
+
 def out_of_wake_order(
-    metric_of: dict[str, float], wake_of: dict[str, int], margin: float
+    metric_of: dict[str, float],
+    wake_of: dict[str, int],
+    margin: float,
+    half_width_of: dict[str, float] | None = None,
 ) -> dict[str, str]:
     """The plan cards that break the wake-up order (a card worth more than ``margin``
-    above a card that wakes later), each as "early" (too strong for its wake-up time) or
-    "late" (too weak for it). A card out of order with several others is the one to
-    change, not each of them: a weak late card is worth less than every card before it,
-    and blaming those would weaken the set's good cards. So the broken pairs are covered
-    by as few cards as possible: the card in the most pairs first (a tie: the earlier,
-    as a single broken pair cannot tell which of its two is wrong), until none is left."""
+    above a card that wakes later: ``broken_pairs``), each as "early" (too strong for its
+    wake-up time) or "late" (too weak for it). A card out of order with several others is
+    the one to change, not each of them: a weak late card is worth less than every card
+    before it, and blaming those would weaken the set's good cards. So the broken pairs
+    are covered by as few cards as possible: the card in the most pairs first; of those,
+    the one that breaks the order by the most points (the odd one out of three cards in
+    reverse order); then the earlier, as a single broken pair cannot tell which of its two
+    is wrong; until none is left."""
     cards = [c for c, v in metric_of.items() if np.isfinite(v)]
-    pairs = broken_pairs(metric_of, wake_of, margin)
+    pairs = broken_pairs(metric_of, wake_of, margin, half_width_of)
     culprits: dict[str, str] = {}
     while pairs:
-        count = {c: sum(c in pair for pair in pairs) for c in cards}
-        card = max(cards, key=lambda c: (count[c], -wake_of[c]))
+        blame = {card: _blame(card, pairs, wake_of) for card in cards}
+        card = max(cards, key=blame.__getitem__)
+        count = blame[card][0]
         as_early = sum(pair[0] == card for pair in pairs)
-        culprits[card] = "early" if 2 * as_early >= count[card] else "late"
-        pairs = {pair for pair in pairs if card not in pair}
+        culprits[card] = "early" if 2 * as_early >= count else "late"
+        pairs = {pair: excess for pair, excess in pairs.items() if card not in pair}
     return culprits
 
 
 def card_band(
     targets: Targets, family: str, metric_of: dict[str, float], card: str,
     wake_of: dict[str, int], whole_of: dict[str, float] | None = None,
-    fame: float | None = None,
+    fame: float | None = None, half_width_of: dict[str, float] | None = None,
 ) -> tuple[float, float]:  # fmt: skip
     """The card's target band from the other cards' metrics (``metric_of``, card id to
     metric). A commission's band per fame point also ends at ``whole_ratio`` times the
@@ -206,7 +246,9 @@ def card_band(
     out of the other cards' bands and caps (a weak late card dragged the others' median
     down and capped every card before it). Where a cap cuts into the band, the band ends
     at the cap and reaches at least ``floor_plan`` points beyond it, so that a card is
-    never asked to be above one bound and below the other."""
+    never asked to be above one bound and below the other. ``half_width_of``: the plan
+    values' CI half-widths, so that only pairs out of order beyond the noise count
+    (``broken_pairs``)."""
     if family != "plan":
         others = np.array([v for c, v in metric_of.items() if c != card], dtype=float)
         low, high = targets.band(others, family)
@@ -219,7 +261,7 @@ def card_band(
             high = min(high, targets.whole_ratio * median / max(fame, 1.0))
             low = min(low, high)
         return low, high
-    culprits = out_of_wake_order(metric_of, wake_of, targets.later_margin)
+    culprits = out_of_wake_order(metric_of, wake_of, targets.later_margin, half_width_of)
     peers = {
         c: v for c, v in metric_of.items() if c != card and c not in culprits and np.isfinite(v)
     }
@@ -235,6 +277,20 @@ def card_band(
     return low, high
 
 
+def band_status(value: float, ci_low: float, ci_high: float, low: float, high: float) -> str:
+    """A value against its target band: "above" or "below" when its whole 95% CI is
+    outside, "inside" when the value is in the band, else "unsettled" (the value outside,
+    its CI reaching in: more deals would tell; it was called "inside", which read as
+    settled for a value outside), "no value" for NaN."""
+    if not np.isfinite(value):
+        return "no value"
+    if ci_low > high:
+        return "above"
+    if ci_high < low:
+        return "below"
+    return "inside" if low <= value <= high else "unsettled"
+
+
 def card_targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.DataFrame:
     rows = []
     overall = values[values["strategy"] == "all"]
@@ -243,19 +299,14 @@ def card_targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.D
         part = overall[overall["family"] == family].reset_index(drop=True)
         metric_of = dict(zip(part["card"], part[name].to_numpy(dtype=float), strict=True))
         whole_of = dict(zip(part["card"], part["value"].to_numpy(dtype=float), strict=True))
+        half = half_widths(part, name)
         for _, row in part.iterrows():
             low, high = card_band(
-                targets, family, metric_of, row["card"], wake, whole_of, float(row["fame"])
-            )
+                targets, family, metric_of, row["card"], wake, whole_of, float(row["fame"]),
+                half,
+            )  # fmt: skip
             value, lo, hi = row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
-            if not np.isfinite(value):
-                status = "no value"
-            elif lo > high:
-                status = "above"
-            elif hi < low:
-                status = "below"
-            else:
-                status = "inside"
+            status = band_status(value, lo, hi, low, high)
             rows.append(
                 [
                     family,
@@ -295,7 +346,7 @@ def goal_targets(cards: CardSet, base: FieldRun, targets: Targets) -> pd.DataFra
         # Wilson: a normal interval was zero-width at a share of 0 or 1 (3 keeps of 3 by
         # the last to move read 1.00 (1.00 to 1.00), "above", on a few days)
         share, low, high = proportion_ci(last[index], n)
-        status = "no value" if not n else ("above" if low > targets.last_mover else "inside")
+        status = band_status(share, low, high, 0.0, targets.last_mover) if n else "no value"
         rows.append(
             [
                 "goal",

@@ -40,7 +40,7 @@ import pandas as pd
 
 from sunset_sim import enums
 from sunset_sim import validation as checks
-from sunset_sim.analysis.stats import ci_columns, proportion_ci
+from sunset_sim.analysis.stats import ci_columns, deal_rate_ci
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.files import write_atomically
@@ -347,8 +347,8 @@ def _row(label: str, shares: np.ndarray) -> dict:
         "params": label,
         "games": int(shares.size),
         "deals": int(per_deal.size),
-        # Wilson over deals (a rate: not zero-width at 0 or 1)
-        **ci_columns("win_share", *proportion_ci(float(per_deal.sum()), per_deal.size)),
+        # Wilson (a rate: not zero-width at 0 or 1) at the deals' effective games
+        **ci_columns("win_share", *deal_rate_ci(per_deal, shares.shape[0])),
     }
 
 

@@ -69,7 +69,11 @@ def _findings(
                 text = (
                     f"{label}: {_points(effect)} {unit}, 95% CI {100 * lo:.1f} to "
                     f"{100 * hi:.1f}, n = {n:,}"
-                    + (f", smaller group n = {smaller:,}" if smaller is not None else "")
+                    + (
+                        f", smaller group n = {smaller:,} (within strategies)"
+                        if smaller is not None
+                        else ""
+                    )
                 )
                 findings.append(Finding(text, name, effect, lo, hi, n, p))
     for spec in SECTIONS:
@@ -93,8 +97,9 @@ def findings_section(report: Report) -> Section:
             f"correction over every candidate, the strongest of each kind first (at most "
             f"three per kind); groups with fewer than {meta['min_samples']} "
             f'samples are marked "{TOO_FEW}" and never ranked or listed, and an effect whose '
-            f"smaller group (with vs without) has fewer than {meta.get('min_group', MIN_GROUP):,} "
-            "observations is shown in its table (n_smaller) but never listed here. Effects that "
+            f"smaller group (with vs without, within each strategy and summed over them) has "
+            f"fewer than {meta.get('min_group', MIN_GROUP):,} observations is shown in its "
+            "table (n_smaller) but never listed here. Effects that "
             "follow from a card's fame (completing a commission, keeping a goal) are given per "
             "fame point. " + (WITHIN_NOTE + " " if meta.get("mixed_field") else "") + RESULTS_NOTE,
         )

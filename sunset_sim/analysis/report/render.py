@@ -104,9 +104,21 @@ def _is_rate(column: str) -> bool:
     return any(word in column for word in _RATE_WORDS) or column.endswith("residual")
 
 
+def _is_difference(column: str) -> bool:
+    """Whether a rate column holds a difference of rates (shown in signed points, as the
+    findings say them: "+25.2 pt", not "25.2%", which read as a rate)."""
+    return _is_rate(column) and (
+        "effect" in column
+        or "diff" in column
+        or column == "vs_field"
+        or column.endswith("residual")
+    )
+
+
 def display_table(table: pd.DataFrame) -> pd.DataFrame:
     """Strings for a report: ``x (lo to hi)`` for every column with ``_ci_low``/``_ci_high``
-    partners; rates and win shares in percent; p-values in short scientific form."""
+    partners; rates and win shares in percent, their differences in signed points (1 pt =
+    0.01); p-values in short scientific form."""
     out = {}
     columns = list(table.columns)
     skip = {c for c in columns if c.endswith(("_ci_low", "_ci_high"))}
@@ -115,7 +127,7 @@ def display_table(table: pd.DataFrame) -> pd.DataFrame:
             continue
         values = table[column]
         if f"{column}_ci_low" in table and f"{column}_ci_high" in table:
-            rate = _is_rate(column)
+            rate = "pt" if _is_difference(column) else _is_rate(column)
             out[column] = [
                 _ci_text(v, lo, hi, rate, 3 if column == "balance" else 2)
                 for v, lo, hi in zip(
@@ -125,7 +137,7 @@ def display_table(table: pd.DataFrame) -> pd.DataFrame:
         elif column.endswith("_p"):
             out[column] = [_p_text(v) for v in values]
         elif values.dtype.kind == "f":
-            rate = _is_rate(column) or column == "share_of_fame"
+            rate = "pt" if _is_difference(column) else _is_rate(column) or column == "share_of_fame"
             out[column] = [_number(v, rate) for v in values]
         elif values.dtype.kind in "iu" or str(values.dtype) == "Int64":
             out[column] = ["" if pd.isna(v) else f"{int(v):,}" for v in values]
@@ -134,18 +146,23 @@ def display_table(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def _number(value, rate: bool) -> str:
+def _number(value, rate: bool | str) -> str:
+    """``rate``: True for percent, "pt" for a difference of rates in signed points."""
     if value is None or not np.isfinite(value):
         return ""
+    if rate == "pt":
+        return f"{100 * value:+.1f} pt"
     return f"{100 * value:.1f}%" if rate else f"{value:.2f}"
 
 
-def _ci_text(value, lo, hi, rate: bool, digits: int = 2) -> str:
+def _ci_text(value, lo, hi, rate: bool | str, digits: int = 2) -> str:
     """Balance is shown to 3 decimals: its gaps between seats are often under 0.01."""
     if not np.isfinite(value):
         return ""
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return _number(value, rate)
+    if rate == "pt":
+        return f"{100 * value:+.1f} pt ({100 * lo:+.1f} to {100 * hi:+.1f})"
     if rate:
         return f"{100 * value:.1f}% ({100 * lo:.1f} to {100 * hi:.1f})"
     return f"{value:.{digits}f} ({lo:.{digits}f} to {hi:.{digits}f})"

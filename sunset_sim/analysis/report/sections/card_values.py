@@ -142,11 +142,26 @@ def study_section(study) -> Section:
         )
         s.blocks.append(("table", "study_suggestions"))
         if study.compare_command:
-            s.blocks.append(("text", f"Check it on your own deals: {study.compare_command}"))
+            s.blocks.append(
+                (
+                    "text",
+                    "Play the original against the suggested set on deals the study did "
+                    f"not play: {study.compare_command}",
+                )
+            )
     if study.notes:
         s.blocks.append(("list", list(study.notes)))
     if len(tables["study_outside"]):
         s.blocks += [("text", "Cards outside their targets:"), ("table", "study_outside")]
+    unsettled = study.unsettled()
+    if not unsettled.empty:
+        # (here, not at the top: study_files imports the report's escaping)
+        from sunset_sim.analysis.study_files import UNSETTLED_TEXT, unsettled_text
+
+        s.blocks += [
+            ("text", f"{UNSETTLED_TEXT}:"),
+            ("list", [unsettled_text(row) for _, row in unsettled.iterrows()]),
+        ]
     for family, title in (
         ("plan", "Plan cards"),
         ("commission", "Commissions"),
