@@ -268,6 +268,26 @@ def test_deal_rate_ci_counts_the_games_of_each_deal():
     assert Z95 > 1.95
 
 
+def test_cluster_rate_ci_takes_a_deals_alike_games_as_one_trial():
+    """A goal kept on a deal's four rotations by the last to move every time, or never:
+    the four keeps are one trial, not four (the study's goal targets took each keep as
+    independent: their CIs were too narrow)."""
+    from sunset_sim.analysis.stats import cluster_rate_ci, proportion_ci
+
+    trials = np.full(200, 4.0)
+    alike = np.where(np.arange(200) % 2 == 0, 4.0, 0.0)
+    assert cluster_rate_ci(alike, trials) == pytest.approx(proportion_ci(100.0, 200), rel=1e-3)
+    independent = np.random.default_rng(5).binomial(4, 0.5, size=200).astype(float)
+    p, low, high = cluster_rate_ci(independent, trials)
+    wilson = proportion_ci(independent.sum(), 800)
+    assert p == pytest.approx(wilson[0]) and (high - low) == pytest.approx(
+        wilson[2] - wilson[1], rel=0.15
+    )
+    # unequal clusters: the ratio, and all trials where nothing varies
+    assert cluster_rate_ci([1.0, 3.0], [1.0, 3.0]) == pytest.approx(proportion_ci(4.0, 4))
+    assert np.isnan(cluster_rate_ci([], [])[0])
+
+
 def test_sweep_win_share_ci_is_over_each_deals_games():
     """The audit: a sweep's win share 0.254 (0.228 to 0.282) on 1,000 deals where the
     same games' per-deal CI is +-0.012. A deal's seat-rotated games share its cards, so

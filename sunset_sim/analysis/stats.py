@@ -19,6 +19,9 @@ Stable API (every interval is a two-sided 95% interval unless ``z`` says otherwi
   interval at the deals' effective number of trials, p(1 - p) / (variance of a deal's
   mean), between the deals and all their games. Wilson over the deals alone treated each
   deal's mean of 4 games as one trial: about twice too wide.
+- ``cluster_rate_ci(successes, trials) -> (p, lo, hi)``: a rate pooled over clusters
+  (deals) given per cluster: the Wilson interval at the effective number of trials,
+  p(1 - p) / (the ratio estimate's variance over clusters), at most all the trials.
 - ``ci_columns(measure, value, lo, hi) -> dict``: the one naming scheme of every table,
   frame and file: ``measure``, ``measure_ci_low``, ``measure_ci_high``.
 - ``diff_ci(a_values, b_values) -> (diff, lo, hi, p_value)``: difference of means a - b
@@ -60,6 +63,7 @@ __all__ = [
     "balance",
     "balance_ci",
     "ci_columns",
+    "cluster_rate_ci",
     "deal_rate_ci",
     "diff_ci",
     "diff_ci_sums",
@@ -131,16 +135,34 @@ def rate_ci_sums(n, total, squares=None, z: float = Z95):
 
 def deal_rate_ci(per_deal, per_deal_games: float, z: float = Z95):
     """A rate from one mean per deal, each over ``per_deal_games`` games (see the module
-    docstring): ``(p, lo, hi)``."""
+    docstring): ``(p, lo, hi)``; never narrower than the games taken as independent, nor
+    wider than the deals taken as single trials."""
     values = np.asarray(per_deal, dtype=np.float64).ravel()
-    deals = values.size
-    if deals == 0:
+    games = max(float(per_deal_games), 1.0)
+    return cluster_rate_ci(values * games, np.full(values.size, games), z, least=values.size)
+
+
+def cluster_rate_ci(successes, trials, z: float = Z95, least: float = 1.0):
+    """``(p, lo, hi)`` of sum(successes) / sum(trials), given per cluster (a deal: its
+    games share the cards, so they are not independent trials): Wilson at the effective
+    number of trials p(1 - p) / var(p), var(p) the ratio estimate's variance over the
+    clusters, between ``least`` and all the trials (all of them when the clusters do not
+    vary, as at p = 0 or 1)."""
+    successes = np.asarray(successes, dtype=np.float64).ravel()
+    trials = np.asarray(trials, dtype=np.float64).ravel()
+    total = float(trials.sum())
+    clusters = int((trials > 0).sum())
+    if total <= 0:
         return proportion_ci(0.0, 0, z)
-    p = float(values.mean())
-    variance = float(values.var(ddof=1)) if deals > 1 else 0.0
-    most = deals * max(float(per_deal_games), 1.0)
-    trials = most if variance <= 0 else min(max(p * (1 - p) * deals / variance, deals), most)
-    return proportion_ci(p * trials, trials, z)
+    p = float(successes.sum()) / total
+    variance = 0.0
+    if clusters > 1:
+        residual = successes - p * trials
+        variance = clusters / (clusters - 1) * float((residual**2).sum()) / total**2
+    effective = total
+    if variance > 0:
+        effective = min(max(p * (1 - p) / variance, min(least, total)), total)
+    return proportion_ci(p * effective, effective, z)
 
 
 def ci_columns(measure: str, value, lo, hi) -> dict:

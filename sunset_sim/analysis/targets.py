@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis.experiments import FieldRun
-from sunset_sim.analysis.stats import proportion_ci
+from sunset_sim.analysis.stats import cluster_rate_ci
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import GOAL_FLAG_KEPT
 
@@ -325,9 +325,11 @@ def card_targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.D
 
 
 def goal_targets(cards: CardSet, base: FieldRun, targets: Targets) -> pd.DataFrame:
-    """Per goal card: the share of the days it was kept that the keeper moved last."""
-    kept = np.zeros(len(cards.goals))
-    last = np.zeros(len(cards.goals))
+    """Per goal card: the share of the days it was kept that the keeper moved last, with
+    its CI over the deals (a deal's rotations share its goal deck: ``cluster_rate_ci``)."""
+    deals = base.raw[0]["goal"].shape[0] if base.raw else 0
+    kept = np.zeros((deals, len(cards.goals)))  # per deal and goal
+    last = np.zeros((deals, len(cards.goals)))
     players = base.players
     for raw in base.raw:
         flags = raw["goal_flags"]  # (games, P, days)
@@ -337,15 +339,15 @@ def goal_targets(cards: CardSet, base: FieldRun, targets: Targets) -> pd.DataFra
         moved_last = keeper & (positions == players - 1)
         for day in range(goals.shape[1]):
             card = goals[:, day]
-            shown = card >= 0
-            np.add.at(kept, card[shown], keeper[shown, :, day].sum(axis=1))
-            np.add.at(last, card[shown], moved_last[shown, :, day].sum(axis=1))
+            deal = np.nonzero(card >= 0)[0]
+            np.add.at(kept, (deal, card[deal]), keeper[deal, :, day].sum(axis=1))
+            np.add.at(last, (deal, card[deal]), moved_last[deal, :, day].sum(axis=1))
     rows = []
     for index, goal in enumerate(cards.goals):
-        n = int(kept[index])
+        n = int(kept[:, index].sum())
         # Wilson: a normal interval was zero-width at a share of 0 or 1 (3 keeps of 3 by
         # the last to move read 1.00 (1.00 to 1.00), "above", on a few days)
-        share, low, high = proportion_ci(last[index], n)
+        share, low, high = cluster_rate_ci(last[:, index], kept[:, index])
         status = band_status(share, low, high, 0.0, targets.last_mover) if n else "no value"
         rows.append(
             [
