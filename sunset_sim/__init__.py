@@ -15,6 +15,8 @@ The Python API mirrors the CLI, with DataFrames in and out (for notebooks):
 - ``build_report(frame, cards)``, ``write_report(report, out_dir)``, ``read_results(path)``:
   the balance report of a results table (``sunset-sim report``).
 - ``tune(strategy, opponents, ...)``: tune a strategy's parameters (``sunset-sim tune``).
+- ``run_study(strategies, ...)``, ``write_study(study, folder, cards)``: the designer
+  study, card values and verified rebalance suggestions (``sunset-sim study``).
 - ``play_reference(cards, seats, seed)``: one game on the readable engine, with its record.
 - ``load_cards(path)``, ``Rules(tie_break=, days=)``: card sets and rule options.
 - ``InputError``: every bad input (a ``ValueError``, one line), with the CLI's limits.
@@ -76,10 +78,14 @@ _EXPORTS = {
     "write_report": "sunset_sim.analysis.report",
     "read_results": "sunset_sim.analysis.report",
     "tune": "sunset_sim.analysis.tune",
+    "run_study": "sunset_sim.analysis.study",
+    "write_study": "sunset_sim.analysis.study_files",
 }
 
 if TYPE_CHECKING:
     from sunset_sim.analysis.report import build_report, read_results, write_report
+    from sunset_sim.analysis.study import run_study
+    from sunset_sim.analysis.study_files import write_study
     from sunset_sim.analysis.sweep import plot_sweep, sweep
     from sunset_sim.analysis.tournament import tournament
     from sunset_sim.analysis.tune import tune
@@ -100,11 +106,13 @@ __all__ = [
     "play_reference",
     "plot_sweep",
     "read_results",
+    "run_study",
     "simulate",
     "sweep",
     "tournament",
     "tune",
     "write_report",
+    "write_study",
 ]
 
 

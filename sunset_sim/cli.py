@@ -69,6 +69,11 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
     click.echo(f"warning: {cli_common.one_line(' '.join(str(message).split()))}", err=True)
 
 
+class ReaderGone(Exception):
+    """Standard output's reader closed the pipe (not an OSError: click's handler of
+    those would exit 1 silently)."""
+
+
 class OneLineErrors(click.Group):
     """click's usage errors (an unknown option, a number that is not one, a bad choice)
     print three lines; here they are one, ``error: COMMAND: problem``, exit code 2, like
@@ -77,6 +82,12 @@ class OneLineErrors(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        if sys.stdout is None:  # started with its standard output closed (`>&-`)
+            error_line(
+                "standard output is closed, so nothing asked for could be printed; "
+                "redirect it to a file or /dev/null instead"
+            )
+            sys.exit(2)
         with warnings.catch_warnings(), cli_common.sigterm_as_interrupt():
             warnings.showwarning = _one_line_warning
             return self._main(args, prog_name, complete_var, **extra)
@@ -90,10 +101,19 @@ class OneLineErrors(click.Group):
         except KeyboardInterrupt as error:
             terminated = isinstance(error, cli_common.Terminated)
             raise cli_common.Interrupted(cli_common.interrupted_note(ctx), terminated) from None
+        except BrokenPipeError:  # (click would exit 1 without a word)
+            raise ReaderGone from None
 
     def _main(self, args, prog_name, complete_var, **extra):
         try:
             value = super().main(args, prog_name, complete_var, False, **extra)
+        except ReaderGone:
+            # the reader of standard output closed it (`| head`): stop, as `seq | head`
+            # does, with exit code 141 (128 + SIGPIPE); nothing more goes to the pipe
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            click.echo("note: standard output was closed by its reader (a pipe); stopped", err=True)
+            sys.exit(141)
         except click.exceptions.NoArgsIsHelpError as error:
             # `sunset-sim` or a command group alone: its help as --help prints it (the
             # first thing a newcomer types), not squeezed into one error line

@@ -67,23 +67,24 @@ def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
 @text_option(
     "--verify-games",
     "verify_text",
-    "",
+    None,
     "Fresh deals that verify the suggestions (default: --games).",
     show_default=False,
 )
 @text_option(
     "--check-field",
     "check_text",
-    "",
-    "A second field, comma-separated strategies (e.g. lookahead,balanced): the values "
-    "are measured again with it and each finding is marked if it holds in both.",
+    None,
+    "A second field, comma-separated strategies (e.g. lookahead,balanced; a strategy's "
+    "own parameters keep their commas: balanced:deny=1,paint=2,greedy): the values are "
+    "measured again with it and each finding is marked if it holds in both.",
     metavar="LIST",
     show_default=False,
 )
 @text_option(
     "--check-games",
     "check_games_text",
-    "",
+    None,
     "Deals for --check-field (default: --games).",
     show_default=False,
 )
@@ -168,6 +169,7 @@ def study_command(
     from sunset_sim.analysis.study_files import (
         STUDY_FILES,
         UNSETTLED_TEXT,
+        joint_edit_lines,
         outside_text,
         suggestion_text,
         unsettled_text,
@@ -180,20 +182,35 @@ def study_command(
     )
     families = _list("--families", families_text, FAMILY_CHOICES)
     edits = _list("--edits", edits_text, EDIT_CHOICES)
-    verify_games = parse_number("--verify-games", verify_text) if verify_text else games
-    check_games = parse_number("--check-games", check_games_text) if check_games_text else games
-    for option, value in (("--verify-games", verify_games), ("--check-games", check_games)):
+    verify_games = parse_number("--verify-games", verify_text) if verify_text is not None else games
+    check_games = (
+        parse_number("--check-games", check_games_text) if check_games_text is not None else games
+    )
+    for option, value in (
+        ("--games", games), ("--verify-games", verify_games), ("--check-games", check_games)
+    ):  # fmt: skip
         if value < 1:
             raise CliError(f"{option}: {value} is not a positive number of games")
+        if value < 2:
+            raise CliError(f"{option}: 1 deal gives no confidence interval; give at least 2")
     rules = parse_rules(rule_texts)
     cards = _playable("--cards", cards_path, players, rules)
     entrants = _entrants(strategy_texts)
     check_field = None
-    if check_text:
-        texts = tuple(t.strip() for t in check_text.split(",") if t.strip())
+    if check_text is not None:
+        texts = strategy_list(check_text)
+        if not texts:
+            raise CliError("--check-field: no strategy given")
         check_field = _entrants(texts, "--check-field")
     out_path = Path(out_path)
     check_out_folder(out_path, force)
+    if cards_path is not None and Path(cards_path).name in STUDY_FILES:
+        where = Path(cards_path).resolve().parent
+        if out_path.exists() and where == out_path.resolve():
+            raise CliError(
+                f"--cards: {cards_path} is one of the files this study replaces in --out "
+                f"{out_path}; copy it out first, or give another --out"
+            )
     assert set(EDIT_CHOICES) - {"none"} == set(EDIT_FAMILIES)
     tables = len(seatings(entrants, players))
     arms = 1 + len(restrictions_for(cards, families)) + 2 * len(_edit_list(cards, edits))
@@ -257,6 +274,8 @@ def study_command(
             click.echo("Verified suggestions: not looked for (--no-suggest)")
         for _, row in study.suggestions.iterrows():
             click.echo(f"  {suggestion_text(row)}")
+        for line in joint_edit_lines(study.suggestions):
+            click.echo(f"  {line}")
         for note in study.notes:
             click.echo(f"  note: {note}")
         if study.compare_command:
@@ -264,6 +283,19 @@ def study_command(
             click.echo(f"  {study.compare_command}")
     click.echo(f"wrote {', '.join(written)} in {out_path}", err=True)
     sys.stdout.flush()
+
+
+def strategy_list(text: str) -> tuple[str, ...]:
+    """Strategies separated by commas, where a strategy's own parameters keep theirs: a
+    part holding "=" but no ":" continues the strategy before it
+    ("balanced:deny=1,paint=2,greedy" is balanced with two parameters, then greedy)."""
+    texts: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if texts and "=" in part and ":" not in part:
+            texts[-1] += f",{part}"
+        elif part:
+            texts.append(part)
+    return tuple(texts)
 
 
 value_command = click.Command(

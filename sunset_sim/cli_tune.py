@@ -263,7 +263,7 @@ def tune_command(
     )
     click.echo(
         f"tuned - default (paired by deal): {d['diff']:+.4f} "
-        f"(95% CI {d['diff_ci_low']:+.4f} .. {d['diff_ci_high']:+.4f}): {verdict}",
+        f"(95% CI {d['diff_ci_low']:+.4f} to {d['diff_ci_high']:+.4f}): {verdict}",
         err=aside,
     )
     click.echo(

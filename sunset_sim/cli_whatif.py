@@ -40,7 +40,6 @@ from sunset_sim.cli_tables import (
     print_tables,
 )
 
-PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 FORMATS = ("table", "csv", "json")
 
 
@@ -426,6 +425,7 @@ def sweep_command(
     rotation of the table (n counts deals). Results are bot-versus-bot.
     """
     from sunset_sim.analysis.sweep import (
+        PLOT_SUFFIXES,
         parse_param_sweep,
         parse_rule_sweep,
         plot_sweep,

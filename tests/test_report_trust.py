@@ -258,3 +258,31 @@ def test_min_group_is_a_report_option_checked_in_one_line(frame, tmp_path):
     )
     assert done.exit_code == 0, done.output
     assert "fewer than 7 observations" in (out / "report.md").read_text()
+
+
+def test_a_commission_completed_more_than_its_fame_predicts_is_over_priced():
+    """The flags read as the study's targets do (a commission whose fame is too high for
+    what it asks is over-priced): completed far more often than commissions of the same
+    fame per painting is easy fame, over-priced. It was called under-priced."""
+    from sunset_sim.analysis.report.sections.commissions import _pricing
+
+    x = np.linspace(1.0, 3.0, 12)
+    for shift, flag in ((0.4, "over-priced"), (-0.25, "under-priced")):
+        rate = 0.2 + 0.1 * x + np.tile([0.004, -0.004], 6)  # the others close to one line
+        rate[5] += shift  # completed far more (less) often than its fame predicts
+        half = np.full(12, 0.01)
+        table = pd.DataFrame(
+            {
+                "fame_per_painting": x,
+                "note": "",
+                "completion_rate": rate,
+                "completion_rate_ci_low": rate - half,
+                "completion_rate_ci_high": rate + half,
+                "completer_win": 0.3,
+                "completer_win_ci_low": 0.29,
+                "completer_win_ci_high": 0.31,
+            }
+        )
+        _pricing(table, 10_000)
+        assert table.loc[5, "price_flag"] == flag
+        assert set(table.drop(index=5)["price_flag"]) == {""}

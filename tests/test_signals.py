@@ -64,3 +64,35 @@ def test_sigterm_cleans_up_and_says_what_was_kept_like_ctrl_c(tmp_path, monkeypa
     assert result.stderr.splitlines()[-1].startswith(f"interrupted; nothing written to {out}")
     assert list(tmp_path.iterdir()) == []
     assert signal.getsignal(signal.SIGTERM) == before  # the handler is the command's only
+
+
+def test_a_closed_or_abandoned_standard_output_is_said_not_lost_silently():
+    """`>&-` exited 0 with the data asked for lost; a reader that closed the pipe
+    (`| head -c 10`) ended the run with exit 1 and nothing said (click's default). Now a
+    closed stdout is refused (exit 2, one line) and a gone reader stops the run with exit
+    141 (128 + SIGPIPE, as `seq | head`) and a note."""
+    import shlex
+    import subprocess
+
+    from conftest import console_script
+
+    script = shlex.join(console_script())
+    closed = subprocess.run(
+        ["bash", "-c", f"{script} simulate --games 20 --players 2 --quiet >&-"],
+        capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert closed.returncode == 2, closed.stderr
+    (line,) = [s for s in closed.stderr.splitlines() if not s.startswith("sunset-sim: compiling")]
+    assert line.startswith("error: standard output is closed"), closed.stderr
+    gone = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f"{script} simulate --games 6000 --players 2 --jobs 1 --chunk-size 1000 --out - "
+            "| head -c 10 >/dev/null; echo ${PIPESTATUS[0]}",
+        ],
+        capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert gone.stdout.split() == ["141"], (gone.stdout, gone.stderr)
+    assert "Traceback" not in gone.stderr
+    assert "standard output was closed by its reader" in gone.stderr

@@ -501,6 +501,25 @@ def test_check_field_marks_findings(tmp_path):
     assert column.all()  # the same field on the same deals finds the same
 
 
+def test_an_identical_check_field_agrees_on_cards_measured_again(tmp_path):
+    """The audit: with the study's own field as the check field, every commission the
+    study measured again on fresh deals was marked False (its status there against the
+    check field's on the study's deals alone). Like is compared with like now, and
+    study.md marks each card outside with it."""
+    study = run_study(
+        ["greedy"], 4, 200, 0, families=("commission",), edits=(), suggest=False,
+        check_field=["greedy"],
+    )  # fmt: skip
+    targets = study.targets
+    assert (targets["n"] > 200).any()  # some were measured on fresh deals too
+    assert targets["holds_in_check_field"].all(), targets[["card", "status", "n"]]
+    write_study(study, tmp_path, DEFAULT)
+    text = (tmp_path / "study.md").read_text()
+    assert "Check field: greedy" in text
+    if not study.outside().empty:
+        assert "; the check field finds the same" in text
+
+
 def test_report_with_a_study(tmp_path):
     out = tmp_path / "report"
     ok(
@@ -535,3 +554,40 @@ def test_write_study_names_the_folder_it_becomes(mistaken_study, tmp_path):
     text = (tmp_path / "staging" / "study.md").read_text()
     assert str(tmp_path / "final" / "suggested-cards.toml") in text
     assert "staging" not in text and "staging" not in study.compare_command
+
+
+def test_study_cli_refuses_one_deal_and_its_own_files_as_cards(tmp_path):
+    """The audit: --verify-games 1 (or --games 1, --check-games 1, report --study-games 1)
+    turned CIs into NaN and still exited 0; --cards naming a file of the --out folder
+    that --force replaces lost it; --check-field split a strategy's own parameters."""
+    for option in ("--games", "--verify-games", "--check-games"):
+        fails(
+            cli("study", "--games", 20, option, 1, "--out", tmp_path / "a", "--quiet"),
+            f"{option}: 1 deal gives no confidence interval",
+        )
+    fails(
+        cli("report", "--games", 20, "--study-games", 1, "--out", tmp_path / "r", "--quiet"),
+        "--study-games: 1 deal gives no confidence interval",
+    )
+    out = tmp_path / "s"
+    out.mkdir()
+    (out / "original-cards.toml").write_text(DEFAULT.source)
+    fails(
+        cli(
+            "study",
+            "--games",
+            20,
+            "--cards",
+            out / "original-cards.toml",
+            "--out",
+            out,
+            "--force",
+            "--quiet",
+        ),  # fmt: skip
+        "is one of the files this study replaces",
+    )
+    from sunset_sim.cli_study import strategy_list
+
+    assert strategy_list("balanced:deny=1,paint=2, greedy") == ("balanced:deny=1,paint=2", "greedy")
+    assert strategy_list("lookahead,balanced") == ("lookahead", "balanced")
+    fails(cli("study", "--check-field", ",", "--out", tmp_path / "c", "--quiet"), "no strategy")

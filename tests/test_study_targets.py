@@ -539,3 +539,40 @@ def test_a_card_used_without_changing_an_outcome_is_not_shown_worth_nothing():
     assert used["value_ci_low"] == -used["value_ci_high"] and used["games"] == 100
     unused = paired_value(run, run, used=False)
     assert (unused["value_ci_low"], unused["value_ci_high"]) == (0.0, 0.0)
+
+
+def test_suggested_cards_keep_the_files_line_endings_one_header_and_the_size_limit():
+    """The audit: a CRLF file got a header in LF; studying a suggested set stacked a
+    second header; a file near the loader's 1 MiB limit gave a suggested-cards.toml the
+    loader refused."""
+    from sunset_sim.analysis.study_files import suggested_text
+    from sunset_sim.cards.fields import MAX_FILE_BYTES
+    from sunset_sim.cards.loader import parse_cards
+
+    crlf = parse_cards(DEFAULT.source.replace("\n", "\r\n"), "crlf.toml")
+    text = suggested_text(crlf, edit_card(crlf, "C05", "fame", -1))
+    assert text.count("\n") == text.count("\r\n")
+    again = parse_cards(text, "suggested.toml")
+    twice = suggested_text(again, edit_card(again, "C06", "fame", -1))
+    assert sum("with the verified suggestions" in line for line in twice.splitlines()) == 1
+    assert [c.fame for c in parse_cards(twice, "x").commissions[4:6]] == [
+        DEFAULT.commissions[4].fame - 1,
+        DEFAULT.commissions[5].fame - 1,
+    ]
+    padding = "#" * (MAX_FILE_BYTES - 40 - len(DEFAULT.source.encode())) + "\n"
+    big = parse_cards(padding + DEFAULT.source, "big.toml")
+    text = suggested_text(big, edit_card(big, "C05", "fame", 2))
+    assert len(text.encode()) <= MAX_FILE_BYTES
+    assert parse_cards(text, "x").commissions[4].fame == DEFAULT.commissions[4].fame + 2
+
+
+def test_a_several_field_edit_says_its_rows_go_together():
+    """A plan card's verified edit of several fields is a row per field, each with the
+    whole edit's effect: study.md and the CLI say they are applied together."""
+    from sunset_sim.analysis.study_files import joint_edit_lines
+
+    rows = pd.DataFrame({"card": ["P6", "P6", "C01", "P6"]})
+    assert joint_edit_lines(rows) == [
+        "P6: its 3 rows are one edit (each shows the effect of all of them): apply them together"
+    ]
+    assert joint_edit_lines(rows[rows["card"] == "C01"]) == []

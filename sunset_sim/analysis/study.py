@@ -296,13 +296,13 @@ def run_study(
     argument); ``rules`` may be a ``Rules`` record or a dict such as ``{"days": 4}``."""
     arguments = dict(locals())  # the call as given, to repeat it under a bar
     players = validation.check_players(players)
-    games = validation.check_games(games)
+    games = validation.check_deals(games)
     seed = validation.check_seed(seed)
     jobs = validation.check_jobs(jobs)
     if verify_games is not None:
-        verify_games = validation.check_games(verify_games, "verify_games")
+        verify_games = validation.check_deals(verify_games, "verify_games")
     if check_games is not None:
-        check_games = validation.check_games(check_games, "check_games")
+        check_games = validation.check_deals(check_games, "check_games")
     max_steps = validation.check_whole(max_steps, "max_steps")
     if not isinstance(suggest, bool):
         raise validation.InputError(
@@ -363,12 +363,16 @@ def run_study(
         Lab(tables, verify_games or games, seed, rules, games, jobs, None, backend=backend)
     )
     lab.progress = None  # what follows plays an unknown number of arms
+    measured = target_frame  # on the study's deals alone: what the check field repeats
     target_frame, more = refine_targets(batches, card_set, target_frame, say)
     notes += more
     if check_field:
+        # like with like: the check field's statuses on its deals against the study's on
+        # its own, before the fresh deals (against those, an identical field "disagreed"
+        # on every card measured again)
         target_frame["holds_in_check_field"] = _check(
             check_field, players, check_games or games, seed, card_set, rules, families,
-            targets, target_frame, jobs, progress, say, backend,
+            targets, measured, jobs, progress, say, backend,
         )  # fmt: skip
     suggestions = pd.DataFrame(columns=SUGGESTION_COLUMNS)
     suggested = None
@@ -391,6 +395,7 @@ def run_study(
         "tables": len(tables),
         "targets": targets.describe(),
         "suggest": suggest,
+        "check_field": [p.name for p in check_field] if check_field else [],
     }
     return Study(values, edit_frame, target_frame, suggestions, suggested, settings, notes=notes)
 

@@ -13,7 +13,8 @@ import pandas as pd
 
 from sunset_sim.analysis.report.render import md_cell, md_escape
 from sunset_sim.analysis.study import Study
-from sunset_sim.cards.edit import edited_text
+from sunset_sim.cards.edit import dump_cards, edited_text
+from sunset_sim.cards.fields import MAX_FILE_BYTES
 from sunset_sim.cards.model import CardSet
 from sunset_sim.files import write_atomically
 
@@ -21,6 +22,7 @@ __all__ = [
     "STUDY_FILES",
     "UNSETTLED_TEXT",
     "compare_command",
+    "joint_edit_lines",
     "outside_text",
     "study_markdown",
     "suggestion_text",
@@ -84,15 +86,8 @@ def write_study(
     write_atomically(folder / cards_file, cards.source)
     written.append(cards_file)
     if study.suggested_cards is not None:
-        header = (
-            f"# {cards.name} with the verified suggestions of a sunset-sim study applied\n"
-            "# (suggestions.csv beside this file lists them).\n"
-        )
         write_atomically(
-            # the user's file with the edits in place: a diff against original-cards.toml
-            # shows just them
-            folder / "suggested-cards.toml",
-            header + edited_text(cards, study.suggested_cards),
+            folder / "suggested-cards.toml", suggested_text(cards, study.suggested_cards)
         )
         written.append("suggested-cards.toml")
         study.compare_command = compare_command(
@@ -103,13 +98,46 @@ def write_study(
     return written
 
 
+SUGGESTED_HEADER = "with the verified suggestions of a sunset-sim study applied"
+
+
+def suggested_text(cards: CardSet, suggested: CardSet) -> str:
+    """suggested-cards.toml: the user's file with the edits in place (a diff against
+    original-cards.toml shows just them), under a two-line header in the file's own line
+    endings; a header of an earlier study (a study of a suggested set) is replaced, not
+    stacked. Never larger than the card loader reads: then without the header, or the
+    edited set written plainly (``dump_cards``)."""
+    body = edited_text(cards, suggested)
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.splitlines(keepends=True)
+    if len(lines) >= 2 and SUGGESTED_HEADER in lines[0] and "suggestions.csv" in lines[1]:
+        body = "".join(lines[2:])
+    header = (
+        f"# {cards.name} {SUGGESTED_HEADER}{newline}"
+        f"# (suggestions.csv beside this file lists them).{newline}"
+    )
+    for text in (header + body, body, header + dump_cards(suggested)):
+        if len(text.encode("utf-8", "surrogatepass")) <= MAX_FILE_BYTES:
+            return text
+    return dump_cards(suggested)
+
+
 def outside_text(row: pd.Series) -> str:
-    """One card outside its target, in a line (study.md and the CLI)."""
+    """One card outside its target, in a line (study.md and the CLI), marked with whether
+    the check field (``--check-field``) finds it too, where one was played."""
     return (
         f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} "
         f"({row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}), {row['status']} its target "
-        f"{row['target_low']:.2f} to {row['target_high']:.2f}"
+        f"{row['target_low']:.2f} to {row['target_high']:.2f}" + _check_mark(row)
     )
+
+
+def _check_mark(row: pd.Series) -> str:
+    if "holds_in_check_field" not in row.index or pd.isna(row["holds_in_check_field"]):
+        return ""
+    if row["holds_in_check_field"]:
+        return "; the check field finds the same"
+    return "; the check field does not (on its deals the card is not so)"
 
 
 UNSETTLED_TEXT = (
@@ -137,9 +165,24 @@ def suggestion_text(row: pd.Series) -> str:
     )
 
 
+def joint_edit_lines(suggestions: pd.DataFrame) -> list[str]:
+    """A line for each card whose verified edit changes several fields: its rows are one
+    edit, each showing the whole edit's effect, so they are applied together."""
+    if "card" not in suggestions:
+        return []
+    counts = suggestions["card"].value_counts(sort=False)
+    return [
+        f"{card}: its {count} rows are one edit (each shows the effect of all of them): "
+        "apply them together"
+        for card, count in counts.items()
+        if count > 1
+    ]
+
+
 def study_markdown(study: Study) -> str:
     """A short, readable summary of the study (the report embeds the same tables)."""
     s = study.settings
+    check = s.get("check_field") or []
     lines = [
         "# Designer study",
         "",
@@ -148,6 +191,12 @@ def study_markdown(study: Study) -> str:
             f"players, field: {', '.join(s['strategies'])}; cards {s['cards']} "
             f"({s['cards_name']}); seed {s['seed']}. Values are paired differences on the same "
             "deals with 95% CIs (points of win share: 1 point = 0.01). Results are between bots."
+            + (
+                f" Check field: {', '.join(check)} (each card outside its target is marked "
+                "with whether that field finds the same on the study's number of deals)."
+                if check
+                else ""
+            )
         ),
         "",
         "## Targets",
@@ -171,6 +220,7 @@ def study_markdown(study: Study) -> str:
     elif study.suggestions.empty:
         lines.append("None.")
     lines += [f"- {md_escape(suggestion_text(row))}" for _, row in study.suggestions.iterrows()]
+    lines += [f"- {md_escape(line)}" for line in joint_edit_lines(study.suggestions)]
     if study.compare_command:
         lines += [
             "",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -207,7 +208,7 @@ def sweep(
     _check_sizes(players, games, seed, jobs, chunk_size, on_chunk, progress)
     card_set = validation.as_cards(cards)
     base_rules = resolve_rules(rules)
-    entrants = validation.check_strategies(strategies or ("greedy",))
+    entrants = validation.check_strategies(("greedy",) if strategies is None else strategies)
     rows = []
     if param is not None:
         name, key, numbers = parse_param_sweep(param, values)
@@ -298,8 +299,25 @@ def plot_sweep(frame: pd.DataFrame, path: str | os.PathLike | None = None):
     from sunset_sim.analysis.report.plotting import plain_text
 
     _check_sweep_frame(frame)
+    if path is not None:
+        _check_plot_path(path)
     with plain_text():
         return _plot_sweep(frame, path)
+
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def _check_plot_path(path: object) -> None:
+    """Where ``plot_sweep`` may write, checked before it draws: a file name ending in
+    one of PLOT_SUFFIXES (none: PNG) in a folder that exists."""
+    target = Path(validation.check_path(path, "path"))
+    if target.suffix and target.suffix.lower() not in PLOT_SUFFIXES:
+        raise validation.InputError(f"path: {target} must end in .png, .svg or .pdf")
+    if target.is_dir():
+        raise validation.InputError(f"path: {target} is a folder, not a file")
+    if not target.parent.is_dir():
+        raise validation.InputError(f"path: {target.parent} is not a folder that exists")
 
 
 SWEEP_PLOTTED = tuple(

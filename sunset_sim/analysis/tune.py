@@ -418,8 +418,11 @@ def tune(
         checks.check_progress(progress)
         if not isinstance(backend, LocalBackend | DaskBackend):  # (one already open: fine)
             open_backend(backend, jobs, scheduler)  # named now, not after the compile
+        if opponents is None:
+            raise InputError("opponent: give at least one strategy (the default: greedy)")
         opponents = [opponents] if isinstance(opponents, str | Player) else list(opponents)
-        opponents = opponents or ["greedy"]
+        if not opponents:  # (as simulate and tournament: not greedy in its place)
+            raise InputError("opponent: give at least one strategy")
         if len(opponents) > players - 1:
             raise TuneError(
                 f"{len(opponents)} opponents do not fit round a table of {players} "

@@ -352,7 +352,7 @@ def compare(
     set_b = _cards(cards_b, "cards_b") if cards_b is not None else base_cards
     variant_a = resolve_rules(rules_a, base_rules, "rules_a")
     variant_b = resolve_rules(rules_b, base_rules, "rules_b")
-    entrants = validation.check_strategies(strategies or ("greedy",))
+    entrants = validation.check_strategies(("greedy",) if strategies is None else strategies)
     if variant_a == variant_b and set_a.content_hash == set_b.content_hash:
         warnings.warn(SAME_VARIANT, SameVariantWarning, stacklevel=2)
     tables = seatings(entrants, players)

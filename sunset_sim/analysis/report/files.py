@@ -14,7 +14,7 @@ from sunset_sim.analysis.report.model import Report, ReportInputError
 from sunset_sim.analysis.report.render import render_all, render_html, render_markdown
 from sunset_sim.files import write_atomically
 from sunset_sim.result_rows import check_rows
-from sunset_sim.validation import InputError, check_callback, first_line
+from sunset_sim.validation import InputError, check_callback, check_path, first_line
 
 
 def write_report(
@@ -24,7 +24,13 @@ def write_report(
     table whole as ``tables/NAME.csv`` into ``out_dir`` (created if needed); returns the
     paths written: report.md, report.html, then the plots and the tables."""
     check_callback(on_step, "on_step")  # not after half the files are written
-    out = Path(out_dir)
+    if not isinstance(report, Report):
+        raise InputError(
+            f"report: expected a Report (build_report's result), got {type(report).__name__}"
+        )
+    out = Path(check_path(out_dir, "out_dir"))
+    if out.exists() and not out.is_dir():
+        raise InputError(f"out_dir: {out} is a file, not a folder")
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     try:
@@ -76,6 +82,8 @@ def read_results(path: str | Path) -> tuple[pd.DataFrame, dict | None]:
         raise ReportInputError(
             f"path: expected a results file or dataset folder path, got {type(path).__name__}"
         )
+    if os.fspath(path) == "":  # Path("") is the current folder
+        raise ReportInputError("path: empty path")
     frame, run = _read_results(Path(path))
     try:  # once here, for every format: later steps can trust the rows
         check_rows(frame, str(path), run.get("players") if run else None)

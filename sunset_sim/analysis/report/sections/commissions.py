@@ -1,6 +1,7 @@
 """Commissions: how often each was shown and completed, when, the completer's win share
 against the seats that saw it and did not complete it, and its pricing against
-commissions of the same fame per painting (under- and over-priced flags)."""
+commissions of the same fame per painting (over- and under-priced flags, in the study's
+sense: a commission's fame too high or too low for what it asks)."""
 
 from __future__ import annotations
 
@@ -115,7 +116,9 @@ def _pricing(table: pd.DataFrame, games: int) -> None:
     against a straight-line fit on fame per painting over the other commissions.
 
     A positive completion residual means it is completed more often than commissions with
-    the same fame per painting (easy fame: under-priced); negative, over-priced. Flagged
+    the same fame per painting: easy fame, so its fame is high for what it asks
+    (over-priced, as the study says of a commission whose fame is too high; the flags
+    read the other way round before, against the study's); negative, under-priced. Flagged
     when the residual's z (sampling error of the rate and of the fit) exceeds 1.96 after a
     Bonferroni correction over the commissions."""
     x = table["fame_per_painting"].to_numpy(dtype=np.float64)
@@ -149,8 +152,8 @@ def _pricing(table: pd.DataFrame, games: int) -> None:
         table[f"{residual_name}_z"] = z
     flag = np.full(len(table), "", dtype=object)
     zc = table["completion_residual_z"].to_numpy()
-    flag[(zc > threshold) & ok] = "under-priced"
-    flag[(zc < -threshold) & ok] = "over-priced"
+    flag[(zc > threshold) & ok] = "over-priced"
+    flag[(zc < -threshold) & ok] = "under-priced"
     table["price_flag"] = flag
 
 
@@ -183,8 +186,9 @@ def fill(s: Section, report: Report) -> None:
                 "seats that saw it and did not complete it (completer_win_effect within each "
                 "strategy, completer_win_diff raw), and pricing against commissions of the "
                 "same fame per painting (completion_residual: positive = completed more often "
-                "than its fame per painting predicts, flagged under-priced when significant "
-                "after a Bonferroni correction; over-priced when negative).",
+                "than its fame per painting predicts: easy fame, flagged over-priced (its fame "
+                "high for what it asks) when significant after a Bonferroni correction; "
+                "under-priced when negative).",
             ),
             ("table", "commissions"),
             ("plot", "commission_pricing", "Commission pricing"),
