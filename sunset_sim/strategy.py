@@ -171,7 +171,16 @@ class StrategySpec:
             raise StrategyError(
                 f"strategy {self.name}: unknown parameter {unknown[0]!r} (known: {known})"
             )
-        values = [float(overrides.get(p.name, p.default)) for p in self.parameters]
+        values = []
+        for p in self.parameters:
+            given = overrides.get(p.name, p.default)
+            try:
+                values.append(float(given))
+            except (TypeError, ValueError):
+                shown = repr(given)[:40]
+                raise StrategyError(
+                    f"strategy {self.name}: {p.name}={shown} is not a number"
+                ) from None
         for p, value in zip(self.parameters, values, strict=True):
             self.check_value(p, value)
         return np.array(values, dtype=np.float64)

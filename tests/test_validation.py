@@ -663,3 +663,19 @@ def test_write_report_and_plot_sweep_refuse_an_empty_or_unusable_path(results, t
         with pytest.raises(InputError, match=message):
             sunset_sim.plot_sweep(frame, path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_api_odd_types_are_one_line_input_errors():
+    """The audit: Rules.parse("days=4") read the text letter by letter, Rules.parse(None)
+    and load_cards(5) raised TypeError, a parameter given as text a bare float error."""
+    from sunset_sim.strategy import StrategyError, make_player
+
+    assert Rules.parse("days=4").days == 4
+    with pytest.raises(InputError, match="rules: expected key=value texts, got NoneType"):
+        Rules.parse(None)
+    with pytest.raises(InputError, match="rules: 5 is not a key=value text"):
+        Rules.parse([5])
+    with pytest.raises(InputError, match="card-set path: expected a file path or None, got int"):
+        sunset_sim.load_cards(5)
+    with pytest.raises(StrategyError, match="strategy greedy: lateness='x' is not a number"):
+        make_player("greedy").spec.param_vector({"lateness": "x"})

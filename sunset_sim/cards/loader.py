@@ -241,6 +241,10 @@ def load_cards(path: str | os.PathLike[str] | None = None) -> CardSet:
     if path is None:
         raw = resources.files("sunset_sim.cards").joinpath(DEFAULT_FILE).read_bytes()
         return parse_cards(raw.decode("utf-8"), DEFAULT_PATH_LABEL)
+    if not isinstance(path, str | os.PathLike):
+        raise CardSetError(
+            [f"card-set path: expected a file path or None, got {type(path).__name__}"]
+        )
     label = os.fspath(path)
     if not label:  # (Path("") is the working directory)
         raise CardSetError(["card-set path: empty, give a card-set file (or None: the default)"])

@@ -57,8 +57,18 @@ class Rules:
     def parse(cls, assignments: list[str] | tuple[str, ...]) -> Rules:
         """Rules from ``key=value`` strings as the CLI's ``--rule`` takes them. A key given
         twice is refused: which value was meant is ambiguous, not "the last one wins"."""
+        if isinstance(assignments, str):  # one assignment, not its letters
+            assignments = [assignments]
+        try:
+            assignments = list(assignments)
+        except TypeError:
+            raise RuleOptionError(
+                f"rules: expected key=value texts, got {type(assignments).__name__}"
+            ) from None
         values: dict = {}
         for text in assignments:
+            if not isinstance(text, str):
+                raise RuleOptionError(f"rules: {text!r} is not a key=value text"[:120])
             key, sep, value = text.partition("=")
             key = key.strip().replace("-", "_")
             if not sep:
