@@ -1,0 +1,104 @@
+"""The Python API as a notebook user calls it (the third audit): what it silently took
+(two players under one label, an empty strategy list or path) and odd argument types,
+each a one-line InputError now."""
+
+from __future__ import annotations
+
+import pytest
+
+import sunset_sim
+from sunset_sim.rules.options import Rules
+from sunset_sim.validation import InputError
+
+
+@pytest.fixture(scope="module")
+def results():
+    return sunset_sim.simulate(games=20, players=2, strategies=["greedy", "random"])
+
+
+def _edge_players():
+    from sunset_sim.strategy import Player, make_player
+
+    greedy = make_player("greedy")
+    return Player(greedy.spec, greedy.params), Player(
+        make_player("random").spec, make_player("random").params, label="greedy"
+    )
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda: sunset_sim.simulate(games=5, players=2, strategies=list(_edge_players())),
+            "two players are labelled 'greedy' but play differently",
+        ),
+        (
+            lambda: sunset_sim.tournament(list(_edge_players()), players=2, games=5),
+            "two players are labelled 'greedy'",
+        ),
+        (lambda: sunset_sim.compare([], rules_b={"days": 4}, games=5), "give at least one"),
+        (lambda: sunset_sim.sweep(rule="days=4,5", strategies=[], games=5), "give at least one"),
+        (lambda: sunset_sim.tune("balanced", [], games=5), "opponent: give at least one"),
+        (lambda: sunset_sim.read_results(""), "path: empty path"),
+        (lambda: sunset_sim.write_report(None, "out"), "report: expected a Report"),
+        (lambda: sunset_sim.run_study(["greedy"], 2, 1), "games: 1 deal gives no confidence"),
+        (
+            lambda: sunset_sim.run_study(["greedy"], 2, 10, verify_games=1),
+            "verify_games: 1 deal gives no confidence",
+        ),
+    ],
+    ids=[
+        "simulate-label",
+        "tournament-label",
+        "compare",
+        "sweep",
+        "tune",
+        "read",
+        "write",
+        "study",
+        "verify",
+    ],  # fmt: skip
+)
+def test_api_refuses_what_it_silently_took(call, message):
+    """Two players under one label were pooled into one row (two edge-lover players at
+    0.198 and 0.032 read as one at 0.115); an empty strategy list played greedy; an
+    empty path was the current folder."""
+    with pytest.raises(InputError, match=message):
+        call()
+
+
+def test_write_report_and_plot_sweep_refuse_an_empty_or_unusable_path(results, tmp_path):
+    """write_report(report, "") wrote 27 files into the current folder; plot_sweep gave
+    OSError or matplotlib's ValueError for "", a .txt name or a missing folder."""
+    report = sunset_sim.build_report(results)
+    with pytest.raises(InputError, match="out_dir: empty path"):
+        sunset_sim.write_report(report, "")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(InputError, match="is a file, not a folder"):
+        sunset_sim.write_report(report, tmp_path / "file")
+    frame = sunset_sim.sweep(rule="days=4,5", games=4, players=2)
+    for path, message in (
+        ("", "path: empty path"),
+        (tmp_path / "a.txt", "must end in .png, .svg or .pdf"),
+        (tmp_path / "no" / "a.png", "is not a folder that exists"),
+        (tmp_path, "is a folder, not a file"),
+    ):
+        with pytest.raises(InputError, match=message):
+            sunset_sim.plot_sweep(frame, path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_api_odd_types_are_one_line_input_errors():
+    """The audit: Rules.parse("days=4") read the text letter by letter, Rules.parse(None)
+    and load_cards(5) raised TypeError, a parameter given as text a bare float error."""
+    from sunset_sim.strategy import StrategyError, make_player
+
+    assert Rules.parse("days=4").days == 4
+    with pytest.raises(InputError, match="rules: expected key=value texts, got NoneType"):
+        Rules.parse(None)
+    with pytest.raises(InputError, match="rules: 5 is not a key=value text"):
+        Rules.parse([5])
+    with pytest.raises(InputError, match="card-set path: expected a file path or None, got int"):
+        sunset_sim.load_cards(5)
+    with pytest.raises(StrategyError, match="strategy greedy: lateness='x' is not a number"):
+        make_player("greedy").spec.param_vector({"lateness": "x"})
