@@ -216,10 +216,8 @@ def report_command(
         raise CliError(f"--title: {ascii(title)[:60]} holds control characters")
     if study_games is not None and study_games < 0:
         raise CliError(f"--study-games: {study_games} is negative")
-    if study_games == 1:
-        raise CliError(
-            "--study-games: 1 deal gives no confidence interval; give at least 2 (0: no study)"
-        )
+    if study_games:  # (0: no study)
+        checked(validation.check_deals, study_games, "--study-games")
     if results is not None and study_games and not strategy_texts:
         raise CliError("--study-games: with a results file, name the field with --strategy")
     if results is not None:

@@ -17,6 +17,7 @@ from sunset_sim.cli_common import (
     CliError,
     PathText,
     check_out_folder,
+    checked,
     compile_engine,
     games_progress,
     on_interrupt,
@@ -191,8 +192,7 @@ def study_command(
     ):  # fmt: skip
         if value < 1:
             raise CliError(f"{option}: {value} is not a positive number of games")
-        if value < 2:
-            raise CliError(f"{option}: 1 deal gives no confidence interval; give at least 2")
+        checked(validation.check_deals, value, option)
     rules = parse_rules(rule_texts)
     cards = _playable("--cards", cards_path, players, rules)
     entrants = _entrants(strategy_texts)
@@ -265,7 +265,7 @@ def study_command(
             click.echo(f"  {outside_text(row)}")
         unsettled = study.unsettled()
         if not unsettled.empty:
-            click.echo(f"Unsettled ({len(unsettled)}): {UNSETTLED_TEXT[len('Unsettled: ') :]}:")
+            click.echo(f"Unsettled ({len(unsettled)}): {UNSETTLED_TEXT}:")
             for _, row in unsettled.iterrows():
                 click.echo(f"  {unsettled_text(row)}")
         if study.suggested:

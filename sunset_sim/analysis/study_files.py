@@ -116,10 +116,16 @@ def suggested_text(cards: CardSet, suggested: CardSet) -> str:
         f"# {cards.name} {SUGGESTED_HEADER}{newline}"
         f"# (suggestions.csv beside this file lists them).{newline}"
     )
-    for text in (header + body, body, header + dump_cards(suggested)):
-        if len(text.encode("utf-8", "surrogatepass")) <= MAX_FILE_BYTES:
+    for text in (header + body, body):
+        if _fits(text):
             return text
-    return dump_cards(suggested)
+    plain = dump_cards(suggested)  # (only here: most files fit with their header)
+    return header + plain if _fits(header + plain) else plain
+
+
+def _fits(text: str) -> bool:
+    """Whether the card loader reads a file this size."""
+    return len(text.encode("utf-8", "surrogatepass")) <= MAX_FILE_BYTES
 
 
 def outside_text(row: pd.Series) -> str:
@@ -140,8 +146,8 @@ def _check_mark(row: pd.Series) -> str:
     return "; the check field does not (on its deals the card is not so)"
 
 
-UNSETTLED_TEXT = (
-    "Unsettled: the value is outside the target, but its 95% CI still reaches in (on the "
+UNSETTLED_TEXT = (  # after "Unsettled: " (study.md, the report) or "Unsettled (N): " (the CLI)
+    "the value is outside the target, but its 95% CI still reaches in (on the "
     "fresh deals too, for plan cards and commissions); more deals (--games, --verify-games) "
     "would tell whether the card is outside"
 )
@@ -212,7 +218,7 @@ def study_markdown(study: Study) -> str:
     lines += [f"- {md_escape(outside_text(row))}" for _, row in outside.iterrows()]
     unsettled = study.unsettled()
     if not unsettled.empty:
-        lines += ["", "## Unsettled", "", f"{UNSETTLED_TEXT}:", ""]
+        lines += ["", "## Unsettled", "", f"Unsettled: {UNSETTLED_TEXT}:", ""]
         lines += [f"- {md_escape(unsettled_text(row))}" for _, row in unsettled.iterrows()]
     lines += ["", "## Verified suggestions", ""]
     if not study.suggested:

@@ -159,7 +159,7 @@ def study_section(study) -> Section:
         from sunset_sim.analysis.study_files import UNSETTLED_TEXT, unsettled_text
 
         s.blocks += [
-            ("text", f"{UNSETTLED_TEXT}:"),
+            ("text", f"Unsettled: {UNSETTLED_TEXT}:"),
             ("list", [unsettled_text(row) for _, row in unsettled.iterrows()]),
         ]
     for family, title in (
