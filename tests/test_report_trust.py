@@ -232,6 +232,17 @@ def test_study_markdown_escapes_the_data():
     assert "&lt;script&gt;" in text and "&lt;default&gt;" in text
 
 
+def test_markdown_shows_emphasis_syntax_from_the_data_as_text():
+    """Card ids and labels with '*', '~' or an underscore at a word's edge ("_P1_") read
+    as typed, not as emphasis; an underscore inside a word ("win_share") is left as it is,
+    since Markdown never reads that one as emphasis."""
+    from sunset_sim.analysis.report.render import md_cell, md_escape
+
+    assert md_escape("*P1* and _P2_ and ~~P3~~") == "\\*P1\\* and \\_P2\\_ and \\~\\~P3\\~\\~"
+    assert md_escape("win_share of __P4__") == "win_share of \\_\\_P4\\_\\_"
+    assert md_cell("a_b*") == "a_b\\*"
+
+
 def test_min_group_is_a_report_option_checked_in_one_line(frame, tmp_path):
     """The threshold for findings is stated and can be set: --min-group on the command
     line (default MIN_GROUP), min_group in Python, refused in one line when not a count."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sunset_sim.analysis.tournament import seatings, tournament
+from sunset_sim.analysis.tournament import _Sums, seatings, tournament
 from sunset_sim.cli import main
 from sunset_sim.strategy import make_player
 
@@ -131,3 +132,14 @@ def test_tournament_bad_arguments_are_one_line_exit_2(arguments):
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_mean_fame_interval_never_goes_below_zero():
+    """Fame is never negative (R-END-2): a small, skewed sample's normal interval, which
+    would reach below 0, is cut at 0; a rate's Wilson interval is left as it is."""
+    sums = _Sums()
+    sums.add(np.array([0, 0, 0, 10]))
+    row = sums.row("mean_fame")
+    assert row["mean_fame"] == pytest.approx(2.5)
+    assert row["mean_fame_ci_low"] == 0.0
+    assert row["mean_fame_ci_high"] > 2.5 + 4.0  # the upper end as the normal interval has it

@@ -207,7 +207,7 @@ def study_markdown(study: Study) -> str:
         "",
         "## Targets",
         "",
-        *[f"- {line}" for line in study.target_text()],
+        *[f"- {md_escape(line)}" for line in study.target_text()],
         "",
         "## Outside their targets",
         "",

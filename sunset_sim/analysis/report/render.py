@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Mapping
 
 import numpy as np
@@ -210,14 +211,20 @@ def shown_columns(name: str, table: pd.DataFrame) -> pd.DataFrame:
 
 # Markdown's link, image and code-span syntax, shown as typed: a card-set name such as
 # "![x](https://tracker/p.png)" must not make a Markdown viewer fetch or link anything.
-_MD_SYNTAX = str.maketrans({"\\": "\\\\", "`": "\\`", "[": "\\[", "]": "\\]"})
+# Emphasis too ("*", "~" and a "_" that is not inside a word: "win_share" stays as
+# typed, as CommonMark never reads an underscore between letters as emphasis).
+_MD_SYNTAX = str.maketrans(
+    {"\\": "\\\\", "`": "\\`", "[": "\\[", "]": "\\]", "*": "\\*", "~": "\\~"}
+)
+_EDGE_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 
 
 def md_escape(text: str) -> str:
     """Text from the data (titles, set names, card ids, labels) safe in Markdown: no raw
-    HTML (``<script>``, ``<img onerror>``) and no link, image or code span reaches a
-    Markdown viewer; the text reads as it does in the HTML page."""
-    return html.escape(str(text), quote=False).translate(_MD_SYNTAX)
+    HTML (``<script>``, ``<img onerror>``) and no link, image, code span or emphasis
+    reaches a Markdown viewer; the text reads as it does in the HTML page."""
+    escaped = html.escape(str(text), quote=False).translate(_MD_SYNTAX)
+    return _EDGE_UNDERSCORE.sub(r"\\_", escaped)
 
 
 def md_cell(value: object) -> str:
