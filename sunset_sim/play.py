@@ -13,6 +13,7 @@ from sunset_sim import validation
 from sunset_sim.cards.loader import check_playable
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
+from sunset_sim.engine.batch import check_bans, check_tables
 from sunset_sim.engine.compiling import not_compilable
 from sunset_sim.engine.rng import new_stream
 from sunset_sim.enums import (
@@ -157,6 +158,52 @@ def _seat_bans(
     return bans
 
 
+def _checked_tables(tables: object, cards: CardSet) -> CardTables:
+    """``tables`` if they are this card set's (``build_tables(cards)``), else InputError:
+    another set's tables index past their own cards mid-game."""
+    if tables is None:
+        return build_tables(cards)
+    if not isinstance(tables, CardTables):
+        raise validation.InputError(
+            f"tables: {type(tables).__name__}, not the CardTables of build_tables(cards)"
+        )
+    sizes = (
+        ("plan cards", tables.plan_wake, cards.plans),
+        ("landscapes", tables.land_icons, cards.landscapes),
+        ("commissions", tables.comm_fame, cards.commissions),
+        ("goals", tables.goal_kind, cards.goals),
+    )
+    for name, table, cards_of_kind in sizes:
+        if np.shape(table)[:1] != (len(cards_of_kind),):
+            raise validation.InputError(
+                f"tables: {np.shape(table)[0] if np.ndim(table) else 0} {name} where the card "
+                f"set has {len(cards_of_kind)}; build them with build_tables(cards)"
+            )
+    try:
+        return check_tables(tables)
+    except ValueError as error:
+        raise validation.InputError(f"tables: {error}") from None
+
+
+def _checked_bans(banned: object, n_players: int, tables: CardTables) -> np.ndarray | None:
+    """``banned`` as ``engine.batch.run_games`` takes it (0/1 flags, [masks, players,
+    columns]), else InputError naming the problem."""
+    if banned is None:
+        return None
+    array = np.asarray(banned)
+    if array.dtype.kind not in "biuf":
+        raise validation.InputError(
+            f"banned: {array.dtype} values; give 0/1 flags (uint8 or bool), "
+            "[masks, players, columns]"
+        )
+    if not np.isin(array, (0, 1)).all():
+        raise validation.InputError("banned: values other than 0 and 1; give 0/1 flags")
+    try:
+        return check_bans(array, n_players, tables)
+    except ValueError as error:
+        raise validation.InputError(str(error)) from None
+
+
 def play_reference(
     cards: CardSet | str | os.PathLike | None,
     players: Sequence[Player | str],
@@ -183,7 +230,8 @@ def play_reference(
     # 0 to 2**64 - 1, as a seed: a larger index wrapped onto game 0's deal
     game_index = validation.check_seed(game_index, "game_index")
     validation.check_callback(on_event, "on_event")
-    tables = tables if tables is not None else build_tables(cards)
+    tables = _checked_tables(tables, cards)
+    banned = _checked_bans(banned, len(players), tables)
     decider = StrategyDecider(players, tables, seed, game_index, banned)
     meta = {"seed": seed, "game_index": game_index, "strategies": [p.name for p in players]}
     return play_game(cards, rules, len(players), decider, tables, meta, on_event)

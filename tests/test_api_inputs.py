@@ -4,9 +4,12 @@ each a one-line InputError now."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import sunset_sim
+from sunset_sim.cards.tables import build_tables
+from sunset_sim.play import play_reference
 from sunset_sim.rules.options import Rules
 from sunset_sim.validation import InputError
 
@@ -102,3 +105,34 @@ def test_api_odd_types_are_one_line_input_errors():
         sunset_sim.load_cards(5)
     with pytest.raises(StrategyError, match="strategy greedy: lateness='x' is not a number"):
         make_player("greedy").spec.param_vector({"lateness": "x"})
+
+
+def test_play_reference_checks_its_tables_and_bans():
+    """The audit: another card set's tables or a ``banned`` of the wrong shape or type
+    gave an IndexError or numba's TypingError from inside the game."""
+
+    tables = build_tables(sunset_sim.load_cards())
+    width = 1 + len(tables.plan_wake) + len(tables.land_icons) + len(tables.comm_fame)
+    for kwargs, message in (
+        ({"tables": "x"}, "tables: str, not the CardTables of build_tables"),
+        (
+            {"tables": tables._replace(land_icons=np.zeros(3, np.int32))},
+            "tables: 3 landscapes where the card set has 60",
+        ),
+        ({"banned": "x"}, "banned: <U1 values; give 0/1 flags"),
+        ({"banned": np.zeros((2, 3))}, r"banned: shape \(2, 3\) is not \(masks, 2, columns\)"),
+        ({"banned": np.zeros((1, 3, width), np.uint8)}, "is not \\(masks, 2, columns\\)"),
+        ({"banned": np.ones((1, 2, 5), np.uint8)}, f"5 columns where this card set needs {width}"),
+        ({"banned": np.full((1, 2, width), np.nan)}, "values other than 0 and 1"),
+    ):
+        with pytest.raises(InputError, match=message):
+            play_reference(None, ["greedy", "greedy"], **kwargs)
+    played = play_reference(
+        None, ["greedy", "greedy"], tables=tables, banned=np.zeros((1, 2, width), np.uint8)
+    )
+    plain = play_reference(None, ["greedy", "greedy"])  # no bans: the same game
+    assert (played.fame, played.winners, played.days_played) == (
+        plain.fame,
+        plain.winners,
+        plain.days_played,
+    )
