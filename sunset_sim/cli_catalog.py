@@ -38,14 +38,14 @@ def cards_command(cards_path: Path | None, table_format: str, table_name: str | 
         cards = load_cards(cards_path)
     except CardSetError as error:
         for problem in error.problems:
-            click.echo(one_line(problem), err=True)  # one problem, one line
+            click.echo(one_line(f"error: {problem}"), err=True)  # one problem, one line
         raise SystemExit(2) from None
     # A set every game command refuses (too few cards for any number of players, six
     # days) is a problem too; one too small for some player counts gets a note.
     unplayable = {n: check_playable(cards, n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
     if all(unplayable.values()):
         for problem in unplayable[MIN_PLAYERS]:
-            click.echo(one_line(problem), err=True)  # one problem, one line
+            click.echo(one_line(f"error: {problem}"), err=True)  # one problem, one line
         raise SystemExit(2)
     for n, problems in unplayable.items():
         for problem in problems:

@@ -252,7 +252,7 @@ def test_cards_lists_every_problem(bad_cards):
     assert result.stdout == ""
     problems = result.stderr.splitlines()
     assert len(problems) == 2, problems
-    assert all(line.startswith(f"{bad_cards}: ") for line in problems)
+    assert all(line.startswith(f"error: {bad_cards}: ") for line in problems)  # as elsewhere
     assert "unknown feature 'mountian'" in problems[0]
     assert "fame: must not be negative, got -3" in problems[1]
     process = run_process("cards", "--cards", bad_cards)
