@@ -243,6 +243,29 @@ def test_markdown_shows_emphasis_syntax_from_the_data_as_text():
     assert md_cell("a_b*") == "a_b\\*"
 
 
+@pytest.mark.parametrize(
+    ("column", "value", "message"),
+    [
+        ("fame", -3, "row 2, column 'fame': -3 is not a whole number from 0"),
+        ("seat", 7, "row 2, column 'seat': 7 is not a whole number from 0 to 3"),
+        ("win_share", 1.5, "row 2, column 'win_share': 1.5"),
+    ],
+)
+def test_build_report_checks_the_rows_as_read_results_does(column, value, message):
+    """The audit: a frame made or edited in Python with impossible values (a negative
+    fame, a seat past the table) was reported as if played; read_results refused the
+    same rows in a file. The caller's frame is left as it was."""
+    from sunset_sim.analysis.report import ReportInputError
+
+    frame = sunset_sim.simulate(games=30, players=2, strategies=["greedy"], seed=1, jobs=1)
+    frame[column] = frame[column].astype(type(value))
+    frame.loc[1, column] = value
+    dtypes = frame.dtypes.copy()
+    with pytest.raises(ReportInputError, match=message):
+        build_report(frame, CARDS)
+    assert frame.loc[1, column] == value and (frame.dtypes == dtypes).all()
+
+
 def test_min_group_is_a_report_option_checked_in_one_line(frame, tmp_path):
     """The threshold for findings is stated and can be set: --min-group on the command
     line (default MIN_GROUP), min_group in Python, refused in one line when not a count."""
