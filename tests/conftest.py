@@ -10,6 +10,9 @@ check its result.
 
 from __future__ import annotations
 
+import json
+import re
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sunset_sim.cards.loader import load_cards, parse_cards
+from sunset_sim.cards.loader import default_cards_text, load_cards, parse_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.cli import main
@@ -331,3 +334,52 @@ def console_script() -> list[str]:
     """The installed ``sunset-sim`` script, else ``python -m sunset_sim.cli``."""
     script = Path(sys.executable).with_name("sunset-sim")
     return [str(script)] if script.exists() else [sys.executable, "-m", "sunset_sim.cli"]
+
+
+# --- the command-line tests' shared files (test_cli.py, test_cli_play.py) ---
+
+# Generous: a subprocess may compile kernels on a cold cache on a loaded machine (minutes);
+# the timeout is only there so that a hang still ends.
+COMPILE_TIMEOUT = 1800
+
+
+def run_process(*args, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        console_script() + [str(a) for a in args],
+        capture_output=True,
+        text=True,
+        timeout=COMPILE_TIMEOUT,
+        cwd=cwd,
+    )
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("cli")
+
+
+@pytest.fixture(scope="module")
+def bad_cards(files) -> Path:
+    """The default set with two problems: an unknown feature and a negative fame."""
+    text = default_cards_text()
+    text = text.replace('features = ["mountain"]', 'features = ["mountian"]', 1)
+    start = text.index("[[commission]]")
+    text = text[:start] + re.sub(r"fame = \d+", "fame = -3", text[start:], count=1)
+    path = files / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def record_file(files) -> Path:
+    path = files / "seed7.json"
+    ok(cli("play", "--players", "3", "--seed", "7", "--record", path))
+    return path
+
+
+def tampered(record_file: Path, tmp_path: Path, change) -> Path:
+    record = json.loads(record_file.read_text(encoding="utf-8"))
+    change(record)
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path
