@@ -141,14 +141,18 @@ def tournament_command(
             backend=runner,
         )
     sections = [
-        ("standings", "Standings", result.standings),
+        ("standings", "Standings (n: games the strategy played)", result.standings),
         (
             "head_to_head",
-            "Head to head (score of strategy against opponent)",
+            "Head to head (score of strategy against opponent; n: games they met in)",
             result.head_to_head,
         ),
-        ("by_seat", "Win share by seat", result.by_seat),
-        ("by_turn_position", "Win share by day-1 turn position", result.by_turn_position),
+        ("by_seat", "Win share by seat (n: games)", result.by_seat),
+        (
+            "by_turn_position",
+            "Win share by day-1 turn position (n: games)",
+            result.by_turn_position,
+        ),
     ]
     meta = {"deals": result.games, "seatings": result.tables, "players": players}
     print_tables(sections, table_format, table_name, meta)

@@ -348,8 +348,8 @@ def compare_command(
         print_table(_shown(frame[frame["section"] == section]), "table", "{:.4f}")
     marked = int(frame["significant"].sum())
     click.echo(
-        f"\ndiff = B - A, paired by deal, 95% CI; * p < {alpha:g} ({marked} of {len(frame)} "
-        f"rows). {games} deals x {attrs['tables']} seatings per variant, {players} players; "
+        f"\ndiff = B - A, paired by deal (n: deals), 95% CI; * p < {alpha:g} ({marked} of "
+        f"{len(frame)} rows). {games} deals x {attrs['tables']} seatings per variant, {players} players; "
         "results between bots: they describe these strategies, not human play"
     )
 
@@ -492,12 +492,18 @@ def sweep_command(
     strategy_columns += ["mean_fame", "mean_fame_ci_low", "mean_fame_ci_high"]
     # (json key, title, table)
     # (titles name the swept setting: "Per value of tie_break and strategy")
-    tables = [("per_value", "Per value of {swept} and strategy", frame[strategy_columns])]
+    tables = [
+        ("per_value", "Per value of {swept} and strategy (n: deals)", frame[strategy_columns])
+    ]
     if frame.attrs["kind"] == "rule":
         game_columns = ["value", "n", "balance", "balance_ci_low", "balance_ci_high"]
         game_columns += ["tie_rate", "early_end_rate", "days_played"]
         tables = [
-            ("per_strategy", "Per value of {swept} and strategy", frame[strategy_columns]),
+            (
+                "per_strategy",
+                "Per value of {swept} and strategy (n: deals)",
+                frame[strategy_columns],
+            ),
             (
                 "per_value",
                 "Per value of {swept}: seat Balance (1 = fair), tie rate, early-end rate, "

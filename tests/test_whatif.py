@@ -84,7 +84,13 @@ def test_compare_fewer_days_is_shorter_and_significant():
 
 def test_compare_table_and_csv_formats():
     out = ok(cli("compare", *FIELD, "--games", 30, "--b-rule", "tie_break=seat"))
-    for title in ("Per strategy", "fame parts", "Balance", "tie rate", "diff = B - A"):
+    for title in (
+        "Per strategy",
+        "fame parts",
+        "Balance",
+        "tie rate",
+        "diff = B - A, paired by deal (n: deals)",
+    ):
         assert title in out
     assert "identical deals" in out
     csv = ok(cli("compare", *FIELD, "--games", 30, "--b-rule", "tie_break=seat", "--format", "csv"))
@@ -187,7 +193,7 @@ def test_sweep_rule_cli_tables(tmp_path):
         cli("sweep", "--rule-values", "tie_break=seat,random", *FIELD, "--games", 30,
             "--plot", plot)
     )  # fmt: skip
-    assert "Per value of tie_break and strategy" in out and "seat Balance" in out
+    assert "Per value of tie_break and strategy (n: deals)" in out and "seat Balance" in out
     assert plot.exists() and plot.stat().st_size > 1000
     csv = ok(cli("sweep", "--rule-values", "days=2,3", *FIELD, "--games", 10, "--format", "csv"))
     assert csv.splitlines()[0].startswith("value,strategy,n,win_share")
