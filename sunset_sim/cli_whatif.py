@@ -349,8 +349,9 @@ def compare_command(
     marked = int(frame["significant"].sum())
     click.echo(
         f"\ndiff = B - A, paired by deal (n: deals), 95% CI; * p < {alpha:g} ({marked} of "
-        f"{len(frame)} rows). {games} deals x {attrs['tables']} seatings per variant, {players} players; "
-        "results between bots: they describe these strategies, not human play"
+        f"{len(frame)} rows). {games} deals x {attrs['tables']} seatings per variant, "
+        f"{players} players; results between bots: they describe these strategies, not "
+        "human play"
     )
 
 

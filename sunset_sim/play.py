@@ -13,7 +13,6 @@ from sunset_sim import validation
 from sunset_sim.cards.loader import check_playable
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
-from sunset_sim.engine.batch import check_bans, check_tables
 from sunset_sim.engine.compiling import not_compilable
 from sunset_sim.engine.rng import new_stream
 from sunset_sim.enums import (
@@ -173,6 +172,8 @@ def _checked_tables(tables: object, cards: CardSet) -> CardTables:
         ("commissions", tables.comm_fame, cards.commissions),
         ("goals", tables.goal_kind, cards.goals),
     )
+    from sunset_sim.engine.batch import check_tables  # (the fast engine: imported late)
+
     for name, table, cards_of_kind in sizes:
         if np.shape(table)[:1] != (len(cards_of_kind),):
             raise validation.InputError(
@@ -198,6 +199,8 @@ def _checked_bans(banned: object, n_players: int, tables: CardTables) -> np.ndar
         )
     if not np.isin(array, (0, 1)).all():
         raise validation.InputError("banned: values other than 0 and 1; give 0/1 flags")
+    from sunset_sim.engine.batch import check_bans  # (the fast engine: imported late)
+
     try:
         return check_bans(array, n_players, tables)
     except ValueError as error:
