@@ -112,7 +112,7 @@ def test_an_error_line_shows_control_characters_escaped():
     line = fails(cli("simulate", "-n", "5", "--cards", "a\nb\x1b[31m.toml"), "file not found")
     assert "a\\nb\\x1b[31m.toml" in line
     result = cli("cards", "--cards", "a\nb.toml")
-    assert result.exit_code == 2 and result.stderr == "a\\nb.toml: file not found\n"
+    assert result.exit_code == 2 and result.stderr == "error: a\\nb.toml: file not found\n"
 
 
 def test_a_huge_value_in_a_card_file_is_shown_short(tmp_path):

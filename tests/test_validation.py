@@ -377,7 +377,7 @@ def results():
         (lambda r: None, "frame: expected a DataFrame of results (one row per game and seat"),
         (
             lambda r: r.iloc[:1],
-            "column 'seat': seats 0 to 0, where a game has seats 0 to 1, 2 or 3",
+            "results: column 'seat': only seat 0 appears; a game has 2 to 4 players",
         ),
         (lambda r: r[["game", "seat"]], "results: missing column 'strategy' (and 3 more)"),
     ],

@@ -64,7 +64,7 @@ def _checked_rows(frame: pd.DataFrame) -> pd.DataFrame:
     run = frame.attrs.get("provenance")
     players = run.get("players") if isinstance(run, dict) else None
     try:
-        return check_rows(frame.copy(deep=False), "frame", players)
+        return check_rows(frame.copy(deep=False), "results", players)
     except validation.InputError as error:
         raise ReportInputError(str(error)) from None
 
