@@ -320,3 +320,17 @@ def test_a_commission_completed_more_than_its_fame_predicts_is_over_priced():
         _pricing(table, 10_000)
         assert table.loc[5, "price_flag"] == flag
         assert set(table.drop(index=5)["price_flag"]) == {""}
+
+
+def test_rows_in_any_order_report_as_sorted_and_a_missing_seat_is_refused():
+    """The report sorts rows by game and seat itself; whole games are held by the row
+    check (``check_rows``) alone, so a game missing a seat's row is refused in one line
+    naming the game, shuffled or not."""
+    from sunset_sim.analysis.report import ReportInputError
+
+    frame = sunset_sim.simulate(games=40, players=3, strategies=["greedy"], seed=4, jobs=1)
+    shuffled = frame.sample(frac=1.0, random_state=2)
+    for name, table in build_report(frame, CARDS).tables.items():
+        pd.testing.assert_frame_equal(build_report(shuffled, CARDS).tables[name], table)
+    with pytest.raises(ReportInputError, match=r"^results: .*game 5"):
+        build_report(shuffled[~((shuffled["game"] == 5) & (shuffled["seat"] == 1))], CARDS)

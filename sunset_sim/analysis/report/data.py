@@ -16,9 +16,7 @@ from sunset_sim.analysis import stats
 from sunset_sim.analysis.report.model import MIN_SAMPLES, TOO_FEW, ReportInputError
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.jit import jit
-from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
-from sunset_sim.result_rows import DAY_PATTERNS, any_of, whole_games
-from sunset_sim.validation import InputError
+from sunset_sim.result_rows import DAY_PATTERNS, any_of
 
 BASE_COLUMNS = ("game", "seat", "strategy", "fame", "win_share", "n_winners")
 OPTIONAL_COLUMNS = (
@@ -300,16 +298,12 @@ class _Data:
 
 
 def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
-    """The report's data from a results frame whose columns ``build_report`` checked."""
+    """The report's data from a results frame whose columns and rows ``build_report``
+    checked (``check_columns``, ``check_rows``: whole games), sorted by game and seat."""
     if len(frame) == 0:
         raise ReportInputError("results: no rows")
     seat = frame["seat"].to_numpy()
-    players = int(seat.max()) + 1
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS or int(seat.min()) < 0:
-        raise ReportInputError(
-            f"column 'seat': seats {int(seat.min())} to {players - 1}, where a game has "
-            f"seats 0 to 1, 2 or 3 ({MIN_PLAYERS} to {MAX_PLAYERS} players): not whole games"
-        )
+    players = int(seat.max()) + 1  # whole games of seats 0 to players - 1: check_rows
     expected = np.tile(np.arange(players), len(frame) // players)
     game = frame["game"].to_numpy()
     ordered = (
@@ -317,11 +311,7 @@ def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
         and np.array_equal(seat, expected)
         and bool((game[::players] == game[players - 1 :: players]).all())
     )
-    if not ordered:  # whole games, checked as results reading checks them, then sorted
-        try:
-            whole_games(frame, "results", players)
-        except InputError as error:
-            raise ReportInputError(str(error)) from None
+    if not ordered:
         frame = frame.sort_values(["game", "seat"], kind="stable", ignore_index=True)
     days = _days(frame, "plan_day") or _days(frame, "turn_day") or _days(frame, "fame_day")
     if "days_played" in frame:
