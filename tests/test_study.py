@@ -371,6 +371,10 @@ def test_study_notes_goals_kept_by_the_last_mover(mistaken_study):
     above = goals[goals["status"] == "above"]
     assert not above.empty and (above["value_ci_low"] > Targets().last_mover).all()
     assert any("moves last" in note for note in study.notes)
+    # each note names its sample (the study's deals, not the report's batch) and its n
+    for _, row in above.iterrows():
+        (note,) = [note for note in study.notes if note.startswith(f"{row['card']}: kept")]
+        assert f"of the {int(row['n']):,} days it was kept on the study's deals" in note
     assert set(study.suggestions["card"]).isdisjoint(goals["card"])
 
 

@@ -351,8 +351,9 @@ def run_study(
         ignore_index=True,
     )
     notes = [
-        f"{row['card']}: kept by the last player to move on {row['value']:.0%} of its days; "
-        "no card field changes who moves last, so nothing is suggested for it"
+        f"{row['card']}: kept by the last player to move on {row['value']:.0%} of the "
+        f"{int(row['n']):,} days it was kept on the study's deals; no card field changes who "
+        "moves last, so nothing is suggested for it"
         for _, row in target_frame.iterrows()
         if row["family"] == "goal" and row["status"] == "above"
     ]
