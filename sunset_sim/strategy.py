@@ -349,11 +349,22 @@ def _folder_strategies(folder: str) -> list[tuple[StrategySpec, Path]]:
             continue
         try:
             imported = importlib.import_module(module.name)
-        except Exception as error:  # noqa: BLE001 - a broken plug-in must not break the tool
-            warnings.warn(f"strategy module {path / module.name}: {error}", stacklevel=3)
+        except (Exception, SystemExit) as error:  # noqa: BLE001 - a broken plug-in must not
+            # break the tool (nor end it: sys.exit() at import is SystemExit)
+            problem = f"exited (SystemExit: {error})" if isinstance(error, SystemExit) else error
+            warnings.warn(f"strategy module {path / module.name}: {problem}", stacklevel=3)
+            continue
+        source = Path(getattr(imported, "__file__", None) or path / module.name)
+        home = source.resolve().parent.parent if module.ispkg else source.resolve().parent
+        if home != path.resolve():  # the name was taken before this file (json.py, ...)
+            warnings.warn(
+                f"strategy module {path / module.name}: the module name {module.name!r} is "
+                f"already taken by {getattr(imported, '__file__', None) or 'a built-in module'} "
+                "(rename the file): skipped",
+                stacklevel=3,
+            )
             continue
         spec = getattr(imported, "STRATEGY", None)
-        source = Path(getattr(imported, "__file__", None) or path / module.name)
         if isinstance(spec, StrategySpec):
             found.append((spec, source))
         elif spec is not None:

@@ -394,3 +394,36 @@ def test_a_plugin_answering_no_index_is_one_line(
     lines = [line for line in result.stderr.splitlines() if not line.startswith("sunset-sim:")]
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
     assert f"strategy {name}" in lines[0] and needle in lines[0], lines[0]
+
+
+def test_a_plugin_that_exits_or_reuses_a_taken_name_is_one_warning_line(tmp_path, monkeypatch):
+    """The audit: a module calling sys.exit() at import ended the whole tool (exit 0, no
+    output); a module named like one already imported (json.py, or mod.py in a second
+    folder) was silently that other module. Each is now one warning line and skipped, and
+    the command goes on."""
+    exits, first, second = (tmp_path / name for name in ("exits", "first", "second"))
+    for folder in (exits, first, second):
+        folder.mkdir()
+    (exits / "quits_plugin_mod.py").write_text("import sys\nsys.exit('bye')\n", encoding="utf-8")
+    (first / "json.py").write_text("STRATEGY = None\n", encoding="utf-8")
+    for folder in (first, second):
+        (folder / "twin_plugin_mod.py").write_text("STRATEGY = None\n", encoding="utf-8")
+    monkeypatch.setattr(strategy_module, "_REGISTRY", {})  # scan again, with the folders
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.delitem(sys.modules, "twin_plugin_mod", raising=False)
+    monkeypatch.delenv(strategy_module.STRATEGY_PATH_VARIABLE, raising=False)
+    paths = [arg for folder in (exits, first, second) for arg in ("--strategy-path", folder)]
+    result = CliRunner().invoke(main, [*map(str, paths), "strategies"])
+    assert result.exit_code == 0, result.output
+    assert "greedy" in result.stdout
+    lines = result.stderr.splitlines()
+    assert len(lines) == 3, lines
+    assert lines[0] == (
+        f"warning: strategy module {exits / 'quits_plugin_mod'}: exited (SystemExit: bye)"
+    )
+    assert lines[1].startswith(f"warning: strategy module {first / 'json'}: the module name ")
+    assert lines[2] == (
+        f"warning: strategy module {second / 'twin_plugin_mod'}: the module name "
+        f"'twin_plugin_mod' is already taken by {first / 'twin_plugin_mod.py'} (rename the "
+        "file): skipped"
+    )
