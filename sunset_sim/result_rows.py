@@ -274,6 +274,7 @@ def _check_games(frame: pd.DataFrame, where: str, players: int) -> None:
                 f"{where}: row {row + 1}: game {int(frame['game'].iloc[row])}'s rows "
                 "disagree on days_played (a game's, the same for every seat)"
             )
+    _check_game_facts(frame, where, players, order)
     if "win_share" not in frame or "n_winners" not in frame:
         return
     games = frame["game"].to_numpy()
@@ -294,3 +295,52 @@ def _check_games(frame: pd.DataFrame, where: str, players: int) -> None:
             "won disagree: each of its n_winners winners has win_share 1/n_winners and "
             "won true, the others 0 and false"
         )
+    if "fame" in frame:  # R-END-3: the winners are the players with the most fame
+        fame = frame["fame"].to_numpy()[order].reshape(-1, players)
+        wrong = ((fame == fame.max(axis=1, keepdims=True)) != wins).any(axis=1)
+        if wrong.any():
+            row = order[np.flatnonzero(wrong)[0] * players]
+            raise InputError(
+                f"{where}: row {row + 1}: game {int(games[row])}'s winners (win_share > 0) "
+                "are not the seats with the most fame (R-END-3: those share the win)"
+            )
+
+
+def _first_bad_game(where: str, frame, order, players: int, bad: np.ndarray, problem: str):
+    row = order[np.flatnonzero(bad)[0] * players]
+    return InputError(f"{where}: row {row + 1}: game {_game(frame['game'].iloc[row])}: {problem}")
+
+
+def _check_game_facts(frame: pd.DataFrame, where: str, players: int, order: np.ndarray):
+    """What each game's rows must agree on beyond their cells: fame the sum of its
+    parts (R-END-2), one end_reason, and each day's turn order a ranking of the seats
+    (-1 for every seat on a day not played)."""
+    parts = [f"fame_{part}" for part in ("commissions", "goals", "paintings")]
+    if "fame" in frame and all(part in frame for part in parts):
+        total = sum(frame[part].to_numpy().astype(np.int64) for part in parts)
+        bad = frame["fame"].to_numpy().astype(np.int64)[order] != total[order]
+        if bad.any():
+            row = order[np.flatnonzero(bad)[0]]
+            raise InputError(
+                f"{where}: row {row + 1}, column 'fame': {int(frame['fame'].iloc[row])} is "
+                f"not fame_commissions + fame_goals + fame_paintings ({int(total[row])})"
+            )
+    if "end_reason" in frame:
+        reason = pd.factorize(frame["end_reason"])[0][order].reshape(-1, players)
+        bad = (reason != reason[:, :1]).any(axis=1)
+        if bad.any():
+            raise _first_bad_game(
+                where, frame, order, players, bad,
+                "its rows disagree on end_reason (a game's, the same for every seat)",
+            )  # fmt: skip
+    everyone = (1 << players) - 1
+    for name in [n for n in frame.columns if re.fullmatch(r"turn_day\d+", n)]:
+        turn = frame[name].to_numpy().astype(np.int64)[order].reshape(-1, players)
+        ranked = (np.left_shift(1, np.maximum(turn, 0)) * (turn >= 0)).sum(axis=1) == everyone
+        bad = ~(ranked | (turn == -1).all(axis=1))
+        if bad.any():
+            raise _first_bad_game(
+                where, frame, order, players, bad,
+                f"column {name!r} does not give each seat its own turn 0 to {players - 1} "
+                "(or -1 to every seat on a day not played)",
+            )  # fmt: skip

@@ -173,6 +173,23 @@ def _cell(column, value, row=0):
     return edit
 
 
+def _loser_to_90(header, rows):
+    """A losing seat's fame raised to 90, its parts raised with it (win_share unchanged)."""
+    row = next(row for row in rows if row[header.index("won")] == "False")
+    parts = sum(int(row[header.index(f"fame_{p}")]) for p in ("commissions", "goals"))
+    row[header.index("fame")] = "90"
+    row[header.index("fame_paintings")] = str(90 - parts)
+
+
+def _other_end_reason(header, rows):
+    column = header.index("end_reason")
+    rows[0][column] = "days" if rows[0][column] != "days" else "commission-shortage"
+
+
+def _turn_taken_twice(header, rows):
+    rows[0][header.index("turn_day1")] = rows[1][header.index("turn_day1")]
+
+
 def _report(path, tmp_path):
     return cli("report", path, "--out", tmp_path / "rep", "--quiet", "--study-games", "0")
 
@@ -197,12 +214,17 @@ def _report(path, tmp_path):
         (lambda header, rows: rows.__delitem__(1), ["game 0 has 1 rows", "one row per seat"]),
         (_cell("seat", "0", row=1), ["game 0 does not have one row for each seat 0 to 1"]),
         (_cell("win_share", "0.5"), ["game 0's win_share, n_winners and won disagree"]),
+        (_cell("fame", "99"), ["row 1, column 'fame': 99 is not fame_commissions + "]),
+        (_loser_to_90, ["winners (win_share > 0) are not the seats with the most fame"]),
+        (_other_end_reason, ["row 1: game 0: its rows disagree on end_reason"]),
+        (_turn_taken_twice, ["row 1: game 0: column 'turn_day1' does not give each seat"]),
     ],
     ids=[
         "fame-word", "fame-nan", "fame-inf", "fame-5000-digits", "fame-negative",
         "fame-fraction", "short-row", "seat-99", "win-share-2", "won-maybe", "strategy-esc",
         "strategy-empty", "end-reason", "plan-bell", "game-short-a-row", "seat-twice",
-        "win-share-half",
+        "win-share-half", "fame-not-its-parts", "loser-most-fame", "end-reason-differs",
+        "turn-twice",
     ],
 )  # fmt: skip
 def test_edited_results_rows_are_one_line(results_csv, tmp_path, edit, needles):
