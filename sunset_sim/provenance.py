@@ -39,6 +39,7 @@ __all__ = [
     "FORMAT",
     "METADATA_KEY",
     "cards_from_run",
+    "check_rows_match",
     "check_run",
     "played_cards",
     "provenance",
@@ -102,7 +103,32 @@ def read_provenance(path: str | Path, parquet_metadata: dict | None = None) -> d
         raise ValueError(f"{where}: provenance: {error}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{where}: provenance is not a {FORMAT} record")
+    if "version" in data and data["version"] != VERSION:
+        raise ValueError(
+            f"{where}: provenance version {_kind(data['version'])}; this sunset-sim reads "
+            f"version {VERSION}"
+        )
     return check_run(data, where)
+
+
+def check_rows_match(frame, run: dict | None, where: str | Path) -> None:
+    """The rows are the games their record says: ``games`` of them, none played past the
+    rules' ``days`` (a record edited apart from its rows would report one run's rows as
+    another's); else a ValueError of one line naming ``where`` and the field."""
+    if not run or "seat" not in frame or not len(frame):
+        return
+    players = int(frame["seat"].max()) + 1  # whole games: check_rows
+    games = run.get("games")
+    if type(games) is int and len(frame) != games * players:
+        raise ValueError(
+            f"{where}: games: the record says {games} games, the rows hold {len(frame) // players}"
+        )
+    days = (run.get("rules") or {}).get("days")
+    if type(days) is int and "days_played" in frame and int(frame["days_played"].max()) > days:
+        raise ValueError(
+            f"{where}: rules.days: the record says {days} days, a game in the rows played "
+            f"{int(frame['days_played'].max())}"
+        )
 
 
 def check_run(run: dict, where: str | Path) -> dict:

@@ -106,3 +106,27 @@ def test_an_overwritten_csv_never_keeps_another_runs_sidecar(tmp_path, mine):
     ok(cli("simulate", "--games", "20", "--out", out, "--force", "--quiet"))
     assert read_provenance(out)["cards"]["name"] == "sunset-default-reconstructed"
     assert len(pd.read_csv(out)) == 20 * 4
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "needle"),
+    [
+        ("version", 7, "provenance version 7; this sunset-sim reads version 1"),
+        ("games", 999, "games: the record says 999 games, the rows hold 20"),
+        ("rules", {"tie_break": "random", "days": 3}, "rules.days: the record says 3 days, "),
+    ],
+    ids=["version", "games", "days"],
+)
+def test_a_sidecar_that_does_not_match_its_rows_is_refused(tmp_path, key, value, needle):
+    """The audit: a CSV sidecar of version 7 (a dataset manifest's is refused), or one
+    saying 999 games or 3 days beside 20 games of 6 days, was accepted and reported."""
+    out = tmp_path / "r.csv"
+    ok(cli("simulate", "--games", "20", "--players", "2", "--seed", "1", "--out", out, "-q"))
+    record = json.loads(sidecar_path(out).read_text(encoding="utf-8"))
+    record[key] = value
+    sidecar_path(out).write_text(json.dumps(record), encoding="utf-8")
+    fails(cli("report", out, "--out", tmp_path / "rep", "-q"), f"{sidecar_path(out)}: ", needle)
+    from sunset_sim.analysis.report import ReportInputError
+
+    with pytest.raises(ReportInputError, match=re.escape(needle)):
+        sunset_sim.read_results(out)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -435,3 +436,71 @@ def test_an_interrupted_dataset_run_says_how_many_games_it_keeps(tmp_path, monke
         f"interrupted; {out}{os.sep} keeps every finished chunk (10 of 40 games); the same "
         "command with --resume finishes the run\n"
     )
+
+
+def _forged_copy(reference, tmp_path, forge) -> Path:
+    """A copy of the complete reference folder with ``forge(manifest)`` applied."""
+    folder = tmp_path / "forged"
+    shutil.copytree(reference[0], folder)
+    manifest = json.loads((folder / MANIFEST).read_text())
+    forge(manifest)
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    return folder
+
+
+def _set_summary(key, value):
+    def forge(manifest):
+        summary = manifest["chunks"][1]["summary"]
+        if key == "rename":
+            summary["sums"]["other"] = summary["sums"].pop("greedy")
+        elif key == "sums":
+            summary["sums"]["greedy"][0] = value
+        else:
+            summary[key] = value
+
+    return forge
+
+
+@pytest.mark.parametrize(
+    ("forge", "needle"),
+    [
+        (_set_summary("sums", 999), "sums count 1024 seats and 25 wins; the chunk's 25 games"),
+        (_set_summary("tied_games", 500), "summary.tied_games is 500, outside 0 to"),
+        (_set_summary("rename", None), "summary.sums: 'other' is not a strategy of this run"),
+        (_set_summary("games", "x"), "summary: summary counts: expected whole numbers"),
+    ],
+    ids=["seats", "ties", "label", "games-text"],
+)
+def test_resume_refuses_a_chunk_summary_its_games_cannot_have(reference, tmp_path, forge, needle):
+    """The audit: --resume adds the summary up from the manifest, and printed a forged
+    one (a win share of 0.056, 841.7% tied games, a strategy that never played); a part
+    file's SHA-256 does not cover its summary. Each chunk's summary is now held to its
+    games: one row per seat, one win per game, counts within the games, the run's labels."""
+    folder = _forged_copy(reference, tmp_path, forge)
+    fails(cli(*RUN, "--out", folder, "--resume"), f"{MANIFEST}: chunk {part_name(25)}: ", needle)
+
+
+def test_report_refuses_a_complete_manifest_that_leaves_games_out(reference, tmp_path):
+    """The audit: run.games cut to 30 or the last chunk's entry dropped (its file still
+    there) were reported as 120 and 100 games, without a word."""
+
+    def fewer_games(manifest):
+        manifest["run"]["games"] = 30
+
+    def chunk_dropped(manifest):
+        manifest["chunks"] = manifest["chunks"][:-1]
+
+    def chunk_and_games_dropped(manifest):
+        chunk_dropped(manifest)
+        manifest["run"]["games"] = 100
+
+    out = tmp_path / "rep"
+    for forge, needle in [
+        (fewer_games, "complete, but its chunks hold 120 games and run.games is 30"),
+        (chunk_dropped, "complete, but its chunks hold 100 games and run.games is 120"),
+        (chunk_and_games_dropped, f"{part_name(100)}: a part file the manifest does not list"),
+    ]:
+        folder = _forged_copy(reference, tmp_path, forge)
+        fails(cli("report", folder, "--out", out, "-q"), needle)
+        shutil.rmtree(folder)
+    assert not out.exists()

@@ -38,7 +38,7 @@ from sunset_sim.cards.model import CardSet
 from sunset_sim.files import JSONTextError, parse_json
 from sunset_sim.lazy import LazyModule
 from sunset_sim.result_rows import check_rows
-from sunset_sim.results import Summary
+from sunset_sim.results import WIN_SCALE, Summary
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
 from sunset_sim.run.backends import engine_hash
@@ -374,7 +374,70 @@ def part_files(folder: str | os.PathLike, allow_incomplete: bool = False) -> tup
     missing = [f for f in files if not Path(f).is_file()]
     if missing:
         raise RunError(f"{missing[0]}: listed in the manifest but missing")
+    if manifest.get("complete"):
+        _check_complete(Path(folder), manifest, files)
     return manifest, files
+
+
+def _check_complete(folder: Path, manifest: dict, files: list[str]) -> None:
+    """A complete run's chunks hold games 0 to games - 1 of its ``run.games``, one after
+    another, and the folder has no part file they do not list (a manifest cut short
+    would leave its games out of every figure, unsaid)."""
+    where = folder / MANIFEST
+    entries = sorted(manifest["chunks"], key=lambda entry: entry["first_game"])
+    games = manifest["run"].get("games")
+    next_game = 0
+    for entry in entries:
+        if entry["first_game"] != next_game:
+            raise RunError(
+                f"{where}: complete, but no chunk holds games {next_game} to "
+                f"{entry['first_game'] - 1}"
+            )
+        next_game += entry["games"]
+    if next_game != games:
+        raise RunError(
+            f"{where}: complete, but its chunks hold {next_game} games and run.games is {games!r}"
+        )
+    listed = {Path(name).name for name in files}
+    unlisted = sorted(
+        name for name in os.listdir(folder) if PART.fullmatch(name) and name not in listed
+    )
+    if unlisted:
+        raise RunError(f"{folder / unlisted[0]}: a part file the manifest does not list")
+
+
+def summary_problem(entry: dict, players: int, labels: set[str]) -> str | None:
+    """What is wrong with a chunk's ``summary`` (whole-number sums, as ``add_chunk``
+    writes them): each game's seats counted once and its one win shared out, counts
+    within the chunk's games, labels of the run's strategies. None if nothing."""
+    try:
+        summary = Summary.from_dict(entry["summary"])
+    except (TypeError, KeyError, ValueError, AttributeError) as error:
+        return f"summary: {first_line(error) if isinstance(error, ValueError) else 'malformed'}"
+    games = entry["games"]
+    counts = {
+        "games": summary.games, "tied_games": summary.tied_games,
+        "shortage_games": summary.shortage_games, "violating_games": summary.violating_games,
+    }  # fmt: skip
+    if summary.games != games:
+        return f"summary.games is {summary.games}, the chunk has {games} games"
+    for key, value in counts.items():
+        if not 0 <= value <= games:
+            return f"summary.{key} is {value}, outside 0 to the chunk's {games} games"
+    unknown = sorted(set(summary.sums) - labels)
+    if unknown:
+        return f"summary.sums: {unknown[0]!r} is not a strategy of this run"
+    rows = sum(int(row[0]) for row in summary.sums.values())
+    wins = sum(int(row[1]) for row in summary.sums.values())
+    if rows != games * players or wins != games * WIN_SCALE:
+        return (
+            f"summary.sums count {rows} seats and {wins / WIN_SCALE:g} wins; the chunk's "
+            f"{games} games have {games * players} seats and {games} wins"
+        )
+    for label, row in summary.sums.items():
+        if (row < 0).any() or row[1] > row[0] * WIN_SCALE:
+            return f"summary.sums[{label!r}]: {row.tolist()} is not a sum of seats"
+    return None
 
 
 def arrow_to_pandas(table: pa.Table) -> pd.DataFrame:
@@ -431,15 +494,21 @@ def _kept_chunks(folder: Path, identity: dict) -> dict[int, dict]:
             "again with --force"
         )
     plan = dict(chunk_ranges(identity["games"], identity["chunk_size"]))
+    labels = {seat["label"] for seat in identity["strategies"]}
     kept: dict[int, dict] = {}
     for entry in manifest["chunks"]:
         try:
             first, count, name = entry["first_game"], entry["games"], entry["file"]
-            Summary.from_dict(entry["summary"])
-        except (TypeError, KeyError, ValueError):
+        except (TypeError, KeyError):
             raise RunError(f"{folder / MANIFEST}: damaged chunk entry {entry!r:.80}") from None
         if plan.get(first) != count or name != part_name(first) or first in kept:
             raise RunError(f"{folder / MANIFEST}: chunk {name} is not in this run's chunk plan")
+        problem = summary_problem(entry, identity["players"], labels)
+        if problem:
+            raise RunError(
+                f"{folder / MANIFEST}: chunk {name}: {problem}; the manifest is damaged (start "
+                "again with --force)"
+            )
         path = folder / name
         if (
             path.is_file()

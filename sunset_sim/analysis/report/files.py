@@ -13,6 +13,7 @@ from sunset_sim.analysis.report.data import check_columns, wanted_columns
 from sunset_sim.analysis.report.model import Report, ReportInputError
 from sunset_sim.analysis.report.render import render_all, render_html, render_markdown
 from sunset_sim.files import write_atomically
+from sunset_sim.provenance import check_rows_match, sidecar_path
 from sunset_sim.result_rows import check_rows
 from sunset_sim.validation import InputError, check_callback, check_path, first_line
 
@@ -87,12 +88,20 @@ def read_results(path: str | Path) -> tuple[pd.DataFrame, dict | None]:
     frame, run = _read_results(Path(path))
     try:  # once here, for every format: later steps can trust the rows
         check_rows(frame, str(path), run.get("players") if run else None)
-    except InputError as error:
+        check_rows_match(frame, run, _record_name(Path(path)))
+    except (InputError, ValueError) as error:
         raise ReportInputError(str(error)) from None
     if "won" in frame:
         del frame["won"]  # read for its check only (in place: no copy of the rows)
     frame.attrs["provenance"] = run  # build_report(frame) then uses the recorded card set
     return frame, run
+
+
+def _record_name(path: Path) -> Path:
+    """Where a results file's record is: its folder's manifest, its sidecar, or itself."""
+    if path.is_dir():
+        return path / "_manifest.json"
+    return sidecar_path(path) if path.suffix.lower() == ".csv" else path
 
 
 def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
