@@ -87,14 +87,25 @@ def test_a_record_whose_days_are_not_a_list_says_so(tmp_path, value, shown):
     fails(cli("replay", file), f"days: expected a list of the days played, not {shown}")
 
 
-@pytest.mark.parametrize("value", [5, 0, None, "1", 1.0, "\x1b[2J"])
-def test_replay_checks_each_days_number(value):
+@pytest.mark.parametrize(
+    ("value", "needle"),
+    [
+        (5, "the record numbers this day 5"),
+        (0, "the record numbers this day 0"),
+        (None, "expected a whole number, got null"),
+        ("1", 'expected a whole number, got "1"'),  # not "numbers this day 1" (the audit)
+        (1.0, "expected a whole number, got 1.0"),
+        ("\x1b[2J", 'expected a whole number, got "\\x1b[2J"'),
+    ],
+)
+def test_replay_checks_each_days_number(value, needle):
     """A day's ``day`` field, when present, is its place in ``days`` (it was ignored)."""
     record = record_of_default_game()
     record["days"][0]["day"] = value
-    with pytest.raises(RecordError, match="^day 1: day: the record numbers this day") as info:
+    with pytest.raises(RecordError, match="^day 1: day: ") as info:
         replay(record)
     assert str(info.value).isprintable()
+    assert needle in str(info.value), str(info.value)
 
 
 ESCAPE = "\x1b[2J\x1b]0;owned\x07"
@@ -153,6 +164,15 @@ def test_replay_reads_only_a_bounded_regular_file(tmp_path, kind):
     assert time.perf_counter() - started < 10
 
 
+def _turn(record: dict) -> dict:
+    """Day 1's first turn that paints (every default game has one)."""
+    return next(t for t in record["days"][0]["turns"] if t.get("painted"))
+
+
+def _painted(record: dict) -> dict:
+    return _turn(record)["painted"][0]
+
+
 @pytest.mark.parametrize(
     ("mutate", "needle"),
     [
@@ -164,8 +184,46 @@ def test_replay_reads_only_a_bounded_regular_file(tmp_path, kind):
             lambda r: r["setup"].__setitem__("landscapes", [[x] for x in r["setup"]["landscapes"]]),
             "unknown landscape id",
         ),
+        # the audit: each was "malformed record (ValueError: not enough values to unpack)",
+        # an AttributeError or a TypeError, naming no field
+        (lambda r: _turn(r).__setitem__("hike", [1, 2]), "hike: expected an object"),
+        (lambda r: _painted(r).__setitem__("cell", [1]), "R-PAINT-1: painted cell [1] is"),
+        (lambda r: _turn(r).__setitem__("painted", "L08"), 'painted: expected a list, got "L08"'),
+        (lambda r: _turn(r).__setitem__("painted", [None]), "painted: expected objects"),
+        (lambda r: _turn(r).__setitem__("sales", [None]), "sales: expected objects"),
+        (lambda r: r["days"][0]["plans"].__setitem__(0, None), "plans[0]: expected an object"),
+        # a wrong type read as the right value ("the record numbers this day 1")
+        (lambda r: r["days"][0].__setitem__("day", "1"), 'day: expected a whole number, got "1"'),
+        (lambda r: _turn(r).__setitem__("seat", str(_turn(r)["seat"])), "seat: expected a whole"),
+        (lambda r: r["days"][0].__setitem__("goal_holder", "0"), "goal_holder: expected a seat"),
+        # accepted before
+        (lambda r: r.__setitem__("rules", []), "rules: expected an object"),
+        (lambda r: _painted(r).__setitem__("cell", [True, 2]), "R-PAINT-1: painted cell [True"),
+        (lambda r: r.__setitem__("winners", [float(w) for w in r["winners"]]), "winners: expected"),
+        (lambda r: r.__setitem__("cards", None), "cards: expected an object"),
+        (lambda r: r["cards"].__setitem__("name", 5), "cards: name: expected a string, got 5"),
     ],
-    ids=["days-true", "rules-text", "rules-number", "kept-list", "landscapes-nested"],
+    ids=[
+        "days-true",
+        "rules-text",
+        "rules-number",
+        "kept-list",
+        "landscapes-nested",
+        "hike-list",
+        "cell-short",
+        "painted-text",
+        "painted-null",
+        "sale-null",
+        "plan-null",
+        "day-text",
+        "seat-text",
+        "holder-text",
+        "rules-list",
+        "cell-true",
+        "winners-float",
+        "cards-null",
+        "cards-name-number",
+    ],
 )
 def test_record_values_of_the_wrong_type_name_their_field(mutate, needle):
     """``days: true`` played a one-day game; a list where an id belongs said only

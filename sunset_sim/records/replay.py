@@ -24,6 +24,25 @@ from sunset_sim.rules.state import GameState
 from sunset_sim.validation import one_line
 
 
+def as_json(value: Any) -> str:
+    """A record's value as JSON shows it ("1" for a string, 1 for a number, null), safe to
+    print (control characters as escapes): a message about a wrong type must not read like
+    the right value."""
+    import json
+
+    if isinstance(value, str):
+        return printable(f'"{value}"')
+    try:
+        return printable(json.dumps(value))
+    except (TypeError, ValueError):
+        return printable(value)
+
+
+def is_whole(value: Any) -> bool:
+    """A JSON whole number (not true/false, which Python counts as 1 and 0, nor 1.0)."""
+    return type(value) is int
+
+
 class RecordError(Exception):
     """A record that cannot be read or that does not describe a legal game: one line."""
 
@@ -68,10 +87,13 @@ def load_record(path: str | Path) -> dict:
 
 def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
     """The card set a record was played with: inline text, the one given, or the default."""
-    named = record.get("cards") or {}
+    named = record.get("cards", {})
     given_cards = cards is not None
     if not isinstance(named, dict):
         raise RecordError("cards: expected an object with name, hash and path (or inline)")
+    for key in ("name", "hash", "path"):
+        if key in named and not isinstance(named[key], str):
+            raise RecordError(f"cards: {key}: expected a string, got {as_json(named[key])}")
     if "inline" in named:
         if not isinstance(named["inline"], str):
             raise RecordError("cards: inline: expected the card set's TOML text (a string)")
@@ -86,9 +108,9 @@ def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
         # or the --cards FILE the user names (docs/record-format.md).
         path = named.get("path", DEFAULT_CARDS_PATH)
         if path != DEFAULT_CARDS_PATH:
-            shown = ascii(path)[:80] if isinstance(path, str) else "a non-string path"
+            named_file = ascii(path)[:80] if isinstance(path, str) else "a non-string path"
             raise RecordError(
-                f"cards: the record names the card-set file {shown}; a record never makes "
+                f"cards: the record names the card-set file {named_file}; a record never makes "
                 "sunset-sim open a file, so pass it with --cards FILE"
             )
         cards = load_cards(None)
@@ -146,8 +168,10 @@ class RecordDecider(Decider):
         day = days[state.day - 1]
         if not isinstance(day, dict):
             raise self._fail("expected an object for the day", state.day)
-        if "day" in day and (type(day["day"]) is not int or day["day"] != state.day):
-            raise self._fail(f"day: the record numbers this day {printable(day['day'])}", state.day)
+        if "day" in day and not is_whole(day["day"]):
+            raise self._fail(f"day: expected a whole number, got {as_json(day['day'])}", state.day)
+        if "day" in day and day["day"] != state.day:
+            raise self._fail(f"day: the record numbers this day {as_json(day['day'])}", state.day)
         return day
 
     def setup_orders(self, cards: CardSet, n_players: int) -> SetupOrders:
@@ -169,6 +193,10 @@ class RecordDecider(Decider):
             entry = self._day(state)["plans"][seat]
         except (KeyError, IndexError, TypeError):
             raise self._fail("plans: no plan entry for this player", state.day, seat) from None
+        if not isinstance(entry, dict):
+            raise self._fail(
+                f"plans[{seat}]: expected an object (kept, drawn), got {as_json(entry)}", state.day
+            )
         if "drawn" in entry:
             drawn = self._ids("plan", entry["drawn"], "plans: drawn", state.day, seat)
             if drawn != hand:
@@ -182,7 +210,7 @@ class RecordDecider(Decider):
 
     def turn_order(self, state: GameState) -> list[int]:
         order = self._day(state).get("order")
-        if not isinstance(order, list) or not all(isinstance(s, int) for s in order):
+        if not isinstance(order, list) or not all(is_whole(s) for s in order):
             raise self._fail("order: expected a list of seats", state.day)
         return order
 
@@ -193,6 +221,11 @@ class RecordDecider(Decider):
             raise self._fail("the record has no turn for this player", state.day, seat)
         self.turn = turns[position]
         self.sale_count = 0
+        if "seat" in self.turn and not is_whole(self.turn["seat"]):
+            raise self._fail(
+                f"turns[{position}]: seat: expected a whole number, got {as_json(self.turn['seat'])}",
+                state.day,
+            )
         if self.turn.get("seat") != seat:
             raise RuleViolation(
                 "R-ORD-1",
@@ -201,9 +234,13 @@ class RecordDecider(Decider):
                 seat,
             )
         hike = self.turn.get("hike") or {}
+        if not isinstance(hike, dict):
+            raise self._fail(
+                f"hike: expected an object (direction, steps), got {as_json(hike)}", state.day, seat
+            )
         steps = hike.get("steps", 0)
         name = hike.get("direction")
-        if type(steps) is not int:
+        if not is_whole(steps):
             raise self._fail("hike: steps: not a whole number", state.day, seat)
         if steps == 0:
             return (-1, 0)
@@ -213,11 +250,17 @@ class RecordDecider(Decider):
 
     def paint(self, state: GameState, seat: int, options: list[list[int]]) -> list[int]:
         cells = []
-        for entry in self.turn.get("painted") or []:
-            row, col = (
-                entry.get("cell", (-1, -1)) if isinstance(entry.get("cell"), list) else (-1, -1)
-            )
-            if not all(isinstance(x, int) and 0 <= x < GRID_SIZE for x in (row, col)):
+        painted = self.turn.get("painted") or []
+        if not isinstance(painted, list):
+            raise self._fail(f"painted: expected a list, got {as_json(painted)}", state.day, seat)
+        for entry in painted:
+            if not isinstance(entry, dict):
+                raise self._fail(
+                    f"painted: expected objects (cell, card), got {as_json(entry)}", state.day, seat
+                )
+            cell = entry.get("cell")
+            row, col = cell if isinstance(cell, list) and len(cell) == 2 else (-1, -1)
+            if not all(is_whole(x) and 0 <= x < GRID_SIZE for x in (row, col)):
                 raise RuleViolation(
                     "R-PAINT-1",
                     f"painted cell {entry.get('cell')} is not a cell of the grid",
@@ -230,10 +273,18 @@ class RecordDecider(Decider):
 
     def sale(self, state: GameState, seat: int, options) -> tuple[int, list[int]] | None:
         sales = self.turn.get("sales") or []
+        if not isinstance(sales, list):
+            raise self._fail(f"sales: expected a list, got {as_json(sales)}", state.day, seat)
         if self.sale_count >= len(sales):
             return None
         entry = sales[self.sale_count]
         self.sale_count += 1
+        if not isinstance(entry, dict):
+            raise self._fail(
+                f"sales: expected objects (commission, paintings), got {as_json(entry)}",
+                state.day,
+                seat,
+            )
         commission = self._ids("commission", [entry.get("commission")], "sales", state.day, seat)[0]
         return commission, self._ids("landscape", entry.get("paintings"), "sales", state.day, seat)
 
@@ -254,10 +305,10 @@ class RecordDecider(Decider):
 def replay(record: dict, cards: CardSet | None = None, on_event=None) -> GameResult:
     """Replay a record; RecordError (one line) at the first illegal step or wrong result."""
     cards = record_cards(record, cards)
-    if not isinstance(record.get("rules") or {}, dict):
+    if not isinstance(record.get("rules", {}), dict):
         raise RecordError('rules: expected an object of rule options, e.g. {"days": 6}')
     try:
-        rules = Rules.from_dict(record.get("rules") or {})
+        rules = Rules.from_dict(record.get("rules", {}))
     except (RuleOptionError, TypeError) as error:
         raise RecordError(f"rules: {error}") from None
     players = record.get("players")
@@ -320,9 +371,14 @@ def _compare_day(day: int, mine: dict, theirs: dict) -> None:
         raise RecordError(
             f"day {day}: R-SET-3: the day's goal is {mine['goal']}, not {printable(theirs['goal'])}"
         )
-    if "goal_holder" in theirs and theirs["goal_holder"] != mine["goal_holder"]:
+    holder = theirs.get("goal_holder")
+    if "goal_holder" in theirs and holder is not None and not is_whole(holder):
         raise RecordError(
-            f"day {day}: R-GOAL-2: goal kept by {printable(theirs['goal_holder'])}, the rules give "
+            f"day {day}: goal_holder: expected a seat number or null, got {as_json(holder)}"
+        )
+    if "goal_holder" in theirs and holder != mine["goal_holder"]:
+        raise RecordError(
+            f"day {day}: R-GOAL-2: goal kept by {as_json(holder)}, the rules give "
             f"{mine['goal_holder']}"
         )
     if "fame" in theirs and theirs["fame"] != mine["fame"]:
@@ -359,6 +415,10 @@ def compare_results(recorded: dict, derived: dict) -> None:
     for key, rule in (("fame", "R-END-2"), ("fame_parts", "R-END-2"), ("winners", "R-END-3")):
         if key in recorded and not isinstance(recorded[key], list):
             raise RecordError(f"{key}: expected a list, one entry per player")
+        if key in ("fame", "winners") and key in recorded:
+            wrong = [value for value in recorded[key] if not is_whole(value)]
+            if wrong:
+                raise RecordError(f"{key}: expected whole numbers, got {as_json(wrong[0])}")
         if key in recorded and recorded[key] != derived[key]:
             for seat, (theirs, mine) in enumerate(zip(recorded[key], derived[key], strict=False)):
                 if theirs != mine and key != "winners":
