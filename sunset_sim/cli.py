@@ -222,6 +222,12 @@ def play_command(
     rules = parse_rules(rule_texts)
     cards = load_card_set(cards_path, players, rules.days)
     seats = make_seats(strategy_texts, players)
+    if force and record_path is None:
+        raise CliError("--force: overwrites the --record file; give --record too")
+    if record_path is not None and str(record_path) == "-":
+        raise CliError(
+            "--record: '-' is not a file (the log is on stdout); give the record a file name"
+        )
     if record_path is not None:
         check_output(record_path, force)
     log = GameLog([p.name for p in seats])

@@ -41,9 +41,12 @@ def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
     """The comma-separated names, checked as the API checks them ("none": no edits)."""
     items = [item.strip() for item in text.split(",") if item.strip()]
     try:
-        items = validation.check_names(items, option, choices, allow_empty="none" in choices)
+        items = validation.check_names(items, option, choices)  # none: "none", not ""
     except validation.InputError as error:
         raise CliError(str(error)) from None
+    others = [item for item in items if item != "none"]
+    if "none" in items and others:
+        raise CliError(f"{option}: 'none' (no edits) cannot be combined with {others[0]!r}")
     return [item for item in items if item != "none"]
 
 
@@ -197,6 +200,8 @@ def study_command(
     cards = _playable("--cards", cards_path, players, rules)
     entrants = _entrants(strategy_texts)
     check_field = None
+    if check_games_text is not None and check_text is None:
+        raise CliError("--check-games: the deals of --check-field's check; give --check-field too")
     if check_text is not None:
         texts = strategy_list(check_text)
         if not texts:

@@ -170,3 +170,22 @@ def test_replay_of_a_binary_file(tmp_path):
     path = tmp_path / "binary.json"
     path.write_bytes(b"\xff\xfe\x00{")
     fails(cli("replay", path), str(path))
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (("play", "--force"), ["--force: overwrites the --record file; give --record too"]),
+        (("play", "--record", "-"), ["--record: '-' is not a file"]),
+        (("study", "--edits", "none,plan"), ["--edits: 'none' (no edits) cannot be combined"]),
+        (("study", "--edits", ""), ["--edits: give at least one of"]),
+        (("study", "--check-games", "5"), ["--check-games:", "give --check-field too"]),
+    ],
+    ids=["force-alone", "record-dash", "edits-none-and-more", "edits-empty", "check-games-alone"],
+)  # fmt: skip
+def test_options_that_would_be_ignored_are_refused(tmp_path, monkeypatch, args, needles):
+    """The audit: these were accepted and silently ignored (--force without a record,
+    'none' beside edits that were then played) or wrote a file named '-'."""
+    monkeypatch.chdir(tmp_path)
+    fails(cli(*args), *needles)
+    assert list(tmp_path.iterdir()) == []
