@@ -404,7 +404,8 @@ def make_player(text: str) -> Player:
             raise StrategyError(
                 f"strategy {name}: {key.strip()}={value!r} is not a number"
             ) from None
-    return Player(spec, spec.param_vector(overrides), label=text)
+    # "greedy:" or "greedy: " sets nothing: it is greedy, labelled so (not "greedy:")
+    return Player(spec, spec.param_vector(overrides), label=text if given else name)
 
 
 def packaged_params(spec: StrategySpec) -> dict[str, Path]:
