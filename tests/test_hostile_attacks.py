@@ -144,6 +144,21 @@ def test_a_strategy_parameter_given_twice_is_refused(text):
     fails(cli("play", "--players", "2", "--quiet", "--strategy", text), "more than once")
 
 
+@pytest.mark.parametrize("text", ["greedy:", "greedy: ", "greedy:,"])
+def test_a_strategy_text_that_sets_nothing_is_the_plain_strategy(text):
+    """The audit: "greedy:" was labelled "greedy:" ("greedy: " with its space), so a
+    tournament of greedy and "greedy:" passed its two-strategies check with one strategy."""
+    from sunset_sim.strategy import make_player
+
+    player = make_player(text)
+    assert player.name == "greedy"
+    assert player.params.tolist() == make_player("greedy").params.tolist()
+    fails(
+        cli("tournament", "--strategy", "greedy", "--strategy", text, "--games", "2"),
+        "--strategy: a tournament needs at least two different strategies",
+    )
+
+
 @pytest.mark.parametrize("kind", ["device", "fifo", "too-big"])
 def test_replay_reads_only_a_bounded_regular_file(tmp_path, kind):
     """``replay /dev/zero`` read until MemoryError and a FIFO without a writer blocked."""

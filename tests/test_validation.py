@@ -588,18 +588,3 @@ def test_tune_names_a_bad_backend_before_it_compiles(kwargs, message, monkeypatc
     monkeypatch.setattr(compiling, "prepare", no_compile)
     with pytest.raises(InputError, match=message):
         sunset_sim.tune("balanced", games=5, **kwargs)
-
-
-@pytest.mark.parametrize("text", ["greedy:", "greedy: ", "greedy:,"])
-def test_a_strategy_text_that_sets_nothing_is_the_plain_strategy(text):
-    """The audit: "greedy:" was labelled "greedy:" ("greedy: " with its space), so a
-    tournament of greedy and "greedy:" passed its two-strategies check with one strategy."""
-    from sunset_sim.strategy import make_player
-
-    player = make_player(text)
-    assert player.name == "greedy"
-    assert player.params.tolist() == make_player("greedy").params.tolist()
-    fails(
-        cli("tournament", "--strategy", "greedy", "--strategy", text, "--games", "2"),
-        "--strategy: a tournament needs at least two different strategies",
-    )

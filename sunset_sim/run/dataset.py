@@ -406,7 +406,7 @@ def _check_complete(folder: Path, manifest: dict, files: list[str]) -> None:
         raise RunError(f"{folder / unlisted[0]}: a part file the manifest does not list")
 
 
-def summary_problem(entry: dict, players: int, labels: set[str]) -> str | None:
+def _summary_problem(entry: dict, players: int, labels: set[str]) -> str | None:
     """What is wrong with a chunk's ``summary`` (whole-number sums, as ``add_chunk``
     writes them): each game's seats counted once and its one win shared out, counts
     within the chunk's games, labels of the run's strategies. None if nothing."""
@@ -503,7 +503,7 @@ def _kept_chunks(folder: Path, identity: dict) -> dict[int, dict]:
             raise RunError(f"{folder / MANIFEST}: damaged chunk entry {entry!r:.80}") from None
         if plan.get(first) != count or name != part_name(first) or first in kept:
             raise RunError(f"{folder / MANIFEST}: chunk {name} is not in this run's chunk plan")
-        problem = summary_problem(entry, identity["players"], labels)
+        problem = _summary_problem(entry, identity["players"], labels)
         if problem:
             raise RunError(
                 f"{folder / MANIFEST}: chunk {name}: {problem}; the manifest is damaged (start "

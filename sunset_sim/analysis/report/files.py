@@ -100,7 +100,9 @@ def read_results(path: str | Path) -> tuple[pd.DataFrame, dict | None]:
 def _record_name(path: Path) -> Path:
     """Where a results file's record is: its folder's manifest, its sidecar, or itself."""
     if path.is_dir():
-        return path / "_manifest.json"
+        from sunset_sim.run.dataset import MANIFEST
+
+        return path / MANIFEST
     return sidecar_path(path) if path.suffix.lower() == ".csv" else path
 
 
