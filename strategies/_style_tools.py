@@ -64,17 +64,6 @@ RATE_MISSING = 1  # fame per frame still missing
 
 
 @jit
-def others_mask(obs):
-    """Bitmask over the cells holding another player's artist (R-HIKE-5, R-PAINT-2)."""
-    me = obs[OBS_ME]
-    mask = 0
-    for seat in range(obs[OBS_N_PLAYERS]):
-        if seat != me and obs[OBS_POS + seat] >= 0:
-            mask |= 1 << obs[OBS_POS + seat]
-    return mask
-
-
-@jit
 def path_takeable(obs, occupied, direction, steps, cells):
     """The takeable cells of a hike's path, in path order (R-PAINT-1/2); their number."""
     return takeable_cells(obs, occupied, obs[OBS_POS + obs[OBS_ME]], direction, steps, cells)

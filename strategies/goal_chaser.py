@@ -511,9 +511,9 @@ def choose_sale(
                     ok = n_held - n_handed >= goal_param
                 else:
                     features = 0
-                    for i in range(n_held):
-                        if not (handed >> i) & 1:
-                            features |= held[i]
+                    for i in range(n_held):  # each loaded, masked unless handed in: a
+                        # branch here made the loads masked ones (vpmaskmovq), slow on AMD
+                        features |= held[i] & -((~handed >> i) & 1)
                     ok = features == full
                 if ok:
                     value = sale_value(options, index, comm_fame, land_icons, 1.0)

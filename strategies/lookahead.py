@@ -106,7 +106,6 @@ from sunset_sim.strategies._style_tools import (
     all_features,
     argmax,
     option_cells,
-    others_mask,
     path_takeable,
     set_goal_met,
     visible_commissions,
@@ -136,6 +135,7 @@ from sunset_sim.observation import (
 )
 from sunset_sim.strategy import StrategySpec
 from sunset_sim.strategy_tools import (
+    others_mask,
     sale_value,
     stack_empty,
 )

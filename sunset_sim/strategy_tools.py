@@ -312,8 +312,9 @@ def others_mask(obs):
     me = obs[OBS_ME]
     mask = 0
     for seat in range(obs[OBS_N_PLAYERS]):
-        if seat != me:
-            mask |= 1 << obs[OBS_POS + seat]
+        # every position loaded, my bit shifted as 0: with "if seat != me" LLVM loaded the
+        # positions by masked loads (vpmaskmovd), slow on AMD EPYC
+        mask |= np.int64(seat != me) << obs[OBS_POS + seat]
     return mask
 
 
