@@ -10,6 +10,7 @@ small engine helpers stay separate functions).
     perf record -F 4000 -o perf.data python scripts/profile_engine.py run greedy 100000 prof/
     python scripts/profile_engine.py report perf.data prof/
     python scripts/profile_engine.py hot perf.data prof/ choose_plan    # within one function
+    python scripts/profile_engine.py masked prof/    # masked loads and gathers, per function
 
 ``run`` takes a card-set file as a fifth argument (default: the shipped set), to profile a
 strategy on one kind of goal or commission.
@@ -206,6 +207,31 @@ def hot(data: str, folder: Path, wanted: str, blocks: int = 12) -> int:
     return 0
 
 
+# masked loads and gathers: what LLVM makes of a vectorized loop with a conditional load
+# (``x |= table[i] if test else 0``); slow on AMD EPYC (session 33: about three times a
+# plain load and mask)
+MASKED = re.compile(r"\s(v?p?maskmov\w*|v?p?gather\w*)\s")
+
+
+def masked(folder: Path) -> int:
+    """The masked loads and gathers in each compiled function written by ``run``."""
+    found = 0
+    for library, _, _, (start, size, _) in _libraries(folder):
+        listing = subprocess.run(
+            ["objdump", "-d", "--no-show-raw-insn", f"--start-address={start}",
+             f"--stop-address={start + size}", library["path"]],
+            capture_output=True, text=True,
+        ).stdout  # fmt: skip
+        hits = [line.strip() for line in listing.splitlines() if MASKED.search(line)]
+        if hits:
+            found += len(hits)
+            print(f"{len(hits):4}  {library['label']}")
+            for line in hits[:4]:
+                print("        " + re.sub(r"<_ZN[^>]*>", "", line))
+    print(f"{found} masked loads or gathers in all")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if len(argv) in (4, 5) and argv[0] == "run":
         return run(argv[1], int(argv[2]), Path(argv[3]), *argv[4:])
@@ -213,6 +239,8 @@ def main(argv: list[str]) -> int:
         return report(argv[1], Path(argv[2]))
     if len(argv) == 4 and argv[0] == "hot":
         return hot(argv[1], Path(argv[2]), argv[3])
+    if len(argv) == 2 and argv[0] == "masked":
+        return masked(Path(argv[1]))
     print(__doc__, file=sys.stderr)
     return 2
 
