@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from sunset_sim.strategies import greedy
+from sunset_sim.strategies._goal_sales import choose_sale
 from sunset_sim.strategies._goal_sets import (
     BASE,
     BLOCKED,
@@ -50,11 +51,8 @@ from sunset_sim.observation import (
     OBS_GRID,
     OBS_ME,
     OBS_N_PAINTINGS,
-    OBS_N_PLAYERS,
-    OBS_PAINTINGS,
     OBS_PLAN,
     OBS_POS,
-    OBS_ROW_LEN,
     OPTION_WIDTH,
 )
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
@@ -65,7 +63,6 @@ from sunset_sim.strategy_tools import (
     others_mask,
     popcount,
     ray_cell,
-    sale_value,
     stack_empty,
     whole_paint_set,
 )
@@ -419,109 +416,6 @@ def paint_keep(
         if meets:
             keep |= 1 << index
     return keep
-
-
-@jit(inline="always")
-def handed_mask(options, index, held, n_held):
-    """My paintings handed in by sale option ``index``: (bitmask, number)."""
-    handed = 0
-    n_handed = 0
-    for column in range(1, 1 + MAX_FRAMES):  # (a sale row's paintings)
-        card = options[index, column]
-        for i in range(n_held):
-            if held[i] == card:
-                handed |= np.int64(1) << i
-                n_handed += 1
-    return handed, n_handed
-
-
-@jit(_nrt=False, wraparound=False)
-def choose_sale(
-    obs,
-    options,
-    n_options,
-    goal_kind,
-    goal_param,
-    threshold,
-    match,
-    land_frames,
-    comm_frames,
-    comm_n_frames,
-    comm_fame,
-    land_icons,
-    land_features,
-):
-    """A 'sold' goal: the sale that leaves the most sales possible (then the most fame
-    less leftover fame), while that is worth more than threshold (minus goal x the goal's
-    fame). 'holds' and 'all features': greedy's choice among the sales that keep the goal
-    met if it is. Otherwise greedy's."""
-    frame_ids = stack_empty(N_FRAME_IDS, np.int64)
-    frame_k = stack_empty(MAX_WORD_FRAMES, np.int64)
-    n_frames = stack_empty(MAX_ROW, np.int64)
-    held = stack_empty(MAX_PAINTINGS, np.int64)
-    held_fits = stack_empty(N_FRAME_IDS, np.int64)
-    if goal_kind == GOAL_SOLD:
-        n_comm, n_held, _ = sales_setup(
-            obs, match, land_frames, comm_frames, comm_n_frames, frame_ids, frame_k, n_frames, held,
-            held_fits,
-        )  # fmt: skip
-        all_held = (1 << n_held) - 1 if n_held < MAX_PAINTINGS else -1
-        every = MAX_ROW + 1  # count them all
-        can = count_sales(n_comm, n_frames, held_fits, held_fits, all_held, 0, every)
-        # R-GOAL-3 counts this turn's sales, which the observation does not show: go on
-        # selling when the paintings allow the whole goal, or when a sale was made today
-        pursue = can >= goal_param or (can >= 1 and obs[OBS_ROW_LEN] < obs[OBS_N_PLAYERS] + 1)
-        if pursue:
-            best_index = 0
-            best_left = -1
-            best_value = -1e18
-            for index in range(1, n_options):
-                handed, _ = handed_mask(options, index, held, n_held)
-                rest = all_held & ~handed
-                left = count_sales(n_comm, n_frames, held_fits, held_fits, rest, 0, every)
-                value = sale_value(options, index, comm_fame, land_icons, 1.0)
-                if left > best_left or (left == best_left and value > best_value):
-                    best_index = index
-                    best_left = left
-                    best_value = value
-            if best_value > threshold:
-                return best_index
-    elif goal_kind == GOAL_HOLDS or goal_kind == GOAL_ALL_FEATURES:
-        # held[] here: each painting's features
-        full = (1 << land_features.shape[1]) - 1
-        n_held = obs[OBS_N_PAINTINGS]
-        held_features = 0
-        cards = stack_empty(MAX_PAINTINGS, np.int64)
-        for i in range(n_held):  # (in the order taken: the choice does not depend on it)
-            cards[i] = obs[OBS_PAINTINGS + i]
-            held[i] = card_features(land_features, cards[i])
-            held_features |= held[i]
-        if (
-            goal_kind == GOAL_HOLDS
-            and n_held >= goal_param
-            or (goal_kind == GOAL_ALL_FEATURES and held_features == full)
-        ):
-            # greedy on the sales that keep it ("stop selling" always stays): greedy's
-            # choice over those rows, found in place (there may be any number of sales)
-            best_index = 0
-            best = 0.0
-            for index in range(1, n_options):
-                handed, n_handed = handed_mask(options, index, cards, n_held)
-                if goal_kind == GOAL_HOLDS:
-                    ok = n_held - n_handed >= goal_param
-                else:
-                    features = 0
-                    for i in range(n_held):  # each loaded, masked unless handed in: a
-                        # branch here made the loads masked ones (vpmaskmovq), slow on AMD
-                        features |= held[i] & -((~handed >> i) & 1)
-                    ok = features == full
-                if ok:
-                    value = sale_value(options, index, comm_fame, land_icons, 1.0)
-                    if value > best:
-                        best = value
-                        best_index = index
-            return best_index
-    return greedy.choose_sale(options, n_options, comm_fame, land_icons)
 
 
 @jit(inline="always")
