@@ -57,18 +57,19 @@ def choose_sale(
     goal_kind,
     goal_param,
     threshold,
-    match,
-    land_frames,
-    comm_frames,
-    comm_n_frames,
-    comm_fame,
-    land_icons,
-    land_features,
+    tables,
 ):
     """A 'sold' goal: the sale that leaves the most sales possible (then the most fame
     less leftover fame), while that is worth more than threshold (minus goal x the goal's
     fame). 'holds' and 'all features': greedy's choice among the sales that keep the goal
     met if it is. Otherwise greedy's."""
+    match = tables.match
+    land_frames = tables.land_frames
+    comm_frames = tables.comm_frames
+    comm_n_frames = tables.comm_n_frames
+    comm_fame = tables.comm_fame
+    land_icons = tables.land_icons
+    land_features = tables.land_features
     frame_ids = stack_empty(N_FRAME_IDS, np.int64)
     frame_k = stack_empty(MAX_WORD_FRAMES, np.int64)
     n_frames = stack_empty(MAX_ROW, np.int64)

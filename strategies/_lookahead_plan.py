@@ -64,7 +64,7 @@ def position_weight(obs, params):
     return params[MOBILITY] if obs[OBS_DAY] < obs[OBS_DAYS] else 0.0
 
 
-@jit(inline="always")  # (a call would copy the whole table set's array headers)
+@jit(inline="always")
 def goal_state(obs, tables, params):
     """(kind, param, value) of today's goal, kind -1 when there is none or it is out of
     reach (a goal already kept stays with its holder only until someone else meets it)."""

@@ -111,7 +111,7 @@ def feature_mask(tables, card):
     return mask
 
 
-@jit(inline="always")  # (a call would copy the whole table set's array headers)
+@jit(inline="always")
 def all_features(tables):
     return (1 << tables.land_features.shape[1]) - 1
 

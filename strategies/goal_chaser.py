@@ -114,15 +114,7 @@ def choose_plan(
     n_options,
     goal_kind,
     goal_param,
-    plan_directions,
-    plan_hike,
-    plan_paint,
-    plan_wake,
-    land_features,
-    match,
-    land_frames,
-    comm_frames,
-    comm_n_frames,
+    tables,
 ):
     """The latest-waking card that can meet the goal now (the fewest cards of one of its
     hikes within its paint number), -1 if none can. The cards share each direction's
@@ -134,6 +126,15 @@ def choose_plan(
     choices that day, and keeping the latest card that could did not win more (issue 16:
     40,000 deals x 4 seatings against balanced, greedy and commission-hunter, win share
     0.257 with it, 0.258 without)."""
+    plan_directions = tables.plan_directions
+    plan_hike = tables.plan_hike
+    plan_paint = tables.plan_paint
+    plan_wake = tables.plan_wake
+    land_features = tables.land_features
+    match = tables.match
+    land_frames = tables.land_frames
+    comm_frames = tables.comm_frames
+    comm_n_frames = tables.comm_n_frames
     occupied = others_mask(obs)
     start = obs[OBS_POS + obs[OBS_ME]]
     # each card's hike (at most MAX_REACH) and paint numbers, and by direction the cards
@@ -242,14 +243,15 @@ def hike_keep(
     directions,
     reach,
     paint,
-    land_features,
-    match,
-    land_frames,
-    comm_frames,
-    comm_n_frames,
+    tables,
 ):
     """Bitmask of the hike options whose path has cards that meet the goal, at most
     paint of them (the plan card's)."""
+    land_features = tables.land_features
+    match = tables.match
+    land_frames = tables.land_frames
+    comm_frames = tables.comm_frames
+    comm_n_frames = tables.comm_n_frames
     keep = 0
     if not (
         goal_kind == GOAL_PAINTED
@@ -325,14 +327,15 @@ def paint_keep(
     n_options,
     goal_kind,
     goal_param,
-    land_features,
-    match,
-    land_frames,
-    comm_frames,
-    comm_n_frames,
+    tables,
 ):
     """Bitmask of the paint options that meet the goal (the hike decided the goals of
     other kinds)."""
+    land_features = tables.land_features
+    match = tables.match
+    land_frames = tables.land_frames
+    comm_frames = tables.comm_frames
+    comm_n_frames = tables.comm_n_frames
     everything = (1 << n_options) - 1
     n_held = 0
     held_features = 0
@@ -460,13 +463,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                     goal_kind,
                     goal_param,
                     -params[GOAL] * tables.goal_fame[goal],
-                    tables.match,
-                    tables.land_frames,
-                    tables.comm_frames,
-                    tables.comm_n_frames,
-                    tables.comm_fame,
-                    tables.land_icons,
-                    tables.land_features,
+                    tables,
                 )
         elif kind == DECIDE_PLAN:
             # (a 'sold' goal: greedy's card. Which cards a hike must take to sell n
@@ -479,15 +476,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                     n_options,
                     goal_kind,
                     goal_param,
-                    tables.plan_directions,
-                    tables.plan_hike,
-                    tables.plan_paint,
-                    tables.plan_wake,
-                    tables.land_features,
-                    tables.match,
-                    tables.land_frames,
-                    tables.comm_frames,
-                    tables.comm_n_frames,
+                    tables,
                 )
                 if index >= 0:
                     return index
@@ -503,11 +492,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                     tables.plan_directions[plan],
                     tables.plan_hike[plan],
                     tables.plan_paint[plan],
-                    tables.land_features,
-                    tables.match,
-                    tables.land_frames,
-                    tables.comm_frames,
-                    tables.comm_n_frames,
+                    tables,
                 )
             else:
                 keep = paint_keep(
@@ -516,11 +501,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                     n_options,
                     goal_kind,
                     goal_param,
-                    tables.land_features,
-                    tables.match,
-                    tables.land_frames,
-                    tables.comm_frames,
-                    tables.comm_n_frames,
+                    tables,
                 )
             n_keep = popcount(keep)
             if n_keep == 1:

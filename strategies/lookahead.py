@@ -163,8 +163,7 @@ def my_hikes(
     cells_out[option * MAX_PATH ...]. A hike's takeable cells start its direction's longer
     hikes' (the same path walked further), so a set's worth is computed once per direction
     and set of path positions. ``paint``: the cards my plan card paints; ``full``:
-    all_features (the tables themselves are not passed: a call copies every array's
-    header)."""
+    all_features."""
     n_vis, n_frames, fit, cell_features, cell_icons, held, features, keys, filled = context
     me = obs[OBS_ME]
     occupied = others_mask(obs)
@@ -367,8 +366,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     n_frames = stack_empty(MAX_VISIBLE, np.int64)
     for k in range(n_vis):
         n_frames[k] = tables.comm_n_frames[vis[k]]
-    # the card tables the per-decision state reads (a call copies each array's header,
-    # so these take five arrays, not the whole table set)
+    # the card tables the per-decision state reads
     cards = (
         tables.land_features, tables.land_fit, tables.land_icons, tables.comm_fame,
         tables.comm_n_frames,

@@ -310,10 +310,8 @@ def test_goal_chaser_whole_paint_set_is_greedys_choice_and_meets_the_goal(paints
         if goal < 0 or tables.goal_kind[goal] == GOAL_SOLD:
             continue
         keep = goal_chaser.paint_keep(
-            obs, options, n, tables.goal_kind[goal], tables.goal_param[goal],
-            tables.land_features, tables.match, tables.land_frames, tables.comm_frames,
-            tables.comm_n_frames,
-        )  # fmt: skip
+            obs, options, n, tables.goal_kind[goal], tables.goal_param[goal], tables
+        )
         assert keep == 0 or (keep >> whole) & 1, (options, keep)
     assert found > len(paints) // 3
 

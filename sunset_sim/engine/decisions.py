@@ -7,7 +7,8 @@ calls the seat's entry with four integers
 (``kind``, ``n_options``, ``seat``, ``context``). ``context`` is the address of one tuple
 ``(obs, options, params, streams, tables)`` that the engine builds once per game; each
 strategy's *adapter* (``adapter_for``) reads it back and calls the strategy's own
-``decide(kind, obs, options, n_options, params[seat], streams[seat], tables)``, inlined.
+``decide(kind, obs, options, n_options, params[seat], streams[seat], tables)``, inlined,
+with ``tables`` a reference into the context (``TablesRef``).
 A line-up is then an array of addresses: nothing compiles per line-up, and each adapter
 is cached on disk on its own (``engine/jit.py``), keyed by its strategy's files.
 
@@ -183,6 +184,59 @@ else:
         raise numba.core.errors.TypingError(f"{NOT_AN_INDEX}, not {answer}")
 
 
+class TablesRef(types.Type):
+    """The card tables as a strategy's ``decide`` receives them: a pointer to the tables
+    in the decision context, each ``tables.name`` loaded where it is read.
+
+    As a value loaded at the adapter's entry, every table a strategy reads anywhere was
+    loaded on every decision, and where more of them were live than registers (a strategy
+    calling several compiled helpers with a dozen tables each) kept on the stack:
+    goal-chaser's adapter stored 114 words before its first branch, greedy's 1. A call
+    passes one pointer instead of each array's 7-9 words. The tables stay valid while the
+    decision runs, which is as long as a strategy can hold them.
+
+    A helper compiled with a TablesRef argument (say, lookahead's ``choose_hike``) is
+    cached under its own files' digest, which does not cover this file: an edit to how
+    a field is read must change VERSION, which is in the type's name and so in every
+    cache key of such a helper."""
+
+    VERSION = 1
+
+    def __init__(self, tables_type: types.Type) -> None:
+        self.tables_type = tables_type
+        super().__init__(name=f"TablesRef{self.VERSION}({tables_type})")
+
+
+if not numba.config.DISABLE_JIT:
+    from numba.core.datamodel import models
+    from numba.core.imputils import impl_ret_borrowed, lower_getattr_generic
+    from numba.core.typing.templates import AttributeTemplate
+    from numba.extending import infer_getattr, register_model
+
+    @register_model(TablesRef)
+    class _TablesRefModel(models.PrimitiveModel):
+        def __init__(self, dmm, fe_type):
+            pointee = dmm.lookup(fe_type.tables_type).get_value_type()
+            super().__init__(dmm, fe_type, pointee.as_pointer())
+
+    @infer_getattr
+    class _TablesRefAttributes(AttributeTemplate):
+        key = TablesRef
+
+        def generic_resolve(self, typ, attr):
+            fields = typ.tables_type.fields
+            return typ.tables_type.types[fields.index(attr)] if attr in fields else None
+
+    @lower_getattr_generic(TablesRef)
+    def _tables_ref_getattr(context, builder, typ, value, attr):
+        index = typ.tables_type.fields.index(attr)
+        member = typ.tables_type.types[index]
+        field = builder.gep(value, [ir.IntType(32)(0), ir.IntType(32)(index)])
+        loaded = _load_fields(builder, field, builder.module.add_metadata([]))
+        array = strip_references(context, builder, member, loaded)
+        return impl_ret_borrowed(context, builder, member, array)
+
+
 @intrinsic
 def load_context(typingctx, address, value_type):
     """The tuple stored at ``address`` by ``address_of``, its arrays borrowed (a constant
@@ -195,12 +249,22 @@ def load_context(typingctx, address, value_type):
     whole tuple, LLVM read and spilled all ~140 words of it at every adapter's entry.
     Measured (CPU time, alternating processes, 24 runs each): goal-chaser +6%,
     commission-hunter +4%, greedy +5% games/s."""
-    target = value_type.instance_type
+    stored = value_type.instance_type
+    *arrays, tables = stored.types
+    target = types.Tuple((*arrays, TablesRef(tables)))
 
     def codegen(context, builder, signature, args):
-        pointer = builder.inttoptr(args[0], context.get_value_type(target).as_pointer())
-        value = _load_fields(builder, pointer, builder.module.add_metadata([]))
-        return strip_references(context, builder, target, value)
+        pointer = builder.inttoptr(args[0], context.get_value_type(stored).as_pointer())
+        invariant = builder.module.add_metadata([])
+        value = ir.Constant(context.get_value_type(target), ir.Undefined)
+        for index, member in enumerate(arrays):
+            field = builder.gep(pointer, [ir.IntType(32)(0), ir.IntType(32)(index)])
+            loaded = _load_fields(builder, field, invariant)
+            value = builder.insert_value(
+                value, strip_references(context, builder, member, loaded), index
+            )
+        tables_at = builder.gep(pointer, [ir.IntType(32)(0), ir.IntType(32)(len(arrays))])
+        return builder.insert_value(value, tables_at, len(arrays))
 
     return target(types.int64, value_type), codegen
 
