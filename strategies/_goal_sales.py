@@ -29,7 +29,6 @@ from sunset_sim.observation import (
     OBS_ROW_LEN,
 )
 from sunset_sim.strategy_tools import (
-    card_features,
     sale_value,
     stack_empty,
 )
@@ -47,6 +46,24 @@ def handed_mask(options, index, held, n_held):
                 handed |= np.int64(1) << i
                 n_handed += 1
     return handed, n_handed
+
+
+@jit(inline="always")
+def feature_lanes(land_features, card):
+    """One in byte f for each feature type f the landscape shows (card -1: every type of
+    the card set), so that a sum of them counts paintings by type."""
+    lanes = np.uint64(0)
+    for feature in range(land_features.shape[1]):  # (without branches: they mispredict)
+        shows = card < 0 or land_features[max(card, 0), feature] > 0
+        lanes |= np.uint64(shows) << np.uint64(8 * feature)
+    return lanes
+
+
+@jit(inline="always")
+def shown(counts, every_type):
+    """Whether each type's count (feature_lanes, at most 64: + 127 sets bit 7 exactly
+    when it is above 0, with no carry into the next byte) is above 0."""
+    return ((counts + np.uint64(0x7F7F7F7F7F7F7F7F)) & every_type) == every_type
 
 
 @jit(_nrt=False, wraparound=False)
@@ -102,34 +119,36 @@ def choose_sale(
             if best_value > threshold:
                 return best_index
     elif goal_kind == GOAL_HOLDS or goal_kind == GOAL_ALL_FEATURES:
-        # held[] here: each painting's features
-        full = (1 << land_features.shape[1]) - 1
+        # my paintings counted by feature type, 8 bits per type (at most MAX_FEATURES = 8
+        # types, MAX_PAINTINGS = 64 paintings): a sale keeps every type shown when no count
+        # falls to 0, three subtractions per sale (a rescan of my paintings per sale, with
+        # a search for each one handed in, cost goal-chaser a fifth of its sale time)
         n_held = obs[OBS_N_PAINTINGS]
-        held_features = 0
-        cards = stack_empty(MAX_PAINTINGS, np.int64)
-        for i in range(n_held):  # (in the order taken: the choice does not depend on it)
-            cards[i] = obs[OBS_PAINTINGS + i]
-            held[i] = card_features(land_features, cards[i])
-            held_features |= held[i]
-        if (
-            goal_kind == GOAL_HOLDS
-            and n_held >= goal_param
-            or (goal_kind == GOAL_ALL_FEATURES and held_features == full)
+        with_features = goal_kind == GOAL_ALL_FEATURES
+        counts = np.uint64(0)
+        for i in range(n_held if with_features else 0):
+            counts += feature_lanes(land_features, obs[OBS_PAINTINGS + i])
+        every_type = feature_lanes(land_features, -1) << np.uint64(7)  # each count's bit 7
+        if (goal_kind == GOAL_HOLDS and n_held >= goal_param) or (
+            with_features and shown(counts, every_type)
         ):
             # greedy on the sales that keep it ("stop selling" always stays): greedy's
-            # choice over those rows, found in place (there may be any number of sales)
+            # choice over those rows, found in place (there may be any number of sales).
+            # A sale row's paintings are mine (R-SELL-1): each handed in is one less.
             best_index = 0
             best = 0.0
             for index in range(1, n_options):
-                handed, n_handed = handed_mask(options, index, cards, n_held)
-                if goal_kind == GOAL_HOLDS:
-                    ok = n_held - n_handed >= goal_param
+                left = counts
+                n_handed = 0
+                for column in range(1, 1 + MAX_FRAMES):  # (a sale row's paintings)
+                    card = options[index, column]
+                    n_handed += card >= 0
+                    if with_features:
+                        left -= feature_lanes(land_features, card) if card >= 0 else np.uint64(0)
+                if with_features:
+                    ok = shown(left, every_type)
                 else:
-                    features = 0
-                    for i in range(n_held):  # each loaded, masked unless handed in: a
-                        # branch here made the loads masked ones (vpmaskmovq), slow on AMD
-                        features |= held[i] & -((~handed >> i) & 1)
-                    ok = features == full
+                    ok = n_held - n_handed >= goal_param
                 if ok:
                     value = sale_value(options, index, comm_fame, land_icons, 1.0)
                     if value > best:
