@@ -155,4 +155,4 @@ def choose_sale(
                         best = value
                         best_index = index
             return best_index
-    return greedy.choose_sale(options, n_options, comm_fame, land_icons)
+    return greedy.choose_sale(options, n_options, tables)

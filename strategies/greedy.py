@@ -119,8 +119,10 @@ def steps_goal_met(goal_kind, goal_param, direction, steps, cell):
 
 
 @jit(_nrt=False, wraparound=False)
-def choose_sale(options, n_options, comm_fame, land_icons):
+def choose_sale(options, n_options, tables):
     """The sale worth most, if it is worth anything; row 0 is "stop"."""
+    comm_fame = tables.comm_fame
+    land_icons = tables.land_icons
     best_index = 0
     best = 0.0
     for index in range(1, n_options):
@@ -132,10 +134,12 @@ def choose_sale(options, n_options, comm_fame, land_icons):
 
 
 @jit(_nrt=False, wraparound=False)
-def choose_paint(
-    obs, options, n_options, ranked, share_rank, share_by_rank, land_icons, weight
-):  # fmt: skip
+def choose_paint(obs, options, n_options, tables, weight):
     """The option whose cells are worth most."""
+    ranked = tables.land_commissions_ranked
+    share_rank = tables.share_rank
+    share_by_rank = tables.share_by_rank
+    land_icons = tables.land_icons
     occupied = others_mask(obs)
     visible = visible_word(obs, share_rank)
     values = stack_empty(N_CELLS, np.float64)
@@ -161,14 +165,19 @@ def choose_paint(
 
 
 @jit(_nrt=False, wraparound=False)
-def choose_plan(
-    obs, n_options, plan_hike, plan_paint, plan_directions, plan_wake, ranked, share_rank,
-    share_by_rank, land_icons, weight, lateness, goal_kind, goal_param, goal_bonus,
-):  # fmt: skip
+def choose_plan(obs, n_options, tables, weight, lateness, goal_kind, goal_param, goal_bonus):
     """The best hike each card allows now, less a lateness penalty. One scan per direction
     serves all three cards (the same path, a different reach, paint number and direction
     set for each). Its paths keep PATH_SHORT values where no card paints more (replayed
     plan decisions, the same choices: 164 -> 151 ns)."""
+    plan_hike = tables.plan_hike
+    plan_paint = tables.plan_paint
+    plan_directions = tables.plan_directions
+    plan_wake = tables.plan_wake
+    ranked = tables.land_commissions_ranked
+    share_rank = tables.share_rank
+    share_by_rank = tables.share_by_rank
+    land_icons = tables.land_icons
     values = stack_empty(PLAN_HAND, np.float64)
     most_paint = 0
     for i in range(PLAN_HAND):
@@ -340,10 +349,13 @@ def hike_values(
 
 @jit(_nrt=False, wraparound=False)
 def choose_hike(
-    obs, options, n_options, ranked, share_rank, share_by_rank, land_icons, weight, plan_paint,
-    goal_kind, goal_param, goal_bonus,
+    obs, options, n_options, tables, weight, plan_paint, goal_kind, goal_param, goal_bonus
 ):  # fmt: skip
     """The hike worth most (hike_values), the first of equals."""
+    ranked = tables.land_commissions_ranked
+    share_rank = tables.share_rank
+    share_by_rank = tables.share_by_rank
+    land_icons = tables.land_icons
     values = stack_empty(MAX_HIKES, np.float64)
     return hike_values(
         obs, options, n_options, ranked, share_rank, share_by_rank, land_icons, weight,
@@ -356,19 +368,10 @@ def decide(kind, obs, options, n_options, params, rng, tables):
     """Card values are computed where they are needed (the path cells of the options, the
     rays from the artist), from the visible commissions; see choose_*."""
     if kind == DECIDE_SALE:
-        return choose_sale(options, n_options, tables.comm_fame, tables.land_icons)
+        return choose_sale(options, n_options, tables)
     weight = params[COMMISSION]
     if kind == DECIDE_PAINT:
-        return choose_paint(
-            obs,
-            options,
-            n_options,
-            tables.land_commissions_ranked,
-            tables.share_rank,
-            tables.share_by_rank,
-            tables.land_icons,
-            weight,
-        )
+        return choose_paint(obs, options, n_options, tables, weight)
     goal = obs[OBS_GOAL]
     goal_kind = -1
     goal_param = 0
@@ -379,37 +382,13 @@ def decide(kind, obs, options, n_options, params, rng, tables):
         goal_bonus = params[GOAL] * tables.goal_fame[goal]
     if kind == DECIDE_PLAN:
         return choose_plan(
-            obs,
-            n_options,
-            tables.plan_hike,
-            tables.plan_paint,
-            tables.plan_directions,
-            tables.plan_wake,
-            tables.land_commissions_ranked,
-            tables.share_rank,
-            tables.share_by_rank,
-            tables.land_icons,
-            weight,
-            params[LATENESS],
-            goal_kind,
-            goal_param,
-            goal_bonus,
+            obs, n_options, tables, weight, params[LATENESS], goal_kind, goal_param, goal_bonus
         )
     plan = obs[OBS_PLAN + obs[OBS_ME]]  # DECIDE_HIKE
     return choose_hike(
-        obs,
-        options,
-        n_options,
-        tables.land_commissions_ranked,
-        tables.share_rank,
-        tables.share_by_rank,
-        tables.land_icons,
-        weight,
-        tables.plan_paint[plan],
-        goal_kind,
-        goal_param,
+        obs, options, n_options, tables, weight, tables.plan_paint[plan], goal_kind, goal_param,
         goal_bonus,
-    )
+    )  # fmt: skip
 
 
 STRATEGY = StrategySpec(

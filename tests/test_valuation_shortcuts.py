@@ -302,10 +302,7 @@ def test_goal_chaser_whole_paint_set_is_greedys_choice_and_meets_the_goal(paints
         if whole < 0:
             continue
         found += 1
-        assert greedy.choose_paint(
-            obs, options, n, tables.land_commissions_ranked, tables.share_rank,
-            tables.share_by_rank, tables.land_icons, 1.0,
-        ) == whole  # fmt: skip
+        assert greedy.choose_paint(obs, options, n, tables, 1.0) == whole
         goal = obs[OBS_GOAL]
         if goal < 0 or tables.goal_kind[goal] == GOAL_SOLD:
             continue
