@@ -121,8 +121,9 @@ def choose_sale(
     elif goal_kind == GOAL_HOLDS or goal_kind == GOAL_ALL_FEATURES:
         # my paintings counted by feature type, 8 bits per type (at most MAX_FEATURES = 8
         # types, MAX_PAINTINGS = 64 paintings): a sale keeps every type shown when no count
-        # falls to 0, three subtractions per sale (a rescan of my paintings per sale, with
-        # a search for each one handed in, cost goal-chaser a fifth of its sale time)
+        # falls to 0, three subtractions per sale (against a rescan of my paintings per
+        # sale with a search for each one handed in, replayed: 'all features' sales 304 ->
+        # 252 ns, 'holds' 253 -> 104)
         n_held = obs[OBS_N_PAINTINGS]
         with_features = goal_kind == GOAL_ALL_FEATURES
         counts = np.uint64(0)
@@ -134,7 +135,7 @@ def choose_sale(
         ):
             # greedy on the sales that keep it ("stop selling" always stays): greedy's
             # choice over those rows, found in place (there may be any number of sales).
-            # A sale row's paintings are mine (R-SELL-1): each handed in is one less.
+            # A sale row's paintings are mine (R-SELL-2): each handed in is one less.
             best_index = 0
             best = 0.0
             for index in range(1, n_options):

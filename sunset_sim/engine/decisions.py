@@ -239,11 +239,12 @@ if not numba.config.DISABLE_JIT:
 
 @intrinsic
 def load_context(typingctx, address, value_type):
-    """The tuple stored at ``address`` by ``address_of``, its arrays borrowed (a constant
-    null reference-counting handle, as ``state.borrowed`` gives): the engine holds them
-    for the whole game, and numba's increfs and decrefs on them then fold away (with the
-    handle loaded from memory instead, greedy's adapter made about 100 such calls per
-    decision and played ~20% slower).
+    """The tuple stored at ``address`` by ``address_of``: the tables as a ``TablesRef``,
+    the other arrays borrowed (a constant null reference-counting handle, as
+    ``state.borrowed`` gives): the engine holds them for the whole game, and numba's
+    increfs and decrefs on them then fold away (with the handle loaded from memory
+    instead, greedy's adapter made about 100 such calls per decision and played ~20%
+    slower).
 
     Loaded field by field, each load invariant (``_load_fields``): as one load of the
     whole tuple, LLVM read and spilled all ~140 words of it at every adapter's entry.
