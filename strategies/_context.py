@@ -128,7 +128,8 @@ def frames_filled(packed, n_frames):
 
 
 # The per-decision context, in two stack arrays (a call passes each array as 7+ words, so
-# the workers take these two and the few card tables they read, never ``tables``):
+# the workers take these two and the few card tables they read; the ``tables`` reference
+# instead of those tables, one word, played no faster: balanced and commission-hunter 0.999):
 # ints[VIS + k] visible commission k, ints[ADDS + k] / ints[DENY + k] the frame masks m of
 # the cards that add a frame of it for me / that an opponent collects for (bit m),
 # ints[BASE + k] the frames of it my paintings fill, ints[COUNTS + k] how many of my
