@@ -73,9 +73,7 @@ from sunset_sim.strategy_tools import (
     card_features,
     hike_goal_met,
     others_mask,
-    path_add,
     path_add_top,
-    path_start,
     path_start_top,
     ray_cell,
     row_path_cells,
@@ -264,6 +262,8 @@ def scan_rays(
     # every card's best in a local array of constant size, for a loop LLVM unrolls and
     # keeps in registers (the cards past n_plans have reach 0: they allow no hike)
     best = stack_empty(PLAN_HAND, np.float64)
+    reach_here = stack_empty(PLAN_HAND, np.float64)
+    need_f = np.float64(need)
     for i in range(PLAN_HAND):
         best[i] = stay_worth(
             occupied, start, start_value, start_features, held_features,
@@ -274,6 +274,11 @@ def scan_rays(
             continue
         n_top = path_start_top(top, prefix, start_value, depth)
         features = start_features
+        # card i's reach this way, 0 if it does not go this way (a product, not a select:
+        # which cards go which ways varies per deal), as a float for the selects below
+        for i in range(PLAN_HAND):
+            allows = (ints[PLAN_DIRECTIONS + i] >> direction) & 1
+            reach_here[i] = np.float64(ints[PLAN_HIKE + i] * allows)
         for steps in range(1, reach + 1):
             cell = ray_cell(obs, start, direction, steps)
             if cell < 0:  # R-HIKE-3, R-HIKE-4
@@ -295,18 +300,18 @@ def scan_rays(
                 goal_kind, goal_param, direction, steps, cell, 0, n_held, features, full
             ):
                 step_bonus = goal_bonus
+            # card i allows this hike when steps <= its reach here: a select, not a branch
+            # (which cards reach how far varies per deal). Both selects test floats: x86
+            # has no conditional move for a double, so LLVM blends on a float compare
+            # (vcmpsd, vblendvpd) but branched on an integer one (perf showed the jumps);
+            # replayed plan decisions, balanced 927 -> 840-859 ns, the same choices
+            steps_f = np.float64(steps)
             for i in range(PLAN_HAND):
-                # card i allows this hike: applied by a select, not a branch (which cards
-                # reach how far in which directions varies per deal). The select is of
-                # the new total, not of best[i] itself: LLVM made a branch of that one
-                # (replayed plan decisions: greedy 211 -> 153 ns, the same choices)
-                allowed = (steps <= ints[PLAN_HIKE + i]) & (
-                    ((ints[PLAN_DIRECTIONS + i] >> direction) & 1) != 0
-                )
                 paint = ints[PLAN_PAINT + i]
                 total = prefix[min(paint, depth)]
-                total += goal_bonus if min(paint, n_top) >= need else step_bonus
-                best[i] = max(best[i], total if allowed else -1e18)
+                met = np.float64(min(paint, n_top)) >= need_f
+                total += goal_bonus if met else step_bonus
+                best[i] = max(best[i], total if steps_f <= reach_here[i] else -1e18)
     for i in range(n_plans):
         out[i] = best[i]
 
@@ -319,7 +324,26 @@ def hike_rows(
     """out[i]: the worth of hike option i (as hike_scan values a hike), valued along the
     option rows themselves, as greedy's choose_hike does: a row's path is the previous
     row's plus the cells up to its end when both go the same way (the engines list a
-    direction's hikes by ascending steps), else it starts again from the artist."""
+    direction's hikes by ascending steps), else it starts again from the artist. The
+    paths keep PATH_SHORT values where the card paints no more (as hike_scan)."""
+    if paint <= PATH_SHORT:
+        row_values(
+            obs, options, n_options, land_icons, land_fit, land_features, n_vis, ints, floats,
+            target, goal_kind, goal_param, n_held, held_features, paint, out, PATH_SHORT,
+        )  # fmt: skip
+    else:
+        row_values(
+            obs, options, n_options, land_icons, land_fit, land_features, n_vis, ints, floats,
+            target, goal_kind, goal_param, n_held, held_features, paint, out, PATH_TOP,
+        )  # fmt: skip
+
+
+@jit(inline="always")
+def row_values(
+    obs, options, n_options, land_icons, land_fit, land_features, n_vis, ints, floats, target,
+    goal_kind, goal_param, n_held, held_features, paint, out, depth,
+):  # fmt: skip
+    """hike_rows with paths of the ``depth`` largest values (a constant, at least paint)."""
     (
         occupied, start, start_value, start_features, full, goal_bonus, with_deny, track, need,
         by_step,
@@ -348,15 +372,16 @@ def hike_rows(
             obs, occupied, start, options, index, path_direction, path_steps, new_cells
         )
         if restart:
-            n_top = path_start(top, prefix, start_value)
+            n_top = path_start_top(top, prefix, start_value, depth)
             features = start_features
         path_direction = direction
         for k in range(n_new):
             card = obs[OBS_GRID + new_cells[k]]
-            path_add(
+            path_add_top(
                 top,
                 prefix,
                 card_worth(card, land_icons, land_fit, n_vis, ints, floats, target, with_deny),
+                depth,
             )
             if track:
                 features |= card_features(land_features, card)
@@ -367,7 +392,7 @@ def hike_rows(
             goal_kind, goal_param, direction, steps, cell, 0, n_held, features, full
         ):
             step_bonus = goal_bonus
-        total = prefix[min(paint, PATH_TOP)]
+        total = prefix[min(paint, depth)]
         out[index] = total + (goal_bonus if min(paint, n_top) >= need else step_bonus)
 
 

@@ -34,9 +34,7 @@ from sunset_sim.strategy_tools import (
     PATH_TOP,
     hike_goal_met,
     others_mask,
-    path_add,
     path_add_top,
-    path_start,
     path_start_top,
     ray_cell,
     row_path_cells,
@@ -214,6 +212,8 @@ def plan_values(
     prefix = stack_empty(PATH_PREFIX, np.float64)
     # GOAL_PAINTED depends on the cards painted: met when min(paint, cells) >= its param
     painted_goal = goal_param if goal_kind == GOAL_PAINTED else N_CELLS + 1
+    painted_goal_f = np.float64(painted_goal)
+    reach_here = stack_empty(PLAN_HAND, np.float64)
     hike = stack_empty(PLAN_HAND, np.int64)
     paint = stack_empty(PLAN_HAND, np.int64)
     directions = stack_empty(PLAN_HAND, np.int64)
@@ -239,6 +239,8 @@ def plan_values(
         if not (wanted >> direction) & 1:
             continue
         n_top = path_start_top(top, prefix, start_value, depth)
+        for i in range(PLAN_HAND):  # card i's reach this way (0: not this way)
+            reach_here[i] = np.float64(hike[i] * ((directions[i] >> direction) & 1))
         for steps in range(1, reach + 1):
             cell = ray_cell(obs, start, direction, steps)
             if cell < 0:  # R-HIKE-3, R-HIKE-4
@@ -254,16 +256,17 @@ def plan_values(
             bonus = 0.0
             if steps_goal_met(goal_kind, goal_param, direction, steps, cell):
                 bonus = goal_bonus
+            steps_f = np.float64(steps)
             for i in range(PLAN_HAND):  # (selects, not branches: which cards allow the
-                # hike varies from deal to deal; & as "and" would branch too. The select
-                # is of the new total, not of card_best[i] itself: a select between a
-                # value in memory and a new one became a branch; replaying 27,611 greedy
-                # decisions, plan 211 -> 153 ns, the same choices)
-                allowed = (steps <= hike[i]) & (((directions[i] >> direction) & 1) != 0)
-                taken = min(paint[i], n_top)
+                # hike varies from deal to deal. The select is of the new total, not of
+                # card_best[i] itself: a select between a value in memory and a new one
+                # became a branch; replaying 27,611 greedy decisions, plan 211 -> 153 ns,
+                # the same choices. Its conditions compare floats, as _card_worth's
+                # scan_rays explains: on integer compares LLVM branched again)
+                taken = np.float64(min(paint[i], n_top))
                 total = prefix[min(paint[i], depth)]
-                total += goal_bonus if taken >= painted_goal else bonus
-                card_best[i] = max(card_best[i], total if allowed else -1e18)
+                total += goal_bonus if taken >= painted_goal_f else bonus
+                card_best[i] = max(card_best[i], total if steps_f <= reach_here[i] else -1e18)
     earliest = plan_wake[0]
     for plan in range(plan_wake.shape[0]):
         earliest = min(earliest, plan_wake[plan])
@@ -282,9 +285,10 @@ def plan_values(
 @jit(inline="always")
 def hike_values(
     obs, options, n_options, ranked, share_rank, share_by_rank, land_icons, weight, plan_paint,
-    goal_kind, goal_param, goal_bonus, out,
+    goal_kind, goal_param, goal_bonus, depth, out,
 ):  # fmt: skip
-    """out[i]: the worth of hike option i; returns the first of the best. Valued down the
+    """out[i]: the worth of hike option i, its paths of the ``depth`` (a constant, at least
+    plan_paint) largest values; returns the first of the best. Valued down the
     option rows themselves: a row's path is the previous row's plus the cells up to its
     end when both go the same way (the engines list a direction's hikes by ascending
     steps), else it starts again from the artist, so a row's worth does not depend on
@@ -322,20 +326,21 @@ def hike_values(
                 obs, occupied, start, options, index, path_direction, path_steps, new_cells
             )
             if restart:
-                n_top = path_start(top, prefix, start_value)
+                n_top = path_start_top(top, prefix, start_value, depth)
             path_direction = direction
             for k in range(n_new):
                 card = obs[OBS_GRID + new_cells[k]]
-                path_add(
+                path_add_top(
                     top,
                     prefix,
                     card_value(
                         obs, ranked, share_rank, share_by_rank, land_icons, card, visible, weight
                     ),
+                    depth,
                 )
             n_top += n_new
             path_steps = steps
-            value = prefix[min(plan_paint, PATH_TOP)]
+            value = prefix[min(plan_paint, depth)]
             if (min(plan_paint, n_top) >= painted_goal) | steps_goal_met(
                 goal_kind, goal_param, direction, steps, cell
             ):
@@ -357,9 +362,14 @@ def choose_hike(
     share_by_rank = tables.share_by_rank
     land_icons = tables.land_icons
     values = stack_empty(MAX_HIKES, np.float64)
+    if plan_paint <= PATH_SHORT:  # (paths of PATH_SHORT values, as choose_plan's)
+        return hike_values(
+            obs, options, n_options, ranked, share_rank, share_by_rank, land_icons, weight,
+            plan_paint, goal_kind, goal_param, goal_bonus, PATH_SHORT, values,
+        )  # fmt: skip
     return hike_values(
         obs, options, n_options, ranked, share_rank, share_by_rank, land_icons, weight,
-        plan_paint, goal_kind, goal_param, goal_bonus, values,
+        plan_paint, goal_kind, goal_param, goal_bonus, PATH_TOP, values,
     )  # fmt: skip
 
 

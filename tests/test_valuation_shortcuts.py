@@ -106,10 +106,11 @@ def greedy_values(obs, options, tables):
     kind = tables.goal_kind[goal] if goal >= 0 else -1
     param = tables.goal_param[goal] if goal >= 0 else 0
     bonus = float(tables.goal_fame[goal]) if goal >= 0 else 0.0
+    paint = tables.plan_paint[obs[OBS_PLAN + obs[OBS_ME]]]
     greedy.hike_values(
         obs, options, options.shape[0], tables.land_commissions_ranked, tables.share_rank,
-        tables.share_by_rank, tables.land_icons, 1.0,
-        tables.plan_paint[obs[OBS_PLAN + obs[OBS_ME]]], kind, param, bonus, out,
+        tables.share_by_rank, tables.land_icons, 1.0, paint, kind, param, bonus,
+        PATH_SHORT if paint <= PATH_SHORT else PATH_TOP, out,
     )  # fmt: skip
     return out
 
