@@ -239,8 +239,8 @@ def plan_values(
         if not (wanted >> direction) & 1:
             continue
         n_top = path_start_top(top, prefix, start_value, depth)
-        for i in range(PLAN_HAND):  # card i's reach this way (0: not this way)
-            reach_here[i] = np.float64(hike[i] * ((directions[i] >> direction) & 1))
+        for i in range(PLAN_HAND):  # card i's reach this way (0: not), floats: see scan_rays
+            reach_here[i] = np.float64(hike[i]) * np.float64((directions[i] >> direction) & 1)
         for steps in range(1, reach + 1):
             cell = ray_cell(obs, start, direction, steps)
             if cell < 0:  # R-HIKE-3, R-HIKE-4
