@@ -191,7 +191,8 @@ def replay(args: argparse.Namespace) -> int:
             for code in sorted(set(goal_kind[rows].tolist())):
                 subset = rows[goal_kind[rows] == code]
                 label = enums.GOAL_KIND_NAMES[code] if code >= 0 else "no goal"
-                parts.append(f"{label} {seconds(subset) / subset.shape[0] * 1e9:.0f}")
+                ns = seconds(subset) / subset.shape[0] * 1e9
+                parts.append(f"{label} {ns:.0f} x{subset.shape[0]:,}")
             line += "  (" + ", ".join(parts) + ")"
         print(line)
     print(f"all    {kinds.shape[0]:8,} decisions {total * 1e3:7.2f} ms")

@@ -36,8 +36,10 @@ from sunset_sim.enums import (
     DECIDE_SALE,
     GOAL_ALL_FEATURES,
     GOAL_HOLDS,
+    GOAL_MOVED,
     GOAL_PAINTED,
     GOAL_SOLD,
+    GOAL_STEPS,
     GRID_SIZE,
     MAX_FRAMES,
     N_CELLS,
@@ -57,6 +59,7 @@ from sunset_sim.observation import (
 )
 from sunset_sim.strategy import Parameter, StrategySpec, parameter_indices
 from sunset_sim.strategy_tools import (
+    DIRECTION_CLASS_ARRAY,
     card_features,
     hike_goal_met,
     lowest_bit,
@@ -187,8 +190,12 @@ def choose_plan(
     elif goal_kind == GOAL_HOLDS:
         floor = min(max(goal_param - context[N_HELD], 0), NEVER)
     stay_legal = not (occupied >> start) & 1  # R-HIKE-5
+    # 'steps': a card hiking fewer steps never meets it (R-GOAL-3); 'moved': a direction
+    # of another class never does. Neither needs its walk: the walks mark the cards with a
+    # legal hike only for the stay, whose fewest is NEVER under these goals.
+    short = goal_param if goal_kind == GOAL_STEPS else 0
     for index in range(PLAN_HAND):  # (without branches)
-        done |= np.int64(paint_of[index] < floor) << index
+        done |= np.int64(paint_of[index] < floor or hike_of[index] < short) << index
         kept |= np.int64(stay_legal and stay <= paint_of[index]) << index
     kept &= everything
     if stay_legal:
@@ -196,6 +203,8 @@ def choose_plan(
     done |= outranked(wake_of, kept)
     for direction in range(N_DIRECTIONS):
         pending = by_direction[direction] & ~(kept | done)
+        if goal_kind == GOAL_MOVED and DIRECTION_CLASS_ARRAY[direction] != goal_param:
+            pending = 0
         if pending == 0:
             continue
         reach = 0
@@ -425,13 +434,23 @@ def paint_keep(
 def decide(kind, obs, options, n_options, params, rng, tables):
     """greedy's choice, among the options that meet today's goal where some do (a plan
     card: the latest-waking of them). greedy is called in one place (its code inlined
-    once into the adapter, not once per fallback). A paint set that holds every other is
-    that choice (whole_paint_set: greedy values a card at least half its icons, and it
-    meets the goal if any set does), except on a 'sold' day: paint_keep counts the sales
-    a set allows in one order of its cards, and a set with one more card can count fewer
-    (1 paint decision in 26,369, in 290 recorded games)."""
+    once into the adapter, not once per fallback). Under a 'painted', 'holds' or 'all
+    features' goal, a paint set that holds every other is that choice (whole_paint_set:
+    greedy values a card at least half its icons, and it meets the goal if any set does).
+    Not under a 'sold' goal: paint_keep counts the sales a set allows in one order of its
+    cards, and a set with one more card can count fewer (1 paint decision in 26,369, in
+    290 recorded games). Nor where the hike decided the goal, or there is none: that is
+    greedy's choice, which greedy finds in less time than the search for the set."""
     goal = obs[OBS_GOAL]
-    if kind == DECIDE_PAINT and (goal < 0 or tables.goal_kind[goal] != GOAL_SOLD):
+    if (
+        kind == DECIDE_PAINT
+        and goal >= 0
+        and (
+            tables.goal_kind[goal] == GOAL_PAINTED
+            or tables.goal_kind[goal] == GOAL_HOLDS
+            or tables.goal_kind[goal] == GOAL_ALL_FEATURES
+        )
+    ):
         whole = whole_paint_set(obs, options, n_options, tables.land_icons, 0.5)
         if whole >= 0:
             return whole

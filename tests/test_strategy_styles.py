@@ -182,12 +182,19 @@ def test_goal_chaser_keeps_the_latest_card_that_meets_the_goal():
     # G2: painted 3. Only P7 and P8 paint three; P8 wakes last.
     obs, rows = plan_position("G2", ["P8", "P7", "P5"])
     assert ask("goal-chaser", DECIDE_PLAN, obs, rows) == 0
+    # G7: hiked at least 3 steps (R-GOAL-3). From the corner P6 (6:15, hike 3) can; P5
+    # (6:00) and P2 hike 2 and never can, however late they wake.
+    obs, rows = plan_position("G7", ["P6", "P5", "P2"])
+    assert ask("goal-chaser", DECIDE_PLAN, obs, rows) == 0
+    obs, rows = plan_position("G7", ["P7", "P6", "P8"])  # P8 (6:45) hikes 4
+    assert ask("goal-chaser", DECIDE_PLAN, obs, rows) == 2
 
 
 def test_goal_chaser_plays_greedy_when_no_card_meets_the_goal():
-    obs, rows = plan_position("G2", ["P1", "P4", "P6"])  # nobody paints three
-    expected = ask("greedy", DECIDE_PLAN, obs, rows, GREEDY_PARAMS)
-    assert ask("goal-chaser", DECIDE_PLAN, obs, rows) == expected
+    for goal, hand in (("G2", ["P1", "P4", "P6"]), ("G7", ["P5", "P2", "P4"])):
+        obs, rows = plan_position(goal, hand)  # nobody paints three; hikes three
+        expected = ask("greedy", DECIDE_PLAN, obs, rows, GREEDY_PARAMS)
+        assert ask("goal-chaser", DECIDE_PLAN, obs, rows) == expected, goal
 
 
 def test_goal_chaser_keeps_greedys_card_for_a_sold_goal():
