@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 from sunset_sim.strategies import greedy
 from sunset_sim.strategies._goal_sets import (
-    MAX_WORD_FRAMES,
     N_FRAME_IDS,
+    N_FRAME_K,
     count_sales,
     sales_setup,
 )
@@ -88,7 +88,7 @@ def choose_sale(
     land_icons = tables.land_icons
     land_features = tables.land_features
     frame_ids = stack_empty(N_FRAME_IDS, np.int64)
-    frame_k = stack_empty(MAX_WORD_FRAMES, np.int64)
+    frame_k = stack_empty(N_FRAME_K, np.int64)
     n_frames = stack_empty(MAX_ROW, np.int64)
     held = stack_empty(MAX_PAINTINGS, np.int64)
     held_fits = stack_empty(N_FRAME_IDS, np.int64)

@@ -29,7 +29,14 @@ from sunset_sim.observation import (
     OBS_ROW,
     OBS_ROW_LEN,
 )
-from sunset_sim.strategy_tools import card_features, hike_goal_met, lowest_bit, popcount, ray_cell
+from sunset_sim.strategy_tools import (
+    card_features,
+    hike_goal_met,
+    lowest_bit,
+    popcount,
+    ray_cell,
+    stack_empty,
+)
 
 NEVER = 99  # no set of cards on the path meets the goal
 # The fewest-cards table of the hikes (d, s), at d * GRID_SIZE + s, also marks a cell
@@ -43,6 +50,7 @@ MAX_PATH = GRID_SIZE  # the cells of a path: the start and at most 4 more
 N_SUBSETS = 1 << MAX_PATH
 N_FRAME_IDS = MAX_ROW * MAX_FRAMES  # frame s of the j-th commission counted: bit j * 3 + s
 MAX_WORD_FRAMES = 64  # card sets with up to 64 frames have one word of tables.land_frames
+N_FRAME_K = MAX_WORD_FRAMES + 1  # frame_k: a slot per frame, and a spare (sales_setup)
 FIRST_FRAMES = sum(1 << (j * MAX_FRAMES) for j in range(MAX_ROW))  # bits j * 3
 POPCOUNT = np.array([bin(m).count("1") for m in range(N_SUBSETS)], dtype=np.int64)
 
@@ -130,22 +138,30 @@ def sales_setup(
     card sets of up to 64 frames, frame_k[frame] = j * 3 + s; my paintings (held[:n], by
     card index) and held_fits[j * 3 + s], the bitmask of those that fit frame s of the
     j-th. Returns (n_comm, n_held, the row's frames as a bitmask)."""
-    n_comm = 0
+    # each commission's place in that order is its rank by (frames, slot), found without
+    # branches (which commission has how many frames varies: a pass per frame count with
+    # a test per slot mispredicted); an absent frame (comm_frames' -1) writes frame_k's
+    # spare last slot
+    n_comm = obs[OBS_ROW_LEN]  # (every commission has 1 to MAX_FRAMES frames)
     row_frames = np.uint64(0)
-    for frames in range(1, MAX_FRAMES + 1):
-        for slot in range(obs[OBS_ROW_LEN]):
-            commission = obs[OBS_ROW + slot]
-            if comm_n_frames[commission] == frames:
-                n_frames[n_comm] = frames
-                for s in range(MAX_FRAMES):
-                    k = n_comm * MAX_FRAMES + s
-                    frame = comm_frames[commission, s] if s < frames else -1
-                    frame_ids[k] = frame
-                    held_fits[k] = 0
-                    if frame >= 0 and land_frames.shape[1] == 1:
-                        row_frames |= np.uint64(1) << np.uint64(frame)
-                        frame_k[frame] = k
-                n_comm += 1
+    keys = stack_empty(MAX_ROW, np.int64)
+    for slot in range(n_comm):
+        keys[slot] = comm_n_frames[obs[OBS_ROW + slot]] * MAX_ROW + slot
+    one_word = land_frames.shape[1] == 1
+    for slot in range(n_comm):
+        commission = obs[OBS_ROW + slot]
+        rank = 0
+        for other in range(n_comm):
+            rank += keys[other] < keys[slot]
+        n_frames[rank] = comm_n_frames[commission]
+        for s in range(MAX_FRAMES):
+            k = rank * MAX_FRAMES + s
+            frame = comm_frames[commission, s]
+            frame_ids[k] = frame
+            held_fits[k] = 0
+            if one_word:
+                row_frames |= np.uint64(frame >= 0) << np.uint64(max(frame, 0))
+                frame_k[frame if frame >= 0 else MAX_WORD_FRAMES] = k
     n_held = held_in_order(obs, held)
     for i in range(n_held):
         bits = card_frames(match, land_frames, frame_ids, frame_k, n_comm, row_frames, held[i])

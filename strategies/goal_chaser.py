@@ -9,9 +9,9 @@ from sunset_sim.strategies._goal_sets import (
     BASE,
     BLOCKED,
     MAX_REACH,
-    MAX_WORD_FRAMES,
     N_CONTEXT,
     N_FRAME_IDS,
+    N_FRAME_K,
     N_HELD,
     N_SUBSETS,
     NEVER,
@@ -168,7 +168,7 @@ def choose_plan(
     context = stack_empty(N_CONTEXT, np.int64)
     subset_bits = stack_empty(N_SUBSETS, np.int64)
     frame_ids = stack_empty(N_FRAME_IDS, np.int64)
-    frame_k = stack_empty(MAX_WORD_FRAMES, np.int64)
+    frame_k = stack_empty(N_FRAME_K, np.int64)
     n_frames = stack_empty(MAX_ROW, np.int64)
     held = stack_empty(MAX_PAINTINGS, np.int64)
     held_fits = stack_empty(N_FRAME_IDS, np.int64)
@@ -294,7 +294,7 @@ def hike_keep(
     context = stack_empty(N_CONTEXT, np.int64)
     subset_bits = stack_empty(N_SUBSETS, np.int64)
     frame_ids = stack_empty(N_FRAME_IDS, np.int64)
-    frame_k = stack_empty(MAX_WORD_FRAMES, np.int64)
+    frame_k = stack_empty(N_FRAME_K, np.int64)
     n_frames = stack_empty(MAX_ROW, np.int64)
     held = stack_empty(MAX_PAINTINGS, np.int64)
     held_fits = stack_empty(N_FRAME_IDS, np.int64)
@@ -360,7 +360,7 @@ def paint_keep(
     ):  # met by my paintings: every paint set meets it
         return everything
     frame_ids = stack_empty(N_FRAME_IDS, np.int64)
-    frame_k = stack_empty(MAX_WORD_FRAMES, np.int64)
+    frame_k = stack_empty(N_FRAME_K, np.int64)
     n_frames = stack_empty(MAX_ROW, np.int64)
     held = stack_empty(MAX_PAINTINGS, np.int64)
     held_fits = stack_empty(N_FRAME_IDS, np.int64)
