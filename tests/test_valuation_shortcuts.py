@@ -29,7 +29,14 @@ from pathlib import Path
 import numba
 import numpy as np
 import pytest
-from sunset_sim.strategies import _card_worth, _context, goal_chaser, greedy, greedy_painter
+from sunset_sim.strategies import (
+    _card_worth,
+    _context,
+    _goal_sets,
+    goal_chaser,
+    greedy,
+    greedy_painter,
+)
 from sunset_sim.strategies._style_tools import (
     N_WEIGHTS,
     RATE_MISSING,
@@ -43,8 +50,25 @@ from sunset_sim.strategies._style_tools import (
 
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.tables import build_tables
-from sunset_sim.enums import DECIDE_HIKE, DECIDE_PAINT, DECIDE_PLAN, GOAL_SOLD, PLAN_HAND
-from sunset_sim.observation import OBS_GOAL, OBS_ME, OBS_PAINTINGS, OBS_PLAN
+from sunset_sim.enums import (
+    DECIDE_HIKE,
+    DECIDE_PAINT,
+    DECIDE_PLAN,
+    GOAL_SOLD,
+    MAX_FRAMES,
+    PLAN_HAND,
+)
+from sunset_sim.observation import (
+    MAX_PAINTINGS,
+    MAX_ROW,
+    OBS_GOAL,
+    OBS_ME,
+    OBS_N_PAINTINGS,
+    OBS_PAINTINGS,
+    OBS_PLAN,
+    OBS_ROW,
+    OBS_ROW_LEN,
+)
 from sunset_sim.strategy_tools import PATH_SHORT, PATH_TOP, card_features, whole_paint_set
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "decision_bench.py"
@@ -392,3 +416,45 @@ def test_a_goal_worth_nothing_is_left_out_with_no_value_changed(recorded):
         checked = worthless_goal_values(kind, obs, options, tables, True)
         assert np.array_equal(left_out, checked), (kind, options)
     assert len(kinds) >= 5  # the goals that hikes and sets are checked against came up
+
+
+def test_goal_chasers_sales_setup_orders_the_row_by_frames_then_place(recorded):
+    """sales_setup (the row's commissions as goal-chaser's count of sales takes them:
+    fewer frames first, then row order; ranked without branches) against a plain
+    account of the same, on every recorded observation."""
+    tables = build_tables(load_cards())
+    setup = _goal_sets.sales_setup
+    rows_seen = set()
+    for _, obs, _ in recorded:
+        n_ids = _goal_sets.N_FRAME_IDS
+        frame_ids = np.full(n_ids, -7, dtype=np.int64)
+        frame_k = np.full(_goal_sets.N_FRAME_K, -7, dtype=np.int64)
+        n_frames = np.full(MAX_ROW, -7, dtype=np.int64)
+        held = np.full(MAX_PAINTINGS, -7, dtype=np.int64)
+        held_fits = np.full(n_ids, -7, dtype=np.int64)
+        n_comm, n_held, row_frames = setup(
+            obs, tables.match, tables.land_frames, tables.comm_frames, tables.comm_n_frames,
+            frame_ids, frame_k, n_frames, held, held_fits,
+        )  # fmt: skip
+        row = [int(c) for c in obs[OBS_ROW : OBS_ROW + obs[OBS_ROW_LEN]]]
+        order = sorted(row, key=lambda c: (tables.comm_n_frames[c], row.index(c)))
+        rows_seen.add(tuple(sorted(int(tables.comm_n_frames[c]) for c in row)))
+        mine = sorted(int(c) for c in obs[OBS_PAINTINGS : OBS_PAINTINGS + obs[OBS_N_PAINTINGS]])
+        assert (n_comm, n_held) == (len(row), len(mine))
+        assert held[:n_held].tolist() == mine
+        expected_bits = 0
+        for j, commission in enumerate(order):
+            assert n_frames[j] == tables.comm_n_frames[commission]
+            for s in range(MAX_FRAMES):
+                k = j * MAX_FRAMES + s
+                frame = int(tables.comm_frames[commission, s])
+                assert frame_ids[k] == frame
+                fits = [
+                    i for i, card in enumerate(mine) if frame >= 0 and tables.match[card, frame]
+                ]
+                assert held_fits[k] == sum(1 << i for i in fits)
+                if frame >= 0:
+                    assert frame_k[frame] == k
+                    expected_bits |= 1 << frame
+        assert int(row_frames) == expected_bits
+    assert len(rows_seen) > 3  # rows of several mixes of frame counts came up
