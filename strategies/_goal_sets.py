@@ -164,10 +164,16 @@ def sales_setup(
                 frame_k[frame if frame >= 0 else MAX_WORD_FRAMES] = k
     n_held = held_in_order(obs, held)
     for i in range(n_held):
-        bits = card_frames(match, land_frames, frame_ids, frame_k, n_comm, row_frames, held[i])
-        while bits:
-            held_fits[lowest_bit(bits)] |= np.int64(1) << i
-            bits &= bits - 1
+        if one_word:  # each frame the card fits, straight to its k (card_frames' bits unmade)
+            fits = land_frames[held[i], 0] & row_frames
+            while fits:
+                held_fits[frame_k[lowest_bit(fits)]] |= np.int64(1) << i
+                fits &= fits - np.uint64(1)
+        else:
+            bits = card_frames(match, land_frames, frame_ids, frame_k, n_comm, row_frames, held[i])
+            while bits:
+                held_fits[lowest_bit(bits)] |= np.int64(1) << i
+                bits &= bits - 1
     return n_comm, n_held, row_frames
 
 
