@@ -11,6 +11,7 @@ from sunset_sim.strategies._goal_sets import (
     N_FRAME_K,
     count_sales,
     sales_setup,
+    sold_bound,
 )
 
 from sunset_sim.engine.jit import jit
@@ -92,7 +93,14 @@ def choose_sale(
     n_frames = stack_empty(MAX_ROW, np.int64)
     held = stack_empty(MAX_PAINTINGS, np.int64)
     held_fits = stack_empty(N_FRAME_IDS, np.int64)
-    if goal_kind == GOAL_SOLD:
+    # a 'sold' goal: my paintings allow at most sold_bound sales; where that cannot make
+    # it pursue (below), greedy's sale, with no setup
+    bound = (
+        sold_bound(obs, land_frames, tables.comm_frame_words, 0) if goal_kind == GOAL_SOLD else 0
+    )
+    if goal_kind == GOAL_SOLD and (
+        bound >= goal_param or (bound >= 1 and obs[OBS_ROW_LEN] < obs[OBS_N_PLAYERS] + 1)
+    ):
         n_comm, n_held, _ = sales_setup(
             obs, match, land_frames, comm_frames, comm_n_frames, frame_ids, frame_k, n_frames, held,
             held_fits,

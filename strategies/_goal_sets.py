@@ -359,34 +359,60 @@ def fewest_setup(
 
 
 @jit(inline="always")
-def sold_bound(obs, land_frames, frame_k, row_frames, held, context, directions, reach):
-    """For a 'sold' goal after fewest_setup: an upper bound of count_sales over every set
-    of my paintings, the start cell's card and the cards on the hikes (directions, up to
-    reach steps): the row's commissions with each frame fitted by one of them (fitted).
-    Where it is below the goal, no set that fewest_setup or fewest_ray try meets it.
-    Card sets of up to 64 frames (one word per card); else MAX_ROW + 1 (no bound)."""
+def covered(obs, comm_frame_words, union):
+    """How many of the row's commissions have each frame fitted by some card whose
+    frames (one word of tables.land_frames) are in ``union``: what ``fitted`` counts, an
+    upper bound of count_sales over every set of those cards."""
+    count = 0
+    for slot in range(obs[OBS_ROW_LEN]):
+        missing = comm_frame_words[obs[OBS_ROW + slot], 0] & ~union
+        count += missing == np.uint64(0)
+    return count
+
+
+@jit(inline="always")
+def held_frames(obs, land_frames):
+    """The frames my unsold paintings fit, as one word (card sets of up to 64 frames)."""
+    union = np.uint64(0)
+    for i in range(obs[OBS_N_PAINTINGS]):
+        union |= land_frames[obs[OBS_PAINTINGS + i], 0]
+    return union
+
+
+@jit(inline="always")
+def sold_bound(obs, land_frames, comm_frame_words, cells):
+    """For a 'sold' goal: ``covered`` over my paintings and the cards of ``cells`` (a
+    bitmask), so an upper bound of the sales any set of them allows (count_sales).
+    Where it is below the goal, no set meets it: the choosers return before
+    ``sales_setup`` (replayed on a card set whose goals are all 'sold', the same choices:
+    hikes 805 -> 664 ns, paint sets 470 -> 304, sales 490 -> 447; it was checked after
+    the setup before). Card sets of up to 64 frames (one word per card); else MAX_ROW + 1
+    (no bound)."""
     if land_frames.shape[1] != 1:
         return MAX_ROW + 1
-    union = np.uint64(0)
-    for i in range(context[N_HELD]):
-        union |= land_frames[held[i], 0]
+    union = held_frames(obs, land_frames)
+    while cells:
+        union |= land_frames[obs[OBS_GRID + lowest_bit(cells)], 0]
+        cells &= cells - 1
+    return covered(obs, comm_frame_words, union)
+
+
+@jit(inline="always")
+def ray_cells(obs, directions, reach):
+    """Bitmask of the cells with a card on the hikes from my cell (directions, up to
+    reach steps) and of my cell if it has a card: every card a hike may take."""
     start = obs[OBS_POS + obs[OBS_ME]]
-    card = obs[OBS_GRID + start]
-    if card >= 0:
-        union |= land_frames[card, 0]
+    cells = 0
+    if obs[OBS_GRID + start] >= 0:
+        cells = 1 << start
     for direction in range(N_DIRECTIONS):
         if (directions >> direction) & 1:
             for steps in range(1, min(reach, MAX_REACH) + 1):
                 cell = ray_cell(obs, start, direction, steps)
                 if cell < 0:  # R-HIKE-3, R-HIKE-4
                     break
-                union |= land_frames[obs[OBS_GRID + cell], 0]
-    fits = union & row_frames
-    covered = 0
-    while fits:
-        covered |= 1 << frame_k[lowest_bit(fits)]
-        fits &= fits - np.uint64(1)
-    return fitted(context[N_COMM], context[VALID], covered)
+                cells |= 1 << cell
+    return cells
 
 
 @jit(inline="always")

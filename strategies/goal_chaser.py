@@ -24,6 +24,7 @@ from sunset_sim.strategies._goal_sets import (
     fitted,
     held_count_features,
     nth_bit,
+    ray_cells,
     sales_setup,
     sold_bound,
 )
@@ -289,6 +290,11 @@ def hike_keep(
             return 0
         if need == 0:
             return everything
+    if goal_kind == GOAL_SOLD and (
+        sold_bound(obs, land_frames, tables.comm_frame_words, ray_cells(obs, directions, reach))
+        < goal_param
+    ):  # no set of the cards a hike may take meets it: every fewest is NEVER
+        return 0
     occupied = others_mask(obs)
     limit = min(paint, NEVER - 1)
     context = stack_empty(N_CONTEXT, np.int64)
@@ -309,11 +315,6 @@ def hike_keep(
     if (goal_kind == GOAL_ALL_FEATURES or goal_kind == GOAL_SOLD) and (base <= 1 or limit < 1):
         # every hike's fewest is the stay's (fewest_ray: no set with more cells does better)
         return everything if base <= paint else 0
-    if goal_kind == GOAL_SOLD and (
-        sold_bound(obs, land_frames, frame_k, row_frames, held, context, directions, reach)
-        < goal_param
-    ):  # every fewest is NEVER
-        return 0
     for direction in range(N_DIRECTIONS):
         if (directions >> direction) & 1:
             fewest_ray(
@@ -359,6 +360,14 @@ def paint_keep(
         goal_kind == GOAL_ALL_FEATURES and held_features == full
     ):  # met by my paintings: every paint set meets it
         return everything
+    if goal_kind == GOAL_SOLD:  # no set of the path's cards meets it: keep none
+        cells = 0
+        for index in range(n_options):
+            for column in range(OPTION_WIDTH):
+                cell = options[index, column]
+                cells |= (1 << max(cell, 0)) if cell >= 0 else 0
+        if sold_bound(obs, land_frames, tables.comm_frame_words, cells) < goal_param:
+            return 0
     frame_ids = stack_empty(N_FRAME_IDS, np.int64)
     frame_k = stack_empty(N_FRAME_K, np.int64)
     n_frames = stack_empty(MAX_ROW, np.int64)

@@ -56,12 +56,14 @@ from sunset_sim.enums import (
     DECIDE_PLAN,
     GOAL_SOLD,
     MAX_FRAMES,
+    N_CELLS,
     PLAN_HAND,
 )
 from sunset_sim.observation import (
     MAX_PAINTINGS,
     MAX_ROW,
     OBS_GOAL,
+    OBS_GRID,
     OBS_ME,
     OBS_N_PAINTINGS,
     OBS_PAINTINGS,
@@ -458,3 +460,43 @@ def test_goal_chasers_sales_setup_orders_the_row_by_frames_then_place(recorded):
                     expected_bits |= 1 << frame
         assert int(row_frames) == expected_bits
     assert len(rows_seen) > 3  # rows of several mixes of frame counts came up
+
+
+def test_goal_chasers_sold_bound_counts_the_commissions_the_cards_cover(recorded):
+    """sold_bound (goal-chaser's early return on a 'sold' day, before any setup): the row
+    commissions whose every frame some card of mine or of the given cells fits, as a plain
+    account counts them; never below the sales my paintings allow (count_sales)."""
+    tables = build_tables(load_cards())
+    bounds = set()
+    for _, obs, _ in recorded:
+        mine = [int(c) for c in obs[OBS_PAINTINGS : OBS_PAINTINGS + obs[OBS_N_PAINTINGS]]]
+        row = [int(c) for c in obs[OBS_ROW : OBS_ROW + obs[OBS_ROW_LEN]]]
+        for directions, reach in ((0, 0), (0b1010_1010, 2), (0xFF, 4)):
+            cells = _goal_sets.ray_cells(obs, directions, reach)
+            cards = mine + [int(obs[OBS_GRID + c]) for c in range(N_CELLS) if (cells >> c) & 1]
+            expected = sum(
+                all(
+                    any(tables.match[card, frame] for card in cards)
+                    for frame in tables.comm_frames[commission]
+                    if frame >= 0
+                )
+                for commission in row
+            )
+            bound = _goal_sets.sold_bound(obs, tables.land_frames, tables.comm_frame_words, cells)
+            assert bound == expected
+            bounds.add(bound)
+        n_ids = _goal_sets.N_FRAME_IDS
+        frame_ids = np.empty(n_ids, dtype=np.int64)
+        n_frames = np.empty(MAX_ROW, dtype=np.int64)
+        held_fits = np.empty(n_ids, dtype=np.int64)
+        n_comm, n_held, _ = _goal_sets.sales_setup(
+            obs, tables.match, tables.land_frames, tables.comm_frames, tables.comm_n_frames,
+            frame_ids, np.empty(_goal_sets.N_FRAME_K, dtype=np.int64), n_frames,
+            np.empty(MAX_PAINTINGS, dtype=np.int64), held_fits,
+        )  # fmt: skip
+        all_held = (1 << n_held) - 1
+        sales = _goal_sets.count_sales(
+            n_comm, n_frames, held_fits, held_fits, all_held, 0, MAX_ROW + 1
+        )
+        assert sales <= _goal_sets.sold_bound(obs, tables.land_frames, tables.comm_frame_words, 0)
+    assert len(bounds) >= 3  # some commissions covered, some not
