@@ -24,9 +24,9 @@ from sunset_sim.strategies._goal_sets import (
     fitted,
     held_count_features,
     nth_bit,
-    ray_cells,
     sales_setup,
     sold_bound,
+    sold_directions,
 )
 
 from sunset_sim.engine.jit import jit
@@ -290,11 +290,13 @@ def hike_keep(
             return 0
         if need == 0:
             return everything
-    if goal_kind == GOAL_SOLD and (
-        sold_bound(obs, land_frames, tables.comm_frame_words, ray_cells(obs, directions, reach))
-        < goal_param
-    ):  # no set of the cards a hike may take meets it: every fewest is NEVER
-        return 0
+    live = -1  # the directions whose fewest_ray is needed
+    if goal_kind == GOAL_SOLD:
+        live = sold_directions(
+            obs, land_frames, tables.comm_frame_words, directions, reach, goal_param
+        )
+        if live == 0 and directions != 0:  # no hike meets it, nor staying
+            return 0
     occupied = others_mask(obs)
     limit = min(paint, NEVER - 1)
     context = stack_empty(N_CONTEXT, np.int64)
@@ -316,7 +318,7 @@ def hike_keep(
         # every hike's fewest is the stay's (fewest_ray: no set with more cells does better)
         return everything if base <= paint else 0
     for direction in range(N_DIRECTIONS):
-        if (directions >> direction) & 1:
+        if ((directions & live) >> direction) & 1:
             fewest_ray(
                 obs, goal_kind, goal_param, occupied, direction, reach, limit, context, row_frames,
                 land_features, match, land_frames, subset_bits, frame_ids, frame_k, n_frames,
@@ -324,7 +326,13 @@ def hike_keep(
             )  # fmt: skip
     for index in range(n_options):
         direction = options[index, 0]
-        fewest = stay if direction < 0 else table[direction * GRID_SIZE + options[index, 1]]
+        fewest = stay
+        if direction >= 0:  # (NEVER the way of no live direction: sold_directions)
+            fewest = (
+                table[direction * GRID_SIZE + options[index, 1]]
+                if (live >> direction) & 1
+                else NEVER
+            )
         if fewest <= paint:
             keep |= 1 << index
     return keep

@@ -68,10 +68,17 @@ from sunset_sim.observation import (
     OBS_N_PAINTINGS,
     OBS_PAINTINGS,
     OBS_PLAN,
+    OBS_POS,
     OBS_ROW,
     OBS_ROW_LEN,
 )
-from sunset_sim.strategy_tools import PATH_SHORT, PATH_TOP, card_features, whole_paint_set
+from sunset_sim.strategy_tools import (
+    PATH_SHORT,
+    PATH_TOP,
+    card_features,
+    ray_cell,
+    whole_paint_set,
+)
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "decision_bench.py"
 
@@ -462,29 +469,56 @@ def test_goal_chasers_sales_setup_orders_the_row_by_frames_then_place(recorded):
     assert len(rows_seen) > 3  # rows of several mixes of frame counts came up
 
 
-def test_goal_chasers_sold_bound_counts_the_commissions_the_cards_cover(recorded):
-    """sold_bound (goal-chaser's early return on a 'sold' day, before any setup): the row
-    commissions whose every frame some card of mine or of the given cells fits, as a plain
-    account counts them; never below the sales my paintings allow (count_sales)."""
+def covered_count(tables, row, cards):
+    """The row commissions whose every frame one of ``cards`` fits (R-SELL-3), plainly."""
+    return sum(
+        all(
+            any(tables.match[card, frame] for card in cards)
+            for frame in tables.comm_frames[commission]
+            if frame >= 0
+        )
+        for commission in row
+    )
+
+
+def test_goal_chasers_sold_bounds_count_the_commissions_the_cards_cover(recorded):
+    """sold_bound and sold_directions (goal-chaser's early returns on a 'sold' day,
+    before any setup): the row commissions whose every frame some card of mine, of the
+    given cells or of a hike's way fits, as a plain account counts them; never below the
+    sales my paintings allow (count_sales)."""
     tables = build_tables(load_cards())
     bounds = set()
+    lives = set()
     for _, obs, _ in recorded:
         mine = [int(c) for c in obs[OBS_PAINTINGS : OBS_PAINTINGS + obs[OBS_N_PAINTINGS]]]
         row = [int(c) for c in obs[OBS_ROW : OBS_ROW + obs[OBS_ROW_LEN]]]
-        for directions, reach in ((0, 0), (0b1010_1010, 2), (0xFF, 4)):
-            cells = _goal_sets.ray_cells(obs, directions, reach)
-            cards = mine + [int(obs[OBS_GRID + c]) for c in range(N_CELLS) if (cells >> c) & 1]
-            expected = sum(
-                all(
-                    any(tables.match[card, frame] for card in cards)
-                    for frame in tables.comm_frames[commission]
-                    if frame >= 0
-                )
-                for commission in row
-            )
-            bound = _goal_sets.sold_bound(obs, tables.land_frames, tables.comm_frame_words, cells)
+        with_card = [c for c in range(N_CELLS) if obs[OBS_GRID + c] >= 0]
+        for cells in ([], with_card[::3], with_card):
+            mask = sum(1 << c for c in cells)
+            bound = _goal_sets.sold_bound(obs, tables.land_frames, tables.comm_frame_words, mask)
+            expected = covered_count(tables, row, mine + [int(obs[OBS_GRID + c]) for c in cells])
             assert bound == expected
             bounds.add(bound)
+        start = int(obs[OBS_POS + obs[OBS_ME]])
+        here = [int(obs[OBS_GRID + start])] if obs[OBS_GRID + start] >= 0 else []
+        for directions, reach, goal in ((0b1010_1010, 2, 1), (0xFF, 4, 2), (0b0101, 1, 1)):
+            live = _goal_sets.sold_directions(
+                obs, tables.land_frames, tables.comm_frame_words, directions, reach, goal
+            )
+            expected = 0
+            for direction in range(8):
+                if not (directions >> direction) & 1:
+                    continue
+                way = []
+                for steps in range(1, reach + 1):
+                    cell = ray_cell(obs, start, direction, steps)
+                    if cell < 0:
+                        break
+                    way.append(int(obs[OBS_GRID + cell]))
+                if covered_count(tables, row, mine + here + way) >= goal:
+                    expected |= 1 << direction
+            assert live == expected, (directions, reach, goal)
+            lives.add((directions, live))
         n_ids = _goal_sets.N_FRAME_IDS
         frame_ids = np.empty(n_ids, dtype=np.int64)
         n_frames = np.empty(MAX_ROW, dtype=np.int64)
@@ -500,3 +534,4 @@ def test_goal_chasers_sold_bound_counts_the_commissions_the_cards_cover(recorded
         )
         assert sales <= _goal_sets.sold_bound(obs, tables.land_frames, tables.comm_frame_words, 0)
     assert len(bounds) >= 3  # some commissions covered, some not
+    assert len(lives) >= 6  # some directions live, some not
