@@ -93,6 +93,17 @@ def choose_sale(
     n_frames = stack_empty(MAX_ROW, np.int64)
     held = stack_empty(MAX_PAINTINGS, np.int64)
     held_fits = stack_empty(N_FRAME_IDS, np.int64)
+    # a 'sold' goal and one sale offered (2 'sold' sales in 5): my paintings fulfil that
+    # commission and no other (each one they can fulfil is offered, R-SELL-1), so they
+    # allow 1 sale and pursue (below) is known: that sale or greedy's, with no setup.
+    # (With more sales of one commission, count_sales still counts it for the paintings
+    # left, as it keeps every commission in the row: the setup decides.) Replayed on a
+    # set of 'sold' goals: sales 445 -> 355 ns.
+    if goal_kind == GOAL_SOLD and n_options == 2:
+        if goal_param <= 1 or obs[OBS_ROW_LEN] < obs[OBS_N_PLAYERS] + 1:
+            if sale_value(options, 1, comm_fame, land_icons, 1.0) > threshold:
+                return 1
+        return greedy.choose_sale(options, n_options, tables)
     # a 'sold' goal: my paintings allow at most sold_bound sales; where that cannot make
     # it pursue (below), greedy's sale, with no setup
     bound = (

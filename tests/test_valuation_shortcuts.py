@@ -54,6 +54,7 @@ from sunset_sim.enums import (
     DECIDE_HIKE,
     DECIDE_PAINT,
     DECIDE_PLAN,
+    DECIDE_SALE,
     GOAL_SOLD,
     MAX_FRAMES,
     N_CELLS,
@@ -535,3 +536,30 @@ def test_goal_chasers_sold_bounds_count_the_commissions_the_cards_cover(recorded
         assert sales <= _goal_sets.sold_bound(obs, tables.land_frames, tables.comm_frame_words, 0)
     assert len(bounds) >= 3  # some commissions covered, some not
     assert len(lives) >= 6  # some directions live, some not
+
+
+def test_one_sale_offered_is_the_one_sale_goal_chasers_count_allows(recorded):
+    """goal-chaser's 'sold' sale with one sale offered skips its count of sales: the
+    engine offers every commission my paintings can fulfil (R-SELL-1), so they allow
+    exactly that one sale. Held against count_sales on every recorded sale decision (no
+    more sales than commissions offered, at least one when any is)."""
+    tables = build_tables(load_cards())
+    single = 0
+    for kind, obs, options in recorded:
+        if kind != DECIDE_SALE:
+            continue
+        n_ids = _goal_sets.N_FRAME_IDS
+        n_frames = np.empty(MAX_ROW, dtype=np.int64)
+        held_fits = np.empty(n_ids, dtype=np.int64)
+        n_comm, n_held, _ = _goal_sets.sales_setup(
+            obs, tables.match, tables.land_frames, tables.comm_frames, tables.comm_n_frames,
+            np.empty(n_ids, dtype=np.int64), np.empty(_goal_sets.N_FRAME_K, dtype=np.int64),
+            n_frames, np.empty(MAX_PAINTINGS, dtype=np.int64), held_fits,
+        )  # fmt: skip
+        sales = _goal_sets.count_sales(
+            n_comm, n_frames, held_fits, held_fits, (1 << n_held) - 1, 0, MAX_ROW + 1
+        )
+        offered = {int(commission) for commission in options[1:, 0]}
+        assert min(len(offered), 1) <= sales <= len(offered), (options, sales)
+        single += len(options) == 2
+    assert single >= 10  # one sale offered came up
