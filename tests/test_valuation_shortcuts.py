@@ -342,7 +342,7 @@ def test_goal_chaser_whole_paint_set_is_greedys_choice_and_meets_the_goal(paints
         if goal < 0 or tables.goal_kind[goal] == GOAL_SOLD:
             continue
         keep = goal_chaser.paint_keep(
-            obs, options, n, tables.goal_kind[goal], tables.goal_param[goal], tables
+            obs, options, n, tables.goal_kind[goal], tables.goal_param[goal], tables, -1
         )
         assert keep == 0 or (keep >> whole) & 1, (options, keep)
     assert found > len(paints) // 3
@@ -563,3 +563,39 @@ def test_one_sale_offered_is_the_one_sale_goal_chasers_count_allows(recorded):
         assert min(len(offered), 1) <= sales <= len(offered), (options, sales)
         single += len(options) == 2
     assert single >= 10  # one sale offered came up
+
+
+def test_goal_chaser_tests_greedys_choice_first_with_every_keep_unchanged(recorded):
+    """goal-chaser's hike_keep and paint_keep given greedy's choice (``first``, any
+    option here): a mask that keeps it where the whole mask does, else the whole mask.
+    decide takes greedy's choice where it is kept or none is, else greedy's among the
+    kept, so no choice changes."""
+    tables = build_tables(load_cards())
+    outcomes = set()
+    for kind, obs, options in recorded:
+        goal = obs[OBS_GOAL]
+        if kind not in (DECIDE_HIKE, DECIDE_PAINT) or goal < 0:
+            continue
+        goal_kind, goal_param = tables.goal_kind[goal], tables.goal_param[goal]
+        n = len(options)
+        plan = obs[OBS_PLAN + obs[OBS_ME]]
+        hike = (tables.plan_directions[plan], tables.plan_hike[plan], tables.plan_paint[plan])
+        for first in range(n):
+            if kind == DECIDE_HIKE:
+                keeps = [
+                    goal_chaser.hike_keep(obs, options, n, goal_kind, goal_param, *hike, tables, c)
+                    for c in (-1, first)
+                ]
+            else:
+                keeps = [
+                    goal_chaser.paint_keep(obs, options, n, goal_kind, goal_param, tables, c)
+                    for c in (-1, first)
+                ]
+            whole, tested = keeps
+            kept = (whole >> first) & 1
+            if kept:
+                assert (tested >> first) & 1, (kind, goal_kind, options)
+            else:
+                assert tested == whole, (kind, goal_kind, options)
+            outcomes.add((kind, int(kept), whole not in (0, (1 << n) - 1)))
+    assert len(outcomes) >= 5  # kept and not, some options kept and others not
