@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -24,7 +25,7 @@ from sunset_sim.cards.loader import default_cards_text, load_cards, parse_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.cli import main
-from sunset_sim.enums import DIRECTION_NAMES
+from sunset_sim.enums import DECIDE_PAINT, DIRECTION_NAMES
 from sunset_sim.rules import plan as plan_rules
 from sunset_sim.rules.options import Rules
 from sunset_sim.rules.setup import SetupOrders, new_game
@@ -383,3 +384,37 @@ def tampered(record_file: Path, tmp_path: Path, change) -> Path:
     path = tmp_path / "tampered.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     return path
+
+
+DECISION_BENCH = Path(__file__).resolve().parents[1] / "scripts" / "decision_bench.py"
+
+
+@pytest.fixture(scope="session")
+def recorded(tmp_path_factory):
+    """The decisions of 4 greedy games: (kind, obs, options) each."""
+    recording = tmp_path_factory.mktemp("hikes") / "greedy.npz"
+    done = subprocess.run(
+        [sys.executable, str(DECISION_BENCH), "record", "greedy", str(recording), "--games", "4"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = np.load(recording)
+    ends = np.cumsum(data["n_options"])
+    return [
+        (
+            kind,
+            data["obs"][index],
+            np.ascontiguousarray(data["options"][ends[index] - count : ends[index]]),
+        )
+        for index, (kind, count) in enumerate(zip(data["kind"], data["n_options"], strict=True))
+    ]
+
+
+@pytest.fixture(scope="session")
+def paints(recorded):
+    """The paint decisions: (obs, options)."""
+    found = [(obs, options) for kind, obs, options in recorded if kind == DECIDE_PAINT]
+    assert len(found) > 50
+    return found
