@@ -319,28 +319,23 @@ def hike_keep(
     if (goal_kind == GOAL_ALL_FEATURES or goal_kind == GOAL_SOLD) and (base <= 1 or limit < 1):
         # every hike's fewest is the stay's (fewest_ray: no set with more cells does better)
         return everything if base <= paint else 0
-    walk = directions & live  # the directions still to walk
+    walk = directions & live  # the directions to walk
+    lead = -1  # first's direction, walked first (one fewest_ray in the code, not two)
     if first >= 0:
-        direction = options[first, 0]
-        if direction < 0:  # staying
-            if stay <= paint:
-                return np.int64(1) << first
-        elif (walk >> direction) & 1:
-            fewest_ray(
-                obs, goal_kind, goal_param, occupied, direction, reach, limit, context, row_frames,
-                land_features, match, land_frames, subset_bits, frame_ids, frame_k, n_frames,
-                held_fits, added_fits, table,
-            )  # fmt: skip
-            if table[direction * GRID_SIZE + options[first, 1]] <= paint:
-                return np.int64(1) << first
-            walk &= ~(1 << direction)
-    for direction in range(N_DIRECTIONS):
-        if (walk >> direction) & 1:
-            fewest_ray(
-                obs, goal_kind, goal_param, occupied, direction, reach, limit, context, row_frames,
-                land_features, match, land_frames, subset_bits, frame_ids, frame_k, n_frames,
-                held_fits, added_fits, table,
-            )  # fmt: skip
+        lead = options[first, 0]
+        if lead < 0 and stay <= paint:  # staying
+            return np.int64(1) << first
+    for turn in range(N_DIRECTIONS + 1):
+        direction = lead if turn == 0 else turn - 1
+        if direction < 0 or not (walk >> direction) & 1 or (turn > 0 and direction == lead):
+            continue
+        fewest_ray(
+            obs, goal_kind, goal_param, occupied, direction, reach, limit, context, row_frames,
+            land_features, match, land_frames, subset_bits, frame_ids, frame_k, n_frames,
+            held_fits, added_fits, table,
+        )  # fmt: skip
+        if turn == 0 and table[direction * GRID_SIZE + options[first, 1]] <= paint:
+            return np.int64(1) << first
     for index in range(n_options):
         direction = options[index, 0]
         fewest = stay
