@@ -35,6 +35,12 @@ from pathlib import Path
 
 import numpy as np
 
+# The checkout this script is in, first on the path (here and in the recording process):
+# a second checkout (a git worktree, to compare two commits) then times its own code, not
+# the installed one's.
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
 RECORD = r"""
 import sys
 import numpy as np
@@ -85,7 +91,8 @@ print(f"{len(rows):,} decisions of {games} games written to {out}")
 
 
 def record(args: argparse.Namespace) -> int:
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=path)
     command = [sys.executable, "-c", RECORD, args.strategy, str(args.out), str(args.games)]
     cards = str(Path(args.cards).resolve()) if args.cards else ""  # (read again by ``time``)
     command += [str(args.players), str(args.seed), cards, *args.strategy_path]
