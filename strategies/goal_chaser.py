@@ -469,15 +469,14 @@ def paint_keep(
 @jit(inline="always")
 def decide(kind, obs, options, n_options, params, rng, tables):
     """greedy's choice, among the options that meet today's goal where some do (a plan
-    card: the latest-waking of them). greedy is called in two places (its code inlined
-    into the adapter twice, not once per fallback): first where cards decide the goal,
-    then on the kept rows. Under a 'painted', 'holds' or 'all
-    features' goal, a paint set that holds every other is that choice (whole_paint_set:
-    greedy values a card at least half its icons, and it meets the goal if any set does).
-    Not under a 'sold' goal: paint_keep counts the sales a set allows in one order of its
-    cards, and a set with one more card can count fewer (1 paint decision in 26,369, in
-    290 recorded games). Nor where the hike decided the goal, or there is none: that is
-    greedy's choice, which greedy finds in less time than the search for the set."""
+    card: the latest-waking of them); greedy's code is inlined twice (first where cards
+    decide the goal, then on the kept rows), not once per fallback. Under a 'painted',
+    'holds' or 'all features' goal, a paint set that holds every other is that choice
+    (whole_paint_set: greedy values a card at least half its icons, and it meets the
+    goal if any set does). Not under 'sold': paint_keep counts the sales a set allows in
+    one order of its cards, and a set with one more card can count fewer (1 paint
+    decision in 26,369, in 290 recorded games). Nor where the hike decided the goal, or
+    there is none: that is greedy's choice, found in less time than the set's search."""
     goal = obs[OBS_GOAL]
     if (
         kind == DECIDE_PAINT
@@ -537,11 +536,10 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                 if index >= 0:
                     return index
         elif kind == DECIDE_HIKE or cards_decide:
-            # greedy's choice first where the goal's test is dear (cards decide it): where
-            # it meets the goal it is the choice (greedy on any kept rows with it takes it
-            # too: each row is valued alone, the first best wins), and the other options
-            # go untested; so is it where none or all meet it. (Replayed: hikes 407 -> 383
-            # ns, paints 188 -> 175; scripts/ab_bench.py, 9 rounds: 1.013)
+            # greedy's choice first where cards decide the goal (a dear test): kept, it is
+            # the choice (greedy on kept rows with it takes it: rows are valued alone, the
+            # first best wins), the rest untested; so where none or all are kept (replayed:
+            # hikes 407 -> 383 ns, paints 188 -> 175; scripts/ab_bench.py: 1.013)
             first = -1
             if cards_decide:
                 first = greedy.decide(kind, obs, options, n_options, params, rng, tables)
@@ -560,15 +558,7 @@ def decide(kind, obs, options, n_options, params, rng, tables):
                     first,
                 )
             else:
-                keep = paint_keep(
-                    obs,
-                    options,
-                    n_options,
-                    goal_kind,
-                    goal_param,
-                    tables,
-                    first,
-                )
+                keep = paint_keep(obs, options, n_options, goal_kind, goal_param, tables, first)
             if first >= 0 and (keep == 0 or (keep >> first) & 1):
                 return first
             n_keep = popcount(keep)
