@@ -20,8 +20,6 @@ goal-chaser's own shortcuts are checked in tests/test_goal_chaser_shortcuts.py."
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numba
 import numpy as np
 import pytest
@@ -62,8 +60,6 @@ from sunset_sim.strategy_tools import (
     card_features,
     whole_paint_set,
 )
-
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "decision_bench.py"
 
 
 @pytest.fixture(scope="module")
