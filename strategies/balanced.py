@@ -1,5 +1,5 @@
 """balanced: one weighted evaluation of turn order, paint power, commission progress, the
-goal, leftover points and denying opponents the cards they need."""
+goal, leftover points and (if weighted) denying opponents the cards they need."""
 
 from __future__ import annotations
 
@@ -30,8 +30,12 @@ PARAMETERS = (
     Parameter("commission", 1.0, 0.0, 3.0, "weight of frames filled toward commissions"),
     Parameter("goal", 1.0, 0.0, 3.0, "weight of meeting today's goal"),
     Parameter("leftover", 1.0, 0.0, 3.0, "weight of leftover fame (icons / 2)"),
-    Parameter("deny", 0.3, 0.0, 3.0, "weight of cards that opponents need"),
+    Parameter("deny", 0.0, 0.0, 3.0, "weight of cards that opponents need"),
 )
+# deny is 0 by default (0.3 until 2026-12-06): at 0.3 balanced won about 1 point of win
+# share less in every field measured (2, 3 and 4 players; tuned weights too), and at 0
+# nothing of the denial is computed (_context.prepare, _card_worth.card_worth), which
+# plays about 5% faster (issue 16; docs/performance-history.md)
 EARLINESS, PAINT, COMMISSION, GOAL, LEFTOVER, DENY = parameter_indices(
     PARAMETERS, "earliness", "paint", "commission", "goal", "leftover", "deny"
 )
@@ -85,11 +89,11 @@ STRATEGY = StrategySpec(
     name="balanced",
     description="Weighs everything in one tunable evaluation. A card is worth its leftover "
     "points (icons / 2), the fame per frame of the best visible commission it adds a frame "
-    "to (given its unsold paintings) and, to deny it, the fame per frame of a visible "
-    "commission that an opponent collects for (their unsold paintings are public) whose "
-    "frame it fits. A hike is worth its best cards (plus today's goal if met); a plan card "
-    "the best hike it allows now, plus its paint power, less a price for waking later; a "
-    "sale is made when its fame beats the weighted leftover points handed in.",
+    "to (given its unsold paintings) and, with a deny weight (0 by default), the fame per "
+    "frame of a visible commission that an opponent collects for (their unsold paintings "
+    "are public) whose frame it fits. A hike is worth its best cards (plus today's goal if "
+    "met); a plan card the best hike it allows now, plus its paint power, less a price for "
+    "waking later; a sale is made when its fame beats the weighted leftover points handed in.",
     decide=decide,
     parameters=PARAMETERS,
     reads_unseen_commissions=False,  # values only the row and the preview
