@@ -20,9 +20,9 @@ GAMES = 20
 @pytest.mark.parametrize("n_players", PLAYER_COUNTS)
 def test_balanced_denial_plays_the_same_in_both_engines(n_players):
     changed = 0
+    seed = 2600 + n_players
     for game in range(GAMES):
         rules = Rules(tie_break=TIE_BREAKS[game % len(TIE_BREAKS)])
-        seed = 2600 + n_players
         denying = check_game(DEFAULT_CARDS, DEFAULT_TABLES, DENYING, n_players, rules, seed, game)
         default = check_game(
             DEFAULT_CARDS, DEFAULT_TABLES, ("balanced", "greedy", "balanced"), n_players, rules,
