@@ -312,6 +312,33 @@ def test_steps_that_are_not_a_whole_number(base):
     rejects(record, "hike: steps: not a whole number")
 
 
+def test_a_missing_part_of_a_turn_is_named(base):
+    """A hike with a direction and no steps (or steps and no direction), and a turn with
+    no painted list, are named as missing: read as "stay" or "painted nothing" they were
+    refused later under a rule about a cell or a sale (docs/record-format.md: hike and
+    painted are part of every turn, a missing hike alone meaning stay)."""
+    day, position = next(
+        (d, j)
+        for d, entry in enumerate(base.record["days"], start=1)
+        for j, turn in enumerate(entry["turns"])
+        if turn["hike"]["steps"] > 0
+    )
+    turn = base.record["days"][day - 1]["turns"][position]
+    where = f"day {day}, player {turn['seat']}"
+    record = set_turn(edit(base), day, position, hike={"direction": turn["hike"]["direction"]})
+    rejects(record, "hike: steps: missing", where)
+    record = set_turn(edit(base), day, position, hike={"steps": turn["hike"]["steps"]})
+    rejects(record, "hike: direction: missing", where)
+    record = edit(base)
+    del record["days"][day - 1]["turns"][position]["painted"]
+    rejects(record, "painted: missing", where)
+    record = edit(base)
+    del record["days"][day - 1]["turns"][position]["hike"]  # a stay: the rules judge it
+    with pytest.raises(RecordError) as info:
+        replay(via_json(record))
+    assert "missing" not in str(info.value)
+
+
 @pytest.mark.parametrize(
     "path, value",
     [

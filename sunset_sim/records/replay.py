@@ -238,18 +238,34 @@ class RecordDecider(Decider):
             raise self._fail(
                 f"hike: expected an object (direction, steps), got {as_json(hike)}", state.day, seat
             )
-        steps = hike.get("steps", 0)
         name = hike.get("direction")
+        if "steps" not in hike and name is not None:  # a way to go, but not how far
+            raise self._fail(
+                f"hike: steps: missing (the hike toward {as_json(name)} gives no steps; 0 to stay)",
+                state.day,
+                seat,
+            )
+        steps = hike.get("steps", 0)
         if not is_whole(steps):
             raise self._fail("hike: steps: not a whole number", state.day, seat)
         if steps == 0:
             return (-1, 0)
+        if name is None:
+            raise self._fail(
+                f"hike: direction: missing (a hike of {steps} steps gives no direction)",
+                state.day,
+                seat,
+            )
         if name not in DIRECTION_NAMES:
             raise RuleViolation("R-HIKE-1", f"unknown direction {name!r}", state.day, seat)
         return (DIRECTION_NAMES.index(name), steps)
 
     def paint(self, state: GameState, seat: int, options: list[list[int]]) -> list[int]:
         cells = []
+        if "painted" not in self.turn:  # required (docs/record-format.md): [] for none
+            raise self._fail(
+                "painted: missing (the cells painted this turn; [] if none)", state.day, seat
+            )
         painted = self.turn.get("painted") or []
         if not isinstance(painted, list):
             raise self._fail(f"painted: expected a list, got {as_json(painted)}", state.day, seat)
