@@ -110,6 +110,9 @@ def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
         click.echo(frame.to_csv(index=False), nl=False)
     elif table_format == "json":
         click.echo(frame.to_json(orient="records", indent=1))
+    elif len(frame) == 0:  # (pandas would print "Empty DataFrame", its columns, "Index: []")
+        click.echo("  ".join(str(column) for column in frame.columns))
+        click.echo("(none)")
     else:
         shown = functools.partial(_small, float_format=float_format)
         formatters = {c: shown for c in frame.columns if frame[c].dtype.kind == "f"}

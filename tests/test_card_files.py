@@ -433,6 +433,16 @@ def test_loader_reports_every_problem_together(tmp_path: Path) -> None:
     assert len(problems) >= len(expected)
 
 
+def test_loader_lists_too_few_cards_with_the_other_problems(tmp_path: Path) -> None:
+    """A set with a broken card and too few cards for any game lists both: `cards`
+    promises every problem, and the count was found only once the cards were mended."""
+    problems = problems_of(tmp_path, edited("fame = 3\n", "fame = -1\n"))
+    assert any(": C01: fame: " in line for line in problems), problems
+    too_few = [line for line in problems if ": set: landscapes: 3 cards" in line]
+    assert len(too_few) == 1 and "at least 25" in too_few[0], problems
+    assert problems.index(too_few[0]) > 0  # the cards' own problems first
+
+
 def test_loader_no_match_check_skipped_when_deck_broken(tmp_path: Path) -> None:
     # a broken landscape must not make every frame look unmatchable
     problems = problems_of(tmp_path, edited('["mountain"]', '["lake"]'))

@@ -304,6 +304,13 @@ def test_R_SELL_3_examples(text: str, painting: tuple[int, ...], expected: bool)
     assert frame.matches(painting) is expected
 
 
+def test_a_frame_names_each_unknown_feature_once() -> None:
+    """ "sun sun" is one typo: one line, not one per token."""
+    frame, errors = parse_frame("sun sun lake", ("mountain", "flower"))
+    assert frame is None
+    assert errors == ["unknown feature 'sun'", "unknown feature 'lake'"]
+
+
 @given(
     st.lists(st.sampled_from(["mountain", "flower", "waterfall", "?"]), max_size=4),
     st.booleans(),

@@ -220,6 +220,17 @@ def test_summary_rows_print_as_pandas_prints_them(rows):
     assert cli_tables.records_json(rows) == json.loads(frame.to_json(orient="records"))
 
 
+def test_a_table_without_rows_prints_its_columns_and_none(capsys):
+    """A table with no rows (`cards --table goals` of a set without goals) prints its
+    columns and "(none)", not pandas' "Empty DataFrame ... Index: []"; CSV keeps the
+    header alone."""
+    frame = pd.DataFrame({"id": pd.Series([], dtype=str), "fame": pd.Series([], dtype=int)})
+    cli_tables.print_table(frame, "table")
+    assert capsys.readouterr().out == "id  fame\n(none)\n"
+    cli_tables.print_table(frame, "csv")
+    assert capsys.readouterr().out == "id,fame\n"
+
+
 def test_simulate_without_out_does_not_import_pandas(tmp_path):
     """The summary alone needs no pandas: its import was about a third of the start."""
     code = (

@@ -84,7 +84,7 @@ def parse_frame(text: str, features: Sequence[str]) -> tuple[Frame | None, list[
     if opens > 1:
         errors.append(f"'?...' appears {opens} times (at most once per frame)")
     if errors:
-        return None, errors
+        return None, list(dict.fromkeys(errors))  # "sun sun": one line for the one typo
     return Frame(required=tuple(required), wild=wild, open=opens == 1), []
 
 

@@ -37,6 +37,7 @@ from sunset_sim.cards.fields import (
 )
 from sunset_sim.cards.model import CardSet, Commission, Goal, Landscape, PlanCard
 from sunset_sim.cards.tables import frame_matches
+from sunset_sim.enums import MIN_PLAYERS
 from sunset_sim.validation import InputError, first_line
 
 DEFAULT_FILE = "default.toml"
@@ -170,7 +171,13 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
             plans.append(plan)
 
     if chk.problems:
-        raise CardSetError(chk.problems)
+        # and too few cards for any game, as `cards` reports of a set that parses: every
+        # problem is listed, not the count only once the cards are mended
+        too_few = count_problems(
+            path, len(landscape_tables), len(commission_tables), len(plan_tables),
+            MIN_PLAYERS, DEFAULT_DAYS,
+        )  # fmt: skip
+        raise CardSetError(chk.problems + too_few)
     assert name is not None and features is not None
     return CardSet(
         name=name,
@@ -283,27 +290,35 @@ def check_playable(
         raise ValueError(f"players must be at least 1, got {players}")
     if days < 1:
         raise ValueError(f"days must be at least 1, got {days}")
+    n_commissions = len(cards.commissions) if commissions else players + 2
+    return count_problems(
+        cards.path, len(cards.landscapes), n_commissions, len(cards.plans), players, days
+    )
+
+
+def count_problems(
+    path: str | Path, n_landscapes: int, n_commissions: int, n_plans: int, players: int, days: int
+) -> list[str]:
+    """check_playable's counts: too few landscapes, commissions or plan cards."""
     problems: list[str] = []
 
     def need(field: str, have: int, want: int, why: str) -> None:
         if have < want:
             problems.append(
-                f"{cards.path}: set: {field}: {have} cards, a game needs at least {want} ({why})"
+                f"{path}: set: {field}: {have} cards, a game needs at least {want} ({why})"
             )
 
-    need("landscapes", len(cards.landscapes), MIN_LANDSCAPES, "to deal the 5x5 wilderness")
-    if commissions:  # (the reference engine plays a short row: R-CLEAN-5 ends the game)
-        need(
-            "commissions",
-            len(cards.commissions),
-            players + 2,
-            f"a row of players+1 and a preview for {players} players",
-        )
-    n_plans = len(cards.plans)
+    need("landscapes", n_landscapes, MIN_LANDSCAPES, "to deal the 5x5 wilderness")
+    need(
+        "commissions",
+        n_commissions,
+        players + 2,
+        f"a row of players+1 and a preview for {players} players",
+    )
     if days > DEFAULT_DAYS and DEFAULT_DAYS + 2 <= n_plans < days + 2:
         # the days option, not the set, is what asks for more: say so
         problems.append(
-            f"rule days={days}: {cards.path} has {n_plans} plan cards, enough for at most "
+            f"rule days={days}: {path} has {n_plans} plan cards, enough for at most "
             f"{n_plans - 2} days (R-PLAN-3: a plan deck of days+2)"
         )
     else:
