@@ -376,6 +376,22 @@ def _folder_strategies(folder: str) -> list[tuple[StrategySpec, Path]]:
     return found
 
 
+def _helper_note(name: str) -> str:
+    """Where a --strategy-path folder has a module of that name that gave no strategy
+    (no STRATEGY: taken for a helper), say so, the likely slip when writing a plug-in;
+    or the name its STRATEGY has."""
+    module = name.replace("-", "_")
+    for folder in filter(None, os.environ.get(STRATEGY_PATH_VARIABLE, "").split(os.pathsep)):
+        for file in (Path(folder) / f"{module}.py", Path(folder) / module / "__init__.py"):
+            if not file.is_file():
+                continue
+            named = [s.name for s in registry().values() if plugin_file(s) == str(file.resolve())]
+            if named:
+                return f"; {file} defines the strategy {named[0]!r}"
+            return f"; {file} gave no strategy (it defines no STRATEGY, or a warning says why)"
+    return ""
+
+
 def make_player(text: str) -> Player:
     """A player from ``NAME``, ``NAME:key=value,key=value``, ``NAME:params=FILE`` or
     ``NAME:params=SET`` (a packaged set such as ``balanced:params=tuned``) (the CLI's
@@ -384,7 +400,9 @@ def make_player(text: str) -> Player:
     name, _, arguments = text.partition(":")
     specs = registry()
     if name not in specs:
-        raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(specs)})")
+        raise StrategyError(
+            f"unknown strategy {name!r} (known: {', '.join(specs)}){_helper_note(name)}"
+        )
     spec = specs[name]
     overrides: dict[str, float] = {}
     given: set[str] = set()  # a key twice is ambiguous, not "the last one wins"

@@ -282,6 +282,22 @@ def test_two_strategies_with_one_name_are_refused():
         lineup([greedy, impostor])
 
 
+def test_an_unknown_name_with_a_helper_module_of_that_name_says_so(tmp_path, monkeypatch):
+    """A plug-in module without STRATEGY is taken for a helper and skipped in silence;
+    seating it by its name says that the module gave no strategy."""
+    (tmp_path / "my_bot.py").write_text("VALUE = 1\n", encoding="utf-8")
+    monkeypatch.setenv(strategy_module.STRATEGY_PATH_VARIABLE, str(tmp_path))
+    with pytest.raises(StrategyError) as info:
+        strategy_module.make_player("my-bot")
+    assert str(info.value).endswith(
+        f"; {tmp_path / 'my_bot.py'} gave no strategy (it defines "
+        "no STRATEGY, or a warning says why)"
+    )
+    with pytest.raises(StrategyError) as info:
+        strategy_module.make_player("other-bot")
+    assert "gave no strategy" not in str(info.value)
+
+
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="every function is plain Python")
 def test_a_python_decide_is_refused_in_one_line():
     spec = StrategySpec("plain-python", "not jitted", lambda *args: 0)
