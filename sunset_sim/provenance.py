@@ -123,11 +123,40 @@ def check_rows_match(frame, run: dict | None, where: str | Path) -> None:
         raise ValueError(
             f"{where}: games: the record says {games} games, the rows hold {len(frame) // players}"
         )
+    _check_seat_labels(frame, run.get("strategies"), players, where)
     days = (run.get("rules") or {}).get("days")
     if type(days) is int and "days_played" in frame and int(frame["days_played"].max()) > days:
         raise ValueError(
             f"{where}: rules.days: the record says {days} days, a game in the rows played "
             f"{int(frame['days_played'].max())}"
+        )
+
+
+def _check_seat_labels(frame, strategies, players: int, where: str | Path) -> None:
+    """Every row's strategy is the one its record seats there (a record's ``strategies``
+    are the seats in order: the rows of a run never move a strategy between seats)."""
+    import numpy as np
+
+    labels = [s.get("label") for s in strategies] if isinstance(strategies, list) else []
+    if "strategy" not in frame or len(labels) != players:
+        return
+    if not all(isinstance(label, str) for label in labels):
+        return
+    column = frame["strategy"]
+    seats = frame["seat"].to_numpy()
+    if column.dtype == "category":  # compared by category code, not by string
+        categories = list(column.cat.categories)
+        wanted = np.array([categories.index(x) if x in categories else -2 for x in labels])
+        wrong = column.cat.codes.to_numpy() != wanted[seats]
+    else:
+        wrong = column.to_numpy(dtype=object) != np.array(labels, dtype=object)[seats]
+    if wrong.any():
+        row = int(np.argmax(wrong))
+        seat = int(seats[row])
+        game = f"game {frame['game'].iloc[row]}, " if "game" in frame else ""
+        raise ValueError(
+            f"{where}: strategies: the record seats {labels[seat]!r} at seat {seat}, the rows "
+            f"have {str(column.iloc[row])!r} there ({game}row {row})"
         )
 
 

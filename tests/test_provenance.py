@@ -114,8 +114,14 @@ def test_an_overwritten_csv_never_keeps_another_runs_sidecar(tmp_path, mine):
         ("version", 7, "provenance version 7; this sunset-sim reads version 1"),
         ("games", 999, "games: the record says 999 games, the rows hold 20"),
         ("rules", {"tie_break": "random", "days": 3}, "rules.days: the record says 3 days, "),
+        (
+            "strategies",
+            [{"label": "random", "strategy": "random", "params": []}] * 2,
+            "strategies: the record seats 'random' at seat 0, the rows have 'greedy' there "
+            "(game 0, row 0)",
+        ),
     ],
-    ids=["version", "games", "days"],
+    ids=["version", "games", "days", "strategies"],
 )
 def test_a_sidecar_that_does_not_match_its_rows_is_refused(tmp_path, key, value, needle):
     """The audit: a CSV sidecar of version 7 (a dataset manifest's is refused), or one
@@ -129,4 +135,26 @@ def test_a_sidecar_that_does_not_match_its_rows_is_refused(tmp_path, key, value,
     from sunset_sim.analysis.report import ReportInputError
 
     with pytest.raises(ReportInputError, match=re.escape(needle)):
+        sunset_sim.read_results(out)
+
+
+def test_parquet_rows_that_move_a_strategy_between_seats_are_refused(tmp_path):
+    """The record's seats against the rows' strategy labels, for a Parquet file too
+    (its strategy column is categorical: compared by code)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "r.parquet"
+    ok(cli("simulate", "--games", "20", "--players", "2", "--strategy", "greedy",
+           "--strategy", "random", "--out", out, "-q"))  # fmt: skip
+    sunset_sim.read_results(out)  # as written: accepted
+    table = pq.read_table(out)
+    frame = table.to_pandas().copy()  # (arrow's arrays are read-only)
+    row = int(frame.index[frame["seat"] == 0][0])
+    frame.loc[row, "strategy"] = "random"
+    edited = pa.Table.from_pandas(frame, preserve_index=False)
+    pq.write_table(edited.replace_schema_metadata(table.schema.metadata), out)
+    from sunset_sim.analysis.report import ReportInputError
+
+    with pytest.raises(ReportInputError, match="the record seats 'greedy' at seat 0, the rows"):
         sunset_sim.read_results(out)
