@@ -137,7 +137,8 @@ def _check_seat_labels(frame, strategies, players: int, where: str | Path) -> No
     are the seats in order: the rows of a run never move a strategy between seats)."""
     import numpy as np
 
-    labels = [s.get("label") for s in strategies] if isinstance(strategies, list) else []
+    entries = strategies if isinstance(strategies, list) else []
+    labels = [entry.get("label") if isinstance(entry, dict) else None for entry in entries]
     if "strategy" not in frame or len(labels) != players:
         return
     if not all(isinstance(label, str) for label in labels):
