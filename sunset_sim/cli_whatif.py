@@ -361,7 +361,8 @@ def compare_command(
     "param_text",
     metavar="NAME:KEY=V1,V2,...",
     help="Sweep one strategy parameter, e.g. balanced:deny=0,0.5,1,2. The swept strategy "
-    "sits in one seat, the --strategy list (default greedy) in the others.",
+    "sits in one seat, the --strategy list (default greedy) in the others (more of them "
+    "than those seats: each group that fills them, in turn).",
 )
 @_option(
     "--rule-values",

@@ -187,6 +187,24 @@ def test_sweep_api_param_and_rule():
     _valid_cis(rules)
 
 
+def test_a_param_sweep_plays_every_opponent_of_a_larger_field():
+    """Three opponents for one free seat: each in turn (every group that fills the other
+    seats, every rotation), as a rule sweep plays a larger field. Only the first was
+    seated before, and the other two were left out without a word."""
+    from sunset_sim.analysis.sweep import sweep_tables
+
+    field = ["random", "greedy", "balanced"]
+    tables = sweep_tables(field, 2, ("greedy", "lateness", 0.0))
+    assert sorted(p.name for table in tables for p in table if "lateness" not in p.name) == (
+        sorted(field * 2)
+    )  # each opponent at 2 tables: before and after the swept strategy
+    assert len(tables) == 6 and all(len(table) == 2 for table in tables)
+    assert len(sweep_tables(field, 4, ("greedy", "lateness", 0.0))) == 4  # 3 fit: one group
+    wide = sweep(param="greedy:lateness=0", strategies=field, players=2, games=20)
+    alone = sweep(param="greedy:lateness=0", strategies=["random"], players=2, games=20)
+    assert wide["win_share"].iloc[0] < alone["win_share"].iloc[0]  # greedy and balanced too
+
+
 def test_sweep_rule_cli_tables(tmp_path):
     plot = tmp_path / "ties.png"
     out = ok(

@@ -6,6 +6,7 @@ the plot of a sweep. Returns a tidy DataFrame; its seating and units are
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -156,14 +157,22 @@ def sweep_tables(
     """The tables one value of a sweep plays (every rotation; see the module docstring).
 
     A parameter sweep seats the swept strategy in one seat and ``strategies`` (default
-    greedy) in the others, in turn; a rule sweep seats ``strategies`` round the table."""
+    greedy) in the others, in turn, or, with more of them than the other seats, each
+    group of players - 1 of them in turn (as a rule sweep or a tournament plays a larger
+    field: every opponent is played, none left out); a rule sweep seats ``strategies``
+    round the table."""
     entrants = [_player(s) for s in strategies] or [make_player("greedy")]
     if param is None:
         return seatings(entrants, players)
     name, key, value = param
     swept = _swept_player(name, key, value, {p.name for p in entrants})
-    table = [swept] + [entrants[seat % len(entrants)] for seat in range(players - 1)]
-    return seatings(table, players)
+    if len(entrants) <= players - 1:
+        table = [swept] + [entrants[seat % len(entrants)] for seat in range(players - 1)]
+        return seatings(table, players)
+    tables = []
+    for group in itertools.combinations(entrants, players - 1):
+        tables += seatings([swept, *group], players)
+    return tables
 
 
 def sweep(
