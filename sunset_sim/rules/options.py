@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 
@@ -25,8 +26,14 @@ class Rules:
             raise RuleOptionError(
                 f"tie_break: {self.tie_break!r} is not one of {', '.join(TIE_BREAK_NAMES)}"
             )
-        if type(self.days) is not int or not 1 <= self.days <= 12:  # not a bool
+        days = self.days
+        # any whole number (numpy's too: np.arange(3, 7) as sweep values), never a bool
+        if isinstance(days, numbers.Integral) and not isinstance(days, bool):
+            days = int(days)
+        if type(days) is not int or not 1 <= days <= 12:
             raise RuleOptionError(f"days: {self.days!r} is not a whole number from 1 to 12")
+        object.__setattr__(self, "days", days)  # plain values: records and JSON
+        object.__setattr__(self, "tie_break", str(self.tie_break))
 
     @property
     def tie_break_code(self) -> int:
