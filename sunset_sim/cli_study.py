@@ -239,7 +239,7 @@ def study_command(
             suggest=not no_suggest,
             verify_games=verify_games,
             check_field=check_field,
-            check_games=check_games,
+            check_games=check_games if check_field else None,
             jobs=jobs or None,
             progress=bar.update,
             status=say,

@@ -28,6 +28,12 @@ def _edge_players():
     )
 
 
+def _report(**options):
+    """build_report of a small run with ``options`` (a TypeError or AttributeError deep in
+    the report before they were checked)."""
+    return sunset_sim.build_report(sunset_sim.simulate(games=20, players=2), **options)
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
@@ -49,6 +55,15 @@ def _edge_players():
             lambda: sunset_sim.run_study(["greedy"], 2, 10, verify_games=1),
             "verify_games: 1 deal gives no confidence",
         ),
+        (lambda: sunset_sim.run_study(["greedy"], 2, 5, progress=5), "progress: 5 is not"),
+        (lambda: sunset_sim.run_study(["greedy"], 2, 5, status="x"), "status: 'x' is not"),
+        (
+            lambda: sunset_sim.run_study(["greedy"], 2, 5, check_games=10),
+            "check_games: given without check_field",
+        ),
+        (lambda: _report(max_findings=None), "max_findings: None is not a whole number"),
+        (lambda: _report(max_findings=-1), "max_findings: -1 is less than 0"),
+        (lambda: _report(study=5), "study: expected a Study"),
     ],
     ids=[
         "simulate-label",
@@ -60,6 +75,12 @@ def _edge_players():
         "write",
         "study",
         "verify",
+        "study-progress",
+        "study-status",
+        "study-check-games",
+        "report-findings-none",
+        "report-findings-negative",
+        "report-study",
     ],  # fmt: skip
 )
 def test_api_refuses_what_it_silently_took(call, message):

@@ -304,6 +304,16 @@ def run_study(
     if check_games is not None:
         check_games = validation.check_deals(check_games, "check_games")
     max_steps = validation.check_whole(max_steps, "max_steps")
+    progress = validation.check_progress(progress)
+    if status is not None and not callable(status):
+        raise validation.InputError(
+            f"status: {validation.short_number(repr(status))} is not None or a callable "
+            "(told each step's line)"
+        )
+    if check_games is not None and not check_field:
+        raise validation.InputError(
+            "check_games: given without check_field (the second field whose deals it counts)"
+        )
     if not isinstance(suggest, bool):
         raise validation.InputError(
             f"suggest: {validation.one_line(repr(suggest))} is not True or False"

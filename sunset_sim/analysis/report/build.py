@@ -106,7 +106,12 @@ def build_report(
     frame = _checked_rows(frame)
     min_samples = check_min_samples(min_samples)
     min_group = check_min_samples(min_group, "min_group")
+    try:
+        max_findings = validation.check_whole(max_findings, "max_findings", 0)
+    except validation.InputError as error:
+        raise ReportInputError(str(error)) from None
     validation.check_callback(on_step, "on_step")
+    _check_study(study)
     cards = _played_cards(frame, cards, source)
     frame, aliases = short_labels(frame)
     data = _prepare(frame, cards)
@@ -165,6 +170,18 @@ def build_report(
     if study is not None:
         report.sections.insert(1, study_section(study))
     return report
+
+
+def _check_study(study: object) -> None:
+    """``study``: None, a Study (run_study) or a callable that returns one."""
+    from sunset_sim.analysis.study import Study
+
+    if study is None or callable(study) or isinstance(study, Study):
+        return
+    raise ReportInputError(
+        f"study: expected a Study (run_study), a callable returning one, or None, got "
+        f"{type(study).__name__}"
+    )
 
 
 LONG_LABEL = 20  # characters: a longer strategy label gets a short alias in the report
