@@ -55,19 +55,22 @@ def _per_deal(values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
 
 
 def paired_value(
-    base: FieldRun, restricted: FieldRun, label: str | None = None, used: bool = True
+    base: FieldRun, restricted: FieldRun, label: str | None = None
 ) -> dict[str, float]:
     """What the restriction cost its seat, base minus restricted, per deal: win share in
     points and fame, each with its 95% CI; ``label`` limits it to one strategy's seats.
-    ``used``: the seat used the card in some base game. A card nobody used is worth
-    exactly nothing in these games (the restricted games are the base games), and its
-    CI stays 0 to 0; one that was used but changed no game's outcome gets ``_mean_ci``'s
-    bound (used in 7% of 50 deals, no outcome changed: not shown to be worth 0)."""
+    Where no game's outcome changed, the CI is ``_mean_ci``'s bound, not 0 to 0: a card
+    used in 7% of 50 deals without changing an outcome is not shown to be worth nothing,
+    and neither is one nobody used there. Its value in these games is exactly 0 (the
+    restricted games are the base games), but 40 deals in which nobody sold a commission
+    do not show that nobody would (a zero-width CI called it below its target, and a
+    suggestion was "verified" for it); on a study's thousands of deals the bound is a
+    few hundredths of a point."""
     mask = None if label is None else base.strategy_mask(label)
     share = _per_deal(base.seat_values(base.share) - restricted.seat_values(restricted.share), mask)
     fame = _per_deal(base.seat_values(base.fame) - restricted.seat_values(restricted.fame), mask)
     games = int(base.share.shape[0] * base.games if mask is None else mask.sum())
-    value, lo, hi = _mean_ci(share * POINTS, bound=POINTS if used else None, games=games)
+    value, lo, hi = _mean_ci(share * POINTS, bound=POINTS, games=games)
     fame_cost, fame_lo, fame_hi = _mean_ci(fame)
     n = int(np.isfinite(share).sum())
     return {
@@ -140,16 +143,13 @@ def value_rows(
     }
     used_games = used_by_deal(cards, base, restriction)  # once: every row takes its share
     common["use_rate"] = use_rate(used_games)
-    used = not common["use_rate"] == 0.0  # (NaN, not known: taken as used)
-    rows = [{**common, "strategy": "all", **paired_value(base, restricted, used=used)}]
+    rows = [{**common, "strategy": "all", **paired_value(base, restricted)}]
     if by_strategy:
         labels = sorted({label for table in base.labels for label in table})
         if len(labels) > 1:
             for label in labels:
-                # its own seats' use: a card only one strategy uses is worth exactly
-                # nothing to the others (NaN, not known: taken as used)
-                rate = use_rate(used_games, base.strategy_mask(label))
-                value = paired_value(base, restricted, label, not rate == 0.0)
+                rate = use_rate(used_games, base.strategy_mask(label))  # its own seats'
+                value = paired_value(base, restricted, label)
                 rows.append({**common, "strategy": label, "use_rate": rate, **value})
     for row in rows:
         # per fame point; a fame-0 commission's whole value counts as its one point, so
