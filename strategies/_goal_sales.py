@@ -98,7 +98,11 @@ def choose_sale(
     # allow 1 sale and pursue (below) is known: that sale or greedy's, with no setup.
     # (With more sales of one commission, count_sales still counts it for the paintings
     # left, as it keeps every commission in the row: the setup decides.) Replayed on a
-    # set of 'sold' goals: sales 445 -> 355 ns.
+    # set of 'sold' goals: sales 445 -> 355 ns. In a study's restricted games a banned
+    # commission is not offered, so this counts the sales the seat may make, where
+    # count_sales' row model, which does not know the ban, counted it too: there, and
+    # only there, goal-chaser chooses otherwise than before (found on 2026-12-06 when
+    # reports/default's commission values for goal-chaser moved by up to 0.11 points).
     if goal_kind == GOAL_SOLD and n_options == 2:
         if goal_param <= 1 or obs[OBS_ROW_LEN] < obs[OBS_N_PLAYERS] + 1:
             if sale_value(options, 1, comm_fame, land_icons, 1.0) > threshold:
