@@ -307,7 +307,8 @@ def check_names(
     values: Sequence[str] | str, name: str, known: Sequence[str], allow_empty: bool = False
 ) -> list[str]:
     """Names from a fixed list (a study's families or edits): each one known, at least
-    one unless ``allow_empty``. A single text is one name (not its letters)."""
+    one unless ``allow_empty``, each once (a name given twice is the same request: its
+    arms were played twice). A single text is one name (not its letters)."""
     if isinstance(values, str):
         values = [values]
     try:
@@ -320,7 +321,7 @@ def check_names(
             raise InputError(f"{name}: {shown} is not one of {', '.join(known)}")
     if not items and not allow_empty:
         raise InputError(f"{name}: give at least one of {', '.join(known)}")
-    return items
+    return list(dict.fromkeys(items))
 
 
 def check_field_fits(n_strategies: int, players: int, name: str = "strategies") -> None:

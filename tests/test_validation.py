@@ -80,6 +80,15 @@ def test_numpy_whole_numbers_are_rule_values_and_bools_are_not():
             Rules(days=bad)
 
 
+def test_a_study_family_named_twice_is_played_once():
+    """families=["plan", "plan"] played the plan cards' arms twice (and listed them twice)."""
+    from sunset_sim import validation
+    from sunset_sim.analysis.restrictions import FAMILIES
+
+    names = validation.check_names(["plan", "commission", "plan"], "families", FAMILIES)
+    assert names == ["plan", "commission"]
+
+
 def test_a_single_strategy_text_is_one_strategy():
     frame = sunset_sim.simulate(games=5, players=2, strategies="random")
     assert set(frame["strategy"]) == {"random"}
