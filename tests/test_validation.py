@@ -67,28 +67,6 @@ def test_simulate_takes_rules_as_a_dict_or_a_record(rules):
     assert frame["days_played"].max() <= 4
 
 
-def test_numpy_whole_numbers_are_rule_values_and_bools_are_not():
-    """np.arange(3, 7) as a sweep's days, or days=np.int64(4), as games and seed take
-    numpy integers; stored as plain int (records, JSON), and a bool is still refused."""
-    rules = Rules(days=np.int64(4), tie_break=np.str_("seat"))
-    assert rules == Rules(days=4, tie_break="seat") and type(rules.days) is int
-    assert type(rules.to_dict()["tie_break"]) is str
-    frame = sunset_sim.sweep(rule="days", values=np.arange(2, 4), players=2, games=4)
-    assert list(frame["days_played"]) == [2.0, 3.0]
-    for bad in (True, np.bool_(True), np.float64(4.0), np.int64(13)):
-        with pytest.raises(InputError, match="is not a whole number from 1 to 12"):
-            Rules(days=bad)
-
-
-def test_a_study_family_named_twice_is_played_once():
-    """families=["plan", "plan"] played the plan cards' arms twice (and listed them twice)."""
-    from sunset_sim import validation
-    from sunset_sim.analysis.restrictions import FAMILIES
-
-    names = validation.check_names(["plan", "commission", "plan"], "families", FAMILIES)
-    assert names == ["plan", "commission"]
-
-
 def test_a_single_strategy_text_is_one_strategy():
     frame = sunset_sim.simulate(games=5, players=2, strategies="random")
     assert set(frame["strategy"]) == {"random"}
