@@ -358,6 +358,9 @@ def simulate_to_dataset(
         return store.finish()
 
 
+PIPE_PIECE = 1 << 16  # characters per write to a stream: a pipe's buffer on Linux
+
+
 class _StreamWriter:
     """CSV rows to an open text stream (stdout): the header once, then each chunk."""
 
@@ -371,8 +374,13 @@ class _StreamWriter:
         game (pandas writing to the stream itself was cut wherever the signal came)."""
         text = frame.to_csv(index=False, header=self.header)
         with signals_held():
-            self.stream.write(text)
-            self.stream.flush()
+            # in pieces of a pipe's size: a reader that stops early (`| head`) is then
+            # seen at the next piece (BrokenPipeError, exit 141). A whole chunk in one
+            # write went into a pipe that closed under it without an error, and the run
+            # ended with exit code 0 as if every row had been read
+            for start in range(0, len(text), PIPE_PIECE):
+                self.stream.write(text[start : start + PIPE_PIECE])
+                self.stream.flush()
         self.header = False
 
     def close(self) -> None:

@@ -105,3 +105,16 @@ def test_a_closed_or_abandoned_standard_output_is_said_not_lost_silently():
     assert gone.stdout.split() == ["141"], (gone.stdout, gone.stderr)
     assert "Traceback" not in gone.stderr
     assert "standard output was closed by its reader" in gone.stderr
+    # one chunk (600 KB of rows): written whole, it went into the closing pipe without an
+    # error, and the run ended with exit 0 and its summary; in 64 KB pieces it is seen
+    once = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f"{script} simulate --games 1000 --players 2 --jobs 1 --out - "
+            "| head -3 >/dev/null; echo ${PIPESTATUS[0]}",
+        ],
+        capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert once.stdout.split() == ["141"], (once.stdout, once.stderr)
+    assert "standard output was closed by its reader" in once.stderr
