@@ -275,6 +275,54 @@ def test_clear_cache_removes_what_numba_wrote_for_a_function(tmp_path, monkeypat
     assert [path.name for path in cache.rglob("*")] == ["keep.txt"]
 
 
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing compiles")
+def test_a_damaged_cache_file_is_compiled_again_with_one_warning(tmp_path, monkeypatch, capsys):
+    """A cache entry or index cut short or overwritten raised pickle's UnpicklingError, a
+    traceback on every run until the file was removed: now it is one warning, the code
+    compiles, and the save that follows mends the file."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    assert jit_module.jit(_add_one)(1) == 2
+    for suffix, damage in ((".nbc", b"\x9e" * 64), (".nbi", b"\x80\x04junk")):
+        (path,) = list(cache.rglob(f"*{suffix}"))
+        path.write_bytes(damage)
+        monkeypatch.setattr(jit_module, "_warned", set())
+        assert jit_module.jit(_add_one)(41) == 42  # a fresh dispatcher reads the cache
+        warnings = capsys.readouterr().err.strip().splitlines()
+        assert len(warnings) == 1 and "ignoring an unreadable compile cache" in warnings[0]
+        assert jit_module.jit(_add_one)(1) == 2
+        assert capsys.readouterr().err == ""  # mended: loaded without a word
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing compiles")
+def test_a_read_only_cache_is_loaded_from(tmp_path, monkeypatch, capsys):
+    """A cache warmed when a container was built and read-only when it runs: its code
+    was compiled again on every run (the cache was dropped as unwritable); now what it
+    holds loads, and only a function it lacks compiles, with one warning."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    assert jit_module.jit(_add_one)(1) == 2  # warmed
+
+    def read_only(self, *args):  # as a folder no file can be written in
+        raise PermissionError(13, "Permission denied", str(cache))
+
+    monkeypatch.setattr(jit_module._Locator, "ensure_cache_path", read_only)
+    monkeypatch.setattr(jit_module._IndexFile, "_save_index", read_only)
+    monkeypatch.setattr(jit_module._IndexFile, "_save_data", read_only)
+    monkeypatch.setattr(jit_module, "_warned", set())
+    loaded = jit_module.jit(_add_one)
+    assert jit_module.is_cached(loaded) and loaded(2) == 3
+    assert capsys.readouterr().err == ""  # loaded, nothing to say
+
+    def _times_two(n):
+        return 2 * n
+
+    assert jit_module.jit(_times_two)(4) == 8  # not in it: compiled in memory
+    warnings = capsys.readouterr().err.strip().splitlines()
+    assert len(warnings) == 1 and "compiling in memory" in warnings[0], warnings
+    assert not list(cache.rglob("*_times_two*"))
+
+
 # ---- compiling in parallel child processes (engine/compiling.py) ---------------------------
 
 

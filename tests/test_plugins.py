@@ -199,6 +199,33 @@ def test_digest_follows_the_plugin_source_not_its_folder(tmp_path):
     assert digest(tmp_path / "c", 0.25) != first  # an edited plug-in: a new compile
 
 
+def test_digest_does_not_depend_on_where_the_package_lies(tmp_path, monkeypatch):
+    """A checkout has strategies/ beside sunset_sim/, a wheel sunset_sim/strategies/:
+    sorted by path the same files were hashed in another order, so random's and
+    lookahead's engine hash differed between the two installs (a resume refused)."""
+    from sunset_sim.engine import jit as jit_module
+
+    def files(root: Path, strategy_folder: str) -> list[str]:
+        paths = [root / strategy_folder / "greedy.py", root / "sunset_sim/engine/kernel.py"]
+        for path, text in zip(paths, ("GREEDY = 1\n", "KERNEL = 2\n"), strict=True):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        return sorted(str(path) for path in paths)
+
+    checkout = files(tmp_path / "checkout", "strategies")
+    wheel = files(tmp_path / "wheel", "sunset_sim/strategies")
+    assert [Path(p).name for p in checkout] != [Path(p).name for p in wheel]  # the trap
+
+    def digest_with(paths: list[str]) -> str:
+        def probe():  # a fresh function each time: the digest is cached per function
+            return 0
+
+        monkeypatch.setattr(jit_module, "dependency_files", lambda function: (paths, []))
+        return jit_module.dependency_digest(probe)
+
+    assert digest_with(checkout) == digest_with(wheel)
+
+
 def test_digest_covers_helpers_in_other_files_and_constants(tmp_path):
     (tmp_path / "hash_helper_mod.py").write_text(
         "from sunset_sim.engine.jit import jit\n\nOFFSET = 1\n\n"

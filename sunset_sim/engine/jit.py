@@ -279,8 +279,12 @@ def dependency_digest(function: object) -> str:
     for version in (numba.__version__, np.__version__, sys.version):
         digest.update(version.encode() + b"\0")
     files, constants = dependency_files(py_func)
-    for path in files:
-        digest.update(os.path.basename(path).encode() + b"\0" + _file_digest(path))
+    # by name and content, in that order, not by where the file lies: a checkout has the
+    # strategies in strategies/, a wheel in sunset_sim/strategies/, and sorted by path the
+    # same files came in another order (random's and lookahead's engine hash differed
+    # between the two, so a run started with one could not be resumed with the other)
+    for name, content in sorted((os.path.basename(path), _file_digest(path)) for path in files):
+        digest.update(name.encode() + b"\0" + content)
     for name, value in constants:
         digest.update(name.encode() + b"\0" + value + b"\0")
     digest.update(py_func.__code__.co_code)  # covers functions without a source file
@@ -317,7 +321,15 @@ class _Locator(caching._CacheLocator):
         if cache_folder() is None:
             return None
         locator = cls(py_func, py_file)
-        locator.ensure_cache_path()  # OSError when it cannot be written: caller warns
+        try:
+            locator.ensure_cache_path()  # OSError when it cannot be written
+        except OSError:
+            path = locator.get_cache_path()
+            if not (os.path.isdir(path) and os.access(path, os.R_OK | os.X_OK)):
+                raise  # nothing to read either: the caller warns, code compiles in memory
+            # read-only, as a cache warmed when a container was built: what it holds is
+            # loaded (it was compiled again on every run), and a function it lacks
+            # compiles in memory with one warning (DependencyCache.save_overload)
         return locator
 
 
@@ -333,6 +345,16 @@ class _Impl(caching.CompileResultCacheImpl):
 
 
 class _IndexFile(caching.IndexDataCacheFile):
+    def _load_index(self):
+        """numba's index, or none where the file is damaged (cut short, overwritten):
+        numba raised pickle's error, a traceback on every run; now the functions compile
+        and the next save writes a whole index over it."""
+        try:
+            return super()._load_index()
+        except Exception as error:  # noqa: BLE001 - whatever a damaged pickle raises
+            warn_once(f"ignoring an unreadable compile cache index {self._index_path}: {error}")
+            return {}
+
     def save(self, key, data):
         """Save, dropping entries for the same signature compiled from older sources."""
         overloads = self._load_index()
@@ -366,7 +388,9 @@ class DependencyCache(caching.FunctionCache):
     def load_overload(self, sig, target_context):
         try:
             return super().load_overload(sig, target_context)
-        except (OSError, EOFError, ValueError, TypeError) as error:  # damaged: compile
+        except Exception as error:  # noqa: BLE001 - damaged (a pickle cut short or
+            # overwritten raises UnpicklingError, EOFError, ...): compile, and the save
+            # that follows replaces the entry
             warn_once(f"ignoring an unreadable compile cache entry in {self._cache_path}: {error}")
             return None
 
