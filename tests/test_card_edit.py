@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 from conftest import small_cards_toml
 
+from sunset_sim.analysis.study_files import layout_note
 from sunset_sim.cards import CardSet, load_cards, parse_cards
 from sunset_sim.cards.edit import (
     DIRECTIONS_DOWN,
@@ -324,5 +325,36 @@ def test_edited_text_falls_back_to_the_dump_for_layouts_it_does_not_edit() -> No
         assert_same_cards(parse_cards(written, "suggested"), edited)
         if text is inline:
             assert written == dump_cards(edited)
+            # and a study says so (it was silent): study_files.layout_note, a warning
+            assert "could not be kept" in layout_note(base, edited)
         else:
             assert written == text.replace('id = "C00"\nfame = 5', 'id = "C00"\nfame = 3')
+            assert layout_note(base, edited) is None
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ('id = "C00"\nfame = 5\n', 'fame = 5\nid = "C00"\n'),  # the field before the id
+        ('id = "C00"\nfame = 5\n', '"id" = "C00"\n"fame" = 5\n'),  # quoted keys
+        ('id = "C00"\nfame = 5\n', "id = 'C00'\n'fame' = 5\n"),
+        ('[[commission]]\nid = "C00"', '[["commission"]]\nid = "C00"'),  # a quoted table
+        ("[[commission]]\n", "[[commission]]  # a line separator \u2028 in a comment\n"),
+    ],
+    ids=["fame-before-id", "double-quoted-keys", "single-quoted-keys", "quoted-table", "u2028"],
+)
+def test_edited_text_keeps_other_valid_layouts_in_place(old: str, new: str) -> None:
+    """TOML that lists a card's fame before its id, or quotes its keys or table name, was
+    written out whole, every comment lost, with no word; now the value is changed in
+    place. (A U+2028 in a comment: lines are split at "\n" only, as TOML does, not where
+    str.splitlines would.)"""
+    source = small_cards_toml(n_commissions=6)
+    assert old in source
+    text = source.replace(old, new, 1)
+    base = parse_cards(text, "mine.toml")
+    edited = edit_card(base, "C00", "fame", -2)
+    written = edited_text(base, edited)
+    assert_same_cards(parse_cards(written, "suggested"), edited)
+    assert written != dump_cards(edited)
+    changed = [(a, b) for a, b in zip(text.split("\n"), written.split("\n"), strict=True) if a != b]
+    assert len(changed) == 1 and changed[0][1].endswith("= 3"), changed

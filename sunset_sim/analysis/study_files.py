@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -89,6 +90,9 @@ def write_study(
         write_atomically(
             folder / "suggested-cards.toml", suggested_text(cards, study.suggested_cards)
         )
+        note = layout_note(cards, study.suggested_cards)
+        if note is not None:
+            warnings.warn(note, LayoutNotKeptWarning, stacklevel=2)
         written.append("suggested-cards.toml")
         study.compare_command = compare_command(
             study, str(shown / cards_file), str(shown / "suggested-cards.toml")
@@ -99,6 +103,24 @@ def write_study(
 
 
 SUGGESTED_HEADER = "with the verified suggestions of a sunset-sim study applied"
+
+
+class LayoutNotKeptWarning(UserWarning):
+    """suggested-cards.toml is the suggested set written out whole, not the user's file
+    with the values edited in place."""
+
+
+def layout_note(cards: CardSet, suggested: CardSet) -> str | None:
+    """A line saying that suggested-cards.toml could not keep the user's file (its
+    values are not each on a line of their own: an inline table, say) and is the
+    suggested set written out whole; None where the file is kept."""
+    if edited_text(cards, suggested) != dump_cards(suggested) or cards.source == dump_cards(cards):
+        return None
+    return (
+        f"suggested-cards.toml: the layout of {cards.path} could not be kept (a card written "
+        "as an inline table, say): it is the suggested set written out whole, without your "
+        "comments"
+    )
 
 
 def suggested_text(cards: CardSet, suggested: CardSet) -> str:

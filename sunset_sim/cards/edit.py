@@ -285,9 +285,9 @@ def edit_card(cards: CardSet, card_id: str, field: str, steps: int) -> CardSet:
     return result
 
 
-_TABLE = re.compile(r"^\s*\[\[\s*(\w+)\s*\]\]\s*(#.*)?$")
+_TABLE = re.compile(r"""^\s*\[\[\s*["']?(\w+)["']?\s*\]\]\s*(#.*)?$""")
 _HEADER = re.compile(r"^\s*\[")
-_ID = re.compile(r"""^\s*id\s*=\s*(?:"([^"\\]*)"|'([^']*)')\s*(#.*)?$""")
+_ID = re.compile(r"""^\s*(?:id|"id"|'id')\s*=\s*(?:"([^"\\]*)"|'([^']*)')\s*(#.*)?$""")
 
 
 def _shown(card: Commission | Goal | PlanCard, field: str) -> str:
@@ -311,23 +311,29 @@ def edited_text(cards: CardSet, edited: CardSet) -> str:
             for field in FIELDS:
                 if kind in FIELD_KINDS[field] and getattr(before, field) != getattr(after, field):
                     changes.setdefault((kind, after.id), {})[field] = _shown(after, field)
-    lines = cards.source.splitlines(keepends=True)
-    kind, card_id, done = None, None, 0
-    for number, line in enumerate(lines):
-        table = _TABLE.match(line)
-        if table or _HEADER.match(line):
-            kind, card_id = (table.group(1) if table else None), None
+    # lines split at "\n" only (TOML's line end; str.splitlines also splits at U+2028 and
+    # other separators a comment or string may hold), then each card's table as a whole:
+    # its id may come after the field ("fame = 3" before "id = ..."), and keys and the
+    # table name may be quoted ("fame" = 3, [["commission"]])
+    lines = re.findall(r"[^\n]*\n|[^\n]+$", cards.source)
+    starts = [n for n, line in enumerate(lines) if _HEADER.match(line)] + [len(lines)]
+    done = 0
+    for start, end in zip(starts, starts[1:], strict=False):
+        table = _TABLE.match(lines[start])
+        ids = [_ID.match(line) for line in lines[start + 1 : end]]
+        found = [match for match in ids if match]
+        if table is None or len(found) != 1:
             continue
-        found = _ID.match(line)
-        if found and kind is not None:
-            card_id = found.group(1) if found.group(1) is not None else found.group(2)
-            continue
-        wanted = changes.get((kind, card_id), {}) if card_id is not None else {}
-        for field, value in wanted.items():
-            pattern = re.match(rf"^(\s*{field}\s*=\s*)([^#\n]*?)(\s*(#.*)?)(\r?\n)?$", line)
-            if pattern:
-                lines[number] = pattern.expand(rf"\g<1>{value}\g<3>") + (pattern.group(5) or "")
-                done += 1
+        card_id = found[0].group(1) if found[0].group(1) is not None else found[0].group(2)
+        for field, value in changes.get((table.group(1), card_id), {}).items():
+            key = rf"""(?:{field}|"{field}"|'{field}')"""
+            for number in range(start + 1, end):
+                pattern = re.match(
+                    rf"^(\s*{key}\s*=\s*)([^#\n]*?)(\s*(#.*)?)(\r?\n)?$", lines[number]
+                )
+                if pattern:
+                    lines[number] = pattern.expand(rf"\g<1>{value}\g<3>") + (pattern.group(5) or "")
+                    done += 1
     text = "".join(lines)
     expected = sum(len(fields) for fields in changes.values())
     try:
