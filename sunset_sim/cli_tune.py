@@ -190,6 +190,11 @@ def tune_command(
     out = out_path if out_path is not None else Path(f"{player.spec.name}-tuned.json")
     if out.is_dir():
         raise CliError(f"{out}: is a folder (give a file name)")
+    if "," in str(out):  # --strategy NAME:params=FILE,key=value splits at every comma
+        raise CliError(
+            f"--out: {out} has a ',', which --strategy {player.spec.name}:params=FILE cannot "
+            "take (it separates key=value items); give a name without one"
+        )
     check_output(out, force)
 
     progress_stream = progress_output(quiet)

@@ -478,7 +478,7 @@ def load_params_file(spec: StrategySpec, path: str | os.PathLike) -> dict[str, f
             raw = stream.read(PARAMS_FILE_BYTES + 1)
         if len(raw) > PARAMS_FILE_BYTES:
             raise StrategyError(f"{where}: larger than {PARAMS_FILE_BYTES // 1024} KiB")
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a BOM (an editor's) read past, as card files
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise StrategyError(f"{where}: cannot be read ({reason})") from None

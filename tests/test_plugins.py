@@ -347,6 +347,9 @@ def test_params_file(tmp_path):
     unnamed = tmp_path / "unnamed.json"
     unnamed.write_text('{"params": {"commission": 3}}')
     assert make_player(f"greedy:params={unnamed}").params.tolist() == [0.3, 3.0, 1.0]
+    marked = tmp_path / "bom.json"  # saved by an editor with a BOM, as card files may be
+    marked.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert make_player(f"greedy:params={marked}").params.tolist() == [0.5, 1.0, 2.0]
 
 
 @pytest.mark.parametrize(

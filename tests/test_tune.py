@@ -231,6 +231,7 @@ def test_cli_default_out_and_refuses_to_overwrite(tmp_path, monkeypatch):
         (["balanced", "--jobs", "x"], "--jobs"),
         (["balanced", "--rule", "days=0"], "--rule"),
         (["balanced", "--out", "/nonexistent-dir/x.json"], "does not exist"),
+        (["balanced", "--out", "run,1.json"], "has a ',', which --strategy balanced:params"),
         (["balanced"] + ["--opponent", "greedy"] * 4, "do not fit"),
     ],
 )
