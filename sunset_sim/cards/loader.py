@@ -290,16 +290,22 @@ def check_playable(
         raise ValueError(f"players must be at least 1, got {players}")
     if days < 1:
         raise ValueError(f"days must be at least 1, got {days}")
-    n_commissions = len(cards.commissions) if commissions else players + 2
+    n_commissions = len(cards.commissions) if commissions else None
     return count_problems(
         cards.path, len(cards.landscapes), n_commissions, len(cards.plans), players, days
     )
 
 
 def count_problems(
-    path: str | Path, n_landscapes: int, n_commissions: int, n_plans: int, players: int, days: int
+    path: str | Path,
+    n_landscapes: int,
+    n_commissions: int | None,
+    n_plans: int,
+    players: int,
+    days: int,
 ) -> list[str]:
-    """check_playable's counts: too few landscapes, commissions or plan cards."""
+    """check_playable's counts: too few landscapes, commissions (None: not counted, as
+    the reference engine plays a short row: R-CLEAN-5 ends the game) or plan cards."""
     problems: list[str] = []
 
     def need(field: str, have: int, want: int, why: str) -> None:
@@ -309,12 +315,13 @@ def count_problems(
             )
 
     need("landscapes", n_landscapes, MIN_LANDSCAPES, "to deal the 5x5 wilderness")
-    need(
-        "commissions",
-        n_commissions,
-        players + 2,
-        f"a row of players+1 and a preview for {players} players",
-    )
+    if n_commissions is not None:
+        need(
+            "commissions",
+            n_commissions,
+            players + 2,
+            f"a row of players+1 and a preview for {players} players",
+        )
     if days > DEFAULT_DAYS and DEFAULT_DAYS + 2 <= n_plans < days + 2:
         # the days option, not the set, is what asks for more: say so
         problems.append(
