@@ -387,7 +387,7 @@ def _study_field(strategy_texts, players):
 
     seats = make_seats(strategy_texts, max(len(strategy_texts), 1))
     entrants = list({seat.name: seat for seat in seats}.values())
-    return entrants, seatings(entrants, players)
+    return entrants, seatings(entrants, players, "--strategy")
 
 
 def _study(strategy_texts, players, games, seed, cards, rules, jobs, step, where=("local", None)):
@@ -464,7 +464,7 @@ def _lineups(strategy_texts, players: int) -> list:
     from sunset_sim.analysis.tournament import seatings
 
     entrants = make_seats(strategy_texts, max(len(strategy_texts), 1))  # none: greedy
-    return seatings(entrants, players)
+    return seatings(entrants, players, "--strategy")
 
 
 def _play(

@@ -217,7 +217,7 @@ def study_command(
                 f"{out_path}; copy it out first, or give another --out"
             )
     assert set(EDIT_CHOICES) - {"none"} == set(EDIT_FAMILIES)
-    tables = len(seatings(entrants, players))
+    tables = len(seatings(entrants, players, "--strategy"))
     arms = 1 + len(restrictions_for(cards, families)) + 2 * len(_edit_list(cards, edits))
     stream = progress_output(quiet)
     say = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))

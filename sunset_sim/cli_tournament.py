@@ -117,7 +117,7 @@ def tournament_command(
     entrants = make_seats(strategy_texts, len(strategy_texts) or 1)
     if len({p.name for p in entrants}) < 2:
         raise CliError("--strategy: a tournament needs at least two different strategies")
-    total = games * len(seatings(entrants, players))
+    total = games * len(seatings(entrants, players, "--strategy"))
     note = seat_note(entrants, players)
     if note is not None:  # said once here, in one line (the API warns instead)
         click.echo(note, err=True)

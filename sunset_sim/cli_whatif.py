@@ -284,7 +284,7 @@ def compare_command(
         "--b-rule" if b_rules else "--rule",
     )  # fmt: skip
     entrants = _entrants(strategy_texts)
-    total = 2 * games * len(seatings(entrants, players))
+    total = 2 * games * len(seatings(entrants, players, "--strategy"))
     compile_engine(entrants)
     with (
         open_cli_backend(backend, jobs, scheduler) as runner,
