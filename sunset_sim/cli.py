@@ -491,7 +491,8 @@ def replay_command(record_path: Path, cards_path: Path | None, quiet: bool) -> N
         raise CliError(f"{record_path}: {error}") from None
     lines = log.lines if not quiet else log.lines[-(result.state.n_players + 2) :]
     click.echo("\n".join(lines))
-    click.echo(f"replay OK: {len(record['days'])} days, fame {result.fame}")
+    days = len(record["days"])
+    click.echo(f"replay OK: {days} day{'' if days == 1 else 's'}, fame {result.fame}")
 
 
 # ---- conventions shared by every command -------------------------------------------

@@ -7,6 +7,7 @@ records, at a turn of the shared pool that allows each (records_tools.py).
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 from records_tools import (
@@ -23,9 +24,11 @@ from records_tools import (
     rejects,
     sale_turn,
     set_turn,
+    via_json,
 )
 
 from sunset_sim.enums import DIRECTION_NAMES, N_CELLS
+from sunset_sim.records.replay import RecordError, replay
 from sunset_sim.rules.hike import hike_path
 from sunset_sim.rules.options import Rules
 from sunset_sim.rules.state import EMPTY
@@ -126,6 +129,47 @@ def test_claimed_tie(base):
     record = edit(base)
     record["winners"] = list(range(record["players"]))
     rejects(record, "R-END-3")
+
+
+def _set(record: dict, path: tuple, value) -> None:
+    for key in path[:-1]:
+        record = record[key]
+    record[path[-1]] = value
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "line"),
+    [
+        (("days", 0, "turns", 0, "goal"), "false", 'goal: expected true or false, got "false"'),
+        (("days", 0, "turns", 0, "goal"), None, "goal: expected true or false, got null"),
+        (("days", 0, "turns", 0, "goal"), 1, "goal: expected true or false, got 1"),
+        (("days", 0, "fame", 0), "float", "day 1: fame: expected whole numbers, got "),
+        (("end", "day"), "float", "end: expected whole numbers, got 6.0"),
+        (("fame_parts", 0, 0), "float", "fame_parts: expected whole numbers, got "),
+        (("fame", 0), "float", "fame: expected whole numbers, got "),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_a_shape_error(base, path, value, line):
+    """A record's whole numbers and true/false are JSON types (docs/record-format.md): 6.0
+    or "false" was accepted in some fields (Python's 6.0 == 6) and, for a turn's goal,
+    refused as the opposite claim ("the record says the player took the goal")."""
+    record = edit(base)
+    entry = record
+    for key in path:
+        entry = entry[key]
+    _set(record, path, float(entry) if value == "float" else value)
+    with pytest.raises(RecordError, match="^(day 1, player [0-9]: )?" + re.escape(line)):
+        replay(via_json(record))
+
+
+def test_a_set_named_without_a_hash_is_not_replayed_on_the_default(base):
+    """With no hash, the set's name is all that says which cards the game had."""
+    record = edit(base)
+    del record["cards"]["hash"]
+    replay(via_json(record))  # the packaged set's own name: replayed on it
+    record["cards"]["name"] = "moon-set"
+    with pytest.raises(RecordError, match="card set 'moon-set', not .* gives no hash"):
+        replay(via_json(record))
 
 
 def test_extra_day(base):

@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from sunset_sim.analysis.stats import ci_columns
 from sunset_sim.analysis.tournament import _Sums, seatings, tournament
 from sunset_sim.cli import main
+from sunset_sim.results import Summary
 from sunset_sim.strategy import make_player
 from sunset_sim.validation import InputError
 
@@ -168,3 +170,18 @@ def test_mean_fame_interval_never_goes_below_zero():
     assert row["mean_fame"] == pytest.approx(2.5)
     assert row["mean_fame_ci_low"] == 0.0
     assert row["mean_fame_ci_high"] > 2.5 + 4.0  # the upper end as the normal interval has it
+
+
+def test_every_command_cuts_mean_fame_intervals_at_zero():
+    """simulate's summary (and the report, through the same ``ci_columns``) once gave
+    the interval that tournament cuts at 0 a negative lower end."""
+    summary = Summary.from_dict(
+        {"sums": {"x": [4, 0, 0, 10, 100]}, "games": 4, "tied_games": 0, "shortage_games": 0}
+    )
+    row = summary.rows()[0]
+    assert row["mean_fame"] == pytest.approx(2.5)
+    assert row["mean_fame_ci_low"] == 0.0
+    assert row["mean_fame_ci_high"] > 2.5 + 4.0
+    cut = ci_columns("mean_fame", np.array([1.0, 2.0]), np.array([-0.5, 1.5]), np.array([2, 3]))
+    assert list(cut["mean_fame_ci_low"]) == [0.0, 1.5]
+    assert ci_columns("diff", 0.1, -0.2, 0.4)["diff_ci_low"] == -0.2  # a difference may be < 0

@@ -51,6 +51,8 @@ import math
 import numpy as np
 
 Z95 = 1.959963984540054
+# measures never below 0 (fame, R-END-2): ci_columns cuts their normal intervals at 0
+NEVER_NEGATIVE = frozenset({"mean_fame"})
 CI_LOW = "_ci_low"  # suffixes of an interval's columns: win_share, win_share_ci_low, ...
 CI_HIGH = "_ci_high"
 
@@ -167,7 +169,12 @@ def cluster_rate_ci(successes, trials, z: float = Z95, least: float = 1.0):
 
 def ci_columns(measure: str, value, lo, hi) -> dict:
     """``{measure: value, measure_ci_low: lo, measure_ci_high: hi}``: the one name scheme
-    for an interval in every table, frame and file (``CI_LOW``/``CI_HIGH``)."""
+    for an interval in every table, frame and file (``CI_LOW``/``CI_HIGH``). A measure
+    that is never negative (``NEVER_NEGATIVE``) has its interval cut at 0, in every command
+    alike (simulate's summary and the report once went below 0 where tournament and sweep
+    did not)."""
+    if measure in NEVER_NEGATIVE:
+        lo = max(lo, 0.0) if np.ndim(lo) == 0 else np.maximum(lo, 0.0)  # (NaN stays NaN)
     return {measure: value, f"{measure}{CI_LOW}": lo, f"{measure}{CI_HIGH}": hi}
 
 

@@ -272,7 +272,7 @@ def _sweep_row(swept: str, value, label: str, deals: _Deals) -> dict:
         "strategy": label,
         "n": n,
         **ci_columns("win_share", *win),
-        **ci_columns("mean_fame", fame, max(fame_lo, 0.0), fame_hi),  # never < 0 (R-END-2)
+        **ci_columns("mean_fame", fame, fame_lo, fame_hi),
         "balance": fair,
         "balance_ci_low": fair_lo,
         "balance_ci_high": fair_hi,

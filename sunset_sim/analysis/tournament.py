@@ -98,12 +98,12 @@ class _Sums:
 
     def row(self, prefix: str, rate: bool = False) -> dict:
         """``prefix``, ``prefix_ci_low``, ``prefix_ci_high``: a Wilson interval for a
-        ``rate`` (values in [0, 1]: not zero-width at 0 or 1), else a normal one, cut at
-        0 (fame is never negative, R-END-2)."""
+        ``rate`` (values in [0, 1]: not zero-width at 0 or 1), else a normal one (fame's
+        cut at 0 by ``ci_columns``: it is never negative, R-END-2)."""
         if rate:
             return ci_columns(prefix, *proportion_ci(self.total, self.n))
         mean, half = mean_ci(self.n, self.total, self.squares)
-        return ci_columns(prefix, mean, max(mean - half, 0.0), mean + half)
+        return ci_columns(prefix, mean, mean - half, mean + half)
 
 
 @dataclass

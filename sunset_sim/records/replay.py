@@ -43,6 +43,31 @@ def is_whole(value: Any) -> bool:
     return type(value) is int
 
 
+def wrong_type(theirs: Any, mine: Any) -> tuple[Any, Any] | None:
+    """The first (recorded, rules') pair of values of an entry that differ in JSON type
+    only (6.0 or true for 6, 1 for true), or None: Python counts 6.0 == 6 and True == 1,
+    so a plain comparison let such entries through in some fields and not in others."""
+    if isinstance(mine, list | dict) and type(theirs) is type(mine):
+        keys = range(min(len(theirs), len(mine))) if isinstance(mine, list) else mine.keys()
+        for key in keys:
+            if isinstance(mine, list) or key in theirs:
+                found = wrong_type(theirs[key], mine[key])
+                if found is not None:
+                    return found
+        return None
+    if isinstance(mine, bool | int | float) and type(theirs) is not type(mine):
+        return (theirs, mine) if theirs == mine else None
+    return None
+
+
+def check_type(where: str, theirs: Any, mine: Any) -> None:
+    """A RecordError naming ``where`` where ``theirs`` differs from ``mine`` in type only."""
+    found = wrong_type(theirs, mine)
+    if found is not None:
+        expected = "true or false" if isinstance(found[1], bool) else "whole numbers"
+        raise RecordError(f"{where}: expected {expected}, got {as_json(found[0])}")
+
+
 class RecordError(Exception):
     """A record that cannot be read or that does not describe a legal game: one line."""
 
@@ -114,6 +139,14 @@ def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
                 "sunset-sim open a file, so pass it with --cards FILE"
             )
         cards = load_cards(None)
+    unchecked = "hash" not in named and "inline" not in named and not given_cards
+    if unchecked and named.get("name", cards.name) != cards.name:
+        # with no hash, the name is all that says which set: another set's game would be
+        # checked against the packaged cards (and could pass)
+        raise RecordError(
+            f"cards: the record was played with card set {printable(named['name'])!r}, not "
+            f"{cards.name!r}, and gives no hash; pass --cards FILE"
+        )
     if named.get("hash") not in (None, cards.content_hash):
         given = given_cards and "inline" not in named
         raise RecordError(
@@ -373,6 +406,11 @@ def _compare_turn(day: int, mine: dict, theirs: dict) -> None:
                 f"day {day}, player {mine['seat']}: R-PAINT-2: cell "
                 f"{painted_mine['cell']} held {painted_mine['card']}, not {printable(painted_theirs['card'])}"
             )
+    if "goal" in theirs and not isinstance(theirs["goal"], bool):
+        raise RecordError(
+            f"day {day}, player {mine['seat']}: goal: expected true or false, got "
+            f"{as_json(theirs['goal'])}"
+        )
     if "goal" in theirs and theirs["goal"] != mine["goal"]:
         claim = "took" if theirs["goal"] else "did not take"
         raise RecordError(
@@ -397,6 +435,8 @@ def _compare_day(day: int, mine: dict, theirs: dict) -> None:
             f"day {day}: R-GOAL-2: goal kept by {as_json(holder)}, the rules give "
             f"{mine['goal_holder']}"
         )
+    if "fame" in theirs:
+        check_type(f"day {day}: fame", theirs["fame"], mine["fame"])
     if "fame" in theirs and theirs["fame"] != mine["fame"]:
         raise RecordError(
             f"day {day}: R-END-2: fame after the day recorded as {printable(theirs['fame'])}, the "
@@ -423,6 +463,8 @@ def compare_results(recorded: dict, derived: dict) -> None:
         raise RecordError(
             f"R-END-1: the record has {len(recorded.get('days') or [])} days, the game lasts {len(derived['days'])}"
         )
+    if "end" in recorded:
+        check_type("end", recorded["end"], derived["end"])
     if "end" in recorded and recorded["end"] != derived["end"]:
         raise RecordError(
             f"R-END-1: the record says the game ended {printable(recorded['end'])}, the rules give "
@@ -435,6 +477,8 @@ def compare_results(recorded: dict, derived: dict) -> None:
             wrong = [value for value in recorded[key] if not is_whole(value)]
             if wrong:
                 raise RecordError(f"{key}: expected whole numbers, got {as_json(wrong[0])}")
+        if key in recorded:
+            check_type(key, recorded[key], derived[key])
         if key in recorded and recorded[key] != derived[key]:
             for seat, (theirs, mine) in enumerate(zip(recorded[key], derived[key], strict=False)):
                 if theirs != mine and key != "winners":
