@@ -64,7 +64,7 @@ def test_only_some_games_are_the_same_games(tables, monkeypatch, threads):
     from sunset_sim.run import subset
     from sunset_sim.strategy import make_player
 
-    monkeypatch.setattr(subset, "STEP_SECONDS", 0.0)  # pieces of 4 games, then of 1
+    monkeypatch.setattr(progress_module, "STEP_SECONDS", 0.0)  # pieces of 4 games, then of 1
     monkeypatch.setattr(subset, "PIECE_GAMES", 4)
     seats = [make_player(s) for s in LINEUP]
     width = 1 + tables.plan_wake.shape[0] + tables.land_icons.shape[0] + tables.comm_fame.shape[0]
@@ -153,3 +153,15 @@ def test_cli_bar_moves_within_a_chunk(tiny_steps, monkeypatch, tmp_path):
     out = tmp_path / "rows.parquet"
     ok(cli("simulate", "--games", "80", "--players", "2", "--chunk-size", "80", "--out", out))
     assert sum(told) == 80 and len(told) > 2
+
+
+def test_a_slow_strategy_is_played_a_game_or_two_at_a_time():
+    """A signal is seen between kernel calls: a plug-in taking seconds a game was stopped
+    only after the first 64 games (minutes). Sub-ranges start at 2 games, fall to 1 when a
+    game takes longer than a step, and grow at most 4-fold at the built-ins' rates."""
+    assert progress_module.FIRST_STEP <= 2
+    assert progress_module.next_step(2, 4.0) == 1  # 2 s a game
+    assert progress_module.next_step(1, 2.0) == 1
+    assert progress_module.next_step(2, 1e-4) == 8  # fast: 4-fold
+    assert progress_module.next_step(1000, progress_module.STEP_SECONDS) == 1000
+    assert progress_module.next_step(1000, 2 * progress_module.STEP_SECONDS) == 500

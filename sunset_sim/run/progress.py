@@ -31,8 +31,18 @@ Progress = Callable[[int], None]
 ProgressOption = bool | Progress | None
 
 STEP_SECONDS = 0.4  # a bar moves at least this often (well under the second asked for)
-FIRST_STEP = 64  # games in the first sub-range, before the rate is known
-MIN_STEP = 16
+# games in the first sub-range, before the rate is known, and the fewest in any: a signal
+# (Ctrl-C, SIGTERM) is seen between kernel calls, so a plug-in that takes seconds a game
+# was stopped only after 64 of them (a minute and more; the kernel call's Python costs
+# about 0.1 ms, so small first steps cost nothing at the built-ins' rates)
+FIRST_STEP = 2
+MIN_STEP = 1
+
+
+def next_step(size: int, seconds: float) -> int:
+    """The games of the next sub-range, after ``size`` took ``seconds``: about
+    STEP_SECONDS, growing at most 4-fold (a short first call times poorly)."""
+    return max(MIN_STEP, min(4 * size, int(size * STEP_SECONDS / max(seconds, 1e-6))))
 
 
 def play_in_steps(
@@ -77,11 +87,9 @@ def play_in_steps(
                 tables, seats, rules, seed, first_game + done, size, check_invariants, field, banned
             )
         )
-        elapsed = max(time.perf_counter() - started, 1e-4)
         done += size
         progress(size)
-        # aim the next sub-range at STEP_SECONDS; grow at most 4-fold (a warm-up call)
-        step = max(MIN_STEP, min(4 * size, int(size * STEP_SECONDS / elapsed)))
+        step = next_step(size, time.perf_counter() - started)
     return concatenate(parts)
 
 

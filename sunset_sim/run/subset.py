@@ -24,10 +24,10 @@ from sunset_sim.engine.batch import (
     thread_pool,
 )
 from sunset_sim.rules.options import Rules
+from sunset_sim.run.progress import FIRST_STEP, next_step
 from sunset_sim.strategy import Player
 
-STEP_SECONDS = 0.4  # progress is told about this often (run.progress's step)
-PIECE_GAMES = 256  # the first piece's games when progress is told
+PIECE_GAMES = FIRST_STEP  # the first piece's games when progress is told
 
 
 def play_only(
@@ -71,9 +71,7 @@ def play_only(
         done += len(part)
         progress(int(part[-1]) + 1 - covered)
         covered = int(part[-1]) + 1
-        # the next piece sized to take about STEP_SECONDS
-        seconds = max(time.perf_counter() - started, 1e-6)
-        piece = int(min(max(len(part) * STEP_SECONDS / seconds, 1), 1 << 20))
+        piece = next_step(len(part), time.perf_counter() - started)
     if covered < len(only):
         progress(len(only) - covered)
     return out
