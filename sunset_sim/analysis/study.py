@@ -8,9 +8,9 @@ suggestions that are verified by playing before they are suggested.
    the card's own value and every strategy's win share.
 3. **Targets** (``targets.py``): each card's metric against a band computed from the
    *other* cards of its family; a card is outside only when its whole 95% CI is (a
-   commission or plan card whose value is outside but whose CI holds the band's edge is
-   measured on fresh deals too, ``suggestions.refine_targets``, and judged on all of
-   them).
+   commission or plan card outside, or whose value is outside but whose CI holds the
+   band's edge, is measured on fresh deals too, ``suggestions.refine_targets``, and
+   judged on all of them).
    Commissions: value per fame point within factors of the others' median (every
    fame point about as easy to earn as any other: an over-priced card is worth far
    more per point, an under-priced one nothing), and a whole value at most a factor
@@ -368,8 +368,8 @@ def run_study(
         if row["family"] == "goal" and row["status"] == "above"
     ]
     notes += lone_pair_notes(target_frame, card_set, targets.later_margin)
-    # fresh deals (game indices after the study's): for cards at a band's edge and for
-    # verifying the suggestions
+    # fresh deals (game indices after the study's): for cards outside or at a band's edge
+    # and for verifying the suggestions
     batches = fresh_batches(
         Lab(tables, verify_games or games, seed, rules, games, jobs, None, backend=backend)
     )

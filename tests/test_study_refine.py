@@ -1,0 +1,63 @@
+"""A study's cards outside their targets are judged on fresh deals too
+(``suggestions.refine_targets``) before an edit is sought for them: a card outside on the
+study's deals by chance is not edited."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from sunset_sim.analysis.suggestions import refine_targets
+from sunset_sim.analysis.targets import TARGET_COLUMNS
+from sunset_sim.cards.loader import load_cards
+
+
+class FreshDeals:
+    """A batch of fresh deals that measures each card at a fixed value per fame point."""
+
+    games = 1000
+
+    def __init__(self, measured: dict[str, tuple[float, float, float]]) -> None:
+        self.measured = measured
+        self.asked: list[str] = []
+
+    def value(self, cards, restriction) -> dict:
+        self.asked.append(restriction.card)
+        value, low, high = self.measured[restriction.card]
+        return {
+            "value_per_fame": value,
+            "value_per_fame_ci_low": low,
+            "value_per_fame_ci_high": high,
+        }
+
+
+def row(card: str, value: float, low: float, high: float, status: str) -> list:
+    return ["commission", card, "value_per_fame", value, low, high, 0.06, 0.28, status, 1000]
+
+
+def test_a_card_outside_by_chance_on_the_studys_deals_is_not_edited():
+    """C30 at 0.02 (CI -0.02 to 0.06), below 0.06 to 0.28 on a study's 1,000 deals (a
+    3.5-SE outlier; 0.10 to 0.20 on seven other seeds) got a "verified" fame +1, as only
+    the edit's value was measured on the fresh deals. A card confirmed outside stays so,
+    and a card inside is not measured again."""
+    frame = pd.DataFrame(
+        [
+            row("C30", 0.02, -0.02, 0.06, "below"),
+            row("C05", 0.45, 0.35, 0.55, "above"),
+            row("C01", 0.15, 0.10, 0.20, "inside"),
+        ],
+        columns=TARGET_COLUMNS,
+    )
+    measured = {"C30": (0.16, 0.095, 0.227), "C05": (0.47, 0.37, 0.57)}
+    batches = [FreshDeals(measured) for _ in range(4)]
+    refined, notes = refine_targets(batches, load_cards(None), frame, lambda line: None)
+    refined = refined.set_index("card")
+    assert refined.loc["C30", "status"] == "inside"
+    assert refined.loc["C30", "n"] == 3000  # two fresh batches: the first still held the edge
+    assert refined.loc["C30", "value"] == pytest.approx((0.02 + 0.16 + 0.16) / 3)
+    assert refined.loc["C05", "status"] == "above" and refined.loc["C05", "n"] == 2000
+    assert refined.loc["C01", "n"] == 1000  # inside: not measured again
+    assert [batch.asked for batch in batches] == [["C30", "C05"], ["C30"], [], []]
+    (note,) = notes  # C05, outside as it was, needs none
+    assert note.startswith("C30: 0.02 (95% CI -0.02 to 0.06) on the study's deals, below")
+    assert note.endswith("on 3000 deals with fresh ones: inside, so no edit is sought for it")
