@@ -266,6 +266,49 @@ def test_build_report_checks_the_rows_as_read_results_does(column, value, messag
     assert frame.loc[1, column] == value and (frame.dtypes == dtypes).all()
 
 
+def _all_completed(frame):
+    for column in [c for c in frame.columns if c.startswith("commissions_day")]:
+        frame[column] = np.uint64(2**30 - 1)
+
+
+def _completed_by_two_seats(frame):
+    frame.loc[1, "commissions_day1_0"] |= frame.loc[0, "commissions_day1_0"] | np.uint64(1)
+    frame.loc[0, "commissions_day1_0"] |= np.uint64(1)
+
+
+def _bit_63(frame):
+    frame.loc[1, "commissions_day2_0"] |= np.uint64(1 << 63)
+
+
+def _painted_unavailable(frame):
+    frame.loc[1, "painted_0"] |= ~frame.loc[1, "available_0"] & np.uint64(2**60 - 1)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            _all_completed,
+            "game 0, seat 0, column 'commissions_day2_0': a commission completed twice",
+        ),
+        (_completed_by_two_seats, "game 0, seat 1, .*: a commission another seat completed"),
+        (_bit_63, "game 0, seat 1, column 'commissions_day2_0': a bit past the card set's 30"),
+        (_painted_unavailable, "game 0, seat 1, column 'painted_0': a landscape painted but not"),
+    ],
+)
+def test_bitmask_columns_hold_only_what_a_game_can(edit, message):
+    """An edited file with every commission completed every day was reported with a
+    2,400% shown rate and 100% completion: the masks' bits are checked against the card
+    set and against each other (one sale of a commission a game, when shown)."""
+    from sunset_sim.analysis.report import ReportInputError
+
+    frame = sunset_sim.simulate(games=30, players=2, strategies=["greedy"], seed=1, jobs=1)
+    build_report(frame, CARDS)  # as played: accepted
+    edit(frame)
+    with pytest.raises(ReportInputError, match=message):
+        build_report(frame, CARDS)
+
+
 def test_min_group_is_a_report_option_checked_in_one_line(frame, tmp_path):
     """The threshold for findings is stated and can be set: --min-group on the command
     line (default MIN_GROUP), min_group in Python, refused in one line when not a count."""

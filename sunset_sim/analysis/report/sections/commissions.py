@@ -6,7 +6,6 @@ sense: a commission's fame too high or too low for what it asks)."""
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 import pandas as pd
@@ -16,6 +15,7 @@ from sunset_sim.analysis.report.data import (
     _bonferroni_z,
     _ci_columns,
     _Data,
+    _days_of,
     _effect_columns,
     _mark,
     _moments,
@@ -46,7 +46,7 @@ def commission_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     completion rate is completed / shown; older results fall back to completed / games."""
     frame, cards = data.frame, data.cards
     n_comm = len(cards.commissions)
-    days = sorted({d for d in _days_words(frame, "commissions_day")})
+    days = _days_of(frame, "commissions_day")
     day_counts = np.zeros((n_comm, len(days)))
     completed = None
     for j, day in enumerate(days):
@@ -104,11 +104,6 @@ def commission_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     table = _mark(table, "n", min_samples, "completer_win_effect")
     _pricing(table, data.games)
     return {"commissions": table}
-
-
-def _days_words(frame: pd.DataFrame, prefix: str) -> list[int]:
-    pattern = re.compile(rf"{re.escape(prefix)}(\d+)_\d+")
-    return [int(m.group(1)) for c in frame.columns if (m := pattern.fullmatch(c))]
 
 
 def _pricing(table: pd.DataFrame, games: int) -> None:
