@@ -309,6 +309,22 @@ def test_bitmask_columns_hold_only_what_a_game_can(edit, message):
         build_report(frame, CARDS)
 
 
+def test_results_without_an_optional_column_get_a_note_saying_what_is_left_out():
+    """Results without fame_goals were reported without its rows of 'where fame comes
+    from', and unchecked against their parts, without a word."""
+    frame = sunset_sim.simulate(games=30, players=2, strategies=["greedy"], seed=1, jobs=1)
+    assert not [n for n in build_report(frame, CARDS).notes if "have no" in n]
+    report = build_report(frame.drop(columns=["fame_goals", "end_reason"]), CARDS)
+    missing = [note for note in report.notes if note.startswith("the results have no ")]
+    assert missing == [
+        "the results have no fame_goals column: left out, its row of 'where fame comes "
+        "from' and the check of fame against its parts",
+        "the results have no end_reason column: left out, the table of how games ended",
+    ]
+    sources = report.tables["fame_sources"]["source"]
+    assert set(sources) == {"commissions", "paintings"}
+
+
 def test_min_group_is_a_report_option_checked_in_one_line(frame, tmp_path):
     """The threshold for findings is stated and can be set: --min-group on the command
     line (default MIN_GROUP), min_group in Python, refused in one line when not a count."""

@@ -11,7 +11,13 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim import validation
-from sunset_sim.analysis.report.data import _match, _prepare, check_columns
+from sunset_sim.analysis.report.data import (
+    OPTIONAL_COLUMNS,
+    OPTIONAL_USE,
+    _match,
+    _prepare,
+    check_columns,
+)
 from sunset_sim.analysis.report.findings import _findings, findings_section
 from sunset_sim.analysis.report.model import (
     MIN_GROUP,
@@ -131,6 +137,9 @@ def build_report(
 
     for spec in SECTIONS:
         step(spec.name, spec.needs, spec.compute)
+    for name in OPTIONAL_COLUMNS:
+        if name not in columns:
+            notes.append(f"the results have no {name} column: left out, {OPTIONAL_USE[name]}")
     for spec in SECTIONS:
         if spec.notes is not None:
             notes += spec.notes(tables)

@@ -26,6 +26,14 @@ OPTIONAL_COLUMNS = (
     "end_reason",
     "days_played",
 )
+# what each optional column feeds: a report from results without it says what is left out
+OPTIONAL_USE = {
+    "fame_commissions": "its row of 'where fame comes from' and the check of fame against its parts",
+    "fame_goals": "its row of 'where fame comes from' and the check of fame against its parts",
+    "fame_paintings": "its row of 'where fame comes from' and the check of fame against its parts",
+    "end_reason": "the table of how games ended",
+    "days_played": "the days played (and every game is taken to have played all its days)",
+}
 _WANTED = any_of(DAY_PATTERNS)  # the per-day and per-word columns, as results.py names them
 
 
@@ -339,7 +347,9 @@ def _popcount(words: np.ndarray) -> np.ndarray:
     total = np.zeros(words.shape[0], dtype=np.int64)
     for column in words.T:
         x = column - ((column >> np.uint64(1)) & np.uint64(0x5555555555555555))
-        x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+        x = (x & np.uint64(0x3333333333333333)) + (
+            (x >> np.uint64(2)) & np.uint64(0x3333333333333333)
+        )
         x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
         total += ((x * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
     return total
