@@ -332,6 +332,18 @@ def make_seats(texts: tuple[str, ...], players: int):
         raise CliError(f"--strategy: {error}") from None
 
 
+def checked_field(entrants: list) -> list:
+    """A rotated field's entrants (tournament, report, study, compare), each listed once
+    (``analysis.tournament.check_distinct``), or one --strategy line."""
+    from sunset_sim.analysis.tournament import check_distinct
+
+    try:
+        check_distinct(entrants, "--strategy")
+    except InputError as error:
+        raise CliError(str(error)) from None
+    return entrants
+
+
 def check_fast(player) -> None:
     """A seat whose strategy cannot run in the fast engine is a one-line --strategy error."""
     from sunset_sim.engine.compiling import check_compilable

@@ -26,6 +26,7 @@ from sunset_sim.cli_common import (
     check_out_folder,
     check_players,
     checked,
+    checked_field,
     compile_engine,
     games_progress,
     load_card_set,
@@ -387,7 +388,7 @@ def _study_field(strategy_texts, players):
 
     seats = make_seats(strategy_texts, max(len(strategy_texts), 1))
     entrants = list({seat.name: seat for seat in seats}.values())
-    return entrants, seatings(entrants, players, "--strategy")
+    return entrants, seatings(checked_field(entrants), players)
 
 
 def _study(strategy_texts, players, games, seed, cards, rules, jobs, step, where=("local", None)):
@@ -464,7 +465,7 @@ def _lineups(strategy_texts, players: int) -> list:
     from sunset_sim.analysis.tournament import seatings
 
     entrants = make_seats(strategy_texts, max(len(strategy_texts), 1))  # none: greedy
-    return seatings(entrants, players, "--strategy")
+    return seatings(checked_field(entrants), players)
 
 
 def _play(

@@ -18,6 +18,7 @@ from sunset_sim.cli_common import (
     PathText,
     check_out_folder,
     checked,
+    checked_field,
     compile_engine,
     games_progress,
     on_interrupt,
@@ -217,7 +218,7 @@ def study_command(
                 f"{out_path}; copy it out first, or give another --out"
             )
     assert set(EDIT_CHOICES) - {"none"} == set(EDIT_FAMILIES)
-    tables = len(seatings(entrants, players, "--strategy"))
+    tables = len(seatings(checked_field(entrants), players))
     arms = 1 + len(restrictions_for(cards, families)) + 2 * len(_edit_list(cards, edits))
     stream = progress_output(quiet)
     say = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))

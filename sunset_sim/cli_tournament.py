@@ -19,6 +19,7 @@ from sunset_sim.cli_common import (
     cards_option,
     check_players,
     checked,
+    checked_field,
     compile_engine,
     games_progress,
     load_card_set,
@@ -117,7 +118,7 @@ def tournament_command(
     entrants = make_seats(strategy_texts, len(strategy_texts) or 1)
     if len({p.name for p in entrants}) < 2:
         raise CliError("--strategy: a tournament needs at least two different strategies")
-    total = games * len(seatings(entrants, players, "--strategy"))
+    total = games * len(seatings(checked_field(entrants), players))
     note = seat_note(entrants, players)
     if note is not None:  # said once here, in one line (the API warns instead)
         click.echo(note, err=True)

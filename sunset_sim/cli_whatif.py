@@ -22,6 +22,7 @@ from sunset_sim.cli_common import (
     check_output,
     check_players,
     checked,
+    checked_field,
     compile_engine,
     games_progress,
     jobs_text_option,
@@ -284,7 +285,7 @@ def compare_command(
         "--b-rule" if b_rules else "--rule",
     )  # fmt: skip
     entrants = _entrants(strategy_texts)
-    total = 2 * games * len(seatings(entrants, players, "--strategy"))
+    total = 2 * games * len(seatings(checked_field(entrants), players))
     compile_engine(entrants)
     with (
         open_cli_backend(backend, jobs, scheduler) as runner,

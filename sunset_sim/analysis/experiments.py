@@ -55,7 +55,7 @@ from sunset_sim.analysis.restrictions import (
     ban_array,
     restrictions_for,
 )
-from sunset_sim.analysis.tournament import seatings
+from sunset_sim.analysis.tournament import check_distinct, seatings
 from sunset_sim.cards.edit import fame_changes
 from sunset_sim.cards.model import CardSet
 from sunset_sim.rules.options import Rules
@@ -337,7 +337,9 @@ def restricted_play(
     jobs = validation.check_jobs(jobs)
     rules = validation.as_rules(rules)
     card_set = validation.as_cards(cards, players=players, days=rules.days)
-    tables = seatings(validation.check_strategies(strategies), players)
+    entrants = validation.check_strategies(strategies)
+    check_distinct(entrants)
+    tables = seatings(entrants, players)
     chosen = (
         list(restrictions) if restrictions is not None else restrictions_for(card_set, families)
     )

@@ -72,7 +72,7 @@ from sunset_sim.analysis.targets import (
     goal_targets,
     lone_pair_notes,
 )
-from sunset_sim.analysis.tournament import seatings
+from sunset_sim.analysis.tournament import check_distinct, seatings
 from sunset_sim.cards.edit import CardEditError, card_value, edit_card
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
@@ -327,8 +327,10 @@ def run_study(
     rules = validation.as_rules(rules)
     card_set = validation.as_cards(cards, players=players, days=rules.days)
     entrants = validation.check_strategies(strategies)
+    check_distinct(entrants)
     if check_field:  # None or empty: no second field
         check_field = validation.check_strategies(check_field, "check_field")
+        check_distinct(check_field, "check_field")
     arguments.update(
         players=players, games=games, seed=seed, jobs=jobs, verify_games=verify_games,
         check_games=check_games, families=families, edits=edits, rules=rules,

@@ -30,22 +30,13 @@ from sunset_sim.strategy import Player
 RESULTS_NOTE = "results between bots: they describe these strategies, not human play"
 
 
-def seatings(
-    entrants: Sequence[Player], players: int, name: str = "strategies"
-) -> list[list[Player]]:
+def seatings(entrants: Sequence[Player], players: int) -> list[list[Player]]:
     """The tables to play: each rotation of each group of ``players`` entrants.
 
     With fewer entrants than seats they are repeated round the table; with more, every
-    combination of ``players`` entrants is played. Identical tables are played once. An
-    entrant listed twice is refused: it would be a second entrant playing itself, which
-    changed its standings without a word (greedy's win share against random alone fell
-    from 1.0 to 0.75)."""
-    repeated = [name for name, count in Counter(p.name for p in entrants).items() if count > 1]
-    if repeated:
-        raise validation.InputError(
-            f"{name}: {repeated[0]} is given twice; list each entrant once (with fewer "
-            "entrants than seats they are repeated round the table)"
-        )
+    combination of ``players`` entrants is played. Identical tables are played once. (A
+    field's entrants are distinct, ``check_distinct``; a sweep rotates a table that
+    repeats an opponent.)"""
     if len(entrants) <= players:
         groups = [[entrants[seat % len(entrants)] for seat in range(players)]]
     else:
@@ -60,6 +51,18 @@ def seatings(
                 seen.add(key)
                 tables.append(table)
     return tables
+
+
+def check_distinct(entrants: Sequence[Player], name: str = "strategies") -> None:
+    """A field's entrants, each listed once: one listed twice was a second entrant playing
+    itself, which changed its standings without a word (greedy's win share against random
+    alone fell from 1.0 to 0.75)."""
+    repeated = [label for label, count in Counter(p.name for p in entrants).items() if count > 1]
+    if repeated:
+        raise validation.InputError(
+            f"{name}: {repeated[0]} is given twice; list each entrant once (with fewer "
+            "entrants than seats they are repeated round the table)"
+        )
 
 
 class TournamentSeatWarning(UserWarning):
@@ -201,6 +204,7 @@ def tournament(
     if isinstance(rating_games, bool) or not isinstance(rating_games, int) or rating_games < 0:
         raise validation.InputError(f"rating_games: {rating_games!r} is not a whole number >= 0")
     entrants = validation.check_strategies(strategies)
+    check_distinct(entrants)
     labels = list(dict.fromkeys(p.name for p in entrants))
     if len(labels) < 2:
         raise validation.InputError(

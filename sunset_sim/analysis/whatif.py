@@ -39,7 +39,7 @@ from sunset_sim.analysis.stats import (
     mean_ci,
     z_test_p,
 )
-from sunset_sim.analysis.tournament import RESULTS_NOTE, seatings
+from sunset_sim.analysis.tournament import RESULTS_NOTE, check_distinct, seatings
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.enums import END_COMMISSION_SHORTAGE
@@ -353,6 +353,7 @@ def compare(
     variant_a = resolve_rules(rules_a, base_rules, "rules_a")
     variant_b = resolve_rules(rules_b, base_rules, "rules_b")
     entrants = validation.check_strategies(("greedy",) if strategies is None else strategies)
+    check_distinct(entrants)
     if variant_a == variant_b and set_a.content_hash == set_b.content_hash:
         warnings.warn(SAME_VARIANT, SameVariantWarning, stacklevel=2)
     tables = seatings(entrants, players)
