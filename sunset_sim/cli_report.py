@@ -386,9 +386,8 @@ def _study_field(strategy_texts, players):
     """The study's entrants (one per strategy) and the tables they are seated at."""
     from sunset_sim.analysis.tournament import seatings
 
-    seats = make_seats(strategy_texts, max(len(strategy_texts), 1))
-    entrants = list({seat.name: seat for seat in seats}.values())
-    return entrants, seatings(checked_field(entrants), players)
+    entrants = checked_field(make_seats(strategy_texts, max(len(strategy_texts), 1)))
+    return entrants, seatings(entrants, players)
 
 
 def _study(strategy_texts, players, games, seed, cards, rules, jobs, step, where=("local", None)):

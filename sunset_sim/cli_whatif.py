@@ -446,7 +446,7 @@ def sweep_command(
             "sweep: give exactly one of --param NAME:KEY=V1,V2,... or --rule-values KEY=V1,V2,..."
         )
     base_rules = parse_rules(rule_texts)
-    entrants = _entrants(strategy_texts)
+    entrants = checked_field(_entrants(strategy_texts))
     if param_text is not None:
         try:
             parsed = parse_param_sweep(param_text)

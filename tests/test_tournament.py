@@ -43,7 +43,7 @@ def test_identical_tables_are_played_once():
     ]
 
 
-@pytest.mark.parametrize("command", ["tournament", "report", "compare", "study"])
+@pytest.mark.parametrize("command", ["tournament", "report", "compare", "study", "sweep"])
 def test_an_entrant_listed_twice_is_refused(command, tmp_path):
     """A field's entrant given twice was a second entrant playing itself: greedy's win
     share against random alone fell from 1.0 to 0.75 without a word."""
@@ -58,6 +58,8 @@ def test_an_entrant_listed_twice_is_refused(command, tmp_path):
         arguments += ["--out", str(tmp_path / "out")]
     if command == "compare":
         arguments += ["--b-rule", "days=5"]
+    if command == "sweep":
+        arguments += ["--rule-values", "days=5,6"]
     result = CliRunner().invoke(main, arguments)
     assert result.exit_code == 2
     assert result.output.strip() == (

@@ -66,8 +66,9 @@ def write_study(
     *,
     named: str | os.PathLike | None = None,
 ) -> list[str]:
-    """values.csv, edits.csv, targets.csv, suggestions.csv, suggested-cards.toml (when
-    anything is suggested) and study.md in ``out``; returns the files written. ``named``:
+    """values.csv, edits.csv, targets.csv, suggestions.csv, original-cards.toml,
+    suggested-cards.toml (when anything is suggested) and study.md in ``out``; returns the
+    files written. ``named``:
     the folder the files will end up in when ``out`` is a temporary one that becomes it
     (``files.folder_written_whole``), so the compare line in study.md names the files
     where the user finds them."""

@@ -21,7 +21,7 @@ from sunset_sim.analysis.stats import (
     deal_rate_ci,
     mean_ci,
 )
-from sunset_sim.analysis.tournament import seatings
+from sunset_sim.analysis.tournament import check_distinct, seatings
 from sunset_sim.analysis.whatif import (
     GAME_METRICS,
     CardsLike,
@@ -218,6 +218,7 @@ def sweep(
     card_set = validation.as_cards(cards)
     base_rules = resolve_rules(rules)
     entrants = validation.check_strategies(("greedy",) if strategies is None else strategies)
+    check_distinct(entrants)
     rows = []
     if param is not None:
         name, key, numbers = parse_param_sweep(param, values)
