@@ -120,7 +120,8 @@ def decide(kind, obs, options, n_options, params, rng, tables):
 STRATEGY = StrategySpec(
     name="greedy-painter",
     description="Paints as many feature icons as it can every turn: keeps the plan card whose "
-    "hike and paint number reach the most icons from where it stands now, hikes and paints "
+    "hike and paint number reach the most icons from where it stands now (ties to the "
+    "earlier card), hikes and paints "
     "for the most icons (commission fit only breaks ties), and sells only when a "
     "commission's fame exceeds the leftover fame (icons / 2) it costs. It banks on leftover "
     "points and a full easel rather than on planning commissions or goals.",

@@ -192,7 +192,7 @@ class StrategySpec:
             raise StrategyError(f"strategy {self.name}: {p.name}=nan is not a number")
         if not p.low <= value <= p.high:
             raise StrategyError(
-                f"strategy {self.name}: {p.name}={value} is outside {p.low}..{p.high}"
+                f"strategy {self.name}: {p.name}={value:g} is outside {p.low:g}..{p.high:g}"
             )
         if p.integer and value != round(value):
             raise StrategyError(
@@ -396,7 +396,9 @@ def make_player(text: str) -> Player:
     """A player from ``NAME``, ``NAME:key=value,key=value``, ``NAME:params=FILE`` or
     ``NAME:params=SET`` (a packaged set such as ``balanced:params=tuned``) (the CLI's
     --strategy). A params file is JSON, ``{"name": NAME, "params": {"key": value}}``
-    (as a tuner writes it); ``key=value`` items after it override its values."""
+    (as a tuner writes it); ``key=value`` items override its values, before or after it
+    (one written before the file was once overridden by it, while the label still read
+    that value)."""
     name, _, arguments = text.partition(":")
     specs = registry()
     if name not in specs:
@@ -405,6 +407,7 @@ def make_player(text: str) -> Player:
         )
     spec = specs[name]
     overrides: dict[str, float] = {}
+    from_file: dict[str, float] = {}
     given: set[str] = set()  # a key twice is ambiguous, not "the last one wins"
     for item in filter(None, (a.strip() for a in arguments.split(","))):
         key, sep, value = item.partition("=")
@@ -414,7 +417,7 @@ def make_player(text: str) -> Player:
             raise StrategyError(f"strategy {name}: {key.strip()!r} is given more than once")
         given.add(key.strip())
         if key.strip() == "params":
-            overrides.update(load_params_file(spec, params_path(spec, value.strip())))
+            from_file = load_params_file(spec, params_path(spec, value.strip()))
             continue
         try:
             overrides[key.strip()] = float(value)
@@ -423,7 +426,9 @@ def make_player(text: str) -> Player:
                 f"strategy {name}: {key.strip()}={value!r} is not a number"
             ) from None
     # "greedy:" or "greedy: " sets nothing: it is greedy, labelled so (not "greedy:")
-    return Player(spec, spec.param_vector(overrides), label=text if given else name)
+    return Player(
+        spec, spec.param_vector({**from_file, **overrides}), label=text if given else name
+    )
 
 
 def packaged_params(spec: StrategySpec) -> dict[str, Path]:

@@ -344,6 +344,9 @@ def test_params_file(tmp_path):
     assert player.name == f"greedy:params={path}"
     later = make_player(f"greedy:params={path},goal=0")  # key=value after the file wins
     assert later.params.tolist() == [0.5, 1.0, 0.0]
+    # before the file too: it was overridden by the file while the label still read 0
+    before = make_player(f"greedy:goal=0,params={path}")
+    assert before.params.tolist() == [0.5, 1.0, 0.0]
     unnamed = tmp_path / "unnamed.json"
     unnamed.write_text('{"params": {"commission": 3}}')
     assert make_player(f"greedy:params={unnamed}").params.tolist() == [0.3, 3.0, 1.0]
@@ -364,7 +367,7 @@ def test_params_file(tmp_path):
         ('{"params": {"lateness": "high"}}', 'lateness="high" is not a number'),
         ('{"params": {"lateness": true}}', "lateness=true is not a number"),
         ('{"params": {"latenes": 0.5}}', "unknown parameter 'latenes'"),
-        ('{"params": {"lateness": 9}}', "lateness=9.0 is outside 0.0..2.0"),
+        ('{"params": {"lateness": 9}}', "lateness=9 is outside 0..2"),
         ('{"params": {"lateness": 1, "lateness": 2}}', "key 'lateness' appears more than once"),
         ('{"params": {"goal": 1}, "params": {}}', "key 'params' appears more than once"),
     ],

@@ -180,7 +180,7 @@ GREEDY_PARAMS = "3 values (lateness, commission, goal)"
             f"strategy greedy: params has 4 values; expected a vector of {GREEDY_PARAMS}",
         ),
         ([float("nan"), 1, 1], "strategy greedy: lateness=nan is not a number"),
-        ([9.0, 1, 1], "strategy greedy: lateness=9.0 is outside 0.0..2.0"),
+        ([9.0, 1, 1], "strategy greedy: lateness=9 is outside 0..2"),
         (["a", "b", "c"], f"strategy greedy: params must be numbers, {GREEDY_PARAMS}"),
     ],
     ids=["empty", "2-d", "too-long", "nan", "out-of-range", "text"],
