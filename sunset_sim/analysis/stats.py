@@ -38,7 +38,8 @@ Stable API (every interval is a two-sided 95% interval unless ``z`` says otherwi
 - ``balance(win_share_by_seat) -> float``: Ludii's Balance, 1 - (largest - smallest seat
   win rate); 1 is perfectly fair.
 - ``balance_ci(shares) -> (balance, lo, hi, n)``: Balance with a CI from a per-game
-  ``(games, seats)`` array of win shares (parametric bootstrap of the seat means).
+  ``(games, seats)`` array of win shares (simultaneous intervals for the seats' pairwise
+  differences, from a normal approximation of the seat means).
 
 Degenerate inputs never raise: an empty sample gives NaN everywhere; a sample of one
 gives its value with a NaN interval; a constant sample gives a zero-width interval.
@@ -285,29 +286,37 @@ def balance_ci(
     """Balance with a 95% CI from per-game win shares, ``shares[g, s]`` for seat s.
 
     The seat means are asymptotically normal with covariance Σ/n (Σ the per-game
-    covariance of the seats' shares, which sum to 1 in a game); ``draws`` draws of the
-    seat means from that normal give Balance's sampling spread, and the interval is the
-    basic (reverse-percentile) bootstrap interval, clipped to [0, 1], which corrects the
-    bias of max - min of noisy means (a parametric bootstrap: fast for any number of
-    games). Returns ``(balance, lo, hi, n_games)``."""
+    covariance of the seats' shares, which sum to 1 in a game). ``draws`` draws from that
+    normal give the critical value c of the largest standardized error of a difference
+    between two seats (Tukey's simultaneous intervals), so that every pair's interval
+    d +- c SE holds at once with 95%; the range of the true seat rates (the largest pair
+    difference) then lies between the largest lower end (at least 0) and the largest
+    upper end, and the interval is 1 minus those (clipped to [0, 1]). It covers at least
+    95% whatever the seats' rates: the reflected bootstrap of max - min it replaced
+    covered a fair game's Balance of 1 only 84-88% of the time (max - min is not smooth
+    where the seats are equal). Returns ``(balance, lo, hi, n_games)``."""
     array = np.asarray(shares, dtype=np.float64)
     if array.ndim != 2 or array.shape[0] == 0:
         return math.nan, math.nan, math.nan, 0
     n = array.shape[0]
     means = array.mean(axis=0)
     value = balance(means)
-    if n < 2:
+    if n < 2 or len(means) < 2:
         return value, math.nan, math.nan, n
     cov = np.atleast_2d(np.cov(array, rowvar=False)) / n
+    first, second = np.triu_indices(len(means), 1)  # every pair of seats
+    diff = means[first] - means[second]
+    pair_se = np.sqrt(
+        np.clip(cov[first, first] + cov[second, second] - 2 * cov[first, second], 0.0, None)
+    )
     rng = np.random.default_rng(seed)
     # eigen-decomposition: the covariance is singular (shares sum to 1 per game)
     eigenvalues, vectors = np.linalg.eigh(cov)
     root = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))
-    sample = means + rng.standard_normal((draws, len(means))) @ root.T
-    values = 1.0 - (sample.max(axis=1) - sample.min(axis=1))
-    tail = (1 - math.erf(z / math.sqrt(2))) / 2
-    q_lo, q_hi = np.quantile(values, [tail, 1 - tail])
-    # basic (reverse-percentile) interval: max - min of noisy means is biased towards
-    # unfairness, and reflecting the draws about the estimate corrects for that
-    lo, hi = 2 * value - q_hi, 2 * value - q_lo
+    errors = rng.standard_normal((draws, len(means))) @ root.T
+    scaled = np.abs(errors[:, first] - errors[:, second]) / np.where(pair_se > 0, pair_se, 1.0)
+    critical = float(np.quantile(scaled.max(axis=1), math.erf(z / math.sqrt(2))))
+    widest = float(np.max(np.abs(diff) + critical * pair_se))
+    narrowest = max(0.0, float(np.max(np.abs(diff) - critical * pair_se)))
+    lo, hi = 1.0 - widest, 1.0 - narrowest
     return value, float(np.clip(lo, 0.0, 1.0)), float(np.clip(hi, 0.0, 1.0)), n

@@ -265,9 +265,10 @@ def paired_balance_diff(
     """Balance(B) - Balance(A) from per-deal seat win shares ``(games, seats)`` of both
     variants: ``(diff, lo, hi, p_value)``.
 
-    As ``stats.balance_ci``: a parametric bootstrap of the seat means, here of A's and
-    B's together (their joint covariance keeps the pairing), a basic (reverse-percentile)
-    interval, and a z-test p-value with the bootstrap standard error."""
+    A parametric bootstrap of the seat means, of A's and B's together (their joint
+    covariance keeps the pairing), a basic (reverse-percentile) interval, and a z-test
+    p-value with the bootstrap standard error. (``stats.balance_ci`` bounds one Balance
+    with simultaneous intervals instead, as the bootstrap undercovered it near 1.)"""
     a = np.asarray(shares_a, dtype=np.float64)
     b = np.asarray(shares_b, dtype=np.float64)
     joint = np.hstack([a, b])

@@ -298,7 +298,8 @@ def fill(s: Section, report: Report) -> None:
         (
             "text",
             "Balance = 1 - the largest gap between seats' win rates (1 is perfectly fair); "
-            "CI from a parametric bootstrap of the seat means.",
+            "its 95% CI from simultaneous intervals for every pair of seats' difference "
+            "(it covers a fair game's 1 at least 95% of the time).",
         ),
         ("table", "balance"),
         ("plot", "seats", "Win share by seat and turn position"),
