@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from sunset_sim.analysis import stats
 from sunset_sim.analysis.stats import ci_columns
-from sunset_sim.analysis.tournament import _Sums, seatings, tournament
+from sunset_sim.analysis.tournament import _DealSums, seatings, tournament
 from sunset_sim.cli import main
 from sunset_sim.results import Summary
 from sunset_sim.strategy import make_player
@@ -165,15 +166,29 @@ def test_tournament_bad_arguments_are_one_line_exit_2(arguments):
     assert len(result.output.strip().splitlines()) == 1
 
 
-def test_mean_fame_interval_never_goes_below_zero():
-    """Fame is never negative (R-END-2): a small, skewed sample's normal interval, which
-    would reach below 0, is cut at 0; a rate's Wilson interval is left as it is."""
-    sums = _Sums()
-    sums.add(np.array([0, 0, 0, 10]))
+def test_mean_fame_interval_is_over_deals_and_never_goes_below_zero():
+    """A deal is played at every seating: mean fame's interval is taken over deals (over
+    games it was a fifth too narrow), and fame being never negative (R-END-2), a small,
+    skewed sample's interval, which would reach below 0, is cut at 0."""
+    sums = _DealSums(games=4)
+    sums.add(0, np.array([0.0, 0.0, 0.0, 10.0]))
     row = sums.row("mean_fame")
     assert row["mean_fame"] == pytest.approx(2.5)
     assert row["mean_fame_ci_low"] == 0.0
     assert row["mean_fame_ci_high"] > 2.5 + 4.0  # the upper end as the normal interval has it
+    # two seatings of the same 3 deals: 3 clusters of 2 games, not 6 games
+    paired = _DealSums(games=3)
+    for values in ([10.0, 20.0, 30.0], [12.0, 22.0, 32.0]):
+        paired.add(0, np.array(values))
+    mean, low, high = stats.cluster_mean_ci([22.0, 42.0, 62.0], [2, 2, 2])
+    assert paired.row("x") == {"x": mean, "x_ci_low": low, "x_ci_high": high}
+    assert mean == pytest.approx(21.0)
+    games_apart = stats.mean_ci([10.0, 20.0, 30.0, 12.0, 22.0, 32.0])
+    assert high - low > games_apart[2] - games_apart[1]  # wider than six independent games
+    wrapped = _DealSums(games=5)  # deals share slots modulo its length
+    wrapped.totals, wrapped.counts = np.zeros(2), np.zeros(2)
+    wrapped.add(1, np.array([1.0, 2.0, 3.0]))
+    assert wrapped.totals.tolist() == [2.0, 4.0] and wrapped.counts.tolist() == [1.0, 2.0]
 
 
 def test_every_command_cuts_mean_fame_intervals_at_zero():

@@ -22,6 +22,8 @@ Stable API (every interval is a two-sided 95% interval unless ``z`` says otherwi
 - ``cluster_rate_ci(successes, trials) -> (p, lo, hi)``: a rate pooled over clusters
   (deals) given per cluster: the Wilson interval at the effective number of trials,
   p(1 - p) / (the ratio estimate's variance over clusters), at most all the trials.
+- ``cluster_mean_ci(totals, counts) -> (mean, lo, hi)``: a mean pooled over clusters
+  (deals) given per cluster, with the ratio estimate's variance over the clusters.
 - ``ci_columns(measure, value, lo, hi) -> dict``: the one naming scheme of every table,
   frame and file: ``measure``, ``measure_ci_low``, ``measure_ci_high``.
 - ``diff_ci(a_values, b_values) -> (diff, lo, hi, p_value)``: difference of means a - b
@@ -66,6 +68,7 @@ __all__ = [
     "balance",
     "balance_ci",
     "ci_columns",
+    "cluster_mean_ci",
     "cluster_rate_ci",
     "deal_rate_ci",
     "diff_ci",
@@ -143,6 +146,24 @@ def deal_rate_ci(per_deal, per_deal_games: float, z: float = Z95):
     values = np.asarray(per_deal, dtype=np.float64).ravel()
     games = max(float(per_deal_games), 1.0)
     return cluster_rate_ci(values * games, np.full(values.size, games), z, least=values.size)
+
+
+def cluster_mean_ci(totals, counts, z: float = Z95) -> tuple[float, float, float]:
+    """``(mean, lo, hi)`` of sum(totals) / sum(counts), given per cluster (a deal: its
+    seatings share the cards, so its games are not independent): a normal interval with
+    the ratio estimate's variance over the clusters."""
+    totals = np.asarray(totals, dtype=np.float64).ravel()
+    counts = np.asarray(counts, dtype=np.float64).ravel()
+    n = float(counts.sum())
+    clusters = int((counts > 0).sum())
+    if n <= 0:
+        return math.nan, math.nan, math.nan
+    mean = float(totals.sum()) / n
+    if clusters < 2:
+        return mean, math.nan, math.nan
+    residual = totals - mean * counts
+    half = z * math.sqrt(clusters / (clusters - 1) * float((residual**2).sum())) / n
+    return mean, mean - half, mean + half
 
 
 def cluster_rate_ci(successes, trials, z: float = Z95, least: float = 1.0):

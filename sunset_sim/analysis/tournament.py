@@ -17,10 +17,9 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim import enums, validation
-from sunset_sim.analysis.stats import ci_columns, proportion_ci
+from sunset_sim.analysis.stats import ci_columns, cluster_mean_ci, proportion_ci
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.batch import BatchArrays
-from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
 from sunset_sim.run.backends import BackendOption, using_backend
 from sunset_sim.run.progress import ProgressOption, combine, progress_bar
@@ -88,25 +87,50 @@ def seat_note(entrants: Sequence[Player], players: int) -> str | None:
 
 @dataclass
 class _Sums:
-    """count, sum and sum of squares of a sample, merged chunk by chunk."""
+    """count and sum of a rate's sample (values in [0, 1]), merged chunk by chunk.
+
+    Its Wilson interval (not zero-width at 0 or 1) takes the games as independent; a
+    deal's games at its seatings share its win, so their shares are negatively
+    correlated and the interval errs wide (over 20 seeds, 0.95 of the spread it states)."""
 
     n: float = 0.0
     total: float = 0.0
-    squares: float = 0.0
 
     def add(self, values: np.ndarray) -> None:
         self.n += values.size
         self.total += float(values.sum())
-        self.squares += float((values.astype(np.float64) ** 2).sum())
 
-    def row(self, prefix: str, rate: bool = False) -> dict:
-        """``prefix``, ``prefix_ci_low``, ``prefix_ci_high``: a Wilson interval for a
-        ``rate`` (values in [0, 1]: not zero-width at 0 or 1), else a normal one (fame's
-        cut at 0 by ``ci_columns``: it is never negative, R-END-2)."""
-        if rate:
-            return ci_columns(prefix, *proportion_ci(self.total, self.n))
-        mean, half = mean_ci(self.n, self.total, self.squares)
-        return ci_columns(prefix, mean, mean - half, mean + half)
+    def row(self, prefix: str) -> dict:
+        """``prefix``, ``prefix_ci_low``, ``prefix_ci_high``."""
+        return ci_columns(prefix, *proportion_ci(self.total, self.n))
+
+
+class _DealSums:
+    """A measure's sum and count per deal, for an interval over deals: a deal is played at
+    every seating, on the same cards, so its games are not independent (mean fame's
+    interval, taken over games, was a fifth too narrow: its spread over 20 seeds 1.28
+    times the stated). Deals share a slot modulo ``DEAL_SLOTS`` (whole deals in each, so
+    the slots are independent clusters too) to bound the memory."""
+
+    def __init__(self, games: int) -> None:
+        slots = max(1, min(games, DEAL_SLOTS))
+        self.totals = np.zeros(slots)
+        self.counts = np.zeros(slots)
+
+    def add(self, first_game: int, values: np.ndarray) -> None:
+        slots = len(self.totals)
+        at, done = first_game % slots, 0
+        while done < len(values):
+            take = min(len(values) - done, slots - at)
+            self.totals[at : at + take] += values[done : done + take]
+            self.counts[at : at + take] += 1.0
+            done, at = done + take, 0
+
+    def row(self, prefix: str) -> dict:
+        return ci_columns(prefix, *cluster_mean_ci(self.totals, self.counts))
+
+
+DEAL_SLOTS = 1 << 20  # _DealSums' per-deal slots: 16 MiB a strategy at most
 
 
 @dataclass
@@ -123,8 +147,9 @@ class TournamentResult:
 
 @dataclass
 class _Accumulator:
+    games: int  # deals (game indices 0 .. games - 1, each played at every seating)
     share: dict = field(default_factory=dict)  # label -> _Sums of win share
-    fame: dict = field(default_factory=dict)  # label -> _Sums of fame
+    fame: dict = field(default_factory=dict)  # label -> _DealSums of fame
     seat: dict = field(default_factory=dict)  # (label, seat) -> _Sums of win share
     position: dict = field(default_factory=dict)  # (label, day-1 position) -> _Sums
     pair: dict = field(default_factory=dict)  # (a, b) -> _Sums of a's score against b
@@ -135,7 +160,9 @@ class _Accumulator:
         first_position = batch.position[:, :, 0]
         for seat, label in enumerate(labels):
             self.share.setdefault(label, _Sums()).add(share[:, seat])
-            self.fame.setdefault(label, _Sums()).add(fame[:, seat])
+            if label not in self.fame:
+                self.fame[label] = _DealSums(self.games)
+            self.fame[label].add(batch.first_game, fame[:, seat].astype(np.float64))
             self.seat.setdefault((label, seat), _Sums()).add(share[:, seat])
             for position in np.unique(first_position[:, seat]):
                 mask = first_position[:, seat] == position
@@ -215,7 +242,7 @@ def tournament(
     note = seat_note(entrants, players)
     if note is not None:
         warnings.warn(note, TournamentSeatWarning, stacklevel=2)
-    accumulator = _Accumulator()
+    accumulator = _Accumulator(games)
     rated: list[tuple[BatchArrays, list[str]]] = []
     tables = seatings(entrants, players)
     with (
@@ -244,7 +271,7 @@ def tournament(
             {
                 "strategy": label,
                 "n": int(accumulator.share[label].n),
-                **accumulator.share[label].row("win_share", rate=True),
+                **accumulator.share[label].row("win_share"),
                 **accumulator.fame[label].row("mean_fame"),
             }
             for label in labels
@@ -254,13 +281,13 @@ def tournament(
     standings = standings.sort_values("win_share", ascending=False, ignore_index=True)
     head = pd.DataFrame(
         [
-            {"strategy": a, "opponent": b, "n": int(s.n), **s.row("score", rate=True)}
+            {"strategy": a, "opponent": b, "n": int(s.n), **s.row("score")}
             for (a, b), s in sorted(accumulator.pair.items())
         ]
     )
     by_seat = pd.DataFrame(
         [
-            {"strategy": label, "seat": seat, "n": int(s.n), **s.row("win_share", rate=True)}
+            {"strategy": label, "seat": seat, "n": int(s.n), **s.row("win_share")}
             for (label, seat), s in sorted(accumulator.seat.items())
         ]
     )
@@ -270,7 +297,7 @@ def tournament(
                 "strategy": label,
                 "day1_turn_position": pos,
                 "n": int(s.n),
-                **s.row("win_share", rate=True),
+                **s.row("win_share"),
             }
             for (label, pos), s in sorted(accumulator.position.items())
         ]
