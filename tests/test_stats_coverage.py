@@ -4,6 +4,7 @@ known (deterministic seeds), where an interval was once found too narrow."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from sunset_sim.analysis import stats
 
@@ -22,3 +23,53 @@ def test_balance_interval_covers_a_fair_game_95_percent_of_the_time():
             assert n == 4000 and low <= value <= high
             covered += low <= truth <= high
         assert covered / 300 >= least, (rates, covered)
+
+
+def test_report_comparisons_take_their_errors_over_games():
+    """A game's seats share its win, so the report's comparisons of two sides (seat i
+    against the others, a card's painters against its passers) were 10-30% too narrow
+    with the rows taken as independent. Seat i's raw difference is exactly
+    (4 w_i - 1) / 3 in a 4-player game: its error is 4/3 of seat i's over games. A
+    landscape's is the sum over games of each game's influence, squared."""
+    import sunset_sim
+    from sunset_sim.analysis.report import build_report
+
+    frame = sunset_sim.simulate(
+        games=3000, players=4, strategies=["greedy", "balanced", "random", "early-bird"], seed=3
+    )
+    report = build_report(frame, sunset_sim.load_cards())
+    seats = report.tables["seats"]
+    win = frame.sort_values(["game", "seat"])["win_share"].to_numpy().reshape(-1, 4)
+    for seat in range(4):
+        row = seats[seats["seat"] == seat].iloc[0]
+        clustered = 4 / 3 * win[:, seat].std(ddof=1) / np.sqrt(len(win))
+        own, rest = win[:, seat], np.delete(win, seat, axis=1).ravel()
+        naive = stats.diff_ci_sums(
+            own.size, own.sum(), (own**2).sum(), rest.size, rest.sum(), (rest**2).sum()
+        )
+        half = (row["win_diff_ci_high"] - row["win_diff_ci_low"]) / 2
+        # never narrower than the rows taken apart (a seat that seldom wins: its own
+        # spread is small, the others' large)
+        assert half == pytest.approx(max(stats.Z95 * clustered, (naive[2] - naive[1]) / 2))
+        assert row["win_diff"] == pytest.approx((4 * win[:, seat].mean() - 1) / 3)
+    ordered = frame.sort_values(["game", "seat"])
+    painted = ordered["painted_0"].to_numpy().astype(np.uint64)
+    passed = ordered["available_0"].to_numpy().astype(np.uint64) & ~painted
+    y = ordered["win_share"].to_numpy()
+    lands = report.tables["landscapes"]
+    for card in (0, 17, 42):
+        bit = np.uint64(1) << np.uint64(card)
+        side_a, side_b = (painted & bit) != 0, (passed & bit) != 0
+        influence = np.where(side_a, (y - y[side_a].mean()) / side_a.sum(), 0.0)
+        influence -= np.where(side_b, (y - y[side_b].mean()) / side_b.sum(), 0.0)
+        per_game = influence.reshape(-1, 4).sum(axis=1)
+        games = len(per_game)
+        clustered = np.sqrt((per_game**2).sum() * games / (games - 1))
+        row = lands.iloc[card]
+        half = (row["win_diff_ci_high"] - row["win_diff_ci_low"]) / 2
+        naive = stats.diff_ci_sums(
+            side_a.sum(), y[side_a].sum(), (y[side_a] ** 2).sum(),
+            side_b.sum(), y[side_b].sum(), (y[side_b] ** 2).sum(),
+        )  # fmt: skip
+        expected = max(stats.Z95 * clustered, (naive[2] - naive[1]) / 2)
+        assert half == pytest.approx(expected, rel=1e-9)

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis import stats
+from sunset_sim.analysis.report.clustered import over_games
 from sunset_sim.analysis.report.data import (
     _bonferroni_z,
     _ci_columns,
@@ -64,6 +65,10 @@ def commission_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     other_split = bit_sums(other, moments, n_comm, data.strategy, data.k)
     win, rest = _pool(win_split, 3), _pool(other_split, 3)
     effect = _within(win_split, other_split, min_n=min_samples)
+    # win share's intervals over games (a game's completer and the others share its win)
+    effect = over_games(effect, win_split, other_split, completed, other, data, min_n=min_samples)
+    raw = stats.diff_ci_sums(*win[:, :3].T, *rest[:, :3].T)
+    raw = over_games(raw, win, rest, completed, other, data, stratified=False)
     if shown is not None:
         first_seat = shown[:: data.players]  # the same on each seat's row of a game
         shown_games = bit_sums(first_seat, np.ones(len(first_seat)), n_comm)[:, 0]
@@ -73,7 +78,7 @@ def commission_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         k = day_counts[i].sum()
         day = stats.mean_ci_sums(k, day_counts[i] @ day_values, day_counts[i] @ day_values**2)
         completer = stats.rate_ci_sums(*win[i])
-        diff = stats.diff_ci_sums(*win[i], *rest[i])
+        diff = [v[i] for v in raw]
         row = {
             "commission": card.id,
             "fame": card.fame,

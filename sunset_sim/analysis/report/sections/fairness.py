@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis import stats
+from sunset_sim.analysis.report.clustered import over_games, side_words
 from sunset_sim.analysis.report.data import (
     _ci_columns,
     _Data,
@@ -40,9 +41,16 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     cell = _cell_sums(seat, data.players, data)
     rest = (cell.sum(axis=0) - cell).reshape(data.players, -1)
     effect = _within(cell.reshape(data.players, -1), rest, min_n=min_samples)
+    sides = side_words(seat, data.players)  # intervals over games: clustered.py
+    effect = over_games(
+        effect, cell.reshape(data.players, -1), rest, *sides, data, min_n=min_samples
+    )
+    seat_sums = np.column_stack([n, s, q])
+    raw = stats.diff_ci_sums(*seat_sums.T, *(total - seat_sums).T)
+    raw = over_games(raw, seat_sums, total - seat_sums, *sides, data, stratified=False)
     rows = []
     for i in range(data.players):
-        diff = stats.diff_ci_sums(n[i], s[i], q[i], *(total - [n[i], s[i], q[i]]))
+        diff = [v[i] for v in raw]
         rows.append(
             {
                 "seat": i,
@@ -111,10 +119,17 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         effect = _within(
             cell.reshape(data.players, -1), rest.reshape(data.players, -1), min_n=min_samples
         )
+        sides = side_words(position, data.players)
+        effect = over_games(
+            effect, cell.reshape(data.players, -1), rest.reshape(data.players, -1), *sides,
+            data, min_n=min_samples,
+        )  # fmt: skip
         pooled, pooled_rest = cell.sum(axis=1), rest.sum(axis=1)
+        raw = stats.diff_ci_sums(*pooled.T, *pooled_rest.T)
+        raw = over_games(raw, pooled, pooled_rest, *sides, data, stratified=False)
         rows = []
         for p in range(data.players):
-            diff = stats.diff_ci_sums(*pooled[p], *pooled_rest[p])
+            diff = [v[p] for v in raw]
             rows.append(
                 {
                     "day": first,

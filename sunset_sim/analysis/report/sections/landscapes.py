@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis import stats
+from sunset_sim.analysis.report.clustered import over_games
 from sunset_sim.analysis.report.data import (
     _ci_columns,
     _Data,
@@ -52,9 +53,15 @@ def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     left_split = bit_sums(passed, values, n_cards, data.strategy, data.k)
     took, left = _pool(took_split, 5), _pool(left_split, 5)
     effect = _within(took_split, left_split, 5, min_n=min_samples)
+    # win share's intervals over games (a game's painters and passers share its win)
+    effect = over_games(
+        effect, took_split, left_split, painted, passed, data, m=5, min_n=min_samples
+    )
+    raw = stats.diff_ci_sums(*took[:, :3].T, *left[:, :3].T)
+    raw = over_games(raw, took, left, painted, passed, data, stratified=False, m=5)
     rows = []
     for i, card in enumerate(cards.landscapes):
-        win = stats.diff_ci_sums(*took[i, :3], *left[i, :3])
+        win = [v[i] for v in raw]
         fame = stats.diff_ci_sums(took[i, 0], *took[i, 3:], left[i, 0], *left[i, 3:])
         rows.append(
             {
@@ -92,11 +99,15 @@ def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     left_split = bit_sums(feature_left, values, n_features, data.strategy, data.k)
     took_f, left_f = _pool(took_split, 5), _pool(left_split, 5)
     effect = _within(took_split, left_split, 5, min_n=min_samples)
+    sides = (feature_took[:, None], feature_left[:, None])
+    effect = over_games(effect, took_split, left_split, *sides, data, m=5, min_n=min_samples)
+    raw = stats.diff_ci_sums(*took_f[:, :3].T, *left_f[:, :3].T)
+    raw = over_games(raw, took_f, left_f, *sides, data, stratified=False, m=5)
     icon_matrix = np.array([c.features for c in cards.landscapes], dtype=np.float64)
     icons_painted = took[:, 0] @ icon_matrix / len(frame)
     rows = []
     for f, name in enumerate(cards.features):
-        win = stats.diff_ci_sums(*took_f[f, :3], *left_f[f, :3])
+        win = [v[f] for v in raw]
         fame = stats.diff_ci_sums(took_f[f, 0], *took_f[f, 3:], left_f[f, 0], *left_f[f, 3:])
         rows.append(
             {
