@@ -61,3 +61,39 @@ def test_a_card_outside_by_chance_on_the_studys_deals_is_not_edited():
     (note,) = notes  # C05, outside as it was, needs none
     assert note.startswith("C30: 0.02 (95% CI -0.02 to 0.06) on the study's deals, below")
     assert note.endswith("on 3000 deals with fresh ones: inside, so no edit is sought for it")
+
+
+def test_a_findings_line_carries_its_suggestions_caveats():
+    """A finding read alone said "verified suggestion: fame 3 → 1 (0.09 on fresh deals)"
+    where the after-value's CI reached outside the target and the card was outside it
+    with all the edits together: the caveats the card-values section gives are here too."""
+    from sunset_sim.analysis.report.sections.card_values import study_findings
+
+    outside = pd.DataFrame(
+        [row("C05", 0.59, 0.50, 0.68, "above"), row("C06", 0.38, 0.31, 0.44, "above")],
+        columns=TARGET_COLUMNS,
+    )
+    suggestions = pd.DataFrame(
+        [
+            {"card": "C05", "field": "fame", "current": 3, "suggested": 1, "after": 0.09,
+             "after_ci_low": -0.01, "after_ci_high": 0.19, "n": 800, "target_low": 0.06,
+             "target_high": 0.28, "inside_with_all_edits": False},
+            {"card": "C06", "field": "fame", "current": 3, "suggested": 2, "after": 0.16,
+             "after_ci_low": 0.10, "after_ci_high": 0.22, "n": 200, "target_low": 0.06,
+             "target_high": 0.28, "inside_with_all_edits": True},
+        ]
+    )  # fmt: skip
+
+    class Study:
+        def outside(self):
+            return outside
+
+    study = Study()
+    study.suggestions = suggestions
+    first, second = (finding.text for finding in study_findings(study))
+    assert first.endswith(
+        "verified suggestion: fame 3 → 1 (0.09, 95% CI -0.01 to 0.19, on 800 fresh deals; its "
+        "CI reaches outside the target: likely, not certain; outside its target with all the "
+        "edits together)"
+    )
+    assert second.endswith("fame 3 → 2 (0.16, 95% CI 0.10 to 0.22, on 200 fresh deals)")

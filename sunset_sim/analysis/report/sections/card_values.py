@@ -26,8 +26,22 @@ def study_findings(study) -> list[Finding]:
             edit = suggested[row["card"]]
             text += (
                 f"; verified suggestion: {edit['field']} {edit['current']} → "
-                f"{edit['suggested']} ({edit['after']:.2f} on fresh deals)"
+                f"{edit['suggested']} ({edit['after']:.2f}, 95% CI {edit['after_ci_low']:.2f} "
+                f"to {edit['after_ci_high']:.2f}, on {int(edit['n']):,} fresh deals"
             )
+            # the caveats the card-values section gives, here too (a finding read alone
+            # said "verified" where the after-value's CI still reached outside)
+            if (
+                not edit["target_low"]
+                <= edit["after_ci_low"]
+                <= edit["after_ci_high"]
+                <= (edit["target_high"])
+            ):
+                text += "; its CI reaches outside the target: likely, not certain"
+            together = edit.get("inside_with_all_edits")
+            if together is not None and not pd.isna(together) and not bool(together):
+                text += "; outside its target with all the edits together"
+            text += ")"
         findings.append(
             Finding(
                 text,
