@@ -204,3 +204,13 @@ def test_every_command_cuts_mean_fame_intervals_at_zero():
     cut = ci_columns("mean_fame", np.array([1.0, 2.0]), np.array([-0.5, 1.5]), np.array([2, 3]))
     assert list(cut["mean_fame_ci_low"]) == [0.0, 1.5]
     assert ci_columns("diff", 0.1, -0.2, 0.4)["diff_ci_low"] == -0.2  # a difference may be < 0
+
+
+def test_ratings_do_not_depend_on_the_order_the_strategies_are_given_in():
+    """With 2 players every order plays the same tables; openskill's sequential updates
+    went table by table in the order given, so the ratings moved with it."""
+    ratings = []
+    for order in (["greedy", "random", "early-bird"], ["early-bird", "greedy", "random"]):
+        result = tournament(order, players=2, games=60, rating_games=60)
+        ratings.append(result.standings.set_index("strategy")["rating"].sort_index())
+    assert ratings[0].to_dict() == ratings[1].to_dict()

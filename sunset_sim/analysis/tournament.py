@@ -175,12 +175,16 @@ class _Accumulator:
 
 
 def _ratings(batches: list[tuple[BatchArrays, list[str]]], labels: list[str]) -> pd.DataFrame:
-    """openskill Plackett-Luce ratings from the games' finishing orders (ties share a rank)."""
+    """openskill Plackett-Luce ratings from the games' finishing orders (ties share a rank).
+    The updates are sequential, so the tables are rated in one order whatever the order
+    the strategies were given in (by their seat labels, then game): a tournament of the
+    same tables gave commission-hunter 21.5 to 23.6 over the six orders of three names."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    ratings = {label: model.rating(name=label) for label in labels}
-    for batch, seat_labels in batches:
+    ratings = {label: model.rating(name=label) for label in sorted(labels)}
+    ordered = sorted(batches, key=lambda item: (item[1], item[0].first_game))
+    for batch, seat_labels in ordered:
         fame = batch.seat[:, :, enums.R_FAME]
         for game in range(fame.shape[0]):
             row = fame[game]
