@@ -73,3 +73,24 @@ def test_report_comparisons_take_their_errors_over_games():
         )  # fmt: skip
         expected = max(stats.Z95 * clustered, (naive[2] - naive[1]) / 2)
         assert half == pytest.approx(expected, rel=1e-9)
+    goals = report.tables["goals"]
+    for goal in range(len(goals)):  # a goal card is shown on one day of a game at most
+        side_a = np.zeros(len(ordered), dtype=bool)
+        side_b = np.zeros(len(ordered), dtype=bool)
+        for day in range(1, 7):
+            shown = ordered[f"goal_card_day{day}"].to_numpy() == goal
+            keeps = (np.maximum(ordered[f"goal_day{day}"].to_numpy(), 0) & 4) != 0
+            side_a |= shown & keeps
+            side_b |= shown & ~keeps
+        influence = np.where(side_a, (y - y[side_a].mean()) / side_a.sum(), 0.0)
+        influence -= np.where(side_b, (y - y[side_b].mean()) / side_b.sum(), 0.0)
+        per_game = influence.reshape(-1, 4).sum(axis=1)
+        clustered = np.sqrt((per_game**2).sum() * len(per_game) / (len(per_game) - 1))
+        row = goals.iloc[goal]
+        half = (row["keeper_win_diff_ci_high"] - row["keeper_win_diff_ci_low"]) / 2
+        naive = stats.diff_ci_sums(
+            side_a.sum(), y[side_a].sum(), (y[side_a] ** 2).sum(),
+            side_b.sum(), y[side_b].sum(), (y[side_b] ** 2).sum(),
+        )  # fmt: skip
+        expected = max(stats.Z95 * clustered, (naive[2] - naive[1]) / 2)
+        assert half == pytest.approx(expected, rel=1e-9)

@@ -1,5 +1,6 @@
 """The report's comparisons of win share between two sides of a group (seat i against the
-other seats, a card's painters against those who passed it), with their standard errors
+other seats, a card's painters against those who passed it, a goal's keeper against the
+seats that saw it), with their standard errors
 taken over games: the seats of a game share its win (their shares sum to 1), so a game's
 rows on the two sides are not independent samples, and the intervals that took them as
 such were 10-30% too narrow (over 39 seeds, seats' win effect spread 1.24-1.28 times the

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis import stats
+from sunset_sim.analysis.report.clustered import over_games
 from sunset_sim.analysis.report.data import (
     _ci_columns,
     _Data,
@@ -63,7 +64,15 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     others = seen - keeper
     effect = _within(keeper.reshape(n_goals, -1), others.reshape(n_goals, -1), min_n=min_samples)
     keeper_all, others_all = keeper.sum(axis=1), others.sum(axis=1)
-    diff = np.column_stack(stats.diff_ci_sums(*keeper_all.T, *others_all.T))
+    raw = stats.diff_ci_sums(*keeper_all.T, *others_all.T)
+    # win share's intervals over games (a game's keeper and the other seats share its win)
+    sides = _goal_sides(data, days, n_goals)
+    effect = over_games(
+        effect, keeper.reshape(n_goals, -1), others.reshape(n_goals, -1), *sides, data,
+        min_n=min_samples,
+    )  # fmt: skip
+    raw = over_games(raw, keeper_all, others_all, *sides, data, stratified=False)
+    diff = np.column_stack(raw[:4])
     rows = []
     for g, card in enumerate(cards.goals):
         rows.append(
@@ -84,6 +93,26 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
             }
         )
     return {"goals": _mark(pd.DataFrame(rows), "n", min_samples, None)}
+
+
+def _goal_sides(data: _Data, days: list[int], n_goals: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the bitmask words of the goals it kept (side a) and of those it saw kept
+    by another seat or by none (side b), as ``_goal_day_sums`` counts them: a goal card
+    is shown on one day of a game at most (the goal deck is never reshuffled, R-SET-3)."""
+    frame = data.frame
+    kept = np.zeros((len(frame), -(-n_goals // 64)), dtype=np.uint64)
+    saw = np.zeros_like(kept)
+    for day in days:
+        card = _integers(frame[f"goal_card_day{day}"]).astype(np.int64)
+        shown = (data.days_played >= day) & (card >= 0) & (card < n_goals)
+        keeps = (np.maximum(_integers(frame[f"goal_day{day}"]).astype(np.int64), 0) & 4) != 0
+        bit = np.uint64(1) << (np.maximum(card, 0) % 64).astype(np.uint64)
+        word = np.maximum(card, 0) // 64
+        for w in range(kept.shape[1]):
+            here = shown & (word == w)
+            kept[:, w] |= np.where(here & keeps, bit, np.uint64(0))
+            saw[:, w] |= np.where(here & ~keeps, bit, np.uint64(0))
+    return kept, saw
 
 
 def _integers(column: pd.Series) -> np.ndarray:
