@@ -393,3 +393,38 @@ def test_rows_in_any_order_report_as_sorted_and_a_missing_seat_is_refused():
         pd.testing.assert_frame_equal(build_report(shuffled, CARDS).tables[name], table)
     with pytest.raises(ReportInputError, match=r"^results: .*game 5"):
         build_report(shuffled[~((shuffled["game"] == 5) & (shuffled["seat"] == 1))], CARDS)
+
+
+def test_a_card_set_without_goals_is_reported(tmp_path):
+    """The report's goal section divided by nothing (a traceback) on a set with no goals,
+    which card files may be (docs/cards.md)."""
+    import re
+    from pathlib import Path
+
+    import sunset_sim.cards
+
+    text = (Path(sunset_sim.cards.__file__).parent / "default.toml").read_text(encoding="utf-8")
+    path = tmp_path / "no-goals.toml"
+    path.write_text(re.sub(r"\[\[goal\]\]\n(?:(?!\[\[|# ----).*\n)*", "", text), encoding="utf-8")
+    cards = sunset_sim.load_cards(path)
+    assert not cards.goals
+    frame = sunset_sim.simulate(games=40, players=2, strategies=["greedy"], cards=cards, seed=1)
+    report = build_report(frame, cards)
+    assert "goals" not in report.tables and "strategies" in report.tables
+
+
+def test_an_edited_commission_count_is_refused_from_a_file(tmp_path):
+    """commissions_won is read from a file for its check (it is not reported): an edit
+    that no longer counts the commissions completed was reported as played."""
+    from sunset_sim.analysis.report import ReportInputError, read_results
+    from sunset_sim.cli import main
+
+    path = tmp_path / "r.csv"
+    arguments = ["simulate", "--games", "30", "--players", "2", "--out", str(path), "-q"]
+    assert CliRunner().invoke(main, arguments).exit_code == 0
+    frame = pd.read_csv(path)
+    frame.loc[3, "commissions_won"] += 1
+    frame.to_csv(path, index=False)
+    read = read_results(path)[0]
+    with pytest.raises(ReportInputError, match="commissions_won': not the number of commissions"):
+        build_report(read, CARDS)

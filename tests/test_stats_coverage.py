@@ -94,3 +94,22 @@ def test_report_comparisons_take_their_errors_over_games():
         )  # fmt: skip
         expected = max(stats.Z95 * clustered, (naive[2] - naive[1]) / 2)
         assert half == pytest.approx(expected, rel=1e-9)
+
+
+def test_a_side_of_one_row_keeps_its_interval_blank():
+    """With one row on a side the rows-apart interval is NaN; taking the larger of it and
+    the interval over games dropped the NaN (np.fmax), and a zero-width interval with
+    p = 0 read as certain."""
+    from types import SimpleNamespace
+
+    from sunset_sim.analysis.report.clustered import over_games, side_words
+
+    win = np.array([1.0, 0.0, 0.0, 1.0, 0.5, 0.5])
+    data = SimpleNamespace(win=win, strategy=np.zeros(6, dtype=np.int64), players=2, k=1)
+    seat = np.array([0, 1, 0, 1, 0, 1])
+    one = np.array([[1.0, 1.0, 1.0], [5.0, 2.0, 1.5]])  # item 0: one row on side a
+    rest = np.array([[5.0, 2.0, 1.5], [1.0, 1.0, 1.0]])
+    raw = stats.diff_ci_sums(*one.T, *rest.T)
+    assert np.isnan(raw[1]).all()
+    diff, low, high, p = over_games(raw, one, rest, *side_words(seat, 2), data, stratified=False)
+    assert np.isnan(low).all() and np.isnan(high).all() and np.isnan(p).all()

@@ -98,7 +98,9 @@ def over_games(
     se = np.sqrt(squares * games / max(games - 1, 1))
     lo = np.atleast_1d(np.asarray(result[1], dtype=np.float64))
     hi = np.atleast_1d(np.asarray(result[2], dtype=np.float64))
-    se = np.fmax(se, (hi - lo) / (2 * stats.Z95))  # never narrower than rows taken apart
+    # never narrower than the rows taken apart, and NaN where that is (a side of one row:
+    # np.fmax dropped the NaN, and a zero-width interval with p = 0 read as certain)
+    se = np.maximum(se, (hi - lo) / (2 * stats.Z95))
     se = np.where(np.isfinite(diff), se, np.nan)
     p = stats.z_test_p(diff, se)
     return (diff, diff - stats.Z95 * se, diff + stats.Z95 * se, p, *result[4:])

@@ -364,6 +364,10 @@ def check_card_words(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
     2,400% shown rate and 100% completion."""
 
     def fail(bad: np.ndarray, column: str, problem: str) -> ReportInputError:
+        """The first bad row; ``bad`` (rows, words): the column's word named too."""
+        if bad.ndim == 2:
+            word = int(np.flatnonzero(bad.any(axis=0))[0])
+            column, bad = f"{column}_{word}", bad[:, word]
         row = int(np.flatnonzero(bad)[0])
         return ReportInputError(
             f"results: game {frame['game'].iloc[row]}, seat {frame['seat'].iloc[row]}, "
@@ -389,9 +393,9 @@ def check_card_words(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
     for day in days:
         words = _words(frame, f"commissions_day{day}_")
         if completed is not None and completed.shape == words.shape:
-            twice = ((completed & words) != 0).any(axis=1)
+            twice = (completed & words) != 0
             if twice.any():
-                raise fail(twice, f"commissions_day{day}_0", "a commission completed twice")
+                raise fail(twice, f"commissions_day{day}", "a commission completed twice")
             completed |= words
         else:
             completed = words
@@ -405,18 +409,18 @@ def check_card_words(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
         seen |= by_game[:, seat]
     shown = _words(frame, "commissions_shown_")
     if shown is not None and shown.shape == completed.shape:
-        bad = ((completed & ~shown) != 0).any(axis=1)
+        bad = (completed & ~shown) != 0
         if bad.any():
-            raise fail(bad, "commissions_shown_0", "a commission completed but not shown")
+            raise fail(bad, "commissions_shown", "a commission completed but not shown")
     if "commissions_won" in frame:
         bad = _popcount(completed) != frame["commissions_won"].to_numpy()
         if bad.any():
             raise fail(bad, "commissions_won", "not the number of commissions completed")
     painted, available = _words(frame, "painted_"), _words(frame, "available_")
     if painted is not None and available is not None and painted.shape == available.shape:
-        bad = ((painted & ~available) != 0).any(axis=1)
+        bad = (painted & ~available) != 0
         if bad.any():
-            raise fail(bad, "painted_0", "a landscape painted but not available")
+            raise fail(bad, "painted", "a landscape painted but not available")
 
 
 def _days_of(frame: pd.DataFrame, prefix: str) -> list[int]:

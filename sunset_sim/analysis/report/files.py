@@ -170,8 +170,9 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
 
 
 def _columns(names: list[str]) -> list[str]:
-    """The report's columns, and ``won`` (not reported, but checked: ``check_rows``)."""
-    return wanted_columns(names) + [name for name in names if name == "won"]
+    """The report's columns, and ``won`` and ``commissions_won`` (not reported, but checked:
+    ``check_rows``, ``data.check_card_words``)."""
+    return wanted_columns(names) + [n for n in names if n in ("won", "commissions_won")]
 
 
 def _provenance(path: Path, metadata: dict | None = None) -> dict | None:

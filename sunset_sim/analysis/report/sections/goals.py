@@ -33,6 +33,8 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     frame, cards = data.frame, data.cards
     days = [d for d in _days(frame, "goal_card_day") if f"goal_day{d}" in frame]
     n_goals = len(cards.goals)
+    if n_goals == 0:  # a card set without goals (CARDS.md allows it): no table to show
+        return {}
     shown = np.zeros(n_goals)
     claimed = np.zeros(n_goals)
     kept_last = np.zeros(n_goals)  # days kept by the seat that moved last that day
