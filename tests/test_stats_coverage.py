@@ -60,19 +60,9 @@ def test_report_comparisons_take_their_errors_over_games():
     for card in (0, 17, 42):
         bit = np.uint64(1) << np.uint64(card)
         side_a, side_b = (painted & bit) != 0, (passed & bit) != 0
-        influence = np.where(side_a, (y - y[side_a].mean()) / side_a.sum(), 0.0)
-        influence -= np.where(side_b, (y - y[side_b].mean()) / side_b.sum(), 0.0)
-        per_game = influence.reshape(-1, 4).sum(axis=1)
-        games = len(per_game)
-        clustered = np.sqrt((per_game**2).sum() * games / (games - 1))
         row = lands.iloc[card]
         half = (row["win_diff_ci_high"] - row["win_diff_ci_low"]) / 2
-        naive = stats.diff_ci_sums(
-            side_a.sum(), y[side_a].sum(), (y[side_a] ** 2).sum(),
-            side_b.sum(), y[side_b].sum(), (y[side_b] ** 2).sum(),
-        )  # fmt: skip
-        expected = max(stats.Z95 * clustered, (naive[2] - naive[1]) / 2)
-        assert half == pytest.approx(expected, rel=1e-9)
+        assert half == pytest.approx(_half_width_over_games(y, side_a, side_b), rel=1e-9)
     goals = report.tables["goals"]
     for goal in range(len(goals)):  # a goal card is shown on one day of a game at most
         side_a = np.zeros(len(ordered), dtype=bool)
@@ -82,18 +72,23 @@ def test_report_comparisons_take_their_errors_over_games():
             keeps = (np.maximum(ordered[f"goal_day{day}"].to_numpy(), 0) & 4) != 0
             side_a |= shown & keeps
             side_b |= shown & ~keeps
-        influence = np.where(side_a, (y - y[side_a].mean()) / side_a.sum(), 0.0)
-        influence -= np.where(side_b, (y - y[side_b].mean()) / side_b.sum(), 0.0)
-        per_game = influence.reshape(-1, 4).sum(axis=1)
-        clustered = np.sqrt((per_game**2).sum() * len(per_game) / (len(per_game) - 1))
         row = goals.iloc[goal]
         half = (row["keeper_win_diff_ci_high"] - row["keeper_win_diff_ci_low"]) / 2
-        naive = stats.diff_ci_sums(
-            side_a.sum(), y[side_a].sum(), (y[side_a] ** 2).sum(),
-            side_b.sum(), y[side_b].sum(), (y[side_b] ** 2).sum(),
-        )  # fmt: skip
-        expected = max(stats.Z95 * clustered, (naive[2] - naive[1]) / 2)
-        assert half == pytest.approx(expected, rel=1e-9)
+        assert half == pytest.approx(_half_width_over_games(y, side_a, side_b), rel=1e-9)
+
+
+def _half_width_over_games(y, side_a, side_b, players: int = 4) -> float:
+    """The raw difference's 95% half-width: each game's summed influence, squared and
+    summed over games, and never below the rows-apart (Welch) one."""
+    influence = np.where(side_a, (y - y[side_a].mean()) / side_a.sum(), 0.0)
+    influence -= np.where(side_b, (y - y[side_b].mean()) / side_b.sum(), 0.0)
+    per_game = influence.reshape(-1, players).sum(axis=1)
+    clustered = np.sqrt((per_game**2).sum() * len(per_game) / (len(per_game) - 1))
+    naive = stats.diff_ci_sums(
+        side_a.sum(), y[side_a].sum(), (y[side_a] ** 2).sum(),
+        side_b.sum(), y[side_b].sum(), (y[side_b] ** 2).sum(),
+    )  # fmt: skip
+    return max(stats.Z95 * clustered, (naive[2] - naive[1]) / 2)
 
 
 def test_a_side_of_one_row_keeps_its_interval_blank():
