@@ -291,8 +291,8 @@ def refine_targets(
                     f"{row['card']}: {value:.2f} (95% CI {row['value_ci_low']:.2f} to "
                     f"{row['value_ci_high']:.2f}) on the study's deals, {row['status']} "
                     f"{low:.2f} to {high:.2f}; {pooled[0]:.2f} (95% CI {pooled[1]:.2f} to "
-                    f"{pooled[2]:.2f}) on {deals} deals with fresh ones: {found}, so no edit "
-                    "is sought for it"
+                    f"{pooled[2]:.2f}) on {deals} deals with fresh ones: {found}"
+                    + ("" if found in ("above", "below") else ", so no edit is sought for it")
                 )
             continue
         notes.append(
