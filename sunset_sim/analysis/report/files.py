@@ -67,7 +67,8 @@ def _write_all(report: Report, out: Path, written: list[Path], on_step) -> list[
 
 
 def read_results(path: str | Path) -> tuple[pd.DataFrame, dict | None]:
-    """Only the report's columns of a result file (Parquet or CSV) or dataset folder.
+    """Only the report's columns of a result file (Parquet or CSV) or dataset folder, and
+    ``commissions_won``, which ``build_report`` checks against the commission masks.
 
     Returns ``(frame, run)``: ``run`` is how the rows were made, as recorded with them
     (``sunset_sim.provenance``: a dataset folder's manifest, a Parquet file's schema
