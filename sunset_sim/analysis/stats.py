@@ -41,7 +41,8 @@ Stable API (every interval is a two-sided 95% interval unless ``z`` says otherwi
   win rate); 1 is perfectly fair.
 - ``balance_ci(shares) -> (balance, lo, hi, n)``: Balance with a CI from a per-game
   ``(games, seats)`` array of win shares (simultaneous intervals for the seats' pairwise
-  differences, from a normal approximation of the seat means).
+  differences, from a normal approximation of the seat means); ``seat_gaps`` gives its
+  bounds on the range of seat rates at any confidence (``compare``'s Balance difference).
 
 Degenerate inputs never raise: an empty sample gives NaN everywhere; a sample of one
 gives its value with a NaN interval; a constant sample gives a zero-width interval.
@@ -67,6 +68,7 @@ __all__ = [
     "Z95",
     "balance",
     "balance_ci",
+    "seat_gaps",
     "ci_columns",
     "cluster_mean_ci",
     "cluster_rate_ci",
@@ -301,6 +303,41 @@ def balance(win_share_by_seat) -> float:
     return float(1.0 - (rates.max() - rates.min()))
 
 
+def seat_gaps(shares, draws: int = 4000, seed: int = 0):
+    """``(balance, gaps, n_games)`` from per-game win shares ``shares[g, s]``: ``gaps(c)``
+    gives the (smallest, largest) range of the true seat rates that Tukey's simultaneous
+    intervals for every pair of seats' difference allow at confidence c (``balance_ci``);
+    None where there is no interval (fewer than 2 games or seats)."""
+    array = np.asarray(shares, dtype=np.float64)
+    if array.ndim != 2 or array.shape[0] == 0:
+        return math.nan, None, 0
+    n = array.shape[0]
+    means = array.mean(axis=0)
+    value = balance(means)
+    if n < 2 or len(means) < 2:
+        return value, None, n
+    cov = np.atleast_2d(np.cov(array, rowvar=False)) / n
+    first, second = np.triu_indices(len(means), 1)  # every pair of seats
+    gap = np.abs(means[first] - means[second])
+    pair_se = np.sqrt(
+        np.clip(cov[first, first] + cov[second, second] - 2 * cov[first, second], 0.0, None)
+    )
+    rng = np.random.default_rng(seed)
+    # eigen-decomposition: the covariance is singular (shares sum to 1 per game)
+    eigenvalues, vectors = np.linalg.eigh(cov)
+    root = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))
+    errors = rng.standard_normal((draws, len(means))) @ root.T
+    scaled = np.abs(errors[:, first] - errors[:, second]) / np.where(pair_se > 0, pair_se, 1.0)
+    largest = scaled.max(axis=1)
+
+    def gaps(confidence: float) -> tuple[float, float]:
+        critical = float(np.quantile(largest, confidence))
+        widest = float(np.max(gap + critical * pair_se))
+        return max(0.0, float(np.max(gap - critical * pair_se))), widest
+
+    return value, gaps, n
+
+
 def balance_ci(
     shares, draws: int = 4000, seed: int = 0, z: float = Z95
 ) -> tuple[float, float, float, int]:
@@ -316,28 +353,9 @@ def balance_ci(
     95% whatever the seats' rates: the reflected bootstrap of max - min it replaced
     covered a fair game's Balance of 1 only 84-88% of the time (max - min is not smooth
     where the seats are equal). Returns ``(balance, lo, hi, n_games)``."""
-    array = np.asarray(shares, dtype=np.float64)
-    if array.ndim != 2 or array.shape[0] == 0:
-        return math.nan, math.nan, math.nan, 0
-    n = array.shape[0]
-    means = array.mean(axis=0)
-    value = balance(means)
-    if n < 2 or len(means) < 2:
+    value, gaps, n = seat_gaps(shares, draws, seed)
+    if gaps is None:
         return value, math.nan, math.nan, n
-    cov = np.atleast_2d(np.cov(array, rowvar=False)) / n
-    first, second = np.triu_indices(len(means), 1)  # every pair of seats
-    diff = means[first] - means[second]
-    pair_se = np.sqrt(
-        np.clip(cov[first, first] + cov[second, second] - 2 * cov[first, second], 0.0, None)
-    )
-    rng = np.random.default_rng(seed)
-    # eigen-decomposition: the covariance is singular (shares sum to 1 per game)
-    eigenvalues, vectors = np.linalg.eigh(cov)
-    root = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))
-    errors = rng.standard_normal((draws, len(means))) @ root.T
-    scaled = np.abs(errors[:, first] - errors[:, second]) / np.where(pair_se > 0, pair_se, 1.0)
-    critical = float(np.quantile(scaled.max(axis=1), math.erf(z / math.sqrt(2))))
-    widest = float(np.max(np.abs(diff) + critical * pair_se))
-    narrowest = max(0.0, float(np.max(np.abs(diff) - critical * pair_se)))
+    narrowest, widest = gaps(math.erf(z / math.sqrt(2)))
     lo, hi = 1.0 - widest, 1.0 - narrowest
     return value, float(np.clip(lo, 0.0, 1.0)), float(np.clip(hi, 0.0, 1.0)), n
