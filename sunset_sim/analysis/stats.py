@@ -80,6 +80,7 @@ __all__ = [
     "proportion_ci",
     "rate_ci_sums",
     "stratified_diff_sums",
+    "stratum_weights",
     "z_test_p",
 ]
 
@@ -150,21 +151,31 @@ def deal_rate_ci(per_deal, per_deal_games: float, z: float = Z95):
     return cluster_rate_ci(values * games, np.full(values.size, games), z, least=values.size)
 
 
-def cluster_mean_ci(totals, counts, z: float = Z95) -> tuple[float, float, float]:
-    """``(mean, lo, hi)`` of sum(totals) / sum(counts), given per cluster (a deal: its
-    seatings share the cards, so its games are not independent): a normal interval with
-    the ratio estimate's variance over the clusters."""
+def _ratio_estimate(totals, counts) -> tuple[float, float, float, int]:
+    """sum(totals) / sum(counts) over clusters, with the ratio estimate's variance over
+    them (0 for fewer than two): ``(ratio, variance, sum(counts), clusters)``."""
     totals = np.asarray(totals, dtype=np.float64).ravel()
     counts = np.asarray(counts, dtype=np.float64).ravel()
     n = float(counts.sum())
     clusters = int((counts > 0).sum())
     if n <= 0:
-        return math.nan, math.nan, math.nan
-    mean = float(totals.sum()) / n
-    if clusters < 2:
+        return math.nan, math.nan, n, clusters
+    ratio = float(totals.sum()) / n
+    variance = 0.0
+    if clusters > 1:
+        residual = totals - ratio * counts
+        variance = clusters / (clusters - 1) * float((residual**2).sum()) / n**2
+    return ratio, variance, n, clusters
+
+
+def cluster_mean_ci(totals, counts, z: float = Z95) -> tuple[float, float, float]:
+    """``(mean, lo, hi)`` of sum(totals) / sum(counts), given per cluster (a deal: its
+    seatings share the cards, so its games are not independent): a normal interval with
+    the ratio estimate's variance over the clusters."""
+    mean, variance, n, clusters = _ratio_estimate(totals, counts)
+    if n <= 0 or clusters < 2:
         return mean, math.nan, math.nan
-    residual = totals - mean * counts
-    half = z * math.sqrt(clusters / (clusters - 1) * float((residual**2).sum())) / n
+    half = z * math.sqrt(variance)
     return mean, mean - half, mean + half
 
 
@@ -174,17 +185,9 @@ def cluster_rate_ci(successes, trials, z: float = Z95, least: float = 1.0):
     number of trials p(1 - p) / var(p), var(p) the ratio estimate's variance over the
     clusters, between ``least`` and all the trials (all of them when the clusters do not
     vary, as at p = 0 or 1)."""
-    successes = np.asarray(successes, dtype=np.float64).ravel()
-    trials = np.asarray(trials, dtype=np.float64).ravel()
-    total = float(trials.sum())
-    clusters = int((trials > 0).sum())
+    p, variance, total, _ = _ratio_estimate(successes, trials)
     if total <= 0:
         return proportion_ci(0.0, 0, z)
-    p = float(successes.sum()) / total
-    variance = 0.0
-    if clusters > 1:
-        residual = successes - p * trials
-        variance = clusters / (clusters - 1) * float((residual**2).sum()) / total**2
     effective = total
     if variance > 0:
         effective = min(max(p * (1 - p) / variance, min(least, total)), total)
@@ -233,6 +236,18 @@ def diff_ci_sums(na, ta, qa, nb, tb, qb, z: float = Z95):
     return _scalar(diff), _scalar(diff - z * se), _scalar(diff + z * se), p
 
 
+def stratum_weights(na, nb, min_n: float = 2) -> tuple[np.ndarray, np.ndarray]:
+    """(used, weight) per stratum of a stratified difference: a stratum with fewer than
+    ``min_n`` (at least two) observations on either side carries no weight, the others
+    Mantel-Haenszel's ``na * nb / (na + nb)`` (``stratified_diff_sums``, and the report's
+    intervals over games, ``report.clustered``)."""
+    na, nb = np.asarray(na, dtype=np.float64), np.asarray(nb, dtype=np.float64)
+    least = max(float(min_n), 2.0)
+    used = (na >= least) & (nb >= least)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return used, np.where(used, na * nb / (na + nb), 0.0)
+
+
 def stratified_diff_sums(
     na, ta, qa, nb, tb, qb, z: float = Z95, min_n: float = 2, rate: bool = False
 ):
@@ -252,9 +267,8 @@ def stratified_diff_sums(
     win). Returns ``(diff, lo, hi, p_value, n_a, n_b)``, ``n_a``/``n_b`` the observations in
     the strata that carry weight."""
     na, ta, qa, nb, tb, qb = (np.asarray(v, dtype=np.float64) for v in (na, ta, qa, nb, tb, qb))
+    used, w = stratum_weights(na, nb, min_n)
     with np.errstate(invalid="ignore", divide="ignore"):
-        least = max(float(min_n), 2.0)
-        used = (na >= least) & (nb >= least)
         ma = np.where(used, ta / na, 0.0)
         mb = np.where(used, tb / nb, 0.0)
         va = np.where(used, np.maximum(qa / na - ma * ma, 0.0) * na / (na - 1), 0.0)
@@ -262,7 +276,6 @@ def stratified_diff_sums(
         if rate:
             va = np.where(used & (va <= 1e-12), _succession_variance(ta, na), va)
             vb = np.where(used & (vb <= 1e-12), _succession_variance(tb, nb), vb)
-        w = np.where(used, na * nb / (na + nb), 0.0)
         total = w.sum(axis=-1)
         diff = np.where(total > 0, (w * (ma - mb)).sum(axis=-1) / total, np.nan)
         variance = (w * w * np.where(used, va / na + vb / nb, 0.0)).sum(axis=-1)

@@ -78,9 +78,10 @@ def over_games(
     a = np.asarray(a, dtype=np.float64).reshape(n_items, k, m)
     b = np.asarray(b, dtype=np.float64).reshape(n_items, k, m)
     na, ta, nb, tb = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+    used, weight = stats.stratum_weights(na, nb, min_n)
+    if not stratified:  # one stratum: the plain difference of means
+        weight = used * 1.0
     with np.errstate(invalid="ignore", divide="ignore"):
-        used = (na >= max(float(min_n), 2.0)) & (nb >= max(float(min_n), 2.0))
-        weight = np.where(used, na * nb / (na + nb), 0.0) if stratified else used * 1.0
         total = weight.sum(axis=-1, keepdims=True)
         coef_a = np.where(used, weight / (na * total), 0.0)
         coef_b = np.where(used, weight / (nb * total), 0.0)

@@ -477,7 +477,6 @@ def _within(a: np.ndarray, b: np.ndarray, m: int = 3, columns=(0, 1, 2), min_n: 
     result = stats.stratified_diff_sums(  # (every effect here is one of win share)
         a[..., n], a[..., t], a[..., q], b[..., n], b[..., t], b[..., q], min_n=min_n, rate=True
     )
-    least = max(float(min_n), 2.0)
-    used = (a[..., n] >= least) & (b[..., n] >= least)
+    used, _ = stats.stratum_weights(a[..., n], b[..., n], min_n)
     smaller = np.where(used, np.minimum(a[..., n], b[..., n]), 0.0).sum(axis=-1)
     return (*result, smaller)
