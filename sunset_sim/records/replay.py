@@ -366,17 +366,25 @@ def replay(record: dict, cards: CardSet | None = None, on_event=None) -> GameRes
     decider = RecordDecider(record, cards)
     meta = {k: record[k] for k in ("seed", "game_index", "strategies") if k in record}
 
+    played: list[dict] = []  # the rules' turns of the day being played, then its log
+    checked = [0]  # the last day whose results were checked
+
     def check_as_played(kind: str, state, data: dict) -> None:
-        """Each turn's and each day's recorded results are checked as soon as they are
-        known, so the first wrong entry is the one named (not a later rule it breaks)."""
-        days = record.get("days") or []
-        if kind == "turn" and state.day <= len(days):
-            turns = days[state.day - 1].get("turns") or []
-            position = len(state.turns_done) - 1
-            if position < len(turns) and isinstance(turns[position], dict):
-                _compare_turn(state.day, data, turns[position])
-        elif kind == "day_end" and state.day <= len(days):
-            _compare_day(state.day, data, days[state.day - 1])
+        """A day's recorded results (the cards painted, the goal flags and keeper, the
+        reshuffles, the fame) are checked when the day ends, after its clean-up (or at the
+        game's end), before any step of the next day: the first problem in game order is
+        the one named, as the rules' replay section says (a step that breaks a rule later
+        the same day comes first)."""
+        if kind == "day":
+            played.clear()
+        elif kind == "turn":
+            played.append(data)
+        elif kind in ("clean_up", "end") and checked[0] < state.day:
+            checked[0] = state.day
+            days = record.get("days") or []
+            day_log = data if kind == "clean_up" else data["days"][-1]
+            if state.day <= len(days) and isinstance(days[state.day - 1], dict):
+                _compare_day(state.day, day_log, played, days[state.day - 1])
         if on_event is not None:
             on_event(kind, state, data)
 
@@ -419,12 +427,25 @@ def _compare_turn(day: int, mine: dict, theirs: dict) -> None:
         )
 
 
-def _compare_day(day: int, mine: dict, theirs: dict) -> None:
-    """A day's recorded goal card, keeper and fame, against the rules', at the day's end."""
+def _compare_day(day: int, mine: dict, turns: list[dict], theirs: dict) -> None:
+    """A day's recorded results against the rules', in game order: the day's goal card,
+    each turn's (``turns``: the rules' turns), the turns and reshuffles counted, the goal's
+    keeper, the fame after the day."""
     if "goal" in theirs and theirs["goal"] != mine["goal"]:
+        rule = "R-SET-3" if day == 1 else "R-CLEAN-3"  # turned up at set-up, then at clean-up
         raise RecordError(
-            f"day {day}: R-SET-3: the day's goal is {mine['goal']}, not {printable(theirs['goal'])}"
+            f"day {day}: {rule}: the day's goal is {mine['goal']}, not {printable(theirs['goal'])}"
         )
+    recorded_turns = theirs.get("turns") or []
+    for turn_mine, turn_theirs in zip(turns, recorded_turns, strict=False):
+        if isinstance(turn_theirs, dict):
+            _compare_turn(day, turn_mine, turn_theirs)
+    for key, rule in (("turns", "R-ORD-1"), ("reshuffles", "R-CLEAN-2")):
+        if len(theirs.get(key) or []) != len(mine.get(key) or []):
+            raise RecordError(
+                f"day {day}: {rule}: the record has {len(theirs.get(key) or [])} {key}, "
+                f"the game has {len(mine.get(key) or [])}"
+            )
     holder = theirs.get("goal_holder")
     if "goal_holder" in theirs and holder is not None and not is_whole(holder):
         raise RecordError(
@@ -445,20 +466,9 @@ def _compare_day(day: int, mine: dict, theirs: dict) -> None:
 
 
 def compare_results(recorded: dict, derived: dict) -> None:
-    """What the record claims must be what the rules give, with no entry left unused: the
-    counts of turns and reshuffles, the days, the end and the final scores. (Each turn's and
-    day's results were already checked as they were played: ``_compare_turn``,
-    ``_compare_day``.)"""
-    for day_index, (mine, theirs) in enumerate(
-        zip(derived["days"], recorded.get("days") or [], strict=False)
-    ):
-        day = day_index + 1
-        for key, rule in (("turns", "R-ORD-1"), ("reshuffles", "R-CLEAN-2")):
-            if len(theirs.get(key) or []) != len(mine.get(key) or []):
-                raise RecordError(
-                    f"day {day}: {rule}: the record has {len(theirs.get(key) or [])} {key}, "
-                    f"the game has {len(mine.get(key) or [])}"
-                )
+    """What the record claims of the whole game must be what the rules give: the days, the
+    end and the final scores (each day's results were checked when it ended:
+    ``_compare_day``)."""
     if len(recorded.get("days") or []) != len(derived["days"]):
         raise RecordError(
             f"R-END-1: the record has {len(recorded.get('days') or [])} days, the game lasts {len(derived['days'])}"

@@ -71,8 +71,9 @@ def play_game(
 ) -> GameResult:
     """Play one game under ``rules``; every decision is checked (RuleViolation if illegal).
 
-    ``on_event(kind, state, data)`` sees "day" (plans revealed), "turn", "day_end" and "end",
-    for logs; it must not change the state.
+    ``on_event(kind, state, data)`` sees "day" (plans revealed), "turn", "day_end" (the
+    hike phase over), "clean_up" (the day's log with its reshuffles; not after the last
+    day) and "end", for logs and replay's checks; it must not change the state.
     """
     notify = on_event or (lambda kind, state, data: None)
     tables = build_tables(cards) if tables is None else tables
@@ -101,7 +102,9 @@ def play_game(
         if day == rules.days:  # R-CLEAN-1
             state.end_reason = END_SIX_DAYS
             break
-        if not clean_up(state, decider, day_log, ids):  # R-CLEAN-5
+        refilled = clean_up(state, decider, day_log, ids)
+        notify("clean_up", state, day_log)
+        if not refilled:  # R-CLEAN-5
             state.end_reason = END_COMMISSION_SHORTAGE
             break
     state.ended = True
