@@ -5,6 +5,7 @@ line naming the file, the row and the column, never a wrong report."""
 
 from __future__ import annotations
 
+import decimal
 import math
 import re
 from typing import TYPE_CHECKING
@@ -157,11 +158,38 @@ def _whole(
     if bad.any():
         raise _row_error(where, frame, bad, name, f"is not {allowed}")
     if texts is not None and high >= 2**53:  # exact values, not float's nearest
-        values = np.array([int(str(text).strip()) for text in texts], dtype=np.uint64)
+        try:  # digits only, the usual text: numpy parses them exactly
+            values = texts.astype(str).astype(np.uint64)
+        except (ValueError, OverflowError):  # "12.0", "1.2e1": one cell at a time
+            exact = [_exact_whole(text) for text in texts]
+            wrong = np.array([value is None or not low <= value <= high for value in exact])
+            if wrong.any():
+                raise _row_error(where, frame, wrong, name, f"is not {allowed}") from None
+            values = np.array(exact, dtype=np.uint64)
+        if (values > np.uint64(high)).any():  # (the check above compared floats)
+            raise _row_error(where, frame, values > np.uint64(high), name, f"is not {allowed}")
+    elif high >= 2**53 and len(numbers) and np.abs(numbers).max() >= 2**53:
+        # a float column (a CSV cell written "5.0") holds such a number only to the nearest
+        # representable one: its bits could not be trusted
+        raise _row_error(
+            where, frame, np.abs(numbers) >= 2**53, name,
+            "is read as a decimal number, inexact past 2**53: write the column's numbers "
+            "without a decimal point",
+        )  # fmt: skip
     else:
         values = numbers.astype(np.int64)
     frame[name] = values
     return values
+
+
+def _exact_whole(text: object) -> int | None:
+    """The whole number a cell's text writes ("12", "12.0", "1.2e1"), exactly; None if it
+    writes none."""
+    try:
+        number = decimal.Decimal(str(text).strip())
+    except decimal.InvalidOperation:
+        return None
+    return int(number) if number.is_finite() and number == number.to_integral_value() else None
 
 
 def _check_share(frame: pd.DataFrame, where: str) -> None:

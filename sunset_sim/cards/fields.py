@@ -45,7 +45,7 @@ SECTION_KEYS = {
     "goal": {"id", "fame", "kind", "direction", "n"},
     "plan": {"id", "wake", "directions", "hike", "paint"},
 }
-_FEATURE_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
+_FEATURE_NAME = re.compile(r"[a-z][a-z0-9_-]*")  # fullmatch: "$" lets a final newline by
 _WAKE = re.compile(r"^(\d{1,2}):(\d{2})$")
 
 
@@ -77,7 +77,7 @@ def parse_frame(text: str, features: Sequence[str]) -> tuple[Frame | None, list[
             opens += 1
         elif token in index:
             required[index[token]] += 1
-        elif _FEATURE_NAME.match(token):
+        elif _FEATURE_NAME.fullmatch(token):
             errors.append(f"unknown feature {quoted(token)}")
         else:
             errors.append(f"bad token {quoted(token)} (expected a feature name, '?' or '?...')")
@@ -183,7 +183,7 @@ def parse_set(chk: Checker, data: dict[str, Any]) -> tuple[str | None, tuple[str
         chk.add("set", "features", f"must name 1 to {MAX_FEATURES} features, got {len(raw)}")
         ok = False
     for i, feature in enumerate(raw):
-        if not _FEATURE_NAME.match(feature):
+        if not _FEATURE_NAME.fullmatch(feature):
             chk.add(
                 "set",
                 f"features[{i}]",
@@ -213,7 +213,7 @@ def card_where(table: dict[str, Any], section: str, index: int) -> str:
     card_id = table.get("id")
     if (
         isinstance(card_id, str)
-        and card_id.strip()
+        and card_id.strip() == card_id != ""
         and _text_problem(card_id, MAX_ID_CHARS) is None
     ):
         return card_id
@@ -273,6 +273,10 @@ def _card_id(chk: Checker, table: dict[str, Any], where: str) -> str | None:
     card_id = chk.string(where, table, "id")
     if card_id is not None and not card_id.strip():
         chk.add(where, "id", "must not be empty")
+        return None
+    if card_id is not None and card_id != card_id.strip():
+        # "L01 " beside "L01" would be two cards that print alike
+        chk.add(where, "id", f"{quoted(card_id)} begins or ends with a space")
         return None
     problem = None if card_id is None else _text_problem(card_id, MAX_ID_CHARS)
     if problem is not None:

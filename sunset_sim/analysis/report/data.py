@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis import stats
+from sunset_sim.analysis.report.checks import check_card_days, check_card_words
 from sunset_sim.analysis.report.model import MIN_SAMPLES, TOO_FEW, ReportInputError
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.jit import jit
@@ -226,21 +227,6 @@ def _group_sums_nb(codes, values, n, total, squares):
         squares[code] += value * value
 
 
-def _word_columns(frame: pd.DataFrame, prefix: str) -> list[str]:
-    pattern = re.compile(rf"{re.escape(prefix)}(\d+)")
-    found = sorted(
-        (int(m.group(1)), c) for c in frame.columns if (m := pattern.fullmatch(c)) is not None
-    )
-    return [c for _, c in found]
-
-
-def _words(frame: pd.DataFrame, prefix: str) -> np.ndarray | None:
-    columns = _word_columns(frame, prefix)
-    if not columns:
-        return None
-    return np.column_stack([frame[c].to_numpy().astype(np.uint64) for c in columns])
-
-
 def _mask_words(indices: Sequence[int], n_words: int) -> np.ndarray:
     mask = np.zeros(n_words, dtype=np.uint64)
     for i in indices:
@@ -327,6 +313,7 @@ def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
     else:
         days_played = np.full(len(frame), max(days, default=0), dtype=np.int16)
     check_card_words(frame, cards, players)
+    check_card_days(frame, cards, players)
     codes, labels = strategy_codes(frame["strategy"])
     return _Data(
         frame=frame,
@@ -340,92 +327,6 @@ def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
         strategy=codes.astype(np.int64),
         strategies=[str(label) for label in labels],
     )
-
-
-def _popcount(words: np.ndarray) -> np.ndarray:
-    """Set bits per row of uint64 words (numpy >= 1.26 has no bitwise_count)."""
-    total = np.zeros(words.shape[0], dtype=np.int64)
-    for column in words.T:
-        x = column - ((column >> np.uint64(1)) & np.uint64(0x5555555555555555))
-        x = (x & np.uint64(0x3333333333333333)) + (
-            (x >> np.uint64(2)) & np.uint64(0x3333333333333333)
-        )
-        x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-        total += ((x * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
-    return total
-
-
-def check_card_words(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
-    """The bitmask columns hold what a game can: no bit past the card set's cards; a
-    commission completed once in a game (on one day, by one seat), only when shown, and as
-    many as ``commissions_won`` says; a landscape painted only when available. Else one
-    ReportInputError naming the game, seat and column (``frame`` sorted by game and
-    seat). An edited file with every commission completed every day was reported as a
-    2,400% shown rate and 100% completion."""
-
-    def fail(bad: np.ndarray, column: str, problem: str) -> ReportInputError:
-        """The first bad row; ``bad`` (rows, words): the column's word named too."""
-        if bad.ndim == 2:
-            word = int(np.flatnonzero(bad.any(axis=0))[0])
-            column, bad = f"{column}_{word}", bad[:, word]
-        row = int(np.flatnonzero(bad)[0])
-        return ReportInputError(
-            f"results: game {frame['game'].iloc[row]}, seat {frame['seat'].iloc[row]}, "
-            f"column {column!r}: {problem}"
-        )
-
-    counts = {"commissions_": len(cards.commissions), "": len(cards.landscapes)}
-    for prefix in ("commissions_day", "commissions_shown_", "painted_", "available_"):
-        n_cards = counts["commissions_" if prefix.startswith("comm") else ""]
-        for column in [c for c in frame.columns if re.fullmatch(rf"{prefix}(\d+_)?\d+", c)]:
-            word = int(column.rsplit("_", 1)[1])
-            values = frame[column].to_numpy().astype(np.uint64)
-            spare = max(0, min(64, 64 * (word + 1) - n_cards))  # bits past the last card
-            if spare:
-                high = ~np.uint64(0) << np.uint64(64 - spare)
-                bad = (values & high) != 0
-                if bad.any():
-                    raise fail(bad, column, f"a bit past the card set's {n_cards} cards")
-    days = _days_of(frame, "commissions_day")
-    if not days:
-        return
-    completed = None
-    for day in days:
-        words = _words(frame, f"commissions_day{day}_")
-        if completed is not None and completed.shape == words.shape:
-            twice = (completed & words) != 0
-            if twice.any():
-                raise fail(twice, f"commissions_day{day}", "a commission completed twice")
-            completed |= words
-        else:
-            completed = words
-    by_game = completed.reshape(-1, players, completed.shape[1])
-    seen = np.zeros_like(by_game[:, 0])
-    for seat in range(players):
-        taken = np.repeat(((seen & by_game[:, seat]) != 0).any(axis=1), players)
-        if taken.any():
-            bad = taken & (frame["seat"].to_numpy() == seat)
-            raise fail(bad, "commissions_day*", "a commission another seat completed")
-        seen |= by_game[:, seat]
-    shown = _words(frame, "commissions_shown_")
-    if shown is not None and shown.shape == completed.shape:
-        bad = (completed & ~shown) != 0
-        if bad.any():
-            raise fail(bad, "commissions_shown", "a commission completed but not shown")
-    if "commissions_won" in frame:
-        bad = _popcount(completed) != frame["commissions_won"].to_numpy()
-        if bad.any():
-            raise fail(bad, "commissions_won", "not the number of commissions completed")
-    painted, available = _words(frame, "painted_"), _words(frame, "available_")
-    if painted is not None and available is not None and painted.shape == available.shape:
-        bad = (painted & ~available) != 0
-        if bad.any():
-            raise fail(bad, "painted", "a landscape painted but not available")
-
-
-def _days_of(frame: pd.DataFrame, prefix: str) -> list[int]:
-    pattern = re.compile(rf"{re.escape(prefix)}(\d+)_\d+")
-    return sorted({int(m.group(1)) for c in frame.columns if (m := pattern.fullmatch(c))})
 
 
 def strategy_codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:

@@ -11,18 +11,17 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis import stats
+from sunset_sim.analysis.report.checks import _days_of, _words
 from sunset_sim.analysis.report.clustered import over_games
 from sunset_sim.analysis.report.data import (
     _bonferroni_z,
     _ci_columns,
     _Data,
-    _days_of,
     _effect_columns,
     _mark,
     _moments,
     _pool,
     _within,
-    _words,
     bit_sums,
 )
 from sunset_sim.analysis.report.model import (

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis import stats
+from sunset_sim.analysis.report.checks import _words
 from sunset_sim.analysis.report.clustered import over_games
 from sunset_sim.analysis.report.data import (
     _ci_columns,
@@ -20,7 +21,6 @@ from sunset_sim.analysis.report.data import (
     _moments,
     _pool,
     _within,
-    _words,
     bit_sums,
 )
 from sunset_sim.analysis.report.model import (

@@ -74,7 +74,10 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     plan_days = _days(frame, "plan_day")
     n_plans = len(cards.plans)
     rows_n = len(frame)
-    chosen_words = np.zeros(rows_n, dtype=np.uint64)
+    # which plan cards each seat-game chose: a bit per card, 64 to a word (a set may hold
+    # more than 64 plan cards)
+    chosen_words = np.zeros((rows_n, max(1, -(-n_plans // 64))), dtype=np.uint64)
+    row_index = np.arange(rows_n)
     picks = np.zeros(n_plans)
     sums = {key: np.zeros((3, n_plans)) for key in ("turn", "painted", "gained")}
     seen = dict.fromkeys(sums, False)
@@ -85,8 +88,9 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         played = (codes >= 0) & (data.days_played >= day)
         codes = np.where(played, codes, -1)
         day_rows += _day_rows(data, codes, day, cards, min_samples)
-        chosen_words |= np.where(
-            played, np.left_shift(np.uint64(1), codes.clip(0).astype(np.uint64)), np.uint64(0)
+        chosen = codes.clip(0).astype(np.uint64)
+        chosen_words[row_index, chosen // np.uint64(64)] |= np.where(
+            played, np.left_shift(np.uint64(1), chosen % np.uint64(64)), np.uint64(0)
         )
         picks += np.bincount(codes[codes >= 0], minlength=n_plans)[:n_plans]
         columns = {"turn": f"turn_day{day}", "painted": f"painted_day{day}"}

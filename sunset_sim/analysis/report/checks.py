@@ -1,0 +1,206 @@
+"""What a game can produce, checked in the results a report reads (beyond the column
+ranges of ``result_rows.check_rows``, which knows no card set): an edited file with
+impossible values was reported as if played. Each check here held on every game of
+2-4 players, days 3 and 6, the default set and small sets ending early (2026-12-06)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from sunset_sim.analysis.report.model import ReportInputError
+from sunset_sim.cards.model import CardSet
+from sunset_sim.enums import END_REASON_NAMES, GOAL_FLAG_KEPT, GOAL_FLAG_MET, GOAL_FLAG_TOOK
+
+
+def _word_columns(frame: pd.DataFrame, prefix: str) -> list[str]:
+    pattern = re.compile(rf"{re.escape(prefix)}(\d+)")
+    found = sorted(
+        (int(m.group(1)), c) for c in frame.columns if (m := pattern.fullmatch(c)) is not None
+    )
+    return [c for _, c in found]
+
+
+def _words(frame: pd.DataFrame, prefix: str) -> np.ndarray | None:
+    columns = _word_columns(frame, prefix)
+    if not columns:
+        return None
+    return np.column_stack([frame[c].to_numpy().astype(np.uint64) for c in columns])
+
+
+def _days_of(frame: pd.DataFrame, prefix: str) -> list[int]:
+    pattern = re.compile(rf"{re.escape(prefix)}(\d+)_\d+")
+    return sorted({int(m.group(1)) for c in frame.columns if (m := pattern.fullmatch(c))})
+
+
+def _fail(frame: pd.DataFrame, bad: np.ndarray, column: str, problem: str) -> ReportInputError:
+    """The first bad row, by game and seat; ``bad`` (rows, words): the column's word named."""
+    if bad.ndim == 2:
+        word = int(np.flatnonzero(bad.any(axis=0))[0])
+        column, bad = f"{column}_{word}", bad[:, word]
+    row = int(np.flatnonzero(bad)[0])
+    return ReportInputError(
+        f"results: game {frame['game'].iloc[row]}, seat {frame['seat'].iloc[row]}, "
+        f"column {column!r}: {problem}"
+    )
+
+
+def _popcount(words: np.ndarray) -> np.ndarray:
+    """Set bits per row of uint64 words (numpy >= 1.26 has no bitwise_count)."""
+    total = np.zeros(words.shape[0], dtype=np.int64)
+    for column in words.T:
+        x = column - ((column >> np.uint64(1)) & np.uint64(0x5555555555555555))
+        x = (x & np.uint64(0x3333333333333333)) + (
+            (x >> np.uint64(2)) & np.uint64(0x3333333333333333)
+        )
+        x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+        total += ((x * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
+    return total
+
+
+def check_card_words(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
+    """The bitmask columns hold what a game can: no bit past the card set's cards; a
+    commission completed once in a game (on one day, by one seat), only when shown, and as
+    many as ``commissions_won`` says; a landscape painted only when available. Else one
+    ReportInputError naming the game, seat and column (``frame`` sorted by game and
+    seat). An edited file with every commission completed every day was reported as a
+    2,400% shown rate and 100% completion."""
+
+    def fail(bad: np.ndarray, column: str, problem: str) -> ReportInputError:
+        return _fail(frame, bad, column, problem)
+
+    counts = {"commissions_": len(cards.commissions), "": len(cards.landscapes)}
+    for prefix in ("commissions_day", "commissions_shown_", "painted_", "available_"):
+        n_cards = counts["commissions_" if prefix.startswith("comm") else ""]
+        for column in [c for c in frame.columns if re.fullmatch(rf"{prefix}(\d+_)?\d+", c)]:
+            word = int(column.rsplit("_", 1)[1])
+            values = frame[column].to_numpy().astype(np.uint64)
+            spare = max(0, min(64, 64 * (word + 1) - n_cards))  # bits past the last card
+            if spare:
+                high = ~np.uint64(0) << np.uint64(64 - spare)
+                bad = (values & high) != 0
+                if bad.any():
+                    raise fail(bad, column, f"a bit past the card set's {n_cards} cards")
+    days = _days_of(frame, "commissions_day")
+    if not days:
+        return
+    completed = None
+    for day in days:
+        words = _words(frame, f"commissions_day{day}_")
+        if completed is not None and completed.shape == words.shape:
+            twice = (completed & words) != 0
+            if twice.any():
+                raise fail(twice, f"commissions_day{day}", "a commission completed twice")
+            completed |= words
+        else:
+            completed = words
+    by_game = completed.reshape(-1, players, completed.shape[1])
+    seen = np.zeros_like(by_game[:, 0])
+    for seat in range(players):
+        taken = np.repeat(((seen & by_game[:, seat]) != 0).any(axis=1), players)
+        if taken.any():
+            bad = taken & (frame["seat"].to_numpy() == seat)
+            raise fail(bad, "commissions_day*", "a commission another seat completed")
+        seen |= by_game[:, seat]
+    shown = _words(frame, "commissions_shown_")
+    if shown is not None and shown.shape == completed.shape:
+        bad = (completed & ~shown) != 0
+        if bad.any():
+            raise fail(bad, "commissions_shown", "a commission completed but not shown")
+    if "commissions_won" in frame:
+        bad = _popcount(completed) != frame["commissions_won"].to_numpy()
+        if bad.any():
+            raise fail(bad, "commissions_won", "not the number of commissions completed")
+    painted, available = _words(frame, "painted_"), _words(frame, "available_")
+    if painted is not None and available is not None and painted.shape == available.shape:
+        bad = (painted & ~available) != 0
+        if bad.any():
+            raise fail(bad, "painted", "a landscape painted but not available")
+
+
+def check_card_days(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
+    """The day columns hold what a game can: -1 exactly on the days not played; goal flags
+    among GOAL_FLAG_*, kept by one seat a day and counted in ``goals_won``; no more cards
+    painted a day than a plan card paints, and the days' sum ``cards_painted``; the goal
+    shown a card of the set, the same on every seat; the fame after the last day played
+    the final ``fame``; the game ending on its last day exactly when its reason is "days"
+    (``frame`` sorted by game and seat). Each column is checked only where present."""
+
+    def fail(bad: np.ndarray, column: str, problem: str) -> ReportInputError:
+        return _fail(frame, bad, column, problem)
+
+    days = sorted({int(m.group(2)) for c in frame.columns if (m := re.fullmatch(_DAY_COLUMNS, c))})
+    if "days_played" not in frame or not days:
+        return
+    played_through = frame["days_played"].to_numpy()
+    most_paint = max((plan.paint for plan in cards.plans), default=0)
+    painted_sum = np.zeros(len(frame), dtype=np.int64)
+    kept_sum = np.zeros(len(frame), dtype=np.int64)
+    final_fame = np.full(len(frame), -1, dtype=np.int64)
+    for day in days:
+        played = played_through >= day
+        for name in ("fame_day", "painted_day", "goal_day"):
+            if f"{name}{day}" in frame:
+                values = frame[f"{name}{day}"].to_numpy().astype(np.int64)
+                bad = (values == -1) == played
+                if bad.any():
+                    raise fail(
+                        bad, f"{name}{day}", f"-1 is for a day not played (days_played "
+                        f"{played_through[np.flatnonzero(bad)[0]]}), and only then",
+                    )  # fmt: skip
+        if f"fame_day{day}" in frame:
+            final_fame = np.where(
+                played_through == day, frame[f"fame_day{day}"].to_numpy(), final_fame
+            )
+        if f"painted_day{day}" in frame:
+            painted = frame[f"painted_day{day}"].to_numpy().astype(np.int64)
+            bad = painted > most_paint
+            if bad.any():
+                raise fail(bad, f"painted_day{day}", f"no plan card paints more than {most_paint}")
+            painted_sum += np.maximum(painted, 0)
+        if f"goal_day{day}" in frame:
+            flags = np.maximum(frame[f"goal_day{day}"].to_numpy().astype(np.int64), 0)
+            bad = (flags & ~(GOAL_FLAG_MET | GOAL_FLAG_TOOK | GOAL_FLAG_KEPT)) != 0
+            if bad.any():
+                raise fail(bad, f"goal_day{day}", "a bit that is no goal flag (1, 2 or 4)")
+            kept = (flags & GOAL_FLAG_KEPT) != 0
+            twice = np.repeat(kept.reshape(-1, players).sum(axis=1) > 1, players) & kept
+            if twice.any():
+                raise fail(twice, f"goal_day{day}", "a day's goal kept by two seats")
+            kept_sum += kept
+        if f"goal_card_day{day}" in frame:
+            shown = frame[f"goal_card_day{day}"].to_numpy().astype(np.int64)
+            bad = (shown < -1) | (shown >= len(cards.goals))
+            by_game = shown.reshape(-1, players)
+            bad |= np.repeat((by_game != by_game[:, :1]).any(axis=1), players)
+            if bad.any():
+                raise fail(
+                    bad, f"goal_card_day{day}",
+                    f"not one goal card of the set's {len(cards.goals)} (or -1) for the game",
+                )  # fmt: skip
+    sums = (
+        ("cards_painted", painted_sum, "painted_day"),
+        ("goals_won", kept_sum, "goal_day"),
+        ("fame", final_fame, "fame_day"),
+    )
+    for column, expected, source in sums:
+        if column in frame and all(f"{source}{day}" in frame for day in days):
+            bad = frame[column].to_numpy() != expected
+            if bad.any():
+                raise fail(bad, column, f"not what the {source}* columns give")
+    plan_days = [day for day in days if f"plan_day{day}" in frame]
+    if "end_reason" in frame and plan_days:
+        last = (played_through == max(plan_days)) == (
+            frame["end_reason"].astype(str).to_numpy() == END_REASON_NAMES[0]
+        )
+        if not last.all():
+            raise fail(
+                ~last, "end_reason", f"{END_REASON_NAMES[0]!r} exactly when the game played "
+                f"its last day ({max(plan_days)})",
+            )  # fmt: skip
+
+
+# the per-day columns check_card_days reads
+_DAY_COLUMNS = r"(fame_day|painted_day|goal_day|goal_card_day|plan_day)(\d+)"

@@ -1,0 +1,141 @@
+"""The report on card sets and results at the edges of what is allowed: more than 64 cards
+of a kind (docs/cards.md allows up to 1,000 per section), and results whose values a game
+cannot produce."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sunset_sim
+import sunset_sim.cards
+from sunset_sim.analysis.report import build_report
+
+DEFAULT_TOML = (Path(sunset_sim.cards.__file__).parent / "default.toml").read_text(encoding="utf-8")
+
+
+def test_a_set_of_more_than_64_plan_cards_is_reported(tmp_path):
+    """The plan-card section kept which cards a seat chose in one 64-bit word: a 65th card
+    was an IndexError (a traceback from `report`)."""
+    extra = "".join(
+        f'\n[[plan]]\nid = "X{i:02d}"\nwake = "7:00"\ndirections = "all"\nhike = 1\npaint = 1\n'
+        for i in range(57)
+    )
+    path = tmp_path / "plans65.toml"
+    path.write_text(DEFAULT_TOML + extra, encoding="utf-8")
+    cards = sunset_sim.load_cards(path)
+    assert len(cards.plans) == 65
+    frame = sunset_sim.simulate(
+        games=200, players=2, strategies=["greedy", "random"], cards=cards, seed=3, jobs=1
+    )
+    table = build_report(frame, cards).tables["plan_cards"].set_index("plan")
+    assert len(table) == 65
+    days = int(frame["days_played"].max())
+    for plan in ("X56", "P1"):  # the 65th card, and the first
+        chose = np.zeros(len(frame), dtype=bool)
+        for day in range(1, days + 1):
+            column = frame[f"plan_day{day}"].astype(str).to_numpy()
+            chose |= (column == plan) & (frame["days_played"].to_numpy() >= day)
+        assert chose.any()
+        assert table.loc[plan, "win_when_chosen"] == pytest.approx(
+            frame["win_share"].to_numpy()[chose].mean()
+        )
+
+
+@pytest.fixture(scope="module")
+def played():
+    """3 players, sorted by game and seat as the checks read them."""
+    frame = sunset_sim.simulate(
+        games=200, players=3, strategies=["greedy", "random", "balanced"], seed=4, jobs=1
+    )
+    assert (frame["days_played"] == 6).all()
+    return frame
+
+
+def _game(frame, game=5):
+    return frame["game"] == game
+
+
+def _kept_by_two(frame):
+    rows = frame.index[_game(frame)][:2]
+    frame.loc[rows, "goal_day2"] = 4
+    frame.loc[rows, "goals_won"] += 1
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            lambda f: f.__setitem__("goal_card_day1", f["goal_card_day1"].where(~_game(f), 99)),
+            "column 'goal_card_day1': not one goal card of the set's 7",
+        ),
+        (
+            lambda f: f.__setitem__("goal_day1", f["goal_day1"].where(~_game(f), 100)),
+            "column 'goal_day1': a bit that is no goal flag",
+        ),
+        (_kept_by_two, "column 'goal_day2': a day's goal kept by two seats"),
+        (
+            lambda f: f.__setitem__("painted_day1", f["painted_day1"].where(~_game(f), 100)),
+            "column 'painted_day1': no plan card paints more than 3",
+        ),
+        (
+            lambda f: f.__setitem__("fame_day6", f["fame_day6"].where(~_game(f), 1000)),
+            "column 'fame': not what the fame_day\\* columns give",
+        ),
+        (
+            lambda f: f.__setitem__("days_played", f["days_played"].where(~_game(f), 5)),
+            "column 'fame_day6': -1 is for a day not played",
+        ),
+        (
+            lambda f: f.__setitem__(
+                "end_reason", f["end_reason"].astype(str).where(~_game(f), "commission-shortage")
+            ),
+            "column 'end_reason': 'days' exactly when the game played its last day",
+        ),
+        (
+            lambda f: f.__setitem__("cards_painted", f["cards_painted"].where(~_game(f), 9999)),
+            "column 'cards_painted': not what the painted_day\\* columns give",
+        ),
+        (
+            lambda f: f.__setitem__("goals_won", f["goals_won"].where(~_game(f), 50)),
+            "column 'goals_won': not what the goal_day\\* columns give",
+        ),
+    ],
+)
+def test_values_no_game_can_produce_are_refused(played, edit, message):
+    """Each of these edits, inside its column's range, was reported as played (a goal card
+    past the set dropped its game from the goals table; a day's fame moved the lead)."""
+    from sunset_sim.analysis.report import ReportInputError
+
+    frame = played.copy()
+    build_report(frame)  # as played: no complaint
+    edit(frame)
+    with pytest.raises(ReportInputError, match=f"results: game 5, seat ., {message}"):
+        build_report(frame)
+
+
+def test_whole_numbers_written_as_decimals_are_read_exactly_or_refused_in_one_line():
+    """A `game` column of text "5.0" was an int() error naming no file, row or column; a
+    bitmask column read as floats (one CSV cell "5.0") lost its bits past 2**53."""
+    from sunset_sim.result_rows import check_rows
+    from sunset_sim.validation import InputError
+
+    frame = sunset_sim.simulate(games=20, players=2, strategies=["greedy"], seed=2, jobs=1)
+    expected = frame.copy()
+    text = frame.copy()
+    text["game"] = [f"{g}.0" for g in frame["game"]]
+    text["available_0"] = [f"{w}" for w in frame["available_0"]]
+    text.loc[3, "available_0"] = f"{frame['available_0'][3]}.0"
+    checked = check_rows(text.copy(), "t.csv", 2)
+    assert (checked["game"].to_numpy() == expected["game"].to_numpy()).all()
+    assert (checked["available_0"].to_numpy() == expected["available_0"].to_numpy()).all()
+    text.loc[5, "game"] = "2.5"
+    with pytest.raises(InputError, match=r"^t.csv: row 6, column 'game': '2.5' is not a whole"):
+        check_rows(text, "t.csv", 2)
+    floats = frame.copy()
+    floats["available_0"] = floats["available_0"].astype(np.float64)
+    big = int(np.flatnonzero(floats["available_0"] >= 2**53)[0])
+    with pytest.raises(InputError, match=rf"row {big + 1}, column 'available_0': .* inexact"):
+        check_rows(floats, "t.csv", 2)
