@@ -80,8 +80,10 @@ def read_provenance(path: str | Path, parquet_metadata: dict | None = None) -> d
     path = Path(path)
     if path.suffix.lower() == ".csv":
         sidecar = sidecar_path(path)
-        if not sidecar.is_file():
+        if not sidecar.exists() and not sidecar.is_symlink():
             return None
+        if not sidecar.is_file():  # a folder or a broken link: not "no provenance"
+            raise ValueError(f"{sidecar}: cannot be read (not a file, or a broken link)")
         try:
             text = sidecar.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:

@@ -207,7 +207,9 @@ def simulate(
     that moves within chunks; a callable is told the games played; off by default.
     Inputs are held to the CLI's limits (validation.InputError, a ValueError, in one
     line): 2 to 4 players, 1 to 10**10 games, seeds 0 to 2**64 - 1; ``rules`` may be a
-    ``Rules`` record or a dict such as ``{"days": 4}``."""
+    ``Rules`` record or a dict such as ``{"days": 4}``. ``frame.attrs["provenance"]``
+    records the run and its card set, as a results file does: ``build_report(frame)``
+    reports on that set."""
     games = validation.check_games(games)
     seed = validation.check_seed(seed)
     jobs = validation.check_jobs(jobs)
@@ -226,7 +228,13 @@ def simulate(
         ]
     import pandas as pd
 
-    return pd.concat(frames, ignore_index=True)
+    from sunset_sim.provenance import provenance
+
+    frame = pd.concat(frames, ignore_index=True)
+    # the run's identity and card set, as a file records them: build_report(frame) then
+    # reports on the set played (a custom set's games were reported on the packaged one)
+    frame.attrs["provenance"] = provenance(games, seats, seed, card_set, rules, chunk_size)
+    return frame
 
 
 def play(

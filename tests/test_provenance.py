@@ -78,15 +78,27 @@ def test_report_uses_the_card_set_the_file_was_played_with(tmp_path, mine, name)
 
 
 def test_a_file_without_provenance_still_reports(tmp_path, mine):
-    """Files from older versions: the packaged set, or --cards, as before."""
+    """Files from older versions: the packaged set, or --cards, as before; but games of
+    another set are refused, not reported on the packaged one (their commissions' fame
+    does not add up: ``report/checks.py``)."""
     frame = sunset_sim.simulate(games=40, players=3, cards=mine)
+    frame.attrs.clear()
     old = tmp_path / "old.parquet"
     frame.to_parquet(old)  # no sunset_sim metadata
     assert read_provenance(old) is None
-    ok(cli("report", old, "--out", tmp_path / "a", "--quiet"))
-    assert "cards: sunset-default-reconstructed" in (tmp_path / "a" / "report.md").read_text()
+    fails(
+        cli("report", old, "--out", tmp_path / "a", "--quiet"),
+        "column 'fame_commissions': not the fame of the commissions completed in card set "
+        "'sunset-default-reconstructed'",
+    )
     ok(cli("report", old, "--cards", mine, "--out", tmp_path / "b", "--quiet"))
     assert "cards: mine" in (tmp_path / "b" / "report.md").read_text()
+    default = sunset_sim.simulate(games=40, players=3)
+    default.attrs.clear()
+    default.to_parquet(old)
+    assert read_provenance(old) is None
+    ok(cli("report", old, "--out", tmp_path / "c", "--quiet"))
+    assert "cards: sunset-default-reconstructed" in (tmp_path / "c" / "report.md").read_text()
 
 
 def test_the_api_reports_with_the_recorded_card_set(tmp_path, mine):
@@ -158,3 +170,19 @@ def test_parquet_rows_that_move_a_strategy_between_seats_are_refused(tmp_path):
 
     with pytest.raises(ReportInputError, match="the record seats 'greedy' at seat 0, the rows"):
         sunset_sim.read_results(out)
+
+
+@pytest.mark.parametrize("kind", ["folder", "broken link"])
+def test_a_sidecar_that_is_no_file_is_refused_not_ignored(tmp_path, mine, kind):
+    """A sidecar replaced by a folder or a broken link read as "no provenance": a custom
+    set's games were reported on the packaged set."""
+    out = tmp_path / "mine.csv"
+    simulate_to(out, mine)
+    sidecar = sidecar_path(out)
+    sidecar.unlink()
+    if kind == "folder":
+        sidecar.mkdir()
+    else:
+        sidecar.symlink_to(tmp_path / "nowhere.json")
+    needle = "cannot be read (not a file, or a broken link)"
+    fails(cli("report", out, "--out", tmp_path / "rep", "-q"), f"{sidecar}: ", needle)

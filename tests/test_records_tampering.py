@@ -147,6 +147,7 @@ def _set(record: dict, path: tuple, value) -> None:
         (("end", "day"), "float", "end: expected whole numbers, got 6.0"),
         (("fame_parts", 0, 0), "float", "fame_parts: expected whole numbers, got "),
         (("fame", 0), "float", "fame: expected whole numbers, got "),
+        (("days", 0, "reshuffles"), {}, "day 1: reshuffles: expected a list, got {}"),
     ],
 )
 def test_a_value_of_the_wrong_type_is_a_shape_error(base, path, value, line):

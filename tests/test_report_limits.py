@@ -139,3 +139,28 @@ def test_whole_numbers_written_as_decimals_are_read_exactly_or_refused_in_one_li
     big = int(np.flatnonzero(floats["available_0"] >= 2**53)[0])
     with pytest.raises(InputError, match=rf"row {big + 1}, column 'available_0': .* inexact"):
         check_rows(floats, "t.csv", 2)
+
+
+def test_games_of_another_card_set_are_refused_by_their_fame(tmp_path):
+    """Rows with no card set recorded (a CSV without its sidecar, a frame from Python)
+    were reported on whatever set was given, or the packaged one: a commission's fame
+    printed at 9 for games played at 1. The commissions completed and the goals kept
+    must add up to the fame the rows record; and simulate's frame now records its set."""
+    from sunset_sim.analysis.report import ReportInputError
+
+    richer = DEFAULT_TOML.replace('id = "C01"\nfame = 1 ', 'id = "C01"\nfame = 9 ', 1)
+    richer = richer.replace('id = "G1"\nfame = 2', 'id = "G1"\nfame = 5', 1)
+    path = tmp_path / "richer.toml"
+    path.write_text(richer, encoding="utf-8")
+    rich = sunset_sim.load_cards(path)
+    assert (rich.commissions[0].fame, rich.goals[0].fame) == (9, 5)
+    frame = sunset_sim.simulate(games=400, players=2, strategies=["random"], cards=rich, seed=1)
+    c01 = build_report(frame).tables["commissions"].set_index("commission").loc["C01"]
+    assert c01["fame"] == 9  # the recorded set, not the packaged one
+    frame.attrs.clear()  # as a file without its card set
+    with pytest.raises(ReportInputError, match="column 'fame_commissions': not the fame of"):
+        build_report(frame)
+    build_report(frame, rich)
+    without_commissions = frame.drop(columns=["fame_commissions"])
+    with pytest.raises(ReportInputError, match="column 'fame_goals': not the fame of the goals"):
+        build_report(without_commissions)

@@ -247,7 +247,7 @@ def test_markdown_shows_emphasis_syntax_from_the_data_as_text():
     ("column", "value", "message"),
     [
         ("fame", -3, "row 2, column 'fame': -3 is not a whole number from 0"),
-        ("seat", 7, "row 2, column 'seat': 7 is not a whole number from 0 to 3"),
+        ("seat", 7, "row 2, column 'seat': 7 is not a whole number from 0 to 1 \\(a 2-player"),
         ("win_share", 1.5, "row 2, column 'win_share': 1.5"),
     ],
 )

@@ -509,3 +509,15 @@ def test_report_refuses_a_complete_manifest_that_leaves_games_out(reference, tmp
         fails(cli("report", folder, "--out", out, "-q"), needle)
         shutil.rmtree(folder)
     assert not out.exists()
+
+
+def test_report_refuses_a_chunk_whose_sha256_was_taken_out(reference, tmp_path):
+    """With its SHA-256 left out of the manifest, another run's part file (another card
+    set) put in a chunk's place was reported as this run's games."""
+
+    def no_digest(manifest):
+        del manifest["chunks"][1]["sha256"]
+
+    folder = _forged_copy(reference, tmp_path, no_digest)
+    needle = f"chunk {part_name(25)} has no SHA-256"
+    fails(cli("report", folder, "--out", tmp_path / "rep", "-q"), needle)

@@ -370,6 +370,12 @@ def results():
     return sunset_sim.simulate(games=20, players=2, strategies=["greedy", "random"])
 
 
+def _without_record(frame: pd.DataFrame) -> pd.DataFrame:
+    frame = frame.copy()
+    frame.attrs.clear()
+    return frame
+
+
 @pytest.mark.parametrize(
     ("frame", "message"),
     [
@@ -377,11 +383,15 @@ def results():
         (lambda r: None, "frame: expected a DataFrame of results (one row per game and seat"),
         (
             lambda r: r.iloc[:1],
+            "results: row 1: game 0 has 1 rows; every game of a 2-player file has one row",
+        ),
+        (  # without the record simulate keeps with its rows, the players are not known
+            lambda r: _without_record(r.iloc[:1]),
             "results: column 'seat': only seat 0 appears; a game has 2 to 4 players",
         ),
         (lambda r: r[["game", "seat"]], "results: missing column 'strategy' (and 3 more)"),
     ],
-    ids=["empty", "none", "one-row", "columns"],
+    ids=["empty", "none", "one-row", "one-row-no-record", "columns"],
 )
 def test_build_report_says_what_is_wrong_with_the_frame(results, frame, message):
     with pytest.raises(InputError) as error:

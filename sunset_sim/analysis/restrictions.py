@@ -33,11 +33,13 @@ class Restriction:
 
 
 def restrictions_for(cards: CardSet, families: Sequence[str] = FAMILIES) -> list[Restriction]:
-    """One restriction per card (or feature type) of each family, in card-file order."""
+    """One restriction per card (or feature type) of each family, in card-file order; a
+    feature type no landscape shows has none (there is nothing to play without)."""
+    shown = [any(land.features[f] for land in cards.landscapes) for f in range(len(cards.features))]
     ids = {
         "plan": [p.id for p in cards.plans],
         "commission": [c.id for c in cards.commissions],
-        "feature": list(cards.features),
+        "feature": [name for name, on_some in zip(cards.features, shown, strict=True) if on_some],
         "landscape": [land.id for land in cards.landscapes],
     }
     unknown = [f for f in families if f not in ids]

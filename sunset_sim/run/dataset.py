@@ -457,8 +457,8 @@ def arrow_to_pandas(table: pa.Table) -> pd.DataFrame:
 def chunk_files(folder: str | os.PathLike, manifest: dict) -> list[str]:
     """The part files a manifest lists, in game order: only the folder's own part files
     (never a path out of it), each game once (a chunk listed twice would count its games
-    twice), every entry well-formed, each file whole (its SHA-256 as recorded). RunError in
-    one line otherwise."""
+    twice), every entry well-formed, each file whole (its SHA-256 as recorded; a chunk
+    without one could be another run's file). RunError in one line otherwise."""
     where = Path(folder) / MANIFEST
     entries = manifest["chunks"]
     if not all(isinstance(e, dict) and type(e.get("first_game")) is int for e in entries):
@@ -476,7 +476,12 @@ def chunk_files(folder: str | os.PathLike, manifest: dict) -> list[str]:
             raise RunError(f"{where}: chunk {entry['file']} overlaps another or has no games")
         next_game = entry["first_game"] + games
         path = Path(folder) / entry["file"]
-        if path.is_file() and "sha256" in entry and entry["sha256"] != file_digest(path):
+        if not isinstance(entry.get("sha256"), str):  # (every chunk is written with one)
+            raise RunError(
+                f"{where}: chunk {entry['file']} has no SHA-256, so nothing ties its file to "
+                "this run; play it again with simulate --resume and the original arguments"
+            )
+        if path.is_file() and entry["sha256"] != file_digest(path):
             raise RunError(  # damaged without a change of size: never read as results
                 f"{path}: damaged (its SHA-256 differs from the manifest); play it again with "
                 "simulate --resume and the original arguments"

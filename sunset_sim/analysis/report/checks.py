@@ -113,6 +113,18 @@ def check_card_words(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
         bad = _popcount(completed) != frame["commissions_won"].to_numpy()
         if bad.any():
             raise fail(bad, "commissions_won", "not the number of commissions completed")
+    if "fame_commissions" in frame:  # (another card set's games: their fame differs)
+        fame = np.zeros(len(frame), dtype=np.int64)
+        for index, commission in enumerate(cards.commissions):
+            bit = (completed[:, index // 64] >> np.uint64(index % 64)) & np.uint64(1)
+            fame += bit.astype(np.int64) * commission.fame
+        bad = fame != frame["fame_commissions"].to_numpy()
+        if bad.any():
+            raise fail(
+                bad, "fame_commissions", f"not the fame of the commissions completed in "
+                f"card set {cards.name!r}: pass the card set the games were played with "
+                "(--cards FILE)",
+            )  # fmt: skip
     painted, available = _words(frame, "painted_"), _words(frame, "available_")
     if painted is not None and available is not None and painted.shape == available.shape:
         bad = (painted & ~available) != 0
@@ -138,6 +150,8 @@ def check_card_days(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
     most_paint = max((plan.paint for plan in cards.plans), default=0)
     painted_sum = np.zeros(len(frame), dtype=np.int64)
     kept_sum = np.zeros(len(frame), dtype=np.int64)
+    goal_fame = np.array([goal.fame for goal in cards.goals] + [0], dtype=np.int64)
+    kept_fame = np.zeros(len(frame), dtype=np.int64)  # (the last entry: no goal shown)
     final_fame = np.full(len(frame), -1, dtype=np.int64)
     for day in days:
         played = played_through >= day
@@ -180,16 +194,24 @@ def check_card_days(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
                     bad, f"goal_card_day{day}",
                     f"not one goal card of the set's {len(cards.goals)} (or -1) for the game",
                 )  # fmt: skip
+            if f"goal_day{day}" in frame:
+                flags = np.maximum(frame[f"goal_day{day}"].to_numpy().astype(np.int64), 0)
+                kept_fame += ((flags & GOAL_FLAG_KEPT) != 0) * goal_fame[shown]
+    other_set = f"in card set {cards.name!r}: pass the card set the games were played with"
     sums = (
-        ("cards_painted", painted_sum, "painted_day"),
-        ("goals_won", kept_sum, "goal_day"),
-        ("fame", final_fame, "fame_day"),
-    )
-    for column, expected, source in sums:
-        if column in frame and all(f"{source}{day}" in frame for day in days):
+        ("cards_painted", painted_sum, ("painted_day",), "not what the painted_day* columns give"),
+        ("goals_won", kept_sum, ("goal_day",), "not what the goal_day* columns give"),
+        ("fame", final_fame, ("fame_day",), "not what the fame_day* columns give"),
+        (
+            "fame_goals", kept_fame, ("goal_day", "goal_card_day"),
+            f"not the fame of the goals kept {other_set} (--cards FILE)",
+        ),
+    )  # fmt: skip
+    for column, expected, sources, problem in sums:
+        if column in frame and all(f"{s}{day}" in frame for s in sources for day in days):
             bad = frame[column].to_numpy() != expected
             if bad.any():
-                raise fail(bad, column, f"not what the {source}* columns give")
+                raise fail(bad, column, problem)
     plan_days = [day for day in days if f"plan_day{day}" in frame]
     if "end_reason" in frame and plan_days:
         last = (played_through == max(plan_days)) == (
