@@ -55,6 +55,9 @@ class StrategyDecider:
         banned: np.ndarray | None = None,
     ):
         self.players = players
+        # one writable copy per seat and game, as the fast engine's batch has (a Player's
+        # own vector is read-only, and numba would compile decide again for one)
+        self.params = [player.params.copy() for player in players]
         self.tables = tables
         self.bans = _seat_bans(banned, game_index, len(players), tables)
         self.setup = Stream(seed, game_index, STREAM_SETUP)
@@ -72,7 +75,7 @@ class StrategyDecider:
         player = self.players[seat]
         try:
             answer = player.spec.decide(
-                kind, obs, options, len(rows), player.params, self.streams[seat], self.tables
+                kind, obs, options, len(rows), self.params[seat], self.streams[seat], self.tables
             )
         except numba.core.errors.NumbaError as error:  # decide compiled here, for this call
             failure = not_compilable(player.spec, error)
@@ -229,7 +232,7 @@ def play_reference(
     problems = check_playable(cards, len(players), rules.days, commissions=False)
     if problems:
         raise validation.InputError(problems[0])
-    validation.check_seed(seed)
+    seed = validation.check_seed(seed)  # a numpy seed as an int: the same game as seed=5
     # 0 to 2**64 - 1, as a seed: a larger index wrapped onto game 0's deal
     game_index = validation.check_seed(game_index, "game_index")
     validation.check_callback(on_event, "on_event")

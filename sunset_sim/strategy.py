@@ -13,11 +13,13 @@ decision with a single legal option is never put to a strategy.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import numbers
 import os
 import pkgutil
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from sunset_sim.files import JSONTextError, parse_json
-from sunset_sim.validation import InputError, one_line, short_number
+from sunset_sim.validation import InputError, label_problem, one_line, short_number
 
 
 class StrategyError(InputError):
@@ -113,6 +115,33 @@ def parameter_indices(parameters: tuple[Parameter, ...], *names: str) -> tuple[i
 NAME_LIMIT = 64
 
 
+def _parameter_problem(p: object) -> str | None:
+    """What makes a parameter unusable, or None: a name not addressable as ``NAME:key=v``
+    (``params`` names a file), a bound or default not finite (NaN passes range checks)."""
+    if not isinstance(p, Parameter):
+        return f"parameters holds {short_number(repr(p))}, not a Parameter"
+    if not isinstance(p.name, str) or not p.name:
+        return f"parameter name {short_number(repr(p.name))} is empty or not a text"
+    shown = one_line(repr(p.name), 40, keep=37)
+    if p.name == "params":
+        return "parameter name 'params' is taken: NAME:params=FILE reads a params file"
+    if not p.name.isprintable():
+        return f"parameter name {shown} holds a control character"
+    if any(mark in p.name for mark in "=,:") or any(c.isspace() for c in p.name):
+        return f"parameter name {shown} may not hold '=', ',', ':' or spaces"
+    for what in ("default", "low", "high"):
+        value = getattr(p, what)
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            return f"parameter {shown}: {what} {short_number(repr(value))} is not a number"
+        if not np.isfinite(float(value)):
+            return f"parameter {shown}: {what} {value} is not a finite number"
+    if p.integer and p.default != round(p.default):
+        return f"parameter {shown}: default {p.default:g} of a count is not a whole number"
+    if p.integer and np.ceil(p.low) > p.high:
+        return f"parameter {shown}: the range {p.low:g}..{p.high:g} holds no whole number"
+    return None
+
+
 @dataclass(frozen=True)
 class StrategySpec:
     """A strategy as the tools see it.
@@ -133,33 +162,47 @@ class StrategySpec:
     def __post_init__(self) -> None:
         """A declaration that could never be seated as written is refused here, in one
         line naming the strategy, not later as if the user had given a bad value."""
-        names = [p.name for p in self.parameters]
-        problem = None
-        if not isinstance(self.name, str) or not self.name:
-            problem = "its name is empty (or not a string): it could never be named to seat it"
-        elif len(self.name) > NAME_LIMIT:
-            problem = f"its name is {len(self.name)} characters long, more than {NAME_LIMIT}"
-        elif not self.name.isprintable():
-            problem = "its name holds a control character"
-        elif any(mark in self.name for mark in ":=,") or self.name != self.name.strip():
-            problem = "its name may not hold ':', '=', ',' or surrounding spaces"
-        elif len(set(names)) != len(names):
-            twice = next(name for name in names if names.count(name) > 1)
-            problem = f"parameter {twice!r} is declared twice"
-        for p in self.parameters:
-            if problem is None and not p.low <= p.high:
-                problem = f"parameter {p.name!r}: low {p.low:g} is above high {p.high:g}"
-            elif problem is None and not p.low <= p.default <= p.high:
-                problem = (
-                    f"parameter {p.name!r}: default {p.default:g} is outside its range "
-                    f"{p.low:g}..{p.high:g}"
-                )
+        if isinstance(self.parameters, list):  # (a tuple, so that the spec stays hashable)
+            object.__setattr__(self, "parameters", tuple(self.parameters))
+        problem = self._problem()
         if problem is not None:
             shown = self.name if isinstance(self.name, str) and self.name else repr(self.name)
             shown = shown if len(shown) <= NAME_LIMIT else shown[:NAME_LIMIT] + "..."
             raise StrategyError(
                 f"strategy {shown if shown.isprintable() else ascii(shown)}: {problem}"
             )
+
+    def _problem(self) -> str | None:
+        """The first thing wrong with this declaration, or None."""
+        if not isinstance(self.name, str) or not self.name:
+            return "its name is empty (or not a string): it could never be named to seat it"
+        if len(self.name) > NAME_LIMIT:
+            return f"its name is {len(self.name)} characters long, more than {NAME_LIMIT}"
+        if not self.name.isprintable():
+            return "its name holds a control character"
+        if any(mark in self.name for mark in ":=,") or self.name != self.name.strip():
+            return "its name may not hold ':', '=', ',' or surrounding spaces"
+        if not callable(self.decide):
+            return f"decide must be a function, got {type(self.decide).__name__}"
+        if not isinstance(self.parameters, tuple):
+            return f"parameters must be a tuple of Parameter, got {type(self.parameters).__name__}"
+        for p in self.parameters:
+            problem = _parameter_problem(p)
+            if problem is not None:
+                return problem
+        names = [p.name for p in self.parameters]
+        if len(set(names)) != len(names):
+            twice = next(name for name in names if names.count(name) > 1)
+            return f"parameter {twice!r} is declared twice"
+        for p in self.parameters:
+            if not p.low <= p.high:
+                return f"parameter {p.name!r}: low {p.low:g} is above high {p.high:g}"
+            if not p.low <= p.default <= p.high:
+                return (
+                    f"parameter {p.name!r}: default {p.default:g} is outside its range "
+                    f"{p.low:g}..{p.high:g}"
+                )
+        return None
 
     def param_vector(self, overrides: dict[str, float] | None = None) -> np.ndarray:
         """The parameter vector in declaration order, defaults overridden by name."""
@@ -208,7 +251,10 @@ class Player:
     ``params`` is one value per declared parameter, in declaration order (as
     ``spec.param_vector()`` gives it); it is checked here, because the engine reads it
     unchecked: a short vector played as zeros and a NaN as no preference at all. It is
-    kept as a float64 vector (a list or an int array is converted)."""
+    kept as a read-only float64 copy (a list or an int array is converted), so a value
+    written in later cannot skip that check. ``label`` names the player in every table
+    (default: the strategy's name): a printable text, refused here rather than when a
+    report reads it back."""
 
     spec: StrategySpec
     params: np.ndarray = field(compare=False)
@@ -221,10 +267,12 @@ class Player:
                 "(make_player('NAME') seats a strategy by name)"
             )
         spec = self.spec
+        if (problem := label_problem(self.label)) is not None:  # one rule with the results'
+            raise StrategyError(f"strategy {spec.name}: label {problem}")
         names = [p.name for p in spec.parameters]
         expected = f"{len(names)} value{'s' * (len(names) != 1)} ({', '.join(names) or 'none'})"
         try:
-            params = np.asarray(self.params, dtype=np.float64)
+            params = np.array(self.params, dtype=np.float64)  # a copy: the caller's stays
         except (TypeError, ValueError):
             raise StrategyError(
                 f"strategy {spec.name}: params must be numbers, {expected}"
@@ -236,6 +284,7 @@ class Player:
             )
         for p, value in zip(spec.parameters, params.tolist(), strict=True):
             spec.check_value(p, value)
+        params.setflags(write=False)
         object.__setattr__(self, "params", params)
 
     @property
@@ -284,8 +333,9 @@ def registry() -> dict[str, StrategySpec]:
         from importlib.metadata import entry_points
 
         for entry in entry_points(group="sunset_sim.strategies"):
-            try:
-                spec = entry.load()
+            try:  # (its prints to stderr, as a --strategy-path module's)
+                with contextlib.redirect_stdout(sys.stderr):
+                    spec = entry.load()
             except Exception as error:  # noqa: BLE001 - a broken plug-in must not break the tool
                 warnings.warn(
                     f"strategy plug-in {entry.name!r} failed to load: {error}", stacklevel=2
@@ -308,6 +358,8 @@ def add_strategy_path(folder: str | os.PathLike) -> None:
     """Make the strategies in ``folder`` (each module defining ``STRATEGY``) known, here
     and in worker processes started later (it goes into ``SUNSET_SIM_STRATEGY_PATH``).
     An empty path is refused: it would import every module of the current folder."""
+    if not isinstance(folder, str | os.PathLike):
+        raise StrategyError(f"strategy path: expected a folder, got {type(folder).__name__}")
     if isinstance(folder, str) and not folder.strip():
         raise StrategyError("strategy path '': empty path")
     path = Path(folder).resolve()
@@ -335,8 +387,6 @@ def _folder_strategies(folder: str) -> list[tuple[StrategySpec, Path]]:
     its own name with the folder on ``sys.path`` (so its modules may import each other).
     A module whose ``STRATEGY`` is not a StrategySpec is skipped with a warning; one
     without any is a helper (better named with a leading _, which is never imported)."""
-    import sys
-
     path = Path(folder)
     if not path.is_dir():
         warnings.warn(f"strategy path {folder}: not a folder", stacklevel=3)
@@ -347,8 +397,9 @@ def _folder_strategies(folder: str) -> list[tuple[StrategySpec, Path]]:
     for module in pkgutil.iter_modules([str(path)]):
         if module.name.startswith("_"):
             continue
-        try:
-            imported = importlib.import_module(module.name)
+        try:  # a print at import goes to stderr: stdout may be a CSV (--out -)
+            with contextlib.redirect_stdout(sys.stderr):
+                imported = importlib.import_module(module.name)
         except (Exception, SystemExit) as error:  # noqa: BLE001 - a broken plug-in must not
             # break the tool (nor end it: sys.exit() at import is SystemExit)
             problem = f"exited (SystemExit: {error})" if isinstance(error, SystemExit) else error
@@ -399,6 +450,10 @@ def make_player(text: str) -> Player:
     (as a tuner writes it); ``key=value`` items override its values, before or after it
     (one written before the file was once overridden by it, while the label still read
     that value)."""
+    if not isinstance(text, str):
+        raise StrategyError(
+            f"strategy: expected a text such as 'greedy', got {type(text).__name__}"
+        )
     name, _, arguments = text.partition(":")
     specs = registry()
     if name not in specs:

@@ -54,13 +54,13 @@ is not worth the kernel's compile time.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from collections.abc import Sequence
 
 import numba
 import numpy as np
 
-from sunset_sim import observation
-from sunset_sim.cards.loader import load_cards
+from sunset_sim import observation, validation
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.trace import comparable, trace_to_record
@@ -109,16 +109,17 @@ def check_strategy(
     """The problems found (one line each); an empty list means every check passed.
 
     ``strategy`` is a registered name (``NAME:key=value`` and ``NAME:params=FILE`` work as
-    on the command line), a StrategySpec (default parameters) or a Player."""
+    on the command line), a StrategySpec (default parameters) or a Player. Bad arguments
+    (``seed=-1``, ``players=()``; ``players=3`` is ``(3,)``) are an InputError up front,
+    not findings against the strategy."""
+    games, players, seed = _checked_sizes(games, players, seed)
     try:
         player = _player(strategy)
     except StrategyError as error:
         return [str(error)]
-    if games < 1 or not players:
-        raise ValueError("check_strategy needs at least one game and one player count")
-    cards = cards if cards is not None else load_cards()
+    cards = validation.as_cards(cards)
     tables = build_tables(cards)
-    rules = rules or Rules()
+    rules = validation.as_rules(rules)
     report = _Report()
     compiled = numba.config.DISABLE_JIT or isinstance(
         player.spec.decide, numba.core.dispatcher.Dispatcher
@@ -360,7 +361,27 @@ def _objmode_check(spec: StrategySpec, report: _Report) -> None:
             return
 
 
+def _checked_sizes(games: object, players: object, seed: object) -> tuple[int, list[int], int]:
+    """The arguments as ``InputError``s up front (not findings against the strategy): one
+    player count may be given as a number, ``players=3`` for ``(3,)``."""
+    games = validation.check_games(games)
+    seed = validation.check_seed(seed)
+    if isinstance(players, numbers.Integral) and not isinstance(players, bool):
+        players = (players,)
+    if not isinstance(players, Sequence) or isinstance(players, str):
+        shown = type(players).__name__
+        raise validation.InputError(f"players: expected player counts such as (2, 3), got {shown}")
+    if not players:
+        raise validation.InputError("players: give at least one player count")
+    return games, [validation.check_players(n) for n in players], seed
+
+
 def _player(strategy: str | StrategySpec | Player) -> Player:
+    if not isinstance(strategy, str | StrategySpec | Player):
+        raise validation.InputError(
+            f"strategy: expected a strategy name, a StrategySpec or a Player, "
+            f"got {type(strategy).__name__}"
+        )
     if isinstance(strategy, Player):
         return strategy
     if isinstance(strategy, StrategySpec):

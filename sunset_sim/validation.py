@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MappingView, Sequence, Set
 from typing import TYPE_CHECKING
 
 from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
@@ -43,6 +43,7 @@ __all__ = [
     "check_seed",
     "check_strategies",
     "check_whole",
+    "label_problem",
     "one_line",
     "short_number",
 ]
@@ -324,6 +325,17 @@ def check_names(
     return list(dict.fromkeys(items))
 
 
+def label_problem(label: object) -> str | None:
+    """What keeps ``label`` from naming a player in results and reports, or None: a text,
+    printable and not blank (``result_rows`` refuses the same when it reads results back),
+    or "" for the strategy's own name. A number there once failed mid-tournament."""
+    if not isinstance(label, str):
+        return f"must be a text, got {type(label).__name__}"
+    if label and not (label.strip() and label.isprintable()):
+        return f"{one_line(repr(label), 60, keep=57)} is blank or holds a control character"
+    return None
+
+
 def check_field_fits(n_strategies: int, players: int, name: str = "strategies") -> None:
     """One seat per strategy at most: simulate seats them in order, and the ones past
     the last seat were once dropped without a word."""
@@ -338,11 +350,17 @@ def check_strategies(
     strategies: Sequence[str | Player] | str, name: str = "strategies"
 ) -> list[Player]:
     """Strategies as players: each a text (``"greedy:lateness=1"``, ``"balanced:params=tuned"``)
-    or a ``Player``; at least one. A single text is one strategy (not its letters)."""
+    or a ``Player``; at least one. A single text is one strategy (not its letters). A set
+    or dict is refused: the seats follow the order given, and theirs is the hash order."""
     from sunset_sim.strategy import Player, StrategyError, make_player
 
     if isinstance(strategies, str | Player):
         strategies = [strategies]
+    if isinstance(strategies, Set | Mapping | MappingView):  # seats in hash order: by chance
+        raise InputError(
+            f"{name}: expected an ordered list of strategy names or players, got "
+            f"{type(strategies).__name__} (the seats follow the list's order)"
+        )
     try:
         items = list(strategies)
     except TypeError:

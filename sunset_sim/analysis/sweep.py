@@ -214,7 +214,9 @@ def sweep(
             "param or rule: give exactly one (param: a strategy parameter "
             "'NAME:KEY=V1,V2,...'; rule: a rule option 'KEY=V1,V2,...')"
         )
-    _check_sizes(players, games, seed, jobs, chunk_size, on_chunk, progress)
+    players, games, seed, jobs, chunk_size = _check_sizes(
+        players, games, seed, jobs, chunk_size, on_chunk, progress
+    )
     card_set = validation.as_cards(cards)
     base_rules = resolve_rules(rules)
     entrants = validation.check_strategies(("greedy",) if strategies is None else strategies)

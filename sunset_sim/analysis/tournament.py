@@ -232,8 +232,8 @@ def tournament(
     chunk_size = validation.check_chunk_size(chunk_size)
     validation.check_callback(on_chunk, "on_chunk")
     validation.check_progress(progress)
-    if isinstance(rating_games, bool) or not isinstance(rating_games, int) or rating_games < 0:
-        raise validation.InputError(f"rating_games: {rating_games!r} is not a whole number >= 0")
+    # a numpy integer counts as its int, as every other count does
+    rating_games = validation.check_whole(rating_games, "rating_games", low=0)
     entrants = validation.check_strategies(strategies)
     check_distinct(entrants)
     labels = list(dict.fromkeys(p.name for p in entrants))

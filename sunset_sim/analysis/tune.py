@@ -273,6 +273,9 @@ def _plain(value):
 
 def tunable_spec(strategy: str | Player) -> Player:
     """The player to tune: ``NAME`` or ``NAME:k=v,...`` (its values are the start)."""
+    if not isinstance(strategy, str | Player):
+        kind = type(strategy).__name__
+        raise TuneError(f"strategy: expected a strategy name or a Player, got {kind}")
     try:
         player = strategy if isinstance(strategy, Player) else make_player(strategy)
     except StrategyError as error:
@@ -420,17 +423,15 @@ def tune(
             open_backend(backend, jobs, scheduler)  # named now, not after the compile
         if opponents is None:
             raise InputError("opponent: give at least one strategy (the default: greedy)")
-        opponents = [opponents] if isinstance(opponents, str | Player) else list(opponents)
-        if not opponents:  # (as simulate and tournament: not greedy in its place)
-            raise InputError("opponent: give at least one strategy")
-        if len(opponents) > players - 1:
+        # ordered, at least one (as simulate and tournament: not greedy in its place)
+        chosen = checks.check_strategies(opponents, "opponent")
+        if len(chosen) > players - 1:
             raise TuneError(
-                f"{len(opponents)} opponents do not fit round a table of {players} "
+                f"{len(chosen)} opponents do not fit round a table of {players} "
                 f"(at most {players - 1} besides the tuned strategy)"
             )
         rules = checks.as_rules(rules)
         card_set = checks.as_cards(cards, players=players, days=rules.days)
-        chosen = checks.check_strategies(opponents, "opponent")
         field_players = [chosen[seat % len(chosen)] for seat in range(players - 1)]
     except TuneError:
         raise

@@ -231,16 +231,19 @@ def _check_sizes(
     chunk_size: int = DEFAULT_CHUNK,
     on_chunk: object = None,
     progress: object = False,
-) -> None:
+) -> tuple[int, int, int, int | None, int]:
     """The CLI's limits and the API's other options (validation.py): an InputError (a
-    ValueError) in one line, before anything is played."""
-    validation.check_players(players)
-    validation.check_games(games)
-    validation.check_seed(seed)
-    validation.check_jobs(jobs)
-    validation.check_chunk_size(chunk_size)
+    ValueError) in one line, before anything is played. Returns players, games, seed,
+    jobs and chunk size as Python ints (a numpy seed plays as the same int would)."""
     validation.check_callback(on_chunk, "on_chunk")
     validation.check_progress(progress)
+    return (
+        validation.check_players(players),
+        validation.check_games(games),
+        validation.check_seed(seed),
+        validation.check_jobs(jobs),
+        validation.check_chunk_size(chunk_size),
+    )
 
 
 # --- statistics that stats.py does not have -----------------------------------------
@@ -350,7 +353,9 @@ def compare(
     is told of games played. ``backend``/``scheduler``: where the chunks are played, as
     ``simulate`` takes them ("local", "dask", a ``distributed.Client``); same results.
     """
-    _check_sizes(players, games, seed, jobs, chunk_size, on_chunk, progress)
+    players, games, seed, jobs, chunk_size = _check_sizes(
+        players, games, seed, jobs, chunk_size, on_chunk, progress
+    )
     alpha = validation.check_fraction(alpha, "alpha")
     check_two_variants(any(v is not None for v in (cards_a, cards_b, rules_a, rules_b)))
     base_cards = _cards(cards)
