@@ -164,6 +164,20 @@ OTHER_DEALS = (
 )
 
 
+def _deals_note(renamed: list[tuple[str, str]]) -> str:
+    """What compare says of deals whose card ids differ: the same places for decks of
+    the same sizes (``renamed``: the ids that differ), else other deals."""
+    if not renamed:
+        return OTHER_DEALS
+    first = ", ".join(f"{a} in A, {b} in B" for a, b in renamed[:3])
+    more = f" and {len(renamed) - 3} more" if len(renamed) > 3 else ""
+    return (
+        f"{len(renamed)} card id(s) differ between the sets ({first}{more}), but each deck "
+        "has the same size in both, so deal g puts B's card where it puts A's: the games "
+        "are paired by deal as for an edited card"
+    )
+
+
 def _shown(frame):
     """A compare section as printed: A/B headers and a '*' column for significance."""
     shown = frame.drop(columns=["section", "significant"]).rename(columns={"a": "A", "b": "B"})
@@ -310,7 +324,7 @@ def compare_command(
     attrs = frame.attrs
     # what the csv rows cannot carry goes to stderr (status lines; json has same_deals)
     if table_format == "csv" and not attrs["same_deals"]:
-        click.echo(f"note: {OTHER_DEALS}", err=True)
+        click.echo(f"note: {_deals_note(attrs['renamed'])}", err=True)
     if rules_a == rules_b and cards_a.content_hash == cards_b.content_hash:
         click.echo(f"note: {SAME_VARIANT}", err=True)
     if table_format == "json":
@@ -318,6 +332,7 @@ def compare_command(
             "a": attrs["a"],
             "b": attrs["b"],
             "same_deals": attrs["same_deals"],
+            "renamed": [list(pair) for pair in attrs["renamed"]],
             "games": games,
             "players": players,
             "seatings": attrs["tables"],
@@ -337,7 +352,7 @@ def compare_command(
             "(paired by deal)."
         )
     else:
-        click.echo(f"Note: {OTHER_DEALS}.")
+        click.echo(f"Note: {_deals_note(attrs['renamed'])}.")
     titles = {
         "strategy": "Per strategy: win share and mean fame",
         "fame parts": "Per strategy: mean fame parts",

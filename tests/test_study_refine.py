@@ -32,7 +32,20 @@ class FreshDeals:
 
 
 def row(card: str, value: float, low: float, high: float, status: str) -> list:
-    return ["commission", card, "value_per_fame", value, low, high, 0.06, 0.28, status, 1000]
+    return [
+        "commission",
+        card,
+        "value_per_fame",
+        value,
+        low,
+        high,
+        0.06,
+        0.28,
+        0.0,
+        0.0,
+        status,
+        1000,
+    ]
 
 
 def test_a_card_outside_by_chance_on_the_studys_deals_is_not_edited():

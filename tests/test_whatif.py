@@ -99,8 +99,10 @@ def test_compare_table_and_csv_formats():
 
 
 def test_compare_edited_card_set_keeps_the_deals_and_other_cards_do_not(tmp_path):
-    """Same card ids in the same order (numbers edited) are identical deals; a set with
-    two landscapes swapped deals other cards (CardSet.deal_key)."""
+    """Same card ids in the same order (numbers edited) are identical deals; two ids
+    swapped (decks of the same sizes) still put each card in the same places, which
+    compare said were other deals (every difference was 0); a deck of another size deals
+    other cards (CardSet.deal_key)."""
     from sunset_sim.cards.edit import dump_cards, edit_card
 
     edited = edit_card(DEFAULT_CARDS, DEFAULT_CARDS.plans[2].id, "paint", 1)
@@ -114,9 +116,14 @@ def test_compare_edited_card_set_keeps_the_deals_and_other_cards_do_not(tmp_path
     other = tmp_path / "swapped.toml"
     other.write_text(swapped.replace("name = ", 'name = "variant"\n# was: ', 1), "utf-8")
     out = ok(cli("compare", *FIELD, "--games", 20, "--b-cards", other))
-    assert "deal g is a different deal" in out  # other cards in other places
+    assert "2 card id(s) differ between the sets (L01 in A, L60 in B, L60 in A, L01 in B)" in out
+    assert "deal g puts B's card where it puts A's" in out and "different deal" not in out
     assert "B: cards " in out and "(variant)" in out
-    result = cli("compare", *FIELD, "--games", 20, "--b-cards", other, "--format", "csv")
+    more = tmp_path / "more.toml"
+    extra = '\n[[landscape]]\nid = "L61"\nfeatures = ["sun"]\n'
+    more.write_text(text.replace("\n[[commission]]", extra + "\n[[commission]]", 1), "utf-8")
+    assert len(load_cards(more).landscapes) == 61
+    result = cli("compare", *FIELD, "--games", 20, "--b-cards", more, "--format", "csv")
     assert "deal g is a different deal" in result.stderr  # csv rows cannot carry it
     assert ok(result).splitlines()[0] == ",".join(COMPARE_COLUMNS)
     assert "same variant" not in result.stderr

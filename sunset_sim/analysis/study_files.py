@@ -181,8 +181,15 @@ def unsettled_text(row: pd.Series) -> str:
     return (
         f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} "
         f"({row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}, n = {int(row['n']):,}), "
-        f"target {row['target_low']:.2f} to {row['target_high']:.2f}"
+        f"target {row['target_low']:.2f} to {row['target_high']:.2f}" + _edge_noise(row)
     )
+
+
+def _edge_noise(row: pd.Series) -> str:
+    """The SD of the band edge an unsettled value is past (the band is measured too)."""
+    edge = "target_high_sd" if row["value"] > row["target_high"] else "target_low_sd"
+    sd = row.get(edge, 0.0)
+    return f" (that edge's SD {sd:.2f})" if np.isfinite(sd) and sd > 0 else ""
 
 
 def suggestion_text(row: pd.Series) -> str:

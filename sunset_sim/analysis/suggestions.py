@@ -24,6 +24,7 @@ from sunset_sim.analysis.targets import (
     band_status,
     card_band,
     half_widths,
+    noisy_interval,
 )
 from sunset_sim.cards.edit import CardEditError, card_value, edit_card
 from sunset_sim.cards.model import CardSet
@@ -270,6 +271,7 @@ def refine_targets(
     notes = []
     for index, row in target_frame.iterrows():
         low, high, value = row["target_low"], row["target_high"], row["value"]
+        edge_sds = (row["target_low_sd"], row["target_high_sd"])
         if row["family"] not in METRIC or row["status"] not in ("unsettled", "above", "below"):
             continue
         measures = [(value, row["value_ci_low"], row["value_ci_high"], int(row["n"]))]
@@ -278,9 +280,9 @@ def refine_targets(
                 (*_measured_metric(batch, cards, row["family"], row["card"]), batch.games)
             )
             pooled = _weighted(measures)
-            if not _straddles(pooled, low, high):
+            if not _straddles((pooled[0], *noisy_interval(*pooled, *edge_sds)), low, high):
                 break
-        found = band_status(*pooled, low, high)
+        found = band_status(*pooled, low, high, *edge_sds)
         deals = sum(m[3] for m in measures)
         frame.loc[index, ["value", "value_ci_low", "value_ci_high"]] = pooled
         frame.loc[index, ["status", "n"]] = [found, deals]
@@ -300,8 +302,8 @@ def refine_targets(
             f"{high:.2f} but with a CI holding its edge; {pooled[0]:.2f} (95% CI "
             f"{pooled[1]:.2f} to {pooled[2]:.2f}) on {deals} deals with fresh ones: {found}"
             + (
-                " (its value outside the band, its CI still reaching in; more deals, "
-                "--verify-games, would settle it)"
+                " (its value outside the band, its CI, or the band's own error, still "
+                "reaching in; more deals, --games and --verify-games, would settle it)"
                 if found == "unsettled"
                 else ""
             )

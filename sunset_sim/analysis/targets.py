@@ -27,6 +27,7 @@ __all__ = [
     "METRIC_TEXT",
     "TARGET_COLUMNS",
     "Targets",
+    "band_noise",
     "band_status",
     "broken_pairs",
     "card_band",
@@ -34,6 +35,7 @@ __all__ = [
     "goal_targets",
     "half_widths",
     "lone_pair_notes",
+    "noisy_interval",
     "out_of_wake_order",
 ]
 
@@ -136,9 +138,15 @@ TARGET_COLUMNS = [
     "value_ci_high",
     "target_low",
     "target_high",
+    "target_low_sd",
+    "target_high_sd",
     "status",
     "n",
 ]
+# the band's edges are estimates too (the other cards' values, on the same deals): their
+# standard deviations over redrawn values (``band_noise``), with this many draws
+BAND_DRAWS = 200
+Z95 = 1.959963984540054
 
 
 def broken_pairs(
@@ -281,18 +289,71 @@ def card_band(
     return low, high
 
 
-def band_status(value: float, ci_low: float, ci_high: float, low: float, high: float) -> str:
-    """A value against its target band: "above" or "below" when its whole 95% CI is
-    outside, "inside" when the value is in the band, else "unsettled" (the value outside,
-    its CI reaching in: more deals would tell; it was called "inside", which read as
-    settled for a value outside), "no value" for NaN."""
+def band_status(
+    value: float, ci_low: float, ci_high: float, low: float, high: float,
+    low_sd: float = 0.0, high_sd: float = 0.0,
+) -> str:  # fmt: skip
+    """A value against its target band: "above" or "below" when it is outside beyond the
+    noise of both (its 95% CI widened by the edge's SD, ``low_sd`` or ``high_sd``, in
+    quadrature: the band is itself measured, and a card 2 SEs over a top that moved by as
+    much between seeds was called "above" on one seed and "inside" on the next), "inside"
+    when the value is in the band, else "unsettled" (the value outside, the interval
+    reaching in: more deals would tell), "no value" for NaN."""
     if not np.isfinite(value):
         return "no value"
-    if ci_low > high:
+    lowest, highest = noisy_interval(value, ci_low, ci_high, low_sd, high_sd)
+    if lowest > high:
         return "above"
-    if ci_high < low:
+    if highest < low:
         return "below"
     return "inside" if low <= value <= high else "unsettled"
+
+
+def noisy_interval(
+    value: float, ci_low: float, ci_high: float, low_sd: float = 0.0, high_sd: float = 0.0
+) -> tuple[float, float]:
+    """The value's 95% CI widened by the band edge's SD it is held to (in quadrature; the
+    lower end against the top edge, the upper end against the bottom one)."""
+    lowest = value - math.hypot(value - ci_low, Z95 * high_sd) if high_sd > 0 else ci_low
+    highest = value + math.hypot(ci_high - value, Z95 * low_sd) if low_sd > 0 else ci_high
+    return lowest, highest
+
+
+def band_noise(
+    targets: Targets, family: str, metric_of: dict[str, float], card: str,
+    wake_of: dict[str, int], whole_of: dict[str, float] | None, fame: float | None,
+    half_width_of: dict[str, float], rng: np.random.Generator,
+) -> tuple[float, float]:  # fmt: skip
+    """The SDs of the card's band edges (``card_band``) when the other cards' values are
+    redrawn within their errors (normal, SE = CI half-width / 1.96, independent): the
+    band's median moved by a third between seeds of a few hundred deals, and that noise
+    was not counted. A whole value (a commission's cap) moves with its value per point."""
+    others = [c for c in metric_of if c != card and np.isfinite(metric_of[c])]
+    se = np.array([half_width_of.get(c, 0.0) / Z95 for c in others])
+    se = np.where(np.isfinite(se), se, 0.0)
+    if not others or not (se > 0).any():
+        return 0.0, 0.0
+    base = np.array([metric_of[c] for c in others])
+    edges = []
+    for _ in range(BAND_DRAWS):
+        drawn = base + rng.standard_normal(base.size) * se
+        redrawn = dict(metric_of)
+        redrawn.update(zip(others, drawn, strict=True))
+        wholes = None
+        if whole_of is not None:  # the whole value scales as its value per point
+            wholes = dict(whole_of)
+            for c, new, old in zip(others, drawn, base, strict=True):
+                if old != 0 and c in wholes:
+                    wholes[c] = whole_of[c] * new / old
+        edges.append(
+            card_band(targets, family, redrawn, card, wake_of, wholes, fame, half_width_of)
+        )
+    spread = np.array(edges, dtype=float)
+    spread = np.where(np.isfinite(spread), spread, np.nan)
+    low_sd, high_sd = (
+        float(np.nanstd(spread[:, i])) if np.isfinite(spread[:, i]).any() else 0.0 for i in (0, 1)
+    )
+    return low_sd, high_sd
 
 
 def card_targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.DataFrame:
@@ -304,13 +365,18 @@ def card_targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.D
         metric_of = dict(zip(part["card"], part[name].to_numpy(dtype=float), strict=True))
         whole_of = dict(zip(part["card"], part["value"].to_numpy(dtype=float), strict=True))
         half = half_widths(part, name)
+        rng = np.random.default_rng(0)  # (the same tables for the same values)
         for _, row in part.iterrows():
             low, high = card_band(
                 targets, family, metric_of, row["card"], wake, whole_of, float(row["fame"]),
                 half,
             )  # fmt: skip
+            low_sd, high_sd = band_noise(
+                targets, family, metric_of, row["card"], wake, whole_of, float(row["fame"]),
+                half, rng,
+            )  # fmt: skip
             value, lo, hi = row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
-            status = band_status(value, lo, hi, low, high)
+            status = band_status(value, lo, hi, low, high, low_sd, high_sd)
             rows.append(
                 [
                     family,
@@ -321,6 +387,8 @@ def card_targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.D
                     hi,
                     low,
                     high,
+                    low_sd,
+                    high_sd,
                     status,
                     int(row["n"]),
                 ]  # fmt: skip
@@ -363,6 +431,8 @@ def goal_targets(cards: CardSet, base: FieldRun, targets: Targets) -> pd.DataFra
                 high,
                 0.0,
                 targets.last_mover,
+                0.0,  # (a fixed share, not measured)
+                0.0,
                 status,
                 n,
             ]  # fmt: skip

@@ -309,6 +309,19 @@ def paired_balance_diff(
 # --- compare ------------------------------------------------------------------------
 
 
+def renamed_cards(set_a: CardSet, set_b: CardSet) -> list[tuple[str, str]]:
+    """(A's id, B's id) at each deck position where they differ, when every deck has the
+    same size in both: the engines shuffle positions, so deal g still puts B's card where
+    it puts A's (a renamed or replaced card: paired as an edit is). Empty otherwise."""
+    pairs = []
+    for deck in ("landscapes", "commissions", "goals", "plans"):
+        cards_a, cards_b = getattr(set_a, deck), getattr(set_b, deck)
+        if len(cards_a) != len(cards_b):
+            return []
+        pairs += [(a.id, b.id) for a, b in zip(cards_a, cards_b, strict=True) if a.id != b.id]
+    return pairs
+
+
 def compare(
     strategies: Sequence[StrategyLike] = ("greedy",),
     players: int = 4,
@@ -348,7 +361,8 @@ def compare(
     largest gap between seats' win rates); ``tie_rate``, ``early_end_rate`` (ended by
     commission shortage), ``days_played``. ``frame.attrs`` holds ``a``, ``b`` (one-line
     descriptions), ``same_deals`` (True when both card sets have the same card ids in the
-    same order, so every deal is identical: ``CardSet.deal_key``), ``games``, ``tables``.
+    same order, so every deal is identical: ``CardSet.deal_key``), ``renamed`` (where the
+    decks are the same sizes but ids differ: ``renamed_cards``), ``games``, ``tables``.
     ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr); ``on_chunk(games)``
     is told of games played. ``backend``/``scheduler``: where the chunks are played, as
     ``simulate`` takes them ("local", "dask", a ``distributed.Client``); same results.
@@ -383,6 +397,7 @@ def compare(
         a=describe_variant(set_a, variant_a),
         b=describe_variant(set_b, variant_b),
         same_deals=set_a.deal_key == set_b.deal_key,
+        renamed=renamed_cards(set_a, set_b),
         games=games,
         tables=len(tables),
         players=players,
