@@ -1,0 +1,65 @@
+"""A study's answers that hold on other seeds (a hostile designer's runs): the target
+band is itself measured, so its noise counts before a card is called outside; and a plan
+card's fields are each walked alone when the walk toward the band finds nothing."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from conftest import cli, ok
+
+from sunset_sim.analysis.targets import Targets, band_noise, band_status
+from sunset_sim.cards.loader import default_cards_text, load_cards
+
+
+def test_the_bands_own_error_widens_a_cards_interval_against_it():
+    """A card 2 SEs past a top edge whose SD is as large is not called outside: the
+    helper's seeds moved C19 between above and inside while its own values agreed."""
+    assert band_status(0.26, 0.22, 0.30, 0.03, 0.19) == "above"
+    assert band_status(0.26, 0.22, 0.30, 0.03, 0.19, 0.01, 0.05) == "unsettled"
+    assert band_status(0.40, 0.36, 0.44, 0.03, 0.19, 0.01, 0.05) == "above"
+    assert band_status(-0.10, -0.14, -0.06, 0.03, 0.19, 0.08, 0.0) == "unsettled"
+    assert band_status(0.10, 0.00, 0.20, 0.03, 0.19, 0.5, 0.5) == "inside"
+    # the edges' SDs: a median of others measured with more noise moves more
+    metric_of = {f"C{i:02d}": 0.1 + 0.01 * i for i in range(1, 21)}
+    rng = np.random.default_rng(1)
+    tight = band_noise(
+        Targets(), "commission", metric_of, "C01", {}, None, None,
+        dict.fromkeys(metric_of, 0.02), rng,
+    )  # fmt: skip
+    loose = band_noise(
+        Targets(), "commission", metric_of, "C01", {}, None, None,
+        dict.fromkeys(metric_of, 0.2), rng,
+    )  # fmt: skip
+    assert 0 < tight[1] < loose[1] and tight[0] < loose[0]
+    assert loose[1] == pytest.approx(2 * 3 * loose[0], rel=0.01)  # top 2x, bottom 1/3
+    exact = band_noise(
+        Targets(), "commission", metric_of, "C01", {}, None, None, dict.fromkeys(metric_of, 0.0), rng
+    )  # fmt: skip
+    assert exact == (0.0, 0.0)
+
+
+def test_a_plan_cards_fields_are_each_walked_alone_when_the_walk_finds_nothing(tmp_path):
+    """P2 made strong in three fields (directions all, hike 3, paint 3; balanced and
+    greedy, 500 deals, seed 60): the walk took hike -1 over paint -1 and stalled after
+    six steps, and its note said no edit of up to 6 steps was inside; paint 3 -> 1 alone,
+    inside on the study's deals, was never measured. Each field is now walked alone too,
+    and the steps inside are verified, the smallest edit first."""
+    text = default_cards_text().replace(
+        'id = "P2"\nwake = "5:15"\ndirections = "vertical"\nhike = 2\npaint = 1',
+        'id = "P2"\nwake = "5:15"\ndirections = "all"\nhike = 3\npaint = 3',
+    )
+    path = tmp_path / "p2strong.toml"
+    path.write_text(text, encoding="utf-8")
+    assert load_cards(path).plans[1].paint == 3
+    result = cli(
+        "study", "--strategy", "balanced", "--strategy", "greedy", "--games", 500, "--seed", 60,
+        "--cards", path, "--families", "plan", "--edits", "none", "--out", tmp_path / "s",
+    )  # fmt: skip
+    ok(result)
+    assert re.search(r"P2 paint -2: \S+ \(alone\)", result.stderr)
+    assert "verify P2 paint -2 on" in result.stderr  # inside on the study's deals: verified
+    notes = (tmp_path / "s" / "study.md").read_text(encoding="utf-8")
+    assert "and each field alone" in notes or "| P2 |" in notes
