@@ -170,9 +170,10 @@ def _check_mark(row: pd.Series) -> str:
 
 
 UNSETTLED_TEXT = (  # after "Unsettled: " (study.md, the report) or "Unsettled (N): " (the CLI)
-    "the value is outside the target, but its 95% CI still reaches in (on the "
-    "fresh deals too, for plan cards and commissions); more deals (--games, --verify-games) "
-    "would tell whether the card is outside"
+    "the value is outside the target, but its 95% CI, widened by the SD of the target's "
+    "edge (the target is measured too), still reaches in (on the fresh deals too, for plan "
+    "cards and commissions); more deals (--games, --verify-games) would tell whether the "
+    "card is outside"
 )
 
 
@@ -189,7 +190,7 @@ def _edge_noise(row: pd.Series) -> str:
     """The SD of the band edge an unsettled value is past (the band is measured too)."""
     edge = "target_high_sd" if row["value"] > row["target_high"] else "target_low_sd"
     sd = row.get(edge, 0.0)
-    return f" (that edge's SD {sd:.2f})" if np.isfinite(sd) and sd > 0 else ""
+    return f" (that edge's SD {sd:.3f})" if np.isfinite(sd) and sd > 0 else ""
 
 
 def suggestion_text(row: pd.Series) -> str:
