@@ -5,6 +5,7 @@ while imported, and the warnings the docs name. Each is one line, where it is gi
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 
@@ -211,7 +212,11 @@ def test_a_plugin_printing_at_import_leaves_stdout_to_the_results(tmp_path, monk
     monkeypatch.delitem(sys.modules, "noisy_plugin_mod", raising=False)
     monkeypatch.delenv(strategy_module.STRATEGY_PATH_VARIABLE, raising=False)
     args = ["--strategy-path", str(tmp_path), "simulate", "-n", "4", "-p", "2", "--out", "-"]
-    result = CliRunner().invoke(main, args)
+    try:
+        result = CliRunner().invoke(main, args)
+    finally:  # --strategy-path sets the variable, which delenv (nothing to undo) leaves:
+        # later subprocesses of this worker would import the noisy plug-in too
+        os.environ.pop(strategy_module.STRATEGY_PATH_VARIABLE, None)
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("game,seat,strategy,"), result.stdout[:200]
     assert "hello from a plug-in" in result.stderr
