@@ -9,6 +9,7 @@ import contextlib
 import errno
 import json
 import os
+import signal
 import sys
 import warnings
 from pathlib import Path
@@ -97,12 +98,19 @@ class OneLineErrors(click.Group):
         instead of click's empty line and "Aborted!" (exit 1); SIGTERM the same line,
         exit 143."""
         try:
-            return super().invoke(ctx)
+            value = super().invoke(ctx)
         except KeyboardInterrupt as error:
-            terminated = isinstance(error, cli_common.Terminated)
+            terminated = isinstance(error, cli_common.Terminated) or (
+                cli_common.signal_seen() == getattr(signal, "SIGTERM", None)
+            )
             raise cli_common.Interrupted(cli_common.interrupted_note(ctx), terminated) from None
         except BrokenPipeError:  # (click would exit 1 without a word)
             raise ReaderGone from None
+        seen = cli_common.signal_seen()
+        if seen is not None:  # dropped by Python where it landed (a finalizer): still 130/143
+            terminated = seen == getattr(signal, "SIGTERM", None)
+            raise cli_common.Interrupted(cli_common.interrupted_note(ctx), terminated)
+        return value
 
     def _main(self, args, prog_name, complete_var, **extra):
         try:
@@ -436,7 +444,8 @@ def print_summary(summary, players: int, table_format: str, err: bool = False) -
     if table_format == "table":
         click.echo(cli_tables.records_text(rows), err=err)
         click.echo(
-            f"{summary.games} games, {players} players; tied games {tie[0]:.1%}; "
+            f"{summary.games:,} game{'s' * (summary.games != 1)}, {players} players; "
+            f"tied games {tie[0]:.1%}; "
             f"ended by commission shortage {early[0]:.1%}",
             err=err,
         )

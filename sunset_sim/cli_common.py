@@ -23,7 +23,7 @@ import click
 from sunset_sim import validation
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
-from sunset_sim.files import write_atomically
+from sunset_sim.files import SIGNALS_SEEN, note_signal, write_atomically
 from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import StrategyError
 from sunset_sim.validation import MAX_GAMES, MAX_SEED, InputError, one_line
@@ -134,23 +134,40 @@ class Interrupted(click.ClickException):
 
 
 def _terminate(number: int, frame) -> None:
+    note_signal(number)
     raise Terminated
+
+
+def _interrupt(number: int, frame) -> None:
+    note_signal(number)
+    raise KeyboardInterrupt
 
 
 @contextlib.contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """SIGTERM raises ``Terminated`` in the main thread for the block (a command's run),
-    so that what Ctrl-C cleans up is cleaned up on ``kill`` too; the handler before is
-    put back after. Elsewhere than the main thread, or without SIGTERM, nothing changes."""
-    kind = getattr(signal, "SIGTERM", None)
-    if kind is None or threading.current_thread() is not threading.main_thread():
+    so that what Ctrl-C cleans up is cleaned up on ``kill`` too; both it and Ctrl-C are
+    noted (``files.note_signal``), so that one Python drops (raised in a finalizer) still
+    stops the run before it commits anything. The handlers before are put back after.
+    Elsewhere than the main thread nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(kind, _terminate)
+    SIGNALS_SEEN.clear()
+    handlers = {getattr(signal, "SIGTERM", None): _terminate}
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        handlers[signal.SIGINT] = _interrupt
+    previous = {kind: signal.signal(kind, handler) for kind, handler in handlers.items() if kind}
     try:
         yield
     finally:
-        signal.signal(kind, previous if previous is not None else signal.SIG_DFL)
+        for kind, handler in previous.items():
+            signal.signal(kind, handler if handler is not None else signal.SIG_DFL)
+
+
+def signal_seen() -> int | None:
+    """The first signal this run was sent (SIGINT or SIGTERM), if any."""
+    return SIGNALS_SEEN[0] if SIGNALS_SEEN else None
 
 
 def on_interrupt(kept: str | Callable[[], str]) -> None:

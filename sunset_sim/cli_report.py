@@ -306,7 +306,8 @@ def report_command(
     for note in report.notes:  # notes and where the files went: status lines, on stderr
         click.echo(f"note: {note}", err=True)
     click.echo(
-        f"{report.meta['games']:,} games, {report.meta['players']} players; report written "
+        f"{report.meta['games']:,} game{'s' * (report.meta['games'] != 1)}, "
+        f"{report.meta['players']} players; report written "
         f"to {written[0]} and {written[1]} ({sum(p.suffix == '.png' for p in written)} plots, "
         f"every table in {out_dir / 'tables'}"
         + "".join(f"; the {p}-player study in {out_dir / f}" for p, f in study_folders.items())

@@ -116,6 +116,24 @@ def temporary_names(name: str) -> re.Pattern:
     return re.compile(rf"\.{re.escape(name)}\..+\.tmp")
 
 
+# The signals this run was sent (``note_signal``: the command line's SIGINT and SIGTERM
+# handlers). Python prints and drops an exception raised inside a finalizer (``__del__``,
+# a weakref callback): an interrupt landing there was lost, and the run went on to
+# replace its --force output and exit 0. Every commit asks ``stop_if_signalled`` first.
+SIGNALS_SEEN: list[int] = []
+
+
+def note_signal(number: int) -> None:
+    SIGNALS_SEEN.append(number)
+
+
+def stop_if_signalled() -> None:
+    """KeyboardInterrupt if this run was sent a signal, even one Python dropped: nothing
+    is committed after an interrupt."""
+    if SIGNALS_SEEN:
+        raise KeyboardInterrupt
+
+
 def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:
     """Write to a temporary file beside ``path``, then rename it over ``path``.
 
@@ -135,6 +153,7 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:
         with os.fdopen(handle, "wb") as stream:
             _write_data(stream, data.encode("utf-8") if isinstance(data, str) else data)
         os.chmod(temporary, 0o666 & ~_umask())
+        stop_if_signalled()
         os.replace(temporary, path)
     except OSError as error:  # a full disk: nothing half-written, the target named
         Path(temporary).unlink(missing_ok=True)
@@ -187,6 +206,7 @@ def folder_written_whole(
         raise OSError(error.errno, error.strerror, str(shown)) from None
     try:
         yield staging
+        stop_if_signalled()
         with signals_held():
             if in_place:
                 _swap_entries(staging, target, owned)

@@ -24,6 +24,7 @@ from sunset_sim.files import (
     process_tag,
     remove_dead_temporaries,
     signals_held,
+    stop_if_signalled,
     write_atomically,
 )
 from sunset_sim.provenance import METADATA_KEY, provenance, sidecar_path
@@ -227,8 +228,6 @@ def simulate(
             )
         ]
     import pandas as pd
-
-    from sunset_sim.provenance import provenance
 
     frame = pd.concat(frames, ignore_index=True)
     # the run's identity and card set, as a file records them: build_report(frame) then
@@ -463,6 +462,7 @@ class _TableWriter:
 
     def close(self) -> None:
         try:
+            stop_if_signalled()  # (an interrupt Python dropped: the file before stays)
             for handle in (self.writer, self.stream):
                 if handle is not None:
                     handle.close()

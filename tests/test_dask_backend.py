@@ -85,10 +85,22 @@ def test_unreachable_scheduler_is_one_line(monkeypatch, tmp_path):
     pytest.importorskip("distributed")
     from sunset_sim.run import backends
 
-    monkeypatch.setattr(backends, "CONNECT_TIMEOUT_S", 1.0)
+    monkeypatch.setenv(backends.TIMEOUT_VARIABLE, "1")
     result = cli(*RUN, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--out", tmp_path)
     fails(result, "--scheduler tcp://127.0.0.1:1: cannot connect to the Dask scheduler")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "nan", "inf", "0"])
+def test_a_bad_dask_timeout_is_one_line_and_no_matter_for_local_runs(monkeypatch, value):
+    """SUNSET_SIM_DASK_TIMEOUT=abc was read on import: every run, local ones too, ended in
+    a traceback; -1 or nan reached Dask as a confusing one-liner."""
+    from sunset_sim.run import backends
+
+    monkeypatch.setenv(backends.TIMEOUT_VARIABLE, value)
+    ok(cli("simulate", "--games", "5", "--quiet"))
+    result = cli(*RUN, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1")
+    fails(result, f"SUNSET_SIM_DASK_TIMEOUT='{value}': expected a positive number of seconds")
 
 
 # ---- on a LocalCluster -----------------------------------------------------------------

@@ -98,7 +98,14 @@ def test_a_file_without_provenance_still_reports(tmp_path, mine):
     default.to_parquet(old)
     assert read_provenance(old) is None
     ok(cli("report", old, "--out", tmp_path / "c", "--quiet"))
-    assert "cards: sunset-default-reconstructed" in (tmp_path / "c" / "report.md").read_text()
+    text = (tmp_path / "c" / "report.md").read_text()
+    assert "cards: sunset-default-reconstructed" in text
+    # said: an interrupted `--out -` stream read as a complete run, without a word
+    assert "the results carry no run record" in text
+    recorded = tmp_path / "recorded.parquet"
+    simulate_to(recorded, mine)
+    ok(cli("report", recorded, "--out", tmp_path / "d", "--quiet"))
+    assert "no run record" not in (tmp_path / "d" / "report.md").read_text()
 
 
 def test_the_api_reports_with_the_recorded_card_set(tmp_path, mine):

@@ -174,7 +174,7 @@ def test_killed_run_resumes_to_the_same_rows_and_summary(tmp_path):
     whole = tmp_path / "whole"
     uninterrupted = ok(cli(*args, "--quiet", "--out", f"{whole}/"))
     assert summary_lines(resumed.stdout) == summary_lines(uninterrupted)
-    assert f"{games} games, 3 players" in resumed.stdout
+    assert f"{games:,} games, 3 players" in resumed.stdout
 
     manifest = read_manifest(folder)
     assert manifest["complete"]

@@ -16,6 +16,7 @@ strategy code than the driver stops the run rather than mix two engines in one r
 from __future__ import annotations
 
 import collections
+import math
 import os
 import socket
 import sys
@@ -37,7 +38,25 @@ from sunset_sim.strategy import Player, registry
 from sunset_sim.validation import InputError
 
 BACKENDS = ("local", "dask")
-CONNECT_TIMEOUT_S = float(os.environ.get("SUNSET_SIM_DASK_TIMEOUT", "20"))
+TIMEOUT_VARIABLE = "SUNSET_SIM_DASK_TIMEOUT"
+DEFAULT_CONNECT_TIMEOUT_S = 20.0
+
+
+def connect_timeout() -> float:
+    """Seconds to wait for the Dask scheduler: ``SUNSET_SIM_DASK_TIMEOUT`` or 20. Read when
+    a Dask run starts (a bad value stopped every local run too, with a traceback, as it
+    was read on import), and held to a positive number of seconds in one line."""
+    text = os.environ.get(TIMEOUT_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_CONNECT_TIMEOUT_S
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise InputError(f"{TIMEOUT_VARIABLE}={text[:40]!r}: expected a positive number of seconds")
+    return seconds
+
 
 # (strategy name, parameter vector, label) per seat: what a worker rebuilds seats from.
 SeatData = tuple[tuple[str, tuple[float, ...], str], ...]
@@ -241,9 +260,10 @@ class DaskBackend:
         if self.given is not None:
             self.client = self.given
             return self
+        timeout = connect_timeout()
         distributed = import_dask()
         try:
-            self.client = distributed.Client(self.scheduler, timeout=CONNECT_TIMEOUT_S)
+            self.client = distributed.Client(self.scheduler, timeout=timeout)
         except Exception as error:  # noqa: BLE001 - any failure to connect is one line
             message = str(error).splitlines()[0] if str(error) else type(error).__name__
             raise RunError(

@@ -123,6 +123,13 @@ def build_report(
     data = _prepare(frame, cards)
     tables: dict[str, pd.DataFrame] = {}
     notes: list[str] = []
+    if "provenance" in frame.attrs and frame.attrs["provenance"] is None:  # read_results'
+        notes.append(
+            "the results carry no run record (a CSV without its .csv.json sidecar, a file "
+            "written by another tool): the games asked for, the rules and the card set "
+            "could not be checked against it, and a run stopped early (an interrupted "
+            "--out - stream) reads as complete"
+        )
     columns = set(data.frame.columns)
 
     def step(name: str, needs: Sequence[str], function) -> bool:
