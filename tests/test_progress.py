@@ -165,3 +165,27 @@ def test_a_slow_strategy_is_played_a_game_or_two_at_a_time():
     assert progress_module.next_step(2, 1e-4) == 8  # fast: 4-fold
     assert progress_module.next_step(1000, progress_module.STEP_SECONDS) == 1000
     assert progress_module.next_step(1000, 2 * progress_module.STEP_SECONDS) == 500
+
+
+def test_without_a_progress_callback_the_games_are_played_in_steps_too(tables, monkeypatch):
+    """Ctrl-C in Python (no progress callback) stopped the caller, but the threads of the
+    one kernel call for the whole chunk played on: a plug-in taking a second a game kept
+    them busy, and the next simulate waited 95 s for them. The chunk is played in
+    sub-ranges whatever the callback, the same rows as one call."""
+    from sunset_sim.engine.batch import run_games
+    from sunset_sim.rules.options import Rules
+    from sunset_sim.strategy import make_player
+
+    seats = [make_player(s) for s in LINEUP]
+    whole = run_games(tables, seats, Rules(), 3, 500, 60)
+    calls: list[int] = []
+
+    def counted(*args, **kwargs):
+        calls.append(args[5])  # the sub-range's games
+        return run_games(*args, **kwargs)
+
+    monkeypatch.setattr(progress_module, "run_games", counted)
+    parts = play_in_steps(tables, seats, Rules(), 3, 500, 60)
+    assert len(calls) > 1 and calls[0] == progress_module.FIRST_STEP and sum(calls) == 60
+    for name, array in whole.arrays().items():
+        np.testing.assert_array_equal(array, getattr(parts, name), err_msg=name)

@@ -59,10 +59,13 @@ def play_in_steps(
     only: np.ndarray | None = None,
 ) -> BatchArrays:
     """Games first_game .. first_game + count - 1, as ``engine.batch.run_games`` plays
-    them; with ``progress``, in sub-ranges of about ``STEP_SECONDS`` each, calling
-    ``progress(games)`` after each one (same rows as a single call). ``only`` (bool, one
-    per game): play just those games (``run.subset.play_only``; the other rows are left
-    as allocated)."""
+    them, in sub-ranges of about ``STEP_SECONDS`` each, calling ``progress(games)``
+    after each one if given (same rows as a single call). Without a progress callback
+    too: Ctrl-C in Python stops the caller between kernel calls, but the threads of the
+    call under way play on, and with a plug-in taking a second a game a whole chunk kept
+    them busy (the next call waited 95 s); a sub-range is a few seconds at most.
+    ``only`` (bool, one per game): play just those games (``run.subset.play_only``; the
+    other rows are left as allocated)."""
     if only is not None:
         from sunset_sim.run.subset import play_only
 
@@ -72,10 +75,6 @@ def play_in_steps(
             tables, seats, rules, seed, first_game, only, check_invariants, field, banned,
             progress,
         )  # fmt: skip
-    if not callable(progress):
-        return run_games(
-            tables, seats, rules, seed, first_game, count, check_invariants, field, banned
-        )
     parts = []
     done = 0
     step = min(FIRST_STEP, count)
@@ -88,7 +87,8 @@ def play_in_steps(
             )
         )
         done += size
-        progress(size)
+        if callable(progress):
+            progress(size)
         step = next_step(size, time.perf_counter() - started)
     return concatenate(parts)
 
