@@ -231,7 +231,7 @@ def report_command(
         cards = _played_cards(results, run, given)
         n_players, rules = _as_recorded(results, frame, run, rules, study_games)
         counts = [n_players]  # a study beside the report: at the games' count and rules
-        played = {n_players: (frame, str(results))}
+        played = {n_players: (frame, f"{results} ({rules_text(rules)})")}
     else:
         checked(validation.check_games, games, "--games")
         checked(validation.check_jobs, jobs, "--jobs")
@@ -358,6 +358,12 @@ def _default_study_games(strategy_texts, players: int) -> int:
     return max(200, DEFAULT_STUDY_GAMES * 4 // max(count, 4))
 
 
+def rules_text(rules) -> str:
+    """The rule options the games were played under, for the report's source line (a
+    report under tie_break=seat did not say so)."""
+    return "rules " + ", ".join(f"{key}={value}" for key, value in rules.to_dict().items())
+
+
 def _play_count(
     games, players, strategy_texts, seed, cards, rules, jobs, stream, step, where=("local", None)
 ):
@@ -374,12 +380,15 @@ def _play_count(
     total = per_table * len(tables)
     if len(tables) == 1:
         names = ", ".join(seat.name for seat in tables[0])
-        return frame, f"{total:,} games played now (seed {seed}; seats: {names})"
+        return (
+            frame,
+            f"{total:,} games played now (seed {seed}; {rules_text(rules)}; seats: {names})",
+        )
     names = ", ".join(dict.fromkeys(seat.name for table in tables for seat in table))
     return frame, (
-        f"{total:,} games played now (seed {seed}; strategies {names} rotated through "
-        f"the seats: {len(tables)} seatings of {players}, {per_table:,} games each, "
-        "every game a different deal)"
+        f"{total:,} games played now (seed {seed}; {rules_text(rules)}; strategies {names} "
+        f"rotated through the seats: {len(tables)} seatings of {players}, {per_table:,} "
+        "games each, every game a different deal)"
     )
 
 

@@ -131,7 +131,7 @@ def _parameter_problem(p: object) -> str | None:
         return f"parameter name {shown} may not hold '=', ',', ':' or spaces"
     for what in ("default", "low", "high"):
         value = getattr(p, what)
-        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        if not isinstance(value, numbers.Real):  # (a bool is 0 or 1, as before)
             return f"parameter {shown}: {what} {short_number(repr(value))} is not a number"
         if not np.isfinite(float(value)):
             return f"parameter {shown}: {what} {value} is not a finite number"
@@ -267,6 +267,8 @@ class Player:
                 "(make_player('NAME') seats a strategy by name)"
             )
         spec = self.spec
+        if self.label is None:  # (None: no label of its own, as "")
+            object.__setattr__(self, "label", "")
         if (problem := label_problem(self.label)) is not None:  # one rule with the results'
             raise StrategyError(f"strategy {spec.name}: label {problem}")
         names = [p.name for p in spec.parameters]

@@ -100,7 +100,6 @@ def test_tournament_takes_a_numpy_rating_games_as_every_other_count():
         ("a\nb", "label 'a\\\\nb' is blank or holds a control character"),
         ("  ", "label '  ' is blank"),
         (5, "label must be a text, got int"),
-        (None, "label must be a text, got NoneType"),
     ],
 )
 def test_a_player_label_is_checked_where_the_player_is_made(label, needle):
@@ -108,6 +107,7 @@ def test_a_player_label_is_checked_where_the_player_is_made(label, needle):
     with pytest.raises(StrategyError, match=f"^strategy greedy: {needle}"):
         Player(GREEDY.spec, GREEDY.params, label=label)
     assert Player(GREEDY.spec, GREEDY.params, label="greedy (mine)").name == "greedy (mine)"
+    assert Player(GREEDY.spec, GREEDY.params, label=None).name == "greedy"  # no label: as ""
 
 
 def test_a_players_params_cannot_be_changed_after_the_check():
@@ -163,6 +163,9 @@ def test_a_decide_that_cannot_be_called_is_refused(decide):
 def test_a_list_of_parameters_is_kept_as_a_tuple():
     spec = StrategySpec("x", "listed", DECIDE, [Parameter("a", 1, 0, 2)])
     assert spec.parameters == (Parameter("a", 1, 0, 2),) and hash(spec)
+    # a flag's bool default is 0 or 1, as it was before the checks
+    flag = StrategySpec("x", "a flag", DECIDE, (Parameter("flag", False, 0, 1),))
+    assert flag.param_vector().tolist() == [0.0]
 
 
 @pytest.mark.parametrize(

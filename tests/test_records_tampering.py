@@ -163,6 +163,14 @@ def test_a_value_of_the_wrong_type_is_a_shape_error(base, path, value, line):
         replay(via_json(record))
 
 
+def test_null_reshuffles_on_a_day_without_one_is_none(base):
+    """ "reshuffles": null reads as none, as it did before the list check."""
+    record = edit(base)
+    day = next(d for d in record["days"] if not d.get("reshuffles"))
+    day["reshuffles"] = None
+    replay(via_json(record))
+
+
 def test_a_set_named_without_a_hash_is_not_replayed_on_the_default(base):
     """With no hash, the set's name is all that says which cards the game had."""
     record = edit(base)

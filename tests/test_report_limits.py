@@ -164,3 +164,13 @@ def test_games_of_another_card_set_are_refused_by_their_fame(tmp_path):
     without_commissions = frame.drop(columns=["fame_commissions"])
     with pytest.raises(ReportInputError, match="column 'fame_goals': not the fame of the goals"):
         build_report(without_commissions)
+
+
+def test_the_report_says_which_rule_options_its_games_were_played_under(tmp_path):
+    """A report under tie_break=seat (an OPTION the report can compare) did not say so."""
+    from conftest import cli, ok
+
+    ok(cli("report", "--games", 60, "--players", 2, "--rule", "tie_break=seat", "--rule",
+           "days=5", "--out", tmp_path / "r", "--quiet"))  # fmt: skip
+    header = (tmp_path / "r" / "report.md").read_text(encoding="utf-8").splitlines()[2]
+    assert "rules tie_break=seat, days=5" in header

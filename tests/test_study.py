@@ -36,7 +36,7 @@ from sunset_sim.analysis.targets import (
 )
 from sunset_sim.analysis.tournament import seatings
 from sunset_sim.cards.edit import dump_cards, edit_card, fame_changes
-from sunset_sim.cards.loader import default_cards_text, load_cards, parse_cards
+from sunset_sim.cards.loader import load_cards, parse_cards
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.engine import restricted
 from sunset_sim.engine.batch import run_games
@@ -99,16 +99,6 @@ def test_ban_columns_cover_the_family():
         ban_columns(DEFAULT, Restriction("commission", "C99"))
     with pytest.raises(ValueError, match="family"):
         restrictions_for(DEFAULT, ["goal"])
-
-
-def test_a_feature_type_no_landscape_shows_is_not_studied():
-    """A set naming a feature type no landscape shows is valid (``cards`` notes it), but
-    the study refused it ("feature: no card 'sky'"): it has no games to play without."""
-    text = default_cards_text().replace('"sun"]', '"sun", "sky"]', 1)
-    cards = parse_cards(text, "<sky>")
-    assert "sky" in cards.features
-    features = [r.card for r in restrictions_for(cards, ["feature"])]
-    assert features == list(DEFAULT.features)
 
 
 def test_restricted_play_values_plan_cards():

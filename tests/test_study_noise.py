@@ -1,6 +1,7 @@
-"""A study's answers that hold on other seeds (a hostile designer's runs): the target
-band is itself measured, so its noise counts before a card is called outside; and a plan
-card's fields are each walked alone when the walk toward the band finds nothing."""
+"""A study's answers as a hostile designer checked them: the target band is itself
+measured, so its noise counts before a card is called outside; a plan card's fields are
+each walked alone when the walk toward the band finds nothing; and a valid set with a
+feature type on no landscape is studied."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ import numpy as np
 import pytest
 from conftest import cli, ok
 
+from sunset_sim.analysis.restrictions import restrictions_for
 from sunset_sim.analysis.targets import Targets, band_noise, band_status
-from sunset_sim.cards.loader import default_cards_text, load_cards
+from sunset_sim.cards.loader import default_cards_text, load_cards, parse_cards
+
+DEFAULT = load_cards()
 
 
 def test_the_bands_own_error_widens_a_cards_interval_against_it():
@@ -63,3 +67,36 @@ def test_a_plan_cards_fields_are_each_walked_alone_when_the_walk_finds_nothing(t
     assert "verify P2 paint -2 on" in result.stderr  # inside on the study's deals: verified
     notes = (tmp_path / "s" / "study.md").read_text(encoding="utf-8")
     assert "and each field alone" in notes or "| P2 |" in notes
+
+
+def test_a_feature_type_no_landscape_shows_is_not_studied():
+    """A set naming a feature type no landscape shows is valid (``cards`` notes it), but
+    the study refused it ("feature: no card 'sky'"): it has no games to play without."""
+    text = default_cards_text().replace('"sun"]', '"sun", "sky"]', 1)
+    cards = parse_cards(text, "<sky>")
+    assert "sky" in cards.features
+    features = [r.card for r in restrictions_for(cards, ["feature"])]
+    assert features == list(DEFAULT.features)
+
+
+def test_a_large_family_draws_its_band_fewer_times(monkeypatch):
+    """200 draws per card, each a band of every other card: a 300-commission study spent
+    16 s of 68 in it (quadratic in the cards). A family of 30 keeps 200 draws."""
+    from sunset_sim.analysis import targets
+
+    calls = []
+    real = targets.card_band
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(targets, "card_band", counted)
+    for n, draws in ((30, 200), (300, 40)):
+        metric_of = {f"C{i:03d}": 0.1 + 0.001 * i for i in range(n)}
+        calls.clear()
+        band_noise(
+            Targets(), "commission", metric_of, "C000", {}, None, None,
+            dict.fromkeys(metric_of, 0.05), np.random.default_rng(0),
+        )  # fmt: skip
+        assert len(calls) == draws

@@ -437,7 +437,7 @@ def _compare_day(day: int, mine: dict, turns: list[dict], theirs: dict) -> None:
             f"day {day}: {rule}: the day's goal is {mine['goal']}, not {printable(theirs['goal'])}"
         )
     for key in ("turns", "reshuffles"):
-        if key in theirs and not isinstance(theirs[key], list):
+        if theirs.get(key) is not None and not isinstance(theirs[key], list):  # (null: none)
             raise RecordError(f"day {day}: {key}: expected a list, got {as_json(theirs[key])}")
     recorded_turns = theirs.get("turns") or []
     for turn_mine, turn_theirs in zip(turns, recorded_turns, strict=False):
