@@ -106,23 +106,38 @@ def _search(
     for _ in range(max_steps):
         best = None
         for field_, steps, edited in _candidates(current, family, card, target["status"]):
-            measure = _measured_metric(lab, edited, family, card)
-            value = measure[0]
-            lab.forget(edited)
-            low, high = bounds(edited)
             walked = {**edits, field_: edits.get(field_, 0) + steps}
-            status(f"  {card} {_edit_text(walked)}: {value:.2f} (target {low:.2f} to {high:.2f})")
-            miss = max(low - value, value - high, 0.0) if np.isfinite(value) else math.inf
+            step = _measured_step(lab, edited, target, walked, status, bounds)
+            miss, _, measure, low, high = step
+            value = measure[0]
             key = (miss, abs(value - _centre(low, high)) if np.isfinite(value) else math.inf)
             if best is None or key < best[0]:
                 best = (key, walked, edited)
             if tried is not None:
-                tried.append((miss, walked, measure, low, high))
+                tried.append(step)
         if best is None:
             return
         (miss, _), edits, current = best
         if miss == 0.0:
             yield dict(edits)
+
+
+def _measured_step(
+    lab: Lab, edited: CardSet, target: pd.Series, walked: dict[str, int], status: Status,
+    bounds: Bounds, how: str = "",
+) -> tuple:  # fmt: skip
+    """One edit measured on the study's deals, as ``tried`` holds it: (miss, edits,
+    (value, CI low, CI high), band low, band high); miss is how far outside (0 inside)."""
+    family, card = target["family"], target["card"]
+    measure = _measured_metric(lab, edited, family, card)
+    lab.forget(edited)
+    low, high = bounds(edited)
+    value = measure[0]
+    status(
+        f"  {card} {_edit_text(walked)}: {value:.2f} ({how or f'target {low:.2f} to {high:.2f}'})"
+    )
+    miss = max(low - value, value - high, 0.0) if np.isfinite(value) else math.inf
+    return miss, walked, measure, low, high
 
 
 def _plausible(tried: list) -> list:
@@ -158,13 +173,7 @@ def _single_fields(
         for size in range(1, limit + 1):
             walked = {field_: size * steps}
             if walked not in measured:
-                measure = _measured_metric(lab, edited, family, card)
-                lab.forget(edited)
-                low, high = bounds(edited)
-                value = measure[0]
-                status(f"  {card} {_edit_text(walked)}: {value:.2f} (alone)")
-                miss = max(low - value, value - high, 0.0) if np.isfinite(value) else math.inf
-                tried.append((miss, walked, measure, low, high))
+                tried.append(_measured_step(lab, edited, target, walked, status, bounds, "alone"))
             try:
                 edited = edit_card(edited, card, field_, steps)
             except CardEditError:

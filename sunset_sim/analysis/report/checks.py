@@ -174,6 +174,7 @@ def check_card_days(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
             if bad.any():
                 raise fail(bad, f"painted_day{day}", f"no plan card paints more than {most_paint}")
             painted_sum += np.maximum(painted, 0)
+        kept = None  # this day's keepers, when its goal flags are there
         if f"goal_day{day}" in frame:
             flags = np.maximum(frame[f"goal_day{day}"].to_numpy().astype(np.int64), 0)
             bad = (flags & ~(GOAL_FLAG_MET | GOAL_FLAG_TOOK | GOAL_FLAG_KEPT)) != 0
@@ -194,9 +195,8 @@ def check_card_days(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
                     bad, f"goal_card_day{day}",
                     f"not one goal card of the set's {len(cards.goals)} (or -1) for the game",
                 )  # fmt: skip
-            if f"goal_day{day}" in frame:
-                flags = np.maximum(frame[f"goal_day{day}"].to_numpy().astype(np.int64), 0)
-                kept_fame += ((flags & GOAL_FLAG_KEPT) != 0) * goal_fame[shown]
+            if kept is not None:
+                kept_fame += kept * goal_fame[shown]
     other_set = f"in card set {cards.name!r}: pass the card set the games were played with"
     sums = (
         ("cards_painted", painted_sum, ("painted_day",), "not what the painted_day* columns give"),
