@@ -374,11 +374,24 @@ def test_a_commission_completed_more_than_its_fame_predicts_is_over_priced():
                 "completer_win": 0.3,
                 "completer_win_ci_low": 0.29,
                 "completer_win_ci_high": 0.31,
+                "n_shown": 5_000,
             }
         )
-        _pricing(table, 10_000)
+        _pricing(table, 10)
         assert table.loc[5, "price_flag"] == flag
         assert set(table.drop(index=5)["price_flag"]) == {""}
+        # A rate rests on the games shown, not on the completions: a commission shown in
+        # thousands of games and (almost) never completed has "too few samples" for its
+        # completer's win share, and its pricing was never flagged for that
+        table["note"] = ""
+        table.loc[5, "note"] = "too few samples"
+        _pricing(table, 10)
+        assert table.loc[5, "price_flag"] == flag
+        assert table.loc[5, "rate_note"] == ""
+        table.loc[5, "n_shown"] = 9  # shown in too few games: no flag either way
+        _pricing(table, 10)
+        assert table.loc[5, "price_flag"] == ""
+        assert table.loc[5, "rate_note"] == "too few samples"
 
 
 def test_rows_in_any_order_report_as_sorted_and_a_missing_seat_is_refused():
@@ -428,3 +441,64 @@ def test_an_edited_commission_count_is_refused_from_a_file(tmp_path):
     read = read_results(path)[0]
     with pytest.raises(ReportInputError, match="commissions_won': not the number of commissions"):
         build_report(read, CARDS)
+
+
+def test_fame_differences_of_landscapes_and_features_take_their_interval_over_games(frame, report):
+    """A game's seats share its deal: the fame of those that painted a landscape less the
+    fame of those that passed it had its interval taken over rows (about 5% too narrow;
+    the win share's beside it was over games). Recomputed here by game."""
+    n_cards = len(CARDS.landscapes)
+    words = [c for c in frame.columns if c.startswith("painted_")]
+    painted = np.stack([frame[c].to_numpy().astype(np.uint64) for c in sorted(words)], axis=1)
+    words = [c for c in frame.columns if c.startswith("available_")]
+    available = np.stack([frame[c].to_numpy().astype(np.uint64) for c in sorted(words)], axis=1)
+    ordered = frame.sort_values(["game", "seat"])
+    assert (ordered.index == frame.index).all()  # rows already in game order
+    fame = frame["fame"].to_numpy(dtype=np.float64)
+    games = frame["game"].to_numpy()
+    table = report.tables["landscapes"].set_index("card")
+    checked = 0
+    for i in np.argsort(-table["n"].to_numpy())[:5]:  # the five painted most
+        word, bit = divmod(i, 64)
+        took = ((painted[:, word] >> np.uint64(bit)) & np.uint64(1)).astype(bool)
+        left = ((available[:, word] >> np.uint64(bit)) & np.uint64(1)).astype(bool) & ~took
+        mean_a, mean_b = fame[took].mean(), fame[left].mean()
+        residual = np.where(took, (fame - mean_a) / took.sum(), 0.0) - np.where(
+            left, (fame - mean_b) / left.sum(), 0.0
+        )
+        per_game = np.bincount(games, weights=residual)
+        n_games = len(per_game)
+        half = 1.96 * np.sqrt((per_game**2).sum() * n_games / (n_games - 1))
+        row = table.loc[CARDS.landscapes[i].id]
+        assert row["fame_diff"] == pytest.approx(mean_a - mean_b, abs=1e-9)
+        stated = (row["fame_diff_ci_high"] - row["fame_diff_ci_low"]) / 2
+        apart = 1.96 * np.hypot(fame[took].std(ddof=1) / np.sqrt(took.sum()),
+                                fame[left].std(ddof=1) / np.sqrt(left.sum()))  # fmt: skip
+        assert stated == pytest.approx(max(half, apart), rel=2e-3)
+        checked += half > apart * 1.01  # the games' interval is the wider one here
+    assert n_cards > 5 and checked >= 1
+    features = report.tables["features"]
+    assert np.isfinite(features["fame_diff_ci_low"]).all()
+
+
+def test_a_difference_of_rates_reads_in_points_in_the_player_count_tables_too():
+    """vs_field is a difference of win shares: "+23.5 pt" in every table, but the
+    side-by-side tables of a --players 2,3 report (vs_field_2p, ...) showed "23.5%"."""
+    from sunset_sim.analysis.report.render import display_table
+
+    table = pd.DataFrame(
+        {
+            "strategy": ["greedy"],
+            "vs_field": [0.235],
+            "vs_field_ci_low": [0.2],
+            "vs_field_ci_high": [0.27],
+            "vs_field_3p": [0.195],
+            "vs_field_3p_ci_low": [0.137],
+            "vs_field_3p_ci_high": [0.253],
+            "win_share_3p": [0.4],
+        }
+    )
+    shown = display_table(table).iloc[0]
+    assert shown["vs_field"] == "+23.5 pt (+20.0 to +27.0)"
+    assert shown["vs_field_3p"] == "+19.5 pt (+13.7 to +25.3)"
+    assert shown["win_share_3p"] == "40.0%"

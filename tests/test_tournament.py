@@ -108,6 +108,35 @@ def test_win_shares_and_head_to_head_are_consistent():
         ).all()
 
 
+def test_head_to_head_counts_games_and_takes_its_interval_over_deals():
+    """Two strategies at four seats meet in four seat pairs a game: each pair was counted
+    as a game (n 4x the games played) and the interval taken over independent games,
+    about a tenth too narrow. Recomputed here from the games themselves: a game's score
+    is the mean of its pairs' scores, its deal's games one cluster."""
+    from sunset_sim.runner import simulate
+
+    games, seed = 300, 9
+    result = tournament(["balanced", "greedy"], players=4, games=games, seed=seed, rating_games=1)
+    head = result.head_to_head.set_index(["strategy", "opponent"]).loc[("balanced", "greedy")]
+    assert head["n"] == 2 * games  # 300 deals at 2 seatings
+    per_deal = np.zeros(games)
+    for table in (["balanced", "greedy"] * 2, ["greedy", "balanced"] * 2):
+        frame = simulate(games, 4, table, seed=seed).sort_values(["game", "seat"])
+        fame = frame["fame"].to_numpy().reshape(games, 4)
+        mine = [s for s in range(4) if table[s] == "balanced"]
+        theirs = [s for s in range(4) if table[s] == "greedy"]
+        scores = [
+            (fame[:, a] > fame[:, b]) + 0.5 * (fame[:, a] == fame[:, b])
+            for a in mine
+            for b in theirs
+        ]
+        per_deal += np.mean(scores, axis=0) / 2
+    assert head["score"] == pytest.approx(per_deal.mean(), abs=1e-12)
+    half = 1.96 * per_deal.std(ddof=1) / np.sqrt(games)
+    stated = (head["score_ci_high"] - head["score_ci_low"]) / 2
+    assert stated == pytest.approx(half, rel=0.05)
+
+
 def test_tournament_command_prints_every_table_and_json():
     runner = CliRunner()
     result = runner.invoke(

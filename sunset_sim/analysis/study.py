@@ -56,7 +56,7 @@ from sunset_sim.analysis.experiments import (
     restrictions_for,
     values_frame,
 )
-from sunset_sim.analysis.paired_values import POINTS, _mean_ci
+from sunset_sim.analysis.paired_values import POINTS, _mean_ci, half_contrast
 from sunset_sim.analysis.suggestions import (
     PLAN_FIELDS,
     SUGGESTION_COLUMNS,
@@ -104,6 +104,8 @@ class Study:
     settings: dict
     compare_command: str = ""
     notes: list[str] = field(default_factory=list)
+    # early rise against paint power (``plan_tradeoff``), None without the plan family
+    tradeoff: dict | None = None
 
     def target_text(self) -> list[str]:
         """The targets the study held its cards to, a line per family (``Targets.describe``
@@ -357,6 +359,7 @@ def run_study(
         for edit in _edit_list(card_set, edits):
             edit_rows.extend(_edit_rows(lab, card_set, *edit))
     edit_frame = pd.DataFrame(edit_rows, columns=EDIT_COLUMNS)
+    tradeoff = plan_tradeoff(lab, card_set, base) if "plan" in families else None
     target_frame = card_targets(values, targets, card_set)
     target_frame = pd.concat(
         [target_frame, goal_targets(card_set, base, targets)],
@@ -410,7 +413,33 @@ def run_study(
         "suggest": suggest,
         "check_field": [p.name for p in check_field] if check_field else [],
     }
-    return Study(values, edit_frame, target_frame, suggestions, suggested, settings, notes=notes)
+    return Study(
+        values, edit_frame, target_frame, suggestions, suggested, settings, notes=notes,
+        tradeoff=tradeoff,
+    )  # fmt: skip
+
+
+def plan_tradeoff(lab: Lab, cards: CardSet, base: FieldRun) -> dict | None:
+    """Early rise against paint power, measured: the later-waking half of the plan cards'
+    mean value less the earlier half's (by wake-up time, the set's order within a time; an
+    odd card out in the middle), paired deal by deal; the report's conclusion reads it."""
+    plans = sorted(cards.plans, key=lambda plan: plan.wake)
+    half = len(plans) // 2
+    if half < 1:
+        return None
+    early, late = plans[:half], plans[len(plans) - half :]
+
+    def runs(part: list) -> list[FieldRun]:
+        return [lab.restricted(cards, Restriction("plan", plan.id)) for plan in part]
+
+    diff, low, high = half_contrast(base, runs(early), runs(late))
+    return {
+        "early": [plan.id for plan in early],
+        "late": [plan.id for plan in late],
+        "diff": diff,
+        "diff_ci_low": low,
+        "diff_ci_high": high,
+    }
 
 
 def _check(

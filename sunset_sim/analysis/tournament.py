@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim import enums, validation
-from sunset_sim.analysis.stats import ci_columns, cluster_mean_ci, proportion_ci
+from sunset_sim.analysis.stats import ci_columns, cluster_mean_ci, cluster_rate_ci, proportion_ci
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.rules.options import Rules
@@ -112,25 +112,35 @@ class _DealSums:
     times the stated). Deals share a slot modulo ``DEAL_SLOTS`` (whole deals in each, so
     the slots are independent clusters too) to bound the memory."""
 
-    def __init__(self, games: int) -> None:
-        slots = max(1, min(games, DEAL_SLOTS))
+    def __init__(self, games: int, most_slots: int | None = None) -> None:
+        slots = max(1, min(games, most_slots or DEAL_SLOTS))
+        self.games = 0  # values added (games), whatever their weight
         self.totals = np.zeros(slots)
         self.counts = np.zeros(slots)
 
-    def add(self, first_game: int, values: np.ndarray) -> None:
+    def add(self, first_game: int, values: np.ndarray, weight: float = 1.0) -> None:
+        """Deal ``first_game + i``'s ``values[i]``, counted ``weight`` times (a sum of
+        ``weight`` values)."""
         slots = len(self.totals)
         at, done = first_game % slots, 0
         while done < len(values):
             take = min(len(values) - done, slots - at)
             self.totals[at : at + take] += values[done : done + take]
-            self.counts[at : at + take] += 1.0
+            self.counts[at : at + take] += weight
             done, at = done + take, 0
+        self.games += len(values)
 
     def row(self, prefix: str) -> dict:
         return ci_columns(prefix, *cluster_mean_ci(self.totals, self.counts))
 
+    def rate_row(self, prefix: str) -> dict:
+        """Wilson's interval at the effective number of trials (the values are sums of
+        ``weight`` values in [0, 1])."""
+        return ci_columns(prefix, *cluster_rate_ci(self.totals, self.counts))
+
 
 DEAL_SLOTS = 1 << 20  # _DealSums' per-deal slots: 16 MiB a strategy at most
+PAIR_SLOTS = 1 << 14  # a pair's (a field of 7 has 42): 256 KiB each
 
 
 @dataclass
@@ -152,7 +162,11 @@ class _Accumulator:
     fame: dict = field(default_factory=dict)  # label -> _DealSums of fame
     seat: dict = field(default_factory=dict)  # (label, seat) -> _Sums of win share
     position: dict = field(default_factory=dict)  # (label, day-1 position) -> _Sums
-    pair: dict = field(default_factory=dict)  # (a, b) -> _Sums of a's score against b
+    # (a, b) -> _DealSums of a's score against b, over its seat pairs in a game (more
+    # than one where a strategy repeats round the table), by deal: each seat pair was
+    # counted as a game of its own (n four times the games played) and the interval
+    # taken over independent games, about a tenth too narrow
+    pair: dict = field(default_factory=dict)
 
     def add(self, batch: BatchArrays, labels: list[str]) -> None:
         fame = batch.seat[:, :, enums.R_FAME]
@@ -167,11 +181,16 @@ class _Accumulator:
             for position in np.unique(first_position[:, seat]):
                 mask = first_position[:, seat] == position
                 self.position.setdefault((label, int(position)), _Sums()).add(share[mask, seat])
+        scores: dict[tuple[str, str], list[np.ndarray]] = {}
         for a, b in itertools.permutations(range(len(labels)), 2):
             if labels[a] == labels[b]:
                 continue
             score = (fame[:, a] > fame[:, b]) + 0.5 * (fame[:, a] == fame[:, b])
-            self.pair.setdefault((labels[a], labels[b]), _Sums()).add(score)
+            scores.setdefault((labels[a], labels[b]), []).append(score)
+        for key, pair_scores in scores.items():
+            if key not in self.pair:
+                self.pair[key] = _DealSums(self.games, PAIR_SLOTS)
+            self.pair[key].add(batch.first_game, np.sum(pair_scores, axis=0), len(pair_scores))
 
 
 def _ratings(batches: list[tuple[BatchArrays, list[str]]], labels: list[str]) -> pd.DataFrame:
@@ -285,7 +304,7 @@ def tournament(
     standings = standings.sort_values("win_share", ascending=False, ignore_index=True)
     head = pd.DataFrame(
         [
-            {"strategy": a, "opponent": b, "n": int(s.n), **s.row("score")}
+            {"strategy": a, "opponent": b, "n": s.games, **s.rate_row("score")}
             for (a, b), s in sorted(accumulator.pair.items())
         ]
     )

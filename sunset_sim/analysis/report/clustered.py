@@ -63,6 +63,7 @@ def over_games(
     stratified: bool = True,
     m: int = 3,
     min_n: float = 2,
+    values: np.ndarray | None = None,
 ) -> tuple:
     """``result`` (diff, lo, hi, p, ...: ``_within``'s or ``diff_ci_sums``', one entry per
     item) with lo, hi and p from the standard error over games (module docstring).
@@ -71,7 +72,8 @@ def over_games(
     of each side, split by strategy as ``bit_sums(..., groups=)`` gives them if
     ``stratified``, else pooled; ``in_a``/``in_b``: per row, bitmask words of the items
     whose side a / side b the row is on; ``data``: the report's rows (win share, strategy,
-    players), sorted by game."""
+    players), sorted by game; ``values``: per row, the measure compared (win share unless
+    given: fame, say, with a/b holding its sums)."""
     diff = np.atleast_1d(np.asarray(result[0], dtype=np.float64))
     n_items = diff.shape[0]
     k = data.k if stratified else 1
@@ -92,7 +94,8 @@ def over_games(
     _game_squares(
         np.ascontiguousarray(in_a, dtype=np.uint64).reshape(len(data.win), -1),
         np.ascontiguousarray(in_b, dtype=np.uint64).reshape(len(data.win), -1),
-        np.asarray(data.win, dtype=np.float64), np.asarray(strata, dtype=np.int64),
+        np.asarray(data.win if values is None else values, dtype=np.float64),
+        np.asarray(strata, dtype=np.int64),
         data.players, coef_a, mean_a, coef_b, mean_b, np.zeros(n_items), squares,
     )  # fmt: skip
     games = len(data.win) // data.players

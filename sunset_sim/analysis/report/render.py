@@ -112,6 +112,7 @@ def _is_difference(column: str) -> bool:
         "effect" in column
         or "diff" in column
         or column == "vs_field"
+        or column.startswith("vs_field_")  # the player-count tables' vs_field_3p, ...
         or column.endswith("residual")
     )
 

@@ -86,6 +86,11 @@ def study_tables(study) -> dict[str, pd.DataFrame]:
             "n": part["n"].to_numpy(),
         }
         tables[f"study_{family}"] = pd.DataFrame(table)
+    if getattr(study, "tradeoff", None):
+        tables["study_tradeoff"] = pd.DataFrame(
+            [{**study.tradeoff, "early": ",".join(study.tradeoff["early"]),
+              "late": ",".join(study.tradeoff["late"])}]
+        )  # fmt: skip
     outside = study.outside()
     tables["study_outside"] = pd.DataFrame(
         {

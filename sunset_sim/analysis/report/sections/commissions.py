@@ -25,6 +25,7 @@ from sunset_sim.analysis.report.data import (
     bit_sums,
 )
 from sunset_sim.analysis.report.model import (
+    TOO_FEW,
     WITHIN,
     Candidate,
     Finding,
@@ -106,11 +107,11 @@ def commission_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         rows.append(row)
     table = pd.DataFrame(rows)
     table = _mark(table, "n", min_samples, "completer_win_effect")
-    _pricing(table, data.games)
+    _pricing(table, min_samples)
     return {"commissions": table}
 
 
-def _pricing(table: pd.DataFrame, games: int) -> None:
+def _pricing(table: pd.DataFrame, min_samples: int) -> None:
     """Over/under-priced: each commission's completion rate and completer win share
     against a straight-line fit on fame per painting over the other commissions.
 
@@ -119,14 +120,18 @@ def _pricing(table: pd.DataFrame, games: int) -> None:
     (over-priced, as the study says of a commission whose fame is too high; the flags
     read the other way round before, against the study's); negative, under-priced. Flagged
     when the residual's z (sampling error of the rate and of the fit) exceeds 1.96 after a
-    Bonferroni correction over the commissions."""
+    Bonferroni correction over the commissions. A completion rate rests on the games the
+    commission was shown in, not on its completions: one shown in thousands of games and
+    never completed is the clearest under-pricing there is (it was left out as "too few
+    samples", which counts completions, for the completer's win share)."""
     x = table["fame_per_painting"].to_numpy(dtype=np.float64)
-    ok = (table["note"] == "").to_numpy()
-    m = max(int(ok.sum()), 1)
+    measured = _rate_measured(table, min_samples)
+    table["rate_note"] = np.where(measured, "", TOO_FEW)
+    m = max(int(measured.sum()), 1)
     threshold = abs(stats.Z95) if m == 1 else _bonferroni_z(m)
-    for column, residual_name in (
-        ("completion_rate", "completion_residual"),
-        ("completer_win", "win_residual"),
+    for column, residual_name, ok in (
+        ("completion_rate", "completion_residual", measured),
+        ("completer_win", "win_residual", (table["note"] == "").to_numpy()),
     ):
         y = table[column].to_numpy(dtype=np.float64)
         se = (table[f"{column}_ci_high"] - table[f"{column}_ci_low"]).to_numpy(dtype=np.float64) / (
@@ -151,9 +156,16 @@ def _pricing(table: pd.DataFrame, games: int) -> None:
         table[f"{residual_name}_z"] = z
     flag = np.full(len(table), "", dtype=object)
     zc = table["completion_residual_z"].to_numpy()
-    flag[(zc > threshold) & ok] = "over-priced"
-    flag[(zc < -threshold) & ok] = "under-priced"
+    flag[(zc > threshold) & measured] = "over-priced"
+    flag[(zc < -threshold) & measured] = "under-priced"
     table["price_flag"] = flag
+
+
+def _rate_measured(table: pd.DataFrame, min_samples: int) -> np.ndarray:
+    """Whether each completion rate rests on enough games (those it was shown in, or
+    every game for older results)."""
+    games = table["n_shown"] if "n_shown" in table else table["games"]
+    return games.to_numpy() >= min_samples
 
 
 def column_notes(tables: Tables) -> list[str]:
@@ -246,22 +258,25 @@ def commission_pricing(tables) -> bytes:
     table = tables["commissions"]
     figure, axes = _figure(11, 4.5, ncols=2)
     shown = "games shown" if "n_shown" in table else "games"
-    for axis, column, label in (
-        (axes[0], "completion_rate", f"completion rate (share of {shown})"),
-        (axes[1], "completer_win", "completer's win share"),
+    for axis, column, label, note_column in (
+        (axes[0], "completion_rate", f"completion rate (share of {shown})", "rate_note"),
+        (axes[1], "completer_win", "completer's win share", "note"),
     ):
-        colours = []
-        for note, flag in zip(
-            table["note"], table.get("price_flag", [""] * len(table)), strict=True
-        ):
-            colours.append(
-                GREY if note else {"under-priced": "C2", "over-priced": "C3"}.get(flag, "C0")
+        # grey where the value's own sample is too small: the games shown for the rate
+        # (the price flags are set on those), the completions for the win share
+        notes = table[note_column] if note_column in table else table["note"]
+        small = (notes != "").to_numpy()
+        colours = [
+            GREY if is_small else {"under-priced": "C2", "over-priced": "C3"}.get(flag, "C0")
+            for is_small, flag in zip(
+                small, table.get("price_flag", [""] * len(table)), strict=True
             )
+        ]
         x = table["fame_per_painting"].to_numpy(dtype=float)
         _labelled_points(
             axis, table, column, "commission", x, colours, capsize=2, fontsize=6, offset=2
         )
-        finite = np.isfinite(table[column].to_numpy(dtype=float)) & (table["note"] == "").to_numpy()
+        finite = np.isfinite(table[column].to_numpy(dtype=float)) & ~small
         if finite.sum() >= 2 and np.ptp(x[finite]) > 0:
             slope, intercept = np.polyfit(x[finite], table[column].to_numpy(dtype=float)[finite], 1)
             grid = np.linspace(x.min(), x.max(), 20)

@@ -59,10 +59,11 @@ def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     )
     raw = stats.diff_ci_sums(*took[:, :3].T, *left[:, :3].T)
     raw = over_games(raw, took, left, painted, passed, data, stratified=False, m=5)
+    fame_raw = fame_over_games(took, left, painted, passed, data)
     rows = []
     for i, card in enumerate(cards.landscapes):
         win = [v[i] for v in raw]
-        fame = stats.diff_ci_sums(took[i, 0], *took[i, 3:], left[i, 0], *left[i, 3:])
+        fame = [v[i] for v in fame_raw]
         rows.append(
             {
                 "card": card.id,
@@ -103,12 +104,13 @@ def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     effect = over_games(effect, took_split, left_split, *sides, data, m=5, min_n=min_samples)
     raw = stats.diff_ci_sums(*took_f[:, :3].T, *left_f[:, :3].T)
     raw = over_games(raw, took_f, left_f, *sides, data, stratified=False, m=5)
+    fame_raw = fame_over_games(took_f, left_f, *sides, data)
     icon_matrix = np.array([c.features for c in cards.landscapes], dtype=np.float64)
     icons_painted = took[:, 0] @ icon_matrix / len(frame)
     rows = []
     for f, name in enumerate(cards.features):
         win = [v[f] for v in raw]
-        fame = stats.diff_ci_sums(took_f[f, 0], *took_f[f, 3:], left_f[f, 0], *left_f[f, 3:])
+        fame = [v[f] for v in fame_raw]
         rows.append(
             {
                 "feature": name,
@@ -126,6 +128,19 @@ def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         )
     tables["features"] = _mark(pd.DataFrame(rows), ["n", "n_passed"], min_samples, "win_effect")
     return tables
+
+
+def fame_over_games(took, left, in_took, in_left, data) -> tuple:
+    """Fame of the rows that took the card (feature) less the rows that passed it, with
+    the interval over games as the win share's: a game's seats share its deal (it was
+    taken over rows, about 5% too narrow). ``took``/``left``: n, win share's two sums,
+    fame's two sums per item."""
+    fame_columns = [0, 3, 4]
+    raw = stats.diff_ci_sums(*took[:, fame_columns].T, *left[:, fame_columns].T)
+    return over_games(
+        raw, took[:, fame_columns], left[:, fame_columns], in_took, in_left, data,
+        stratified=False, values=data.fame,
+    )  # fmt: skip
 
 
 def _feature_text(counts: Sequence[int], names: Sequence[str]) -> str:

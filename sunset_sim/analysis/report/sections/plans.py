@@ -235,6 +235,20 @@ def plan_value_table(tables: Tables) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _paired_tradeoff(tables: Tables, early: list, late: list) -> tuple[float, float] | None:
+    """The study's own late-less-early difference and its CI's half-width, taken deal by
+    deal (study.plan_tradeoff), when it compared these very halves; else None (the
+    cards' own intervals are combined then, as if independent: somewhat narrow)."""
+    if "study_tradeoff" not in tables or tables["study_tradeoff"].empty:
+        return None
+    row = tables["study_tradeoff"].iloc[0]
+    if row["early"].split(",") != [str(p) for p in early] or row["late"].split(",") != [
+        str(p) for p in late
+    ]:
+        return None
+    return float(row["diff"]), float(row["diff_ci_high"] - row["diff"])
+
+
 def tradeoff_conclusion(tables: Tables) -> str:
     """One plain sentence on early rise vs paint power, computed from the figures: the
     measured values (restricted play) of the earlier and the later half of the plan cards
@@ -255,6 +269,9 @@ def tradeoff_conclusion(tables: Tables) -> str:
     late_mean, late_se = mean_se(late)
     diff = late_mean - early_mean
     half_width = stats.Z95 * float(np.hypot(early_se, late_se))
+    paired = _paired_tradeoff(tables, list(early["plan"]), list(late["plan"]))
+    if paired is not None:  # the study's, deal by deal (the values are correlated)
+        diff, half_width = paired
     names = lambda part: f"{part['plan'].iloc[0]}-{part['plan'].iloc[-1]}"  # noqa: E731
     wakes = lambda part: f"{part['wake'].iloc[0]} to {part['wake'].iloc[-1]}"  # noqa: E731
     detail = (
