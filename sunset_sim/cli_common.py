@@ -23,7 +23,7 @@ import click
 from sunset_sim import validation
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
-from sunset_sim.files import SIGNALS_SEEN, note_signal, write_atomically
+from sunset_sim.files import NO_CLOBBER, SIGNALS_SEEN, note_signal, write_atomically
 from sunset_sim.rules.options import Rules
 from sunset_sim.strategy import StrategyError
 from sunset_sim.validation import MAX_GAMES, MAX_SEED, InputError, one_line
@@ -413,6 +413,12 @@ def check_output(path: Path, force: bool) -> None:
     if not os.access(folder, os.W_OK):
         raise CliError(f"{path}: folder {folder} is not writable")
     hold_output_lock(path)
+    if not force:  # nor one made while the games play (files.write_atomically)
+        target = os.path.abspath(path)
+        NO_CLOBBER.add(target)
+        context = click.get_current_context(silent=True)
+        if context is not None:  # this command's output only (in-process runs follow)
+            context.call_on_close(lambda: NO_CLOBBER.discard(target))
     on_interrupt(f"{path} left as it was" if path.exists() else f"nothing written to {path}")
 
 

@@ -93,7 +93,9 @@ def tournament_command(
     Prints: standings (win share, mean fame, openskill rating), head-to-head scores
     (share of games A out-scores B, ties half), win share by seat and by day-1 turn
     position. Give at least two strategies; with more strategies than seats every
-    combination of them is played.
+    combination of them is played. The ratings are updated game by game (deal by deal,
+    every seating of a deal in turn), so later games weigh more: rank by win share and
+    its CI; a rating gap within a sigma or two says nothing.
 
     \b
     --format csv prints one table (--table NAME, default standings): pipe-friendly;

@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from sunset_sim import validation
+from sunset_sim.analysis.stats import MIN_VERDICT_DEALS
 from sunset_sim.cli_common import (
     CliError,
     PathText,
@@ -242,8 +243,12 @@ def tune_command(
             )
         except TuneError as error:
             raise CliError(str(error)) from None
-    write_params(result, out)
-    on_interrupt(f"{out} written in full")
+    try:
+        write_params(result, out)
+        on_interrupt(f"{out} written in full")
+        write_error = None
+    except OSError as error:  # a full disk: said after the results, which it does not lose
+        write_error = error
 
     click.echo(
         f"\nValidation: {result.validation_games} fresh deals x {players} seats against "
@@ -260,7 +265,9 @@ def tune_command(
         print_tables([("validation", "", table)], table_format, None, meta)
     d = result.difference
     verdict = (
-        "tuned beats default"
+        f"fewer than {MIN_VERDICT_DEALS} deals, too few for a verdict"
+        if not result.settled
+        else "tuned beats default"
         if result.significant
         else "default beats tuned"
         if d["diff_ci_high"] < 0
@@ -279,8 +286,11 @@ def tune_command(
         ),
         err=aside,
     )
-    click.echo(
-        f"params written to {out}; seat with --strategy {result.strategy}:params={out}",
-        err=True,
-    )
+    if write_error is None:
+        click.echo(
+            f"params written to {out}; seat with --strategy {result.strategy}:params={out}",
+            err=True,
+        )
     click.echo(RESULTS_NOTE, err=aside)
+    if write_error is not None:
+        raise write_error

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from sunset_sim import validation
+from sunset_sim.analysis.stats import MIN_VERDICT_DEALS
 from sunset_sim.cli_common import (
     CliError,
     PathText,
@@ -66,14 +67,15 @@ def _common(function):
             "--games",
             "games_text",
             "2000",
-            "Deals per variant or value; each is played at every rotation of the table.",
+            "Deals per variant (compare), value (sweep) or arm (study); each is played at "
+            "every rotation of the table.",
         ),
         players_text_option,
         text_option(
             "--seed",
             "seed_text",
             "0",
-            "Root seed; deal g uses (seed, g) in every variant and for every value.",
+            "Root seed; deal g uses (seed, g) in every variant, value or arm of the run.",
         ),
         jobs_text_option,
         backend_options,
@@ -263,7 +265,7 @@ def compare_command(
     keep the deals identical, so the paired differences are precise. A set with other
     cards shuffles other cards: deal g is then another deal and only the seeds are shared.
     Differences are paired by deal; '*' marks p < --alpha (with many rows, expect a few
-    marks by chance). Results are bot-versus-bot.
+    marks by chance; none on fewer than 20 deals). Results are bot-versus-bot.
     """
     from sunset_sim.analysis.tournament import seatings
     from sunset_sim.analysis.whatif import (
@@ -363,8 +365,9 @@ def compare_command(
         click.echo(f"\n{title}")
         print_table(_shown(frame[frame["section"] == section]), "table", "{:.4f}")
     marked = int(frame["significant"].sum())
+    few = f", none with fewer than {MIN_VERDICT_DEALS} deals" if games < MIN_VERDICT_DEALS else ""
     click.echo(
-        f"\ndiff = B - A, paired by deal (n: deals), 95% CI; * p < {alpha:g} ({marked} of "
+        f"\ndiff = B - A, paired by deal (n: deals), 95% CI; * p < {alpha:g}{few} ({marked} of "
         f"{len(frame)} rows). {games} deals x {attrs['tables']} seatings per variant, "
         f"{players} players; results between bots: they describe these strategies, not "
         "human play"
@@ -375,6 +378,7 @@ def compare_command(
 @_option(
     "--param",
     "param_text",
+    multiple=True,  # to refuse a second one (click kept the last alone, silently)
     metavar="NAME:KEY=V1,V2,...",
     help="Sweep one strategy parameter, e.g. balanced:deny=0,0.5,1,2. The swept strategy "
     "sits in one seat, the --strategy list (default greedy) in the others (more of them "
@@ -383,6 +387,7 @@ def compare_command(
 @_option(
     "--rule-values",
     "rule_values_text",
+    multiple=True,
     metavar="KEY=V1,V2,...",
     help="Sweep one rule option, e.g. days=4,5,6 or tie_break=seat,random,lowest-fame. "
     "The --strategy list sits round the table.",
@@ -456,6 +461,14 @@ def sweep_command(
     games, players, seed, jobs, table_format = _settings(
         games_text, players_text, seed_text, jobs_text, format_text
     )
+    for name, given in (("--param", param_text), ("--rule-values", rule_values_text)):
+        if len(given) > 1:
+            raise CliError(
+                f"{name}: given {len(given)} times; a sweep varies one thing (run one "
+                "sweep for each)"
+            )
+    param_text = param_text[0] if param_text else None
+    rule_values_text = rule_values_text[0] if rule_values_text else None
     if (param_text is None) == (rule_values_text is None):
         raise CliError(
             "sweep: give exactly one of --param NAME:KEY=V1,V2,... or --rule-values KEY=V1,V2,..."
@@ -529,9 +542,6 @@ def sweep_command(
                 frame.drop_duplicates("value")[game_columns],
             ),
         ]
-    if plot_path is not None:
-        plot_sweep(frame, plot_path)
-        on_interrupt(f"{plot_path} written in full")
     swept = frame.attrs["swept"]
     if table_format == "table":
         tables = [
@@ -552,5 +562,7 @@ def sweep_command(
             "players, 95% CIs; results between bots: they describe these strategies, not "
             "human play"
         )
-    if plot_path is not None:
+    if plot_path is not None:  # after the tables: a full disk then loses the plot alone
+        plot_sweep(frame, plot_path)
+        on_interrupt(f"{plot_path} written in full")
         click.echo(f"plot written to {plot_path}", err=True)

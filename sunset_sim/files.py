@@ -5,6 +5,7 @@ manifests, records) with one-line errors."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -134,6 +135,11 @@ def stop_if_signalled() -> None:
         raise KeyboardInterrupt
 
 
+# Output files that did not exist when the command checked them and may not be replaced
+# (no --force): written only if nothing appeared there while it played (cli_common)
+NO_CLOBBER: set[str] = set()
+
+
 def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:
     """Write to a temporary file beside ``path``, then rename it over ``path``.
 
@@ -154,7 +160,16 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:
             _write_data(stream, data.encode("utf-8") if isinstance(data, str) else data)
         os.chmod(temporary, 0o666 & ~_umask())
         stop_if_signalled()
-        os.replace(temporary, path)
+        if os.path.abspath(path) in NO_CLOBBER:  # nothing there at the start, nor now
+            try:
+                os.link(temporary, path)  # fails if a file appeared at path meanwhile
+            except FileExistsError:
+                raise OSError(
+                    errno.EEXIST, "already exists (made while this run played; use --force)"
+                ) from None
+            Path(temporary).unlink()
+        else:
+            os.replace(temporary, path)
     except OSError as error:  # a full disk: nothing half-written, the target named
         Path(temporary).unlink(missing_ok=True)
         raise OSError(error.errno, error.strerror, str(path)) from None

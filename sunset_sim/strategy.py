@@ -233,13 +233,15 @@ class StrategySpec:
         one check for a ``NAME:key=value`` text, a params file and a ``Player``'s vector."""
         if value != value:
             raise StrategyError(f"strategy {self.name}: {p.name}=nan is not a number")
+        # the value as given: "{:g}" said deny=3 of 3.0000001 "is outside 0..3"
+        shown = f"{value:g}" if float(f"{value:g}") == value else repr(float(value))
         if not p.low <= value <= p.high:
             raise StrategyError(
-                f"strategy {self.name}: {p.name}={value:g} is outside {p.low:g}..{p.high:g}"
+                f"strategy {self.name}: {p.name}={shown} is outside {p.low:g}..{p.high:g}"
             )
         if p.integer and value != round(value):
             raise StrategyError(
-                f"strategy {self.name}: {p.name}={value:g} is not a whole number "
+                f"strategy {self.name}: {p.name}={shown} is not a whole number "
                 f"({p.low:g}..{p.high:g})"
             )
 
@@ -466,10 +468,14 @@ def make_player(text: str) -> Player:
     overrides: dict[str, float] = {}
     from_file: dict[str, float] = {}
     given: set[str] = set()  # a key twice is ambiguous, not "the last one wins"
-    for item in filter(None, (a.strip() for a in arguments.split(","))):
+    items = [a for a in (a.strip() for a in arguments.split(",")) if a]
+    for at, item in enumerate(items):  # every item's form first: a file name with a comma
+        if "=" not in item:  # read as "params 'a' is neither a file nor ..." before
+            after = any(i.partition("=")[0].strip() == "params" for i in items[:at])
+            hint = " (a comma separates pairs: rename a params file with one)" if after else ""
+            raise StrategyError(f"strategy {name}: {item!r} is not of the form key=value{hint}")
+    for item in items:
         key, sep, value = item.partition("=")
-        if not sep:
-            raise StrategyError(f"strategy {name}: {item!r} is not of the form key=value")
         if key.strip() in given:
             raise StrategyError(f"strategy {name}: {key.strip()!r} is given more than once")
         given.add(key.strip())

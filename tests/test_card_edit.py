@@ -358,3 +358,29 @@ def test_edited_text_keeps_other_valid_layouts_in_place(old: str, new: str) -> N
     assert written != dump_cards(edited)
     changed = [(a, b) for a, b in zip(text.split("\n"), written.split("\n"), strict=True) if a != b]
     assert len(changed) == 1 and changed[0][1].endswith("= 3"), changed
+
+
+def test_a_study_that_suggests_nothing_writes_the_set_unchanged(tmp_path, cards: CardSet) -> None:
+    """The README's workflow compares original-cards.toml with suggested-cards.toml: with
+    no verified suggestion the file was not written and that step failed ("file not
+    found"). It is the user's file unchanged, under a header saying so, which a later
+    study of it replaces rather than stacks."""
+    from sunset_sim.analysis.study import run_study
+    from sunset_sim.analysis.study_files import suggested_text, write_study
+
+    study = run_study(["greedy", "random"], 2, 20, families=("plan",), edits=(), suggest=False)
+    assert study.suggested_cards is None
+    written = write_study(study, tmp_path, cards)
+    assert "suggested-cards.toml" in written
+    text = (tmp_path / "suggested-cards.toml").read_text()
+    assert text.splitlines()[0].endswith("unchanged: suggestions were not looked for by a "
+                                         "sunset-sim study")  # fmt: skip
+    assert (
+        text.endswith(cards.source) and len(text.splitlines()) == len(cards.source.splitlines()) + 2
+    )
+    again = parse_cards(text, "again")
+    assert_same_cards(again, cards)
+    assert "sunset-sim compare" not in (tmp_path / "study.md").read_text()
+    # a study of that file: one header, the newest
+    edited = edit_card(again, "C02", "fame", 2)
+    assert suggested_text(again, edited).count("sunset-sim study") == 1

@@ -243,6 +243,22 @@ def test_edited_results_rows_are_one_line(results_csv, tmp_path, edit, needles):
         sunset_sim.read_results(path)
 
 
+@pytest.mark.parametrize("column", ["turn_day3", "plan_day3", "goal_day2", "fame_day6"])
+def test_one_days_column_dropped_is_refused(results_csv, tmp_path, column):
+    """A report on a file with one day's column dropped exited 0 with changed tables and
+    no word (a whole kind of column missing has its note: a cut file is not that)."""
+
+    def drop(header, rows):
+        at = header.index(column)
+        for row in [header, *rows]:
+            del row[at]
+
+    path = _edited_copy(results_csv, tmp_path, drop)
+    kind = column.rstrip("0123456789")
+    fails(_report(path, tmp_path), f"results: column '{column}' missing ({kind}* has days ")
+    assert not (tmp_path / "rep").exists()
+
+
 def test_unedited_results_still_report(results_csv, tmp_path):
     path = _edited_copy(results_csv, tmp_path, lambda header, rows: None)
     ok(_report(path, tmp_path))

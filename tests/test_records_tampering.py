@@ -148,6 +148,10 @@ def _set(record: dict, path: tuple, value) -> None:
         (("fame_parts", 0, 0), "float", "fame_parts: expected whole numbers, got "),
         (("fame", 0), "float", "fame: expected whole numbers, got "),
         (("days", 0, "reshuffles"), {}, "day 1: reshuffles: expected a list, got {}"),
+        # {} was read as no sales, and the fame after the day was wrong two days later
+        (("days", 0, "turns", 0, "sales"), {}, "sales: expected a list, got {}"),
+        # null was read as [] (painted is required: [] when nothing was painted)
+        (("days", 0, "turns", 0, "painted"), None, "painted: expected a list, got null"),
     ],
 )
 def test_a_value_of_the_wrong_type_is_a_shape_error(base, path, value, line):
@@ -161,6 +165,23 @@ def test_a_value_of_the_wrong_type_is_a_shape_error(base, path, value, line):
     _set(record, path, float(entry) if value == "float" else value)
     with pytest.raises(RecordError, match="^(day 1, player [0-9]: )?" + re.escape(line)):
         replay(via_json(record))
+
+
+def test_a_plan_entry_for_a_player_the_game_does_not_have_is_refused(base):
+    """A day's plans hold one entry per player: a third entry in a 2-player record was
+    replayed OK (an extra turn was refused)."""
+    record = edit(base)
+    plans = record["days"][0]["plans"]
+    plans.append(dict(plans[0]))
+    rejects(record, f"day 1: R-PLAN-1: the record has {len(plans)} plans, the game has")
+
+
+def test_null_sales_is_none(base):
+    """ "sales" is optional and null means none, as for "reshuffles"."""
+    record = edit(base)
+    turn = next(t for d in record["days"] for t in d["turns"] if not t["sales"])
+    turn["sales"] = None
+    replay(via_json(record))
 
 
 def test_null_reshuffles_on_a_day_without_one_is_none(base):

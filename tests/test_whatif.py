@@ -335,3 +335,26 @@ def test_sweep_win_share_ci_is_over_each_deals_games():
         assert half < 0.9 * (high - low) / 2, row
         _, low, high = proportion_ci(row.win_share * 2 * row.n, 2 * row.n)  # 2 games a deal
         assert half >= 0.999 * (high - low) / 2, row  # never narrower than the games' own
+
+
+def test_two_deals_give_no_verdict_and_no_share_beyond_its_range():
+    """On 2 deals the normal intervals marked rows significant with p = 2.6e-55, zero-width
+    intervals too, and a seat's win-share difference ran from -1.48 (Balance's to 1.24)."""
+    from sunset_sim.analysis.stats import MIN_VERDICT_DEALS
+
+    result = cli("compare", *FIELD, "--games", 2, "--b-rule", "days=4", "--format", "json")
+    rows = json.loads(ok(result))["rows"]
+    assert MIN_VERDICT_DEALS == 20 and not any(r["significant"] for r in rows)
+    days = next(r for r in rows if r["metric"] == "days_played")
+    assert days["p_value"] < 0.05  # what a verdict would have read
+    for row in rows:
+        if row["metric"] in ("win_share", "balance", "tie_rate", "early_end_rate"):
+            assert -1.0 <= row["diff_ci_low"] <= row["diff_ci_high"] <= 1.0, row
+    text = ok(cli("compare", *FIELD, "--games", 2, "--b-rule", "days=4"))
+    assert "none with fewer than 20 deals (0 of" in text
+
+
+def test_tune_gives_no_verdict_on_a_few_validation_deals(tmp_path):
+    out = cli("tune", "balanced", "-n", 2, "--validation-games", 3, "--generations", 1,
+              "--population", 3, "-p", 2, "-q", "-o", tmp_path / "t.json")  # fmt: skip
+    assert "fewer than 20 deals, too few for a verdict" in ok(out)

@@ -55,6 +55,10 @@ import math
 import numpy as np
 
 Z95 = 1.959963984540054
+# Fewer deals than this give no verdict ("significant", "beats"): the normal intervals
+# assume many (two deals gave p = 2.6e-55 and zero-width intervals marked significant; at
+# 20 deals Student's t would be 7% wider, at 2 six times)
+MIN_VERDICT_DEALS = 20
 # measures never below 0 (fame, R-END-2): ci_columns cuts their normal intervals at 0
 NEVER_NEGATIVE = frozenset({"mean_fame"})
 CI_LOW = "_ci_low"  # suffixes of an interval's columns: win_share, win_share_ci_low, ...

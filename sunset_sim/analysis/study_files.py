@@ -67,8 +67,9 @@ def write_study(
     named: str | os.PathLike | None = None,
 ) -> list[str]:
     """values.csv, edits.csv, targets.csv, suggestions.csv, original-cards.toml,
-    suggested-cards.toml (when anything is suggested) and study.md in ``out``; returns the
-    files written. ``named``:
+    suggested-cards.toml (the set unchanged when nothing is suggested: the README's
+    workflow compares it; it was not written, and that step failed) and study.md in
+    ``out``; returns the files written. ``named``:
     the folder the files will end up in when ``out`` is a temporary one that becomes it
     (``files.folder_written_whole``), so the compare line in study.md names the files
     where the user finds them."""
@@ -98,12 +99,16 @@ def write_study(
         study.compare_command = compare_command(
             study, str(shown / cards_file), str(shown / "suggested-cards.toml")
         )
+    else:  # the set unchanged, said in its header: a workflow that reads it goes on
+        write_atomically(folder / "suggested-cards.toml", unchanged_text(cards, study.suggested))
+        written.append("suggested-cards.toml")
     write_atomically(folder / "study.md", study_markdown(study))
     written.append("study.md")
     return written
 
 
 SUGGESTED_HEADER = "with the verified suggestions of a sunset-sim study applied"
+UNCHANGED = "unchanged"  # suggested-cards.toml's header where nothing was suggested
 
 
 class LayoutNotKeptWarning(UserWarning):
@@ -130,11 +135,8 @@ def suggested_text(cards: CardSet, suggested: CardSet) -> str:
     endings; a header of an earlier study (a study of a suggested set) is replaced, not
     stacked. Never larger than the card loader reads: then without the header, or the
     edited set written plainly (``dump_cards``)."""
-    body = edited_text(cards, suggested)
+    body = _without_study_header(edited_text(cards, suggested))
     newline = "\r\n" if "\r\n" in body else "\n"
-    lines = body.splitlines(keepends=True)
-    if len(lines) >= 2 and SUGGESTED_HEADER in lines[0] and "suggestions.csv" in lines[1]:
-        body = "".join(lines[2:])
     header = (
         f"# {cards.name} {SUGGESTED_HEADER}{newline}"
         f"# (suggestions.csv beside this file lists them).{newline}"
@@ -144,6 +146,33 @@ def suggested_text(cards: CardSet, suggested: CardSet) -> str:
             return text
     plain = dump_cards(suggested)  # (only here: most files fit with their header)
     return header + plain if _fits(header + plain) else plain
+
+
+def unchanged_text(cards: CardSet, looked: bool) -> str:
+    """suggested-cards.toml when no suggestion was verified (or none was looked for): the
+    user's file as it is, under a header that says so (an earlier study's header
+    replaced)."""
+    body = _without_study_header(cards.source)
+    newline = "\r\n" if "\r\n" in body else "\n"
+    why = "no suggestion was verified" if looked else "suggestions were not looked for"
+    header = (
+        f"# {cards.name} {UNCHANGED}: {why} by a sunset-sim study{newline}"
+        f"# (suggestions.csv beside this file lists any).{newline}"
+    )
+    return header + body if _fits(header + body) else body
+
+
+def _without_study_header(text: str) -> str:
+    """A card file's text less the two-line header an earlier study wrote on it."""
+    lines = text.splitlines(keepends=True)
+    first = lines[0] if lines else ""
+    if (
+        len(lines) >= 2
+        and (SUGGESTED_HEADER in first or f" {UNCHANGED}: " in first)
+        and "suggestions.csv" in lines[1]
+    ):
+        return "".join(lines[2:])
+    return text
 
 
 def _fits(text: str) -> bool:

@@ -40,7 +40,7 @@ import pandas as pd
 
 from sunset_sim import enums
 from sunset_sim import validation as checks
-from sunset_sim.analysis.stats import ci_columns, deal_rate_ci
+from sunset_sim.analysis.stats import MIN_VERDICT_DEALS, ci_columns, deal_rate_ci
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.files import write_atomically
@@ -218,8 +218,14 @@ class TuneResult:
 
     @property
     def significant(self) -> bool:
-        """Whether the tuned vector beats the defaults: the paired 95% CI is above 0."""
-        return bool(self.difference["diff_ci_low"] > 0.0)
+        """Whether the tuned vector beats the defaults: the paired 95% CI is above 0, on
+        at least ``MIN_VERDICT_DEALS`` deals."""
+        return self.settled and bool(self.difference["diff_ci_low"] > 0.0)
+
+    @property
+    def settled(self) -> bool:
+        """Whether the validation had deals enough for a verdict either way."""
+        return self.validation_games >= MIN_VERDICT_DEALS
 
     def to_json(self) -> dict:
         """The params file: what ``make_player("NAME:params=FILE")`` reads, with the run's

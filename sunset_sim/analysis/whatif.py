@@ -34,6 +34,7 @@ import pandas as pd
 
 from sunset_sim import enums, validation
 from sunset_sim.analysis.stats import (
+    MIN_VERDICT_DEALS,
     Z95,
     balance,
     mean_ci,
@@ -94,6 +95,7 @@ PER_STRATEGY = {
 }
 FAME_PARTS = ("fame_commissions", "fame_goals", "fame_paintings")
 GAME_METRICS = ("tie_rate", "early_end_rate", "days_played")
+SHARE_METRICS = ("win_share", "balance", "tie_rate", "early_end_rate")  # each in 0 .. 1
 
 COMPARE_COLUMNS = [
     "section",
@@ -441,7 +443,15 @@ def compare_deals(a: _Deals, b: _Deals, alpha: float = 0.05) -> pd.DataFrame:
     for metric in GAME_METRICS:
         row("game", "all games", metric, a.game_values(metric), b.game_values(metric))
     frame = pd.DataFrame([r + [False] for r in rows], columns=COMPARE_COLUMNS)
-    frame["significant"] = (frame["p_value"] < alpha) & (frame["diff"].abs() > 1e-12)
+    # a share's difference lies in -1 .. 1 (the normal interval of a few deals went past)
+    shares = frame["metric"].isin(SHARE_METRICS)
+    for column in ("diff_ci_low", "diff_ci_high"):
+        frame.loc[shares, column] = frame.loc[shares, column].clip(-1.0, 1.0)
+    frame["significant"] = (
+        (frame["p_value"] < alpha)
+        & (frame["diff"].abs() > 1e-12)
+        & (frame["n"] >= MIN_VERDICT_DEALS)
+    )
     return frame
 
 

@@ -299,7 +299,7 @@ class RecordDecider(Decider):
             raise self._fail(
                 "painted: missing (the cells painted this turn; [] if none)", state.day, seat
             )
-        painted = self.turn.get("painted") or []
+        painted = self.turn["painted"]  # (null is not "none": [] is)
         if not isinstance(painted, list):
             raise self._fail(f"painted: expected a list, got {as_json(painted)}", state.day, seat)
         for entry in painted:
@@ -321,7 +321,8 @@ class RecordDecider(Decider):
         return cells
 
     def sale(self, state: GameState, seat: int, options) -> tuple[int, list[int]] | None:
-        sales = self.turn.get("sales") or []
+        sales = self.turn.get("sales")
+        sales = [] if sales is None else sales  # optional, null: none ({} is no list)
         if not isinstance(sales, list):
             raise self._fail(f"sales: expected a list, got {as_json(sales)}", state.day, seat)
         if self.sale_count >= len(sales):
@@ -443,6 +444,12 @@ def _compare_day(day: int, mine: dict, turns: list[dict], theirs: dict) -> None:
     for turn_mine, turn_theirs in zip(turns, recorded_turns, strict=False):
         if isinstance(turn_theirs, dict):
             _compare_turn(day, turn_mine, turn_theirs)
+    recorded_plans = theirs.get("plans")  # one entry per player: a third of two was read
+    if isinstance(recorded_plans, list) and len(recorded_plans) != len(mine["plans"]):
+        raise RecordError(
+            f"day {day}: R-PLAN-1: the record has {len(recorded_plans)} plans, the game has "
+            f"{len(mine['plans'])} players"
+        )
     for key, rule in (("turns", "R-ORD-1"), ("reshuffles", "R-CLEAN-2")):
         if len(theirs.get(key) or []) != len(mine.get(key) or []):
             raise RecordError(

@@ -144,6 +144,7 @@ def check_card_days(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
         return _fail(frame, bad, column, problem)
 
     days = sorted({int(m.group(2)) for c in frame.columns if (m := re.fullmatch(_DAY_COLUMNS, c))})
+    _check_whole_days(frame)
     if "days_played" not in frame or not days:
         return
     played_through = frame["days_played"].to_numpy()
@@ -226,3 +227,29 @@ def check_card_days(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
 
 # the per-day columns check_card_days reads
 _DAY_COLUMNS = r"(fame_day|painted_day|goal_day|goal_card_day|plan_day)(\d+)"
+# every per-day column (a commissions_day word's day is its first number)
+_ANY_DAY_COLUMN = r"(fame_day|painted_day|goal_day|goal_card_day|plan_day|turn_day)(\d+)"
+
+
+def _check_whole_days(frame: pd.DataFrame) -> None:
+    """A kind of per-day column is there for every day 1 .. the last, or not at all: one
+    day's column dropped (an edited or cut file) changed the tables without a word."""
+    found: dict[str, set[int]] = {}
+    for column in frame.columns:
+        if m := re.fullmatch(_ANY_DAY_COLUMN, column):
+            found.setdefault(m.group(1), set()).add(int(m.group(2)))
+    commission_days = _days_of(frame, "commissions_day")
+    if commission_days:
+        found["commissions_day"] = set(commission_days)
+    if not found:
+        return
+    every = range(1, max(max(days) for days in found.values()) + 1)
+    for name, days in sorted(found.items()):
+        missing = [day for day in every if day not in days]
+        if missing:
+            column = f"{name}{missing[0]}" + ("_*" if name == "commissions_day" else "")
+            raise ReportInputError(
+                f"results: column {column!r} missing ({name}* has days "
+                f"{', '.join(map(str, sorted(days)))} of 1 to {every[-1]}: a cut or edited "
+                "file)"
+            )

@@ -1,0 +1,104 @@
+"""An output written after the games: a write that fails then (a full disk) loses that
+file alone, never the results printed with it, and a file that appeared at the output
+path while the games played is not replaced without --force."""
+
+from __future__ import annotations
+
+import errno
+
+import pytest
+from conftest import cli, fails
+
+import sunset_sim.analysis.sweep as sweep_module
+import sunset_sim.analysis.tune as tune_module
+from sunset_sim.files import NO_CLOBBER, write_atomically
+
+TUNE = ("tune", "balanced", "-n", "6", "--validation-games", "6", "--jobs", "1", "-q")
+TUNE += ("-p", "2", "--generations", "1", "--population", "3")
+SWEEP = ("sweep", "-n", "3", "-p", "2", "--jobs", "1", "-q", "--param", "balanced:deny=0,1")
+
+
+def test_a_full_disk_at_the_end_of_tune_still_prints_the_tuned_values(tmp_path, monkeypatch):
+    """The params file was written before anything was printed: a disk full at that
+    moment ended the run with its error line alone, every tuned value lost."""
+
+    def full(result, path):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(tune_module, "write_params", full)
+    out = tmp_path / "t.json"
+    result = cli(*TUNE, "-o", out)
+    fails(result, f"{out}: cannot write: No space left on device")
+    assert "tuned: earliness=" in result.stdout and "Validation:" in result.stdout
+    assert "params written" not in result.output
+
+
+def test_a_full_disk_for_the_sweeps_plot_still_prints_its_tables(tmp_path, monkeypatch):
+    def full(frame, path):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(sweep_module, "plot_sweep", full)
+    plot = tmp_path / "s.png"
+    result = cli(*SWEEP, "--plot", plot)
+    fails(result, f"{plot}: cannot write: No space left on device")
+    assert "deals per value" in result.stdout and "deny" in result.stdout
+
+
+def test_a_file_made_at_the_output_path_while_tune_plays_is_kept(tmp_path, monkeypatch):
+    """Checked at the start only, it was replaced at the end, and the run said "params
+    written" and exited 0."""
+    out = tmp_path / "race.json"
+    played = tune_module.tune
+
+    def tune_then_someone_writes(*args, **kwargs):
+        result = played(*args, **kwargs)
+        out.write_text("precious\n")
+        return result
+
+    monkeypatch.setattr(tune_module, "tune", tune_then_someone_writes)
+    result = cli(*TUNE, "-o", out)
+    fails(result, f"{out}: already exists (made while this run played; use --force)")
+    assert out.read_text() == "precious\n"
+    assert "tuned: earliness=" in result.stdout
+    assert str(out.resolve()) not in NO_CLOBBER  # this command's alone
+    # with --force it is replaced, as a file there at the start would be
+    monkeypatch.setattr(tune_module, "tune", played)
+    assert cli(*TUNE, "-o", out, "--force").exit_code == 0
+    assert out.read_text().startswith("{")
+
+
+def test_write_atomically_keeps_what_appeared_at_a_path_it_may_not_replace(tmp_path):
+    path = tmp_path / "x.txt"
+    NO_CLOBBER.add(str(path))
+    try:
+        path.write_text("theirs")
+        with pytest.raises(OSError, match="already exists") as info:
+            write_atomically(path, "mine")
+        assert info.value.errno == errno.EEXIST and info.value.filename == str(path)
+        assert path.read_text() == "theirs"
+        assert [p.name for p in tmp_path.iterdir()] == ["x.txt"]  # no temporary left
+        path.unlink()
+        write_atomically(path, "mine")  # nothing there: written
+        assert path.read_text() == "mine"
+    finally:
+        NO_CLOBBER.discard(str(path))
+
+
+@pytest.mark.parametrize("option", ["--param", "--rule-values"])
+def test_a_second_swept_option_is_refused(option):
+    """click kept the last of two, silently: the first sweep was never played."""
+    values = {"--param": ("balanced:deny=1,2", "balanced:goal=1,2")}
+    first, second = values.get(option, ("days=4,5", "tie_break=seat,random"))
+    fails(cli("sweep", "-n", "2", "-q", option, first, option, second), f"{option}: given 2 times")
+
+
+def test_a_parameter_out_of_range_is_named_as_given_and_a_comma_in_a_file_name_is_said():
+    fails(
+        cli("simulate", "-n", "2", "-q", "--strategy", "balanced:deny=3.0000001"),
+        "deny=3.0000001 is outside 0..3",
+    )
+    fails(
+        cli("simulate", "-n", "2", "-q", "--strategy", "balanced:params=a,b.json"),
+        "'b.json' is not of the form key=value (a comma separates pairs: rename a params "
+        "file with one)",
+    )
