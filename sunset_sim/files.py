@@ -138,6 +138,7 @@ def stop_if_signalled() -> None:
 # Output files that did not exist when the command checked them and may not be replaced
 # (no --force): written only if nothing appeared there while it played (cli_common)
 NO_CLOBBER: set[str] = set()
+MADE_MEANWHILE = "already exists (made while this run played; use --force)"
 
 
 def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:
@@ -164,10 +165,12 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:
             try:
                 os.link(temporary, path)  # fails if a file appeared at path meanwhile
             except FileExistsError:
-                raise OSError(
-                    errno.EEXIST, "already exists (made while this run played; use --force)"
-                ) from None
-            Path(temporary).unlink()
+                raise OSError(errno.EEXIST, MADE_MEANWHILE) from None
+            except OSError:  # no hard links there (some network filesystems): test, rename
+                if os.path.lexists(path):
+                    raise OSError(errno.EEXIST, MADE_MEANWHILE) from None
+                os.replace(temporary, path)
+            Path(temporary).unlink(missing_ok=True)
         else:
             os.replace(temporary, path)
     except OSError as error:  # a full disk: nothing half-written, the target named

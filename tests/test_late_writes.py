@@ -102,3 +102,25 @@ def test_a_parameter_out_of_range_is_named_as_given_and_a_comma_in_a_file_name_i
         "'b.json' is not of the form key=value (a comma separates pairs: rename a params "
         "file with one)",
     )
+
+
+def test_without_hard_links_the_path_is_tested_before_the_rename(tmp_path, monkeypatch):
+    """Some network filesystems have no hard links: the write still happens, or is
+    refused when a file appeared, as with them."""
+    import os
+
+    def no_links(source, target):
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    path = tmp_path / "y.txt"
+    NO_CLOBBER.add(str(path))
+    try:
+        write_atomically(path, "mine")
+        assert path.read_text() == "mine"
+        with pytest.raises(OSError, match="already exists"):
+            write_atomically(path, "again")
+        assert path.read_text() == "mine"
+        assert [p.name for p in tmp_path.iterdir()] == ["y.txt"]
+    finally:
+        NO_CLOBBER.discard(str(path))
