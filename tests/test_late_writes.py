@@ -18,30 +18,30 @@ TUNE += ("-p", "2", "--generations", "1", "--population", "3")
 SWEEP = ("sweep", "-n", "3", "-p", "2", "--jobs", "1", "-q", "--param", "balanced:deny=0,1")
 
 
-def test_a_full_disk_at_the_end_of_tune_still_prints_the_tuned_values(tmp_path, monkeypatch):
-    """The params file was written before anything was printed: a disk full at that
-    moment ended the run with its error line alone, every tuned value lost."""
+@pytest.mark.parametrize(
+    ("module", "writer", "command", "printed"),
+    [
+        (tune_module, "write_params", (*TUNE, "-o"), ("tuned: earliness=", "Validation:")),
+        (sweep_module, "plot_sweep", (*SWEEP, "--plot"), ("deals per value", "deny")),
+    ],
+    ids=["tune", "sweep"],
+)
+def test_a_full_disk_at_the_end_still_prints_the_results(
+    tmp_path, monkeypatch, module, writer, command, printed
+):
+    """tune's params file (sweep's plot) was written before anything was printed: a disk
+    full at that moment ended the run with its error line alone, every tuned value (the
+    sweep's tables) lost."""
 
-    def full(result, path):
+    def full(data, path):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(tune_module, "write_params", full)
-    out = tmp_path / "t.json"
-    result = cli(*TUNE, "-o", out)
+    monkeypatch.setattr(module, writer, full)
+    out = tmp_path / "out.png"
+    result = cli(*command, out)
     fails(result, f"{out}: cannot write: No space left on device")
-    assert "tuned: earliness=" in result.stdout and "Validation:" in result.stdout
-    assert "params written" not in result.output
-
-
-def test_a_full_disk_for_the_sweeps_plot_still_prints_its_tables(tmp_path, monkeypatch):
-    def full(frame, path):
-        raise OSError(errno.ENOSPC, "No space left on device", str(path))
-
-    monkeypatch.setattr(sweep_module, "plot_sweep", full)
-    plot = tmp_path / "s.png"
-    result = cli(*SWEEP, "--plot", plot)
-    fails(result, f"{plot}: cannot write: No space left on device")
-    assert "deals per value" in result.stdout and "deny" in result.stdout
+    assert all(text in result.stdout for text in printed)
+    assert "written" not in result.output
 
 
 def test_a_file_made_at_the_output_path_while_tune_plays_is_kept(tmp_path, monkeypatch):
