@@ -144,7 +144,11 @@ def tournament_command(
             backend=runner,
         )
     sections = [
-        ("standings", "Standings (n: games the strategy played)", result.standings),
+        (
+            "standings",
+            "Standings (n: games the strategy played, once per seat it holds)",
+            result.standings,
+        ),
         (
             "head_to_head",
             "Head to head (score of strategy against opponent; n: games they met in)",

@@ -164,7 +164,7 @@ def test_tournament_command_prints_every_table_and_json():
     for title in ("Standings", "Head to head", "by seat", "turn position", "between bots"):
         assert title in result.output
     # n counts games here, deals in sweep and compare: each title says which
-    assert "Standings (n: games the strategy played)" in result.output
+    assert "Standings (n: games the strategy played, once per seat it holds)" in result.output
     assert "Win share by seat (n: games)" in result.output
     as_json = runner.invoke(
         main,
