@@ -502,3 +502,15 @@ def test_a_difference_of_rates_reads_in_points_in_the_player_count_tables_too():
     assert shown["vs_field"] == "+23.5 pt (+20.0 to +27.0)"
     assert shown["vs_field_3p"] == "+19.5 pt (+13.7 to +25.3)"
     assert shown["win_share_3p"] == "40.0%"
+
+
+def test_a_plan_cards_painting_interval_stays_within_what_it_paints(report):
+    """No day paints more than its plan card allows (nor fewer than 0): P1's mean, 1 on
+    nearly every day, had an interval reaching 1.00008."""
+    from sunset_sim.analysis.report.sections.plans import _bounded
+
+    table = report.tables["plan_cards"]
+    assert (table["cards_painted_ci_high"] <= table["paint"]).all()
+    assert (table["cards_painted_ci_low"] >= 0).all()
+    assert _bounded((0.99, 0.97, 1.00008), 1) == (0.99, 0.97, 1)
+    assert _bounded((0.01, -0.002, 0.03), 2) == (0.01, 0.0, 0.03)

@@ -135,8 +135,9 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 **_ci_columns(
                     "turn_position", *stats.mean_ci_sums(turn_n[i], turn_s[i], turn_q[i])
                 ),
-                **_ci_columns(
-                    "cards_painted", *stats.mean_ci_sums(paint_n[i], paint_s[i], paint_q[i])
+                **_ci_columns(  # (no day paints more than the card allows: P1's went to 1.00008)
+                    "cards_painted",
+                    *_bounded(stats.mean_ci_sums(paint_n[i], paint_s[i], paint_q[i]), card.paint),
                 ),
                 **_ci_columns("fame_gained", *stats.mean_ci_sums(gain_n[i], gain_s[i], gain_q[i])),
                 **_ci_columns("win_when_chosen", *win),
@@ -204,6 +205,12 @@ def column_notes(tables: Tables) -> list[str]:
                         f"no {source_column} column"
                     )
     return notes
+
+
+def _bounded(ci: tuple, most: float) -> tuple:
+    """A mean's (value, low, high) with its interval kept within 0 .. ``most``."""
+    value, low, high = ci[:3]
+    return (value, max(low, 0.0), min(high, most), *ci[3:])
 
 
 def plan_value_table(tables: Tables) -> pd.DataFrame:
