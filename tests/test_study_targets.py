@@ -15,6 +15,7 @@ from sunset_sim.analysis.experiments import FieldRun
 from sunset_sim.analysis.paired_values import POINTS, _mean_ci, paired_value
 from sunset_sim.analysis.study import run_study
 from sunset_sim.analysis.suggestions import (
+    MEASURED_ON,
     VERIFY_ROUNDS,
     _nearest_text,
     _plausible,
@@ -194,10 +195,10 @@ def test_a_walk_that_jumps_the_band_notes_its_nearest_step():
     study = run_study(FIELD, PLAYERS, 3000, 2, cards, families=("commission",), edits=())
     assert "C02" not in set(study.suggestions["card"])
     (note,) = [note for note in study.notes if note.startswith("C02: the walk toward")]
-    between = note.split("(the target lies between two steps on the study's deals: ")[1]
+    between = note.split(f"(the target lies between two steps, {MEASURED_ON}: ")[1]
     above, below = between.split("; ")[:2]
     assert above.startswith("fame -3: ") and above.endswith("), above 0.05 to 0.32")
-    assert below == "fame -4: 0.00 (95% CI -0.13 to 0.13), below 0.05 to 0.32)"
+    assert below == "fame -4: 0.00 (95% CI -0.06 to 0.06), below 0.05 to 0.32)"  # fresh deals
 
 
 def test_the_note_names_the_two_steps_the_walk_crossed_the_target_between():
@@ -213,10 +214,10 @@ def test_the_note_names_the_two_steps_the_walk_crossed_the_target_between():
     walk = [step(-1, 0.68), step(-2, 0.59), step(-3, 0.49), step(-4, 0.49), step(-5, 0.0)]
     walk.append(step(-6, 0.0))
     text = _nearest_text(walk, "above")
-    assert text.startswith(" (the target lies between two steps on the study's deals: fame -4: ")
+    assert text.startswith(f" (the target lies between two steps, {MEASURED_ON}: fame -4: ")
     assert "fame -4: 0.49 (95% CI 0.19 to 0.79), above 0.06 to 0.39; fame -5: 0.00" in text
     assert _nearest_text(walk[:4], "above") == (
-        " (nearest on the study's deals: fame -3: 0.49 (95% CI 0.19 to 0.79), above 0.06 to 0.39)"
+        f" (nearest, {MEASURED_ON}: fame -3: 0.49 (95% CI 0.19 to 0.79), above 0.06 to 0.39)"
     )
     assert _nearest_text([*walk, step(-7, 0.2)], "above") == ""
     unmeasured = (math.inf, {"fame": -1}, (math.nan,) * 3, 0.06, 0.39)

@@ -186,13 +186,16 @@ def _edit_rows(lab: Lab, cards: CardSet, card: str, field_: str, steps: int) -> 
         "edited": card_value(edited, card, field_),
     }
     rows = []
+    games = lab.games * len(lab.tables)
     family = "commission" if any(c.id == card for c in cards.commissions) else None
     if family is None and any(p.id == card for p in cards.plans):
         family = "plan"
     if family is not None:
         restriction = Restriction(family, card)
         before, after = lab.cost(cards, restriction), lab.cost(edited, restriction)
-        diff, lo, hi = _mean_ci(after - before)
+        # with the bound paired_value has: no game changed is not "0 to 0" (a value moves
+        # by at most 2 x POINTS in a game, a win share by POINTS)
+        diff, lo, hi = _mean_ci(after - before, bound=2 * POINTS, games=games)
         rows.append(
             {
                 **common,
@@ -209,7 +212,7 @@ def _edit_rows(lab: Lab, cards: CardSet, card: str, field_: str, steps: int) -> 
     base_shares = _share_by_strategy(lab.base(cards))
     for label, shares in _share_by_strategy(lab.base(edited)).items():
         before = base_shares[label] * POINTS
-        diff, lo, hi = _mean_ci(shares * POINTS - before)
+        diff, lo, hi = _mean_ci(shares * POINTS - before, bound=POINTS, games=games)
         rows.append(
             {
                 **common,

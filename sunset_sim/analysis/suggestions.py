@@ -194,9 +194,18 @@ def _step_text(step: tuple) -> str:
     )
 
 
+def _with_fresh(tried: list, fresh: list) -> list:
+    """The steps measured, each verified one as measured on the fresh deals (more deals,
+    and the measure the verdict was taken on): C05 fame 1, 0.42 and "above" on the study's
+    200 deals, was -0.38 and below on 800 fresh ones, and the note put the target between
+    fame 1 and 0 where it lay between 2 and 1."""
+    again = {tuple(sorted(step[1].items())): step for step in fresh}
+    return [again.get(tuple(sorted(step[1].items())), step) for step in tried]
+
+
 def _nearest_text(tried: list, status: str) -> str:
-    """Where the target lay among the steps measured, when none was inside on the
-    study's deals. Where the walk crossed it (its first step past the band, on the other
+    """Where the target lay among the steps measured, when none was inside (verified
+    steps as measured on the fresh deals: ``_with_fresh``). Where the walk crossed it (its first step past the band, on the other
     side from ``status``, and the last step before that still on this side), the target
     falls between two values the fields can take (a commission no one sells at fame 1
     and too rich at 2): the designer chooses between them, or edits another card. Else
@@ -208,11 +217,14 @@ def _nearest_text(tried: list, status: str) -> str:
     before = [step for step in tried[:crossed] if _side(step) == status] if crossed else []
     if before:
         pair = f"{_step_text(before[-1])}; {_step_text(tried[crossed])}"
-        return f" (the target lies between two steps on the study's deals: {pair})"
+        return f" (the target lies between two steps, {MEASURED_ON}: {pair})"
     nearest = min(tried, key=lambda step: step[0])
     if not math.isfinite(nearest[0]):  # (every step unmeasured: NaN values)
         return ""
-    return f" (nearest on the study's deals: {_step_text(nearest)})"
+    return f" (nearest, {MEASURED_ON}: {_step_text(nearest)})"
+
+
+MEASURED_ON = "on the study's deals or, where verified, the fresh ones"
 
 
 def _unsettled_note(row: dict) -> str:
@@ -393,7 +405,7 @@ def all_edits_together(
 
 def _verified_rows(
     labs: Sequence[Lab], cards: CardSet, target: pd.Series, edits: dict[str, int],
-    status: Status, bounds: Bounds,
+    status: Status, bounds: Bounds, outside: list | None = None,
 ) -> list[dict]:  # fmt: skip
     """Play the set with this card's edits on the fresh deals: a row per edited field
     (each with the value after all of them) if the after-value is inside the target,
@@ -403,7 +415,9 @@ def _verified_rows(
     CI holds an edge of the band, the next batch is played too and the value is taken
     over all of them (so a card measured at the edge, a low-fame commission's value per
     point say, is judged on more deals, whichever side it first fell); the before-value
-    is taken on the same batches. (The all-edits check plays the first batch alone.)"""
+    is taken on the same batches. (The all-edits check plays the first batch alone.)
+    ``outside``: where an edit that fails is put as ``tried`` holds a step (measured on
+    the fresh deals), for the note on where the target lies."""
     family, card = target["family"], target["card"]
     edited = _apply(cards, [(card, field_, steps) for field_, steps in edits.items()])
     lab = labs[0]
@@ -426,6 +440,9 @@ def _verified_rows(
         f"{low:.2f} to {high:.2f})"
     )
     if not inside:
+        if outside is not None:
+            miss = max(low - after[0], after[0] - high, 0.0)
+            outside.append((miss, edits, after, low, high))
         return []
     return [
         {
@@ -517,8 +534,9 @@ def suggest(
         limit = walk_limit(cards, target, max_steps)
         tried: list = []
         verified: list[dict[str, int]] = []
+        fresh: list = []  # the steps verified and found outside, as measured on fresh deals
         for walked in _search(study_lab, cards, target, limit, status, bounds, tried):
-            found = _verified_rows(batches, cards, target, walked, status, bounds)
+            found = _verified_rows(batches, cards, target, walked, status, bounds, fresh)
             verified.append(walked)
             tries += 1
             if found or tries == attempts:
@@ -532,7 +550,7 @@ def suggest(
         plausible = [] if found else _plausible(tried)
         plausible = [step for step in plausible if step[1] not in verified][: attempts - tries]
         for miss, walked, measure, low, high in plausible:
-            found = _verified_rows(batches, cards, target, walked, status, bounds)
+            found = _verified_rows(batches, cards, target, walked, status, bounds, fresh)
             if found and miss > 0:
                 notes.append(
                     f"{card}: {_edit_text(walked)} was outside its target on the study's "
@@ -546,7 +564,9 @@ def suggest(
                 f"{card}: the walk toward its target (up to {limit} steps, within the "
                 "values its fields may take, each step the one that left it nearest"
                 + (", and each field alone" if target["family"] == "plan" else "")
-                + f") found no edit verified inside it{_nearest_text(tried, target['status'])}; "
+                + ") found no edit verified inside it"
+                + _nearest_text(_with_fresh(tried, fresh), target["status"])
+                + "; "
                 "nothing suggested for it"
             )
             continue

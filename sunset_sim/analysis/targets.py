@@ -46,7 +46,7 @@ class Targets:
 
     Commissions: value per fame point from the other commissions' median / ``ratio`` (a
     card worth nothing is out; where that median is not above 0, median +- max(``width``
-    SDs, ``floor_commission``)) to their median x ``over_ratio``` (a card whose points are
+    robust SDs, ``relative`` x |median|, ``floor_commission``)) to their median x ``over_ratio``` (a card whose points are
     worth twice the others' is over-priced: with 3, fame 1 -> 4, 2 -> 5 and 3 -> 6 stayed
     inside, their points worth 2.5-3.5 times the median, at most 0.7 before), and a
     whole value (what losing it costs, not per point) at most ``whole_ratio`` times the
@@ -86,8 +86,8 @@ class Targets:
             "commission worth far more than the rest: a hard one's points stay as hard to "
             "earn at any fame, so only its whole value shows it over-priced); where that "
             "median per point is not above 0 (most commissions worth nothing: a set to look "
-            f"at as a whole), median +- max({self.width:g} SD, {self.floor_commission:g} "
-            "points per fame)",
+            f"at as a whole), median +- max({self.width:g} SD, {self.relative:g} x "
+            f"|median|, {self.floor_commission:g} points per fame; SD the robust one)",
             "plan: restricted-play value within median +- "
             f"max({self.width:g} SD, {self.relative:g} x |median|, "
             f"{self.floor_plan:g} points) of the other plan cards (SD: the larger of the "

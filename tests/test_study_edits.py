@@ -1,0 +1,47 @@
+"""The study's card edits (edits.csv) and its notes on cards it suggests nothing for: a
+difference measured where no game changed is not known to be exactly 0; a step verified
+on fresh deals is named as measured there."""
+
+from __future__ import annotations
+
+import math
+
+from sunset_sim.analysis.study import card_edits
+from sunset_sim.analysis.suggestions import MEASURED_ON, _nearest_text, _with_fresh
+
+
+def test_an_edit_that_changed_no_game_has_an_interval_not_zero_wide():
+    """C19 fame 0 -> 1 on 200 deals nobody sold it in read 0.0 (0.0 to 0.0), where a card's
+    value (paired_value) gets a bound: the deals seen do not show that no deal would."""
+    deals = 10
+    frame = card_edits(["greedy", "random"], 2, deals, edits=[("C19", "fame", 1)], jobs=1)
+    assert (frame["diff"] == 0).all()  # nothing sold it here
+    games = deals * 2  # every deal at both seatings
+    z = 1.959963984540054
+    for _, row in frame.iterrows():
+        bound = 200.0 if row["measure"] == "value" else 100.0
+        half = bound * z * z / (games + z * z)
+        assert math.isclose(row["diff_ci_high"], half, rel_tol=1e-9), row
+        assert math.isclose(row["diff_ci_low"], -half, rel_tol=1e-9), row
+
+
+def test_the_note_takes_a_verified_step_as_measured_on_the_fresh_deals():
+    """C05 fame 1 (-2) was 0.42 and above on the study's 200 deals and -0.38, below, on
+    800 fresh ones: the note put the target between fame 1 and 0, where it lay between
+    2 and 1; and a step inside on the study's deals that failed its verification left no
+    note at all (C06), the note being only for walks with no step inside."""
+
+    def step(steps, value, low=0.05, high=0.32):
+        miss = max(low - value, value - high, 0.0)
+        return (miss, {"fame": steps}, (value, value - 0.3, value + 0.3), low, high)
+
+    study_deals = [step(-1, 0.52), step(-2, 0.42), step(-3, 0.0)]
+    fresh = [step(-2, -0.38)]
+    assert "fame -2: 0.42" in _nearest_text(study_deals, "above")
+    text = _nearest_text(_with_fresh(study_deals, fresh), "above")
+    assert text.startswith(f" (the target lies between two steps, {MEASURED_ON}: fame -1: 0.52")
+    assert "; fame -2: -0.38 (95% CI -0.68 to -0.08), below 0.05 to 0.32)" in text
+    inside_then_not = [step(-1, 0.6), step(-2, 0.2), step(-3, 0.0)]
+    assert _nearest_text(inside_then_not, "above") == ""
+    text = _nearest_text(_with_fresh(inside_then_not, [step(-2, 0.47)]), "above")
+    assert "fame -2: 0.47 (95% CI 0.17 to 0.77), above 0.05 to 0.32; fame -3: 0.00" in text
