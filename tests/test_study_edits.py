@@ -45,3 +45,26 @@ def test_the_note_takes_a_verified_step_as_measured_on_the_fresh_deals():
     assert _nearest_text(inside_then_not, "above") == ""
     text = _nearest_text(_with_fresh(inside_then_not, [step(-2, 0.47)]), "above")
     assert "fame -2: 0.47 (95% CI 0.17 to 0.77), above 0.05 to 0.32; fame -3: 0.00" in text
+
+
+def test_a_suggestion_whose_interval_reaches_outside_says_so_in_its_line():
+    """study.md listed such a suggestion under "Verified suggestions" with no caveat (only
+    a note further down said so); re-measured on new seeds, three of four were outside."""
+    import pandas as pd
+
+    from sunset_sim.analysis.study_files import suggestion_text
+
+    row = pd.Series(
+        {
+            "card": "C10", "field": "fame", "current": "2", "suggested": "4",
+            "metric": "value per point", "before": 0.61, "after": 0.28,
+            "after_ci_low": 0.19, "after_ci_high": 0.37, "n": 800,
+            "target_low": 0.06, "target_high": 0.367,
+        }
+    )  # fmt: skip
+    assert suggestion_text(row).endswith(
+        "(after: 0.19 to 0.37, n = 800 fresh deals; target 0.06 to 0.37: its CI reaches "
+        "outside the target: likely, not certain)"
+    )
+    row["after_ci_high"] = 0.36
+    assert suggestion_text(row).endswith("(after: 0.19 to 0.36, n = 800 fresh deals)")

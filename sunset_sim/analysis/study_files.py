@@ -222,12 +222,30 @@ def _edge_noise(row: pd.Series) -> str:
     return f" (that edge's SD {sd:.3f})" if np.isfinite(sd) and sd > 0 else ""
 
 
+def reaches_outside(row) -> bool:
+    """Whether a verified suggestion's after-value CI still reaches outside its target
+    (inside by its value: likely, not certain)."""
+    return not (
+        row["target_low"] <= row["after_ci_low"] <= row["after_ci_high"] <= row["target_high"]
+    )
+
+
+LIKELY = "its CI reaches outside the target: likely, not certain"
+
+
 def suggestion_text(row: pd.Series) -> str:
-    """One verified suggestion, in a line (study.md and the CLI)."""
+    """One verified suggestion, in a line (study.md and the CLI), with its caveat: a
+    tester re-measured three such suggestions on new seeds and found them outside."""
+    caveat = (
+        f"; target {row['target_low']:.2f} to {row['target_high']:.2f}: {LIKELY}"
+        if reaches_outside(row)
+        else ""
+    )
     return (
         f"{row['card']} {row['field']}: {row['current']} → {row['suggested']}; "
         f"{row['metric']} {row['before']:.2f} → {row['after']:.2f} "
-        f"(after: {row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, n = {row['n']} fresh deals)"
+        f"(after: {row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, n = {row['n']} fresh "
+        f"deals{caveat})"
     )
 
 

@@ -14,6 +14,8 @@ from sunset_sim.analysis.report.model import Finding, Section
 def study_findings(study) -> list[Finding]:
     """The cards outside their targets, as findings: measured by paired experiments on
     the same deals (restricted play), so they lead the list; each names its suggestion."""
+    from sunset_sim.analysis.study_files import LIKELY, reaches_outside  # (see study_section)
+
     suggested = {row["card"]: row for _, row in study.suggestions.iterrows()}
     findings = []
     for _, row in study.outside().iterrows():
@@ -31,13 +33,8 @@ def study_findings(study) -> list[Finding]:
             )
             # the caveats the card-values section gives, here too (a finding read alone
             # said "verified" where the after-value's CI still reached outside)
-            if (
-                not edit["target_low"]
-                <= edit["after_ci_low"]
-                <= edit["after_ci_high"]
-                <= (edit["target_high"])
-            ):
-                text += "; its CI reaches outside the target: likely, not certain"
+            if reaches_outside(edit):
+                text += f"; {LIKELY}"
             together = edit.get("inside_with_all_edits")
             if together is not None and not pd.isna(together) and not bool(together):
                 text += "; outside its target with all the edits together"
