@@ -413,13 +413,20 @@ def check_output(path: Path, force: bool) -> None:
     if not os.access(folder, os.W_OK):
         raise CliError(f"{path}: folder {folder} is not writable")
     hold_output_lock(path)
-    if not force:  # nor one made while the games play (files.write_atomically)
-        target = os.path.abspath(path)
-        NO_CLOBBER.add(target)
-        context = click.get_current_context(silent=True)
-        if context is not None:  # this command's output only (in-process runs follow)
-            context.call_on_close(lambda: NO_CLOBBER.discard(target))
+    if not force:
+        keep_what_appears(path)
     on_interrupt(f"{path} left as it was" if path.exists() else f"nothing written to {path}")
+
+
+def keep_what_appears(path: Path) -> None:
+    """An output with nothing in the way at the start (no --force): what another process
+    puts there while the games play is not replaced (files.NO_CLOBBER), for this command
+    only (in-process runs follow)."""
+    target = os.path.abspath(path)
+    NO_CLOBBER.add(target)
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.call_on_close(lambda: NO_CLOBBER.discard(target))
 
 
 def hold_output_lock(path: Path) -> None:
@@ -471,6 +478,8 @@ def check_out_folder(out_dir: Path, force: bool) -> None:
     if not os.access(parent, os.W_OK):
         raise CliError(f"--out {out_dir}: folder {parent} is not writable")
     hold_output_lock(out_dir)
+    if not force:
+        keep_what_appears(out_dir)
     on_interrupt(
         f"{out_dir} left as it was" if out_dir.exists() else f"nothing written to {out_dir}"
     )

@@ -141,6 +141,24 @@ NO_CLOBBER: set[str] = set()
 MADE_MEANWHILE = "already exists (made while this run played; use --force)"
 
 
+def move_into_place(temporary: str | os.PathLike, path: str | os.PathLike) -> None:
+    """Rename a finished temporary file to ``path``; where ``path`` may not be replaced
+    (``NO_CLOBBER``), only if nothing appeared there meanwhile (a hard link fails on an
+    existing name; where the filesystem has none, the name is tested first)."""
+    if os.path.abspath(path) not in NO_CLOBBER:
+        os.replace(temporary, path)
+        return
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        raise OSError(errno.EEXIST, MADE_MEANWHILE, str(path)) from None
+    except OSError:  # no hard links there (some network filesystems)
+        if os.path.lexists(path):
+            raise OSError(errno.EEXIST, MADE_MEANWHILE, str(path)) from None
+        os.replace(temporary, path)
+    Path(temporary).unlink(missing_ok=True)
+
+
 def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:
     """Write to a temporary file beside ``path``, then rename it over ``path``.
 
@@ -161,18 +179,7 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> Path:
             _write_data(stream, data.encode("utf-8") if isinstance(data, str) else data)
         os.chmod(temporary, 0o666 & ~_umask())
         stop_if_signalled()
-        if os.path.abspath(path) in NO_CLOBBER:  # nothing there at the start, nor now
-            try:
-                os.link(temporary, path)  # fails if a file appeared at path meanwhile
-            except FileExistsError:
-                raise OSError(errno.EEXIST, MADE_MEANWHILE) from None
-            except OSError:  # no hard links there (some network filesystems): test, rename
-                if os.path.lexists(path):
-                    raise OSError(errno.EEXIST, MADE_MEANWHILE) from None
-                os.replace(temporary, path)
-            Path(temporary).unlink(missing_ok=True)
-        else:
-            os.replace(temporary, path)
+        move_into_place(temporary, path)
     except OSError as error:  # a full disk: nothing half-written, the target named
         Path(temporary).unlink(missing_ok=True)
         raise OSError(error.errno, error.strerror, str(path)) from None
@@ -225,6 +232,9 @@ def folder_written_whole(
     try:
         yield staging
         stop_if_signalled()
+        if str(target) in NO_CLOBBER and target.is_dir() and any(target.iterdir()):
+            # empty or absent when the run began (no --force): another's files since
+            raise OSError(errno.EEXIST, f"holds files now: {MADE_MEANWHILE}", str(shown))
         with signals_held():
             if in_place:
                 _swap_entries(staging, target, owned)

@@ -21,6 +21,7 @@ from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.files import (
+    move_into_place,
     process_tag,
     remove_dead_temporaries,
     signals_held,
@@ -472,7 +473,7 @@ class _TableWriter:
                     write_atomically(sidecar, _json(self.made).decode("utf-8") + "\n")
                 else:
                     sidecar.unlink(missing_ok=True)  # never another run's provenance
-            os.replace(self.temporary, self.path)
+            move_into_place(self.temporary, self.path)  # (a file made meanwhile: kept)
         except OSError as error:
             self.abort()
             raise RunError(f"{self.path}: cannot write: {error.strerror or error}") from None

@@ -124,3 +124,45 @@ def test_without_hard_links_the_path_is_tested_before_the_rename(tmp_path, monke
         assert [p.name for p in tmp_path.iterdir()] == ["y.txt"]
     finally:
         NO_CLOBBER.discard(str(path))
+
+
+def test_a_results_file_made_while_simulate_plays_is_kept(tmp_path, monkeypatch):
+    """simulate --out FILE renamed its finished file over one made meanwhile (exit 0)."""
+    from sunset_sim import runner
+
+    out = tmp_path / "race.parquet"
+    close = runner._TableWriter.close
+
+    def someone_writes_then_close(self):
+        out.write_text("precious\n")
+        close(self)
+
+    monkeypatch.setattr(runner._TableWriter, "close", someone_writes_then_close)
+    result = cli("simulate", "-n", "20", "-p", "2", "-q", "--out", out)
+    fails(result, f"{out}: cannot write: already exists (made while this run played")
+    assert out.read_text() == "precious\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["race.parquet"]  # nothing left
+
+
+def test_a_folder_filled_while_the_run_played_is_kept(tmp_path):
+    """report/study --out DIR, empty or absent at the start: another's files put there
+    meanwhile were replaced by the swap."""
+    from sunset_sim.files import folder_written_whole
+
+    target = tmp_path / "rep"
+    NO_CLOBBER.add(str(target))
+    try:
+        with pytest.raises(OSError, match="holds files now: already exists") as info:
+            with folder_written_whole(target) as staging:
+                (staging / "report.md").write_text("ours\n")
+                target.mkdir()
+                (target / "report.md").write_text("mine\n")
+        assert info.value.filename == str(target)
+        assert (target / "report.md").read_text() == "mine\n"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]  # no staging left
+        (target / "report.md").unlink()  # empty again: written
+        with folder_written_whole(target) as staging:
+            (staging / "report.md").write_text("ours\n")
+        assert (target / "report.md").read_text() == "ours\n"
+    finally:
+        NO_CLOBBER.discard(str(target))

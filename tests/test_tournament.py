@@ -249,3 +249,25 @@ def test_ratings_do_not_depend_on_the_order_the_strategies_are_given_in():
         result = tournament(order, players=2, games=60, rating_games=60)
         ratings.append(result.standings.set_index("strategy")["rating"].sort_index())
     assert ratings[0].to_dict() == ratings[1].to_dict()
+
+
+def test_a_strategy_in_two_seats_moves_by_the_mean_of_its_seats_updates():
+    """Its last seat's update alone was kept: a strategy that won in one seat and came
+    last in the other was rated as if it had only come last."""
+    from types import SimpleNamespace
+
+    from openskill.models import PlackettLuce
+
+    from sunset_sim import enums
+    from sunset_sim.analysis.tournament import _ratings
+
+    seat = np.zeros((1, 3, enums.R_FAME + 1))
+    seat[0, :, enums.R_FAME] = [30, 20, 10]  # a first, b second, a last
+    batch = SimpleNamespace(seat=seat, first_game=0)
+    rated = _ratings([(batch, ["a", "b", "a"])], ["a", "b"]).set_index("strategy")
+    model = PlackettLuce()
+    teams = [[model.rating()] for _ in range(3)]  # (one object each: rate updates in place)
+    first, second, last = model.rate(teams, ranks=[1, 2, 3])
+    assert rated.loc["a", "rating_mu"] == pytest.approx((first[0].mu + last[0].mu) / 2)
+    assert rated.loc["b", "rating_mu"] == pytest.approx(second[0].mu)
+    assert rated.loc["a", "rating_sigma"] == pytest.approx((first[0].sigma + last[0].sigma) / 2)

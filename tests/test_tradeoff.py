@@ -83,3 +83,43 @@ def test_the_report_states_the_studys_paired_interval(study):
     del tables["study_tradeoff"]
     fallback = re.search(r"95% CI ([-+.\d]+) to ([-+.\d]+)", tradeoff_conclusion(tables))
     assert fallback is not None
+
+
+def test_plan_ids_with_commas_and_plan_cards_that_all_wake_at_once():
+    """The halves' ids were joined with "," (an id may hold one: "P1,x" fell back to the
+    unpaired interval); and with every card waking at 6:00 the halves were the set's order,
+    and the report still said which of early rise and paint power wins."""
+    import json
+
+    from sunset_sim.analysis.report.sections.plans import _paired_tradeoff
+
+    tables = {
+        "study_tradeoff": pd.DataFrame(
+            [
+                {
+                    "early": json.dumps(["P1,x", "P2"]),
+                    "late": json.dumps(["P3", "P4"]),
+                    "diff": 5.0,
+                    "diff_ci_low": 4.0,
+                    "diff_ci_high": 6.0,
+                }
+            ]
+        )  # fmt: skip
+    }
+    assert _paired_tradeoff(tables, ["P1,x", "P2"], ["P3", "P4"]) == (5.0, 1.0)
+    assert _paired_tradeoff(tables, ["P1", "x", "P2"], ["P3", "P4"]) is None
+    # every card at one wake-up time: no conclusion, and the study measures none
+    plans = pd.DataFrame(
+        {"plan": ["P1", "P2", "P3", "P4"], "wake": "6:00", "wake_minutes": 360,
+         "directions": "NESW", "hike": 2, "paint": [1, 2, 3, 3]}
+    )  # fmt: skip
+    values = pd.DataFrame(
+        {"card": ["P1", "P2", "P3", "P4"], "value": [1.0, 2.0, 3.0, 4.0],
+         "value_ci_low": 0.0, "value_ci_high": 5.0, "fame_cost": 0.0,
+         "fame_cost_ci_low": 0.0, "fame_cost_ci_high": 0.0, "n": 10}
+    )  # fmt: skip
+    assert tradeoff_conclusion({"plan_cards": plans, "study_plan": values}) == ""
+    plans["wake_minutes"] = [300, 300, 360, 360]
+    assert tradeoff_conclusion({"plan_cards": plans, "study_plan": values}).startswith(
+        "Conclusion: "
+    )

@@ -428,7 +428,7 @@ def plan_tradeoff(lab: Lab, cards: CardSet, base: FieldRun) -> dict | None:
     odd card out in the middle), paired deal by deal; the report's conclusion reads it."""
     plans = sorted(cards.plans, key=lambda plan: plan.wake)
     half = len(plans) // 2
-    if half < 1:
+    if half < 1 or plans[0].wake == plans[-1].wake:  # all at one time: no early half
         return None
     early, late = plans[:half], plans[len(plans) - half :]
 

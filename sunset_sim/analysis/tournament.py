@@ -6,6 +6,7 @@ under every seating compares the strategies on identical cards (common random nu
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import os
 import warnings
@@ -200,23 +201,45 @@ def _ratings(batches: list[tuple[BatchArrays, list[str]]], labels: list[str]) ->
     (a tournament of the same tables gave commission-hunter 21.5 to 23.6 over the six
     orders of three names). Deal by deal: every seating of one deal before the next;
     every game of one seating before the next gave two copies of greedy 22.6 and 27.4 (the
-    seating rated last weighed most), each winning half the games."""
+    seating rated last weighed most), each winning half the games. A strategy in several
+    seats of a game moves by the mean of its seats' updates (its last seat's alone was
+    kept). The batches are merged lazily: a list of every game rated held a tuple each."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     ratings = {label: model.rating(name=label) for label in sorted(labels)}
-    games = []  # (deal, seating's labels, finishing order)
-    for batch, seat_labels in batches:
+
+    def games_of(batch: BatchArrays, seat_labels: list[str]):
         fame = batch.seat[:, :, enums.R_FAME]
         for offset in range(fame.shape[0]):
-            games.append((batch.first_game + offset, seat_labels, fame[offset]))
-    games.sort(key=lambda game: (game[0], game[1]))
-    for _, seat_labels, row in games:
+            yield batch.first_game + offset, seat_labels, fame[offset]
+
+    ordered = heapq.merge(
+        *(games_of(batch, seat_labels) for batch, seat_labels in batches),
+        key=lambda game: (game[0], game[1]),
+    )
+    for _, seat_labels, row in ordered:
         ranks = [1 + int((row > value).sum()) for value in row]
-        teams = [[ratings[label]] for label in seat_labels]
+        # a rating object of its own per seat: openskill updates them in place, and one
+        # object in two teams (a strategy in two seats) was updated twice over
+        teams = [
+            [model.rating(mu=ratings[label].mu, sigma=ratings[label].sigma, name=label)]
+            for label in seat_labels
+        ]
         updated = model.rate(teams, ranks=ranks)
+        moved: dict[str, list] = {}
         for label, team in zip(seat_labels, updated, strict=True):
-            ratings[label] = team[0]
+            moved.setdefault(label, []).append(team[0])
+        for label, seats in moved.items():
+            if len(seats) == 1:
+                ratings[label] = seats[0]
+                continue
+            before = ratings[label]
+            ratings[label] = model.rating(
+                mu=before.mu + sum(r.mu - before.mu for r in seats) / len(seats),
+                sigma=sum(r.sigma for r in seats) / len(seats),
+                name=label,
+            )
     return pd.DataFrame(
         [
             {"strategy": label, "rating_mu": r.mu, "rating_sigma": r.sigma, "rating": r.ordinal()}

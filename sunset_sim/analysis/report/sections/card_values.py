@@ -6,6 +6,8 @@ and ``build_report`` places it right after the findings."""
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 
 from sunset_sim.analysis.report.model import Finding, Section
@@ -83,10 +85,10 @@ def study_tables(study) -> dict[str, pd.DataFrame]:
             "n": part["n"].to_numpy(),
         }
         tables[f"study_{family}"] = pd.DataFrame(table)
-    if getattr(study, "tradeoff", None):
+    if getattr(study, "tradeoff", None):  # the halves' ids as JSON lists (an id may hold ",")
         tables["study_tradeoff"] = pd.DataFrame(
-            [{**study.tradeoff, "early": ",".join(study.tradeoff["early"]),
-              "late": ",".join(study.tradeoff["late"])}]
+            [{**study.tradeoff, "early": json.dumps(study.tradeoff["early"]),
+              "late": json.dumps(study.tradeoff["late"])}]
         )  # fmt: skip
     outside = study.outside()
     tables["study_outside"] = pd.DataFrame(

@@ -4,6 +4,8 @@ that did not (within each strategy and raw)."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 
@@ -249,7 +251,7 @@ def _paired_tradeoff(tables: Tables, early: list, late: list) -> tuple[float, fl
     if "study_tradeoff" not in tables or tables["study_tradeoff"].empty:
         return None
     row = tables["study_tradeoff"].iloc[0]
-    if row["early"].split(",") != [str(p) for p in early] or row["late"].split(",") != [
+    if json.loads(row["early"]) != [str(p) for p in early] or json.loads(row["late"]) != [
         str(p) for p in late
     ]:
         return None
@@ -263,8 +265,8 @@ def tradeoff_conclusion(tables: Tables) -> str:
     if "study_plan" not in tables or "plan_cards" not in tables:
         return ""
     table = plan_value_table(tables).sort_values("wake_minutes", kind="stable")
-    if len(table) < 2:
-        return ""
+    if len(table) < 2 or table["wake_minutes"].nunique() < 2:  # every card wakes at once:
+        return ""  # no early or late half (the halves were the set's order)
     half = len(table) // 2
     early, late = table.iloc[:half], table.iloc[len(table) - half :]
     se = (table["value_ci_high"] - table["value_ci_low"]) / (2 * stats.Z95)
