@@ -232,8 +232,10 @@ def folder_written_whole(
     try:
         yield staging
         stop_if_signalled()
-        if str(target) in NO_CLOBBER and target.is_dir() and any(target.iterdir()):
-            # empty or absent when the run began (no --force): another's files since
+        theirs = os.listdir(target) if target.is_dir() else []
+        if str(target) in NO_CLOBBER and [name for name in theirs if name != staging.name]:
+            # empty or absent when the run began (no --force): another's files since (our
+            # staging folder is inside it where it is the current folder)
             raise OSError(errno.EEXIST, f"holds files now: {MADE_MEANWHILE}", str(shown))
         with signals_held():
             if in_place:

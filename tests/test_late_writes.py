@@ -166,3 +166,15 @@ def test_a_folder_filled_while_the_run_played_is_kept(tmp_path):
         assert (target / "report.md").read_text() == "ours\n"
     finally:
         NO_CLOBBER.discard(str(target))
+
+
+def test_an_empty_current_folder_is_a_study_output_without_force(tmp_path, monkeypatch):
+    """--out . is written in place, its staging folder inside it: that folder was taken
+    for another's files, and the run refused its own output."""
+    from conftest import ok
+
+    monkeypatch.chdir(tmp_path)
+    ok(cli("study", "--strategy", "greedy", "-p", "2", "-n", "5", "--families", "plan",
+           "--edits", "none", "-q", "--out", "."))  # fmt: skip
+    assert (tmp_path / "study.md").is_file()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
