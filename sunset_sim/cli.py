@@ -363,6 +363,8 @@ def simulate_command(
         check_output(out_path, force)
         if out_path.suffix.lower() == ".csv":  # its provenance sidecar is written too
             cli_common.check_replaceable(sidecar_path(out_path), force)
+            if not force:
+                cli_common.keep_what_appears(sidecar_path(out_path))
     with contextlib.ExitStack() as stack:
         try:  # connect first: the dataset folder is created only for a run that can start
             runner = stack.enter_context(

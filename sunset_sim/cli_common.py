@@ -422,11 +422,12 @@ def keep_what_appears(path: Path) -> None:
     """An output with nothing in the way at the start (no --force): what another process
     puts there while the games play is not replaced (files.NO_CLOBBER), for this command
     only (in-process runs follow)."""
-    target = os.path.abspath(path)
-    NO_CLOBBER.add(target)
+    # the path as given and where a link leads (a folder output is written there)
+    targets = {os.path.abspath(path), os.path.realpath(path)}
+    NO_CLOBBER.update(targets)
     context = click.get_current_context(silent=True)
     if context is not None:
-        context.call_on_close(lambda: NO_CLOBBER.discard(target))
+        context.call_on_close(lambda: NO_CLOBBER.difference_update(targets))
 
 
 def hold_output_lock(path: Path) -> None:

@@ -141,6 +141,13 @@ NO_CLOBBER: set[str] = set()
 MADE_MEANWHILE = "already exists (made while this run played; use --force)"
 
 
+def check_still_free(path: str | os.PathLike) -> None:
+    """Raise (EEXIST) if ``path`` may not be replaced (``NO_CLOBBER``) and something is
+    there now: for a file written with others (a CSV's sidecar), asked before any is."""
+    if os.path.abspath(path) in NO_CLOBBER and os.path.lexists(path):
+        raise OSError(errno.EEXIST, MADE_MEANWHILE, str(path))
+
+
 def move_into_place(temporary: str | os.PathLike, path: str | os.PathLike) -> None:
     """Rename a finished temporary file to ``path``; where ``path`` may not be replaced
     (``NO_CLOBBER``), only if nothing appeared there meanwhile (a hard link fails on an
@@ -148,6 +155,7 @@ def move_into_place(temporary: str | os.PathLike, path: str | os.PathLike) -> No
     if os.path.abspath(path) not in NO_CLOBBER:
         os.replace(temporary, path)
         return
+    check_still_free(path)
     try:
         os.link(temporary, path)
     except FileExistsError:
@@ -232,6 +240,8 @@ def folder_written_whole(
     try:
         yield staging
         stop_if_signalled()
+        if str(target) in NO_CLOBBER and os.path.lexists(target) and not target.is_dir():
+            raise OSError(errno.EEXIST, f"a file now: {MADE_MEANWHILE}", str(shown))
         theirs = os.listdir(target) if target.is_dir() else []
         if str(target) in NO_CLOBBER and [name for name in theirs if name != staging.name]:
             # empty or absent when the run began (no --force): another's files since (our

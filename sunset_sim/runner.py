@@ -21,6 +21,7 @@ from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.files import (
+    check_still_free,
     move_into_place,
     process_tag,
     remove_dead_temporaries,
@@ -468,6 +469,7 @@ class _TableWriter:
                 if handle is not None:
                     handle.close()
             if not self.parquet:  # the sidecar first: a finished CSV always has its own
+                check_still_free(self.path)  # (not beside another process's CSV)
                 sidecar = sidecar_path(self.path)
                 if self.made is not None:
                     write_atomically(sidecar, _json(self.made).decode("utf-8") + "\n")

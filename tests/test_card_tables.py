@@ -54,7 +54,7 @@ def loop_tables(cards: CardSet) -> dict[str, np.ndarray]:
                     land_fit[card, commission] |= 1 << slot
                     land_commissions[card, commission // 64] |= np.uint64(1 << commission % 64)
                     land_frames[card, frame // 64] |= np.uint64(1 << frame % 64)
-                    rank = share_rank[commission]
+                    rank = int(share_rank[commission])  # (an int32: 1 << 31 went negative)
                     land_commissions_ranked[card, rank // 64] |= np.uint64(1 << rank % 64)
                 frame += 1
     return {
@@ -186,3 +186,19 @@ def test_bit_scans(word: int) -> None:
     assert trailing_zeros(np.uint64(word)) == expected
     if word:
         assert lowest_bit(np.uint64(word)) == expected
+
+
+def test_R_SELL_3_tables_with_a_commission_ranked_past_31() -> None:
+    """Found by the property test above: 32 commissions every card fits. Its reference
+    loop shifted by an int32 rank, and 1 << 31 went negative; the tables were right."""
+    from sunset_sim.cards.loader import load_cards
+    from sunset_sim.cards.model import Commission, Frame, Landscape
+
+    frame = Frame((0, 0, 0, 0, 0), 0, False)
+    commissions = tuple(Commission(id=f"C{i}", fame=1, frames=(frame,)) for i in range(33))
+    cards = dataclasses.replace(
+        load_cards(), landscapes=(Landscape(id="L0", features=(0, 0, 0, 0, 0)),),
+        commissions=commissions,
+    )  # fmt: skip
+    assert_tables_follow_the_rule(cards)
+    assert int(build_tables(cards).land_commissions_ranked[0, 0]) == (1 << 33) - 1

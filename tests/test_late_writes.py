@@ -178,3 +178,52 @@ def test_an_empty_current_folder_is_a_study_output_without_force(tmp_path, monke
            "--edits", "none", "-q", "--out", "."))  # fmt: skip
     assert (tmp_path / "study.md").is_file()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+@pytest.mark.parametrize("theirs", [("r.csv",), ("r.csv", "r.csv.json")])
+def test_a_refused_csv_leaves_no_sidecar_of_its_own_beside_another_file(
+    tmp_path, monkeypatch, theirs
+):
+    """The sidecar was written before the CSV was refused: the other process's CSV was
+    left with this run's provenance (4 players where it had 2), and a report on it failed."""
+    from sunset_sim import runner
+
+    out = tmp_path / "r.csv"
+    close = runner._TableWriter.close
+
+    def someone_writes_then_close(self):
+        for name in theirs:
+            (tmp_path / name).write_text(f"theirs {name}\n")
+        close(self)
+
+    monkeypatch.setattr(runner._TableWriter, "close", someone_writes_then_close)
+    fails(cli("simulate", "-n", "8", "-p", "2", "-q", "--out", out), "already exists")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(theirs)
+    for name in theirs:
+        assert (tmp_path / name).read_text() == f"theirs {name}\n"
+
+
+def test_a_folder_output_through_a_link_or_replaced_by_a_file_is_kept(tmp_path):
+    from sunset_sim.cli_common import keep_what_appears
+    from sunset_sim.files import folder_written_whole
+
+    real, link, spot = tmp_path / "real", tmp_path / "link", tmp_path / "spot"
+    real.mkdir()
+    link.symlink_to(real)
+    keep_what_appears(link)  # (outside a command: until discarded below)
+    keep_what_appears(spot)
+    try:
+        with pytest.raises(OSError, match="holds files now"):
+            with folder_written_whole(link) as staging:  # written where the link leads
+                (staging / "report.md").write_text("ours\n")
+                (real / "report.md").write_text("theirs\n")
+        assert (real / "report.md").read_text() == "theirs\n"
+        with pytest.raises(OSError, match="a file now: already exists"):
+            with folder_written_whole(spot) as staging:
+                (staging / "report.md").write_text("ours\n")
+                spot.write_text("theirs\n")
+        assert spot.read_text() == "theirs\n"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "real", "spot"]
+    finally:
+        for path in (link, real, spot):
+            NO_CLOBBER.discard(str(path))

@@ -119,7 +119,9 @@ def test_plan_ids_with_commas_and_plan_cards_that_all_wake_at_once():
          "fame_cost_ci_low": 0.0, "fame_cost_ci_high": 0.0, "n": 10}
     )  # fmt: skip
     assert tradeoff_conclusion({"plan_cards": plans, "study_plan": values}) == ""
-    plans["wake_minutes"] = [300, 300, 360, 360]
-    assert tradeoff_conclusion({"plan_cards": plans, "study_plan": values}).startswith(
-        "Conclusion: "
-    )
+    plans["wake_minutes"] = [360, 300, 300, 360]  # the set's order is not the wake order
+    sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})
+    assert sentence.startswith("Conclusion: ")
+    # each half named by its ids ("P1-P4" read as a range where P1 was in the late half)
+    assert "the 2 latest plan cards (P1, P4, waking" in sentence
+    assert "the 2 earliest (P2, P3, " in sentence

@@ -281,7 +281,7 @@ def tradeoff_conclusion(tables: Tables) -> str:
     paired = _paired_tradeoff(tables, list(early["plan"]), list(late["plan"]))
     if paired is not None:  # the study's, deal by deal (the values are correlated)
         diff, half_width = paired
-    names = lambda part: f"{part['plan'].iloc[0]}-{part['plan'].iloc[-1]}"  # noqa: E731
+    names = lambda part: ", ".join(part["plan"])  # noqa: E731 (by wake-up time, any ids)
     wakes = lambda part: f"{part['wake'].iloc[0]} to {part['wake'].iloc[-1]}"  # noqa: E731
     detail = (
         f"the {half} latest plan cards ({names(late)}, waking {wakes(late)}, paint "
