@@ -362,9 +362,7 @@ def simulate_command(
             raise CliError(f"{out_path}: is a folder (give a folder name without a suffix)")
         check_output(out_path, force)
         if out_path.suffix.lower() == ".csv":  # its provenance sidecar is written too
-            cli_common.check_replaceable(sidecar_path(out_path), force)
-            if not force:
-                cli_common.keep_what_appears(sidecar_path(out_path))
+            cli_common.check_companion(sidecar_path(out_path), force)
     with contextlib.ExitStack() as stack:
         try:  # connect first: the dataset folder is created only for a run that can start
             runner = stack.enter_context(

@@ -41,12 +41,14 @@ __all__ = [
     "check_out_folder",
     "check_output",
     "check_path_text",
+    "check_companion",
     "check_replaceable",
     "error_line",
     "check_players",
     "checked",
     "games_progress",
     "hold_output_lock",
+    "keep_what_appears",
     "jobs_text_option",
     "load_card_set",
     "make_seats",
@@ -416,6 +418,14 @@ def check_output(path: Path, force: bool) -> None:
     if not force:
         keep_what_appears(path)
     on_interrupt(f"{path} left as it was" if path.exists() else f"nothing written to {path}")
+
+
+def check_companion(path: Path, force: bool) -> None:
+    """A file written beside an output (a CSV's sidecar): replaced only with --force, a
+    file made there while the games play included."""
+    check_replaceable(path, force)
+    if not force:
+        keep_what_appears(path)
 
 
 def keep_what_appears(path: Path) -> None:
