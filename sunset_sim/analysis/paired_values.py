@@ -6,7 +6,8 @@ the games; ``FieldRun`` holds them)."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -25,6 +26,7 @@ __all__ = [
     "use_rate",
     "used_by_deal",
     "value_rows",
+    "wake_halves",
 ]
 
 POINTS = 100.0  # win share in points: 1 point = 0.01
@@ -91,6 +93,23 @@ def paired_value(
         "n": n,
         "games": games,
     }
+
+
+Item = TypeVar("Item")
+
+
+def wake_halves(
+    plans: Sequence[Item], wake: Callable[[Item], float]
+) -> tuple[list[Item], list[Item]] | None:
+    """The earlier- and the later-waking half of the plan cards (by wake-up time, their
+    order within a time; an odd card out in the middle), the halves early rise is weighed
+    against paint power with (the study's difference, the report's sentence); None for
+    fewer than two cards or all at one time (the halves would be the set's order)."""
+    ordered = sorted(plans, key=wake)
+    half = len(ordered) // 2
+    if half < 1 or wake(ordered[0]) == wake(ordered[-1]):
+        return None
+    return ordered[:half], ordered[len(ordered) - half :]
 
 
 def half_contrast(

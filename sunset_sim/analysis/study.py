@@ -56,7 +56,7 @@ from sunset_sim.analysis.experiments import (
     restrictions_for,
     values_frame,
 )
-from sunset_sim.analysis.paired_values import POINTS, _mean_ci, half_contrast
+from sunset_sim.analysis.paired_values import POINTS, _mean_ci, half_contrast, wake_halves
 from sunset_sim.analysis.suggestions import (
     PLAN_FIELDS,
     SUGGESTION_COLUMNS,
@@ -424,13 +424,12 @@ def run_study(
 
 def plan_tradeoff(lab: Lab, cards: CardSet, base: FieldRun) -> dict | None:
     """Early rise against paint power, measured: the later-waking half of the plan cards'
-    mean value less the earlier half's (by wake-up time, the set's order within a time; an
-    odd card out in the middle), paired deal by deal; the report's conclusion reads it."""
-    plans = sorted(cards.plans, key=lambda plan: plan.wake)
-    half = len(plans) // 2
-    if half < 1 or plans[0].wake == plans[-1].wake:  # all at one time: no early half
+    mean value less the earlier half's (``wake_halves``), paired deal by deal; the report's
+    conclusion reads it."""
+    halves = wake_halves(cards.plans, lambda plan: plan.wake)
+    if halves is None:
         return None
-    early, late = plans[:half], plans[len(plans) - half :]
+    early, late = halves
 
     def runs(part: list) -> list[FieldRun]:
         return [lab.restricted(cards, Restriction("plan", plan.id)) for plan in part]

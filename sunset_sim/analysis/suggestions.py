@@ -136,8 +136,13 @@ def _measured_step(
     status(
         f"  {card} {_edit_text(walked)}: {value:.2f} ({how or f'target {low:.2f} to {high:.2f}'})"
     )
-    miss = max(low - value, value - high, 0.0) if np.isfinite(value) else math.inf
-    return miss, walked, measure, low, high
+    return _miss(value, low, high), walked, measure, low, high
+
+
+def _miss(value: float, low: float, high: float) -> float:
+    """How far ``value`` lies outside low .. high (0 inside; inf unmeasured): a step's
+    order in ``tried``."""
+    return max(low - value, value - high, 0.0) if np.isfinite(value) else math.inf
 
 
 def _plausible(tried: list) -> list:
@@ -441,8 +446,7 @@ def _verified_rows(
     )
     if not inside:
         if outside is not None:
-            miss = max(low - after[0], after[0] - high, 0.0)
-            outside.append((miss, edits, after, low, high))
+            outside.append((_miss(after[0], low, high), edits, after, low, high))
         return []
     return [
         {

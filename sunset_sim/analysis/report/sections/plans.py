@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis import stats
+from sunset_sim.analysis.paired_values import wake_halves
 from sunset_sim.analysis.report.data import (
     _ci_columns,
     _Data,
@@ -264,11 +265,12 @@ def tradeoff_conclusion(tables: Tables) -> str:
     when a study was run, else nothing (the associations alone do not settle it)."""
     if "study_plan" not in tables or "plan_cards" not in tables:
         return ""
-    table = plan_value_table(tables).sort_values("wake_minutes", kind="stable")
-    if len(table) < 2 or table["wake_minutes"].nunique() < 2:  # every card wakes at once:
-        return ""  # no early or late half (the halves were the set's order)
-    half = len(table) // 2
-    early, late = table.iloc[:half], table.iloc[len(table) - half :]
+    table = plan_value_table(tables)
+    halves = wake_halves(list(table.index), lambda row: table.at[row, "wake_minutes"])
+    if halves is None:
+        return ""
+    early, late = table.loc[halves[0]], table.loc[halves[1]]
+    half = len(early)
     se = (table["value_ci_high"] - table["value_ci_low"]) / (2 * stats.Z95)
 
     def mean_se(part: pd.DataFrame) -> tuple[float, float]:
