@@ -20,8 +20,8 @@ The Python API mirrors the CLI, with DataFrames in and out (for notebooks):
 - ``play_reference(cards, seats, seed)``: one game on the readable engine, with its record.
 - ``load_cards(path)``, ``Rules(tie_break=, days=)``: card sets and rule options.
 - ``InputError``: every bad input (a ``ValueError``, one line), with the CLI's limits;
-  ``TournamentSeatWarning`` and ``SameVariantWarning``: the warnings tournament and compare
-  give (to filter or catch them).
+  ``TournamentSeatWarning`` (fewer strategies than seats, from every function that seats
+  them) and ``SameVariantWarning`` (compare's A and B alike), to filter or catch them.
 
 Strategies are given as text (``"greedy:lateness=1"``) or ``strategy.Player`` objects;
 cards as a ``CardSet``, a TOML path or None (the packaged set); rules as a ``Rules``
@@ -73,7 +73,7 @@ _EXPORTS = {
     "Rules": "sunset_sim.rules.options",
     "InputError": "sunset_sim.validation",
     "tournament": "sunset_sim.analysis.tournament",
-    "TournamentSeatWarning": "sunset_sim.analysis.tournament",
+    "TournamentSeatWarning": "sunset_sim.validation",
     "compare": "sunset_sim.analysis.whatif",
     "SameVariantWarning": "sunset_sim.analysis.whatif",
     "sweep": "sunset_sim.analysis.sweep",
@@ -91,14 +91,14 @@ if TYPE_CHECKING:
     from sunset_sim.analysis.study import run_study
     from sunset_sim.analysis.study_files import write_study
     from sunset_sim.analysis.sweep import plot_sweep, sweep
-    from sunset_sim.analysis.tournament import TournamentSeatWarning, tournament
+    from sunset_sim.analysis.tournament import tournament
     from sunset_sim.analysis.tune import tune
     from sunset_sim.analysis.whatif import SameVariantWarning, compare
     from sunset_sim.cards.loader import load_cards
     from sunset_sim.play import play_reference
     from sunset_sim.rules.options import Rules
     from sunset_sim.runner import simulate
-    from sunset_sim.validation import InputError
+    from sunset_sim.validation import InputError, TournamentSeatWarning
 
 __all__ = [
     "InputError",

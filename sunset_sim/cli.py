@@ -64,12 +64,6 @@ def __getattr__(name: str):
 WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG}
 
 
-def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """A warning (a plug-in strategy that failed to load, a strategy path that is not a
-    folder) as one line on stderr, without Python's file, line and source echo."""
-    click.echo(f"warning: {cli_common.one_line(' '.join(str(message).split()))}", err=True)
-
-
 class ReaderGone(Exception):
     """Standard output's reader closed the pipe (not an OSError: click's handler of
     those would exit 1 silently)."""
@@ -90,7 +84,7 @@ class OneLineErrors(click.Group):
             )
             sys.exit(2)
         with warnings.catch_warnings(), cli_common.sigterm_as_interrupt():
-            warnings.showwarning = _one_line_warning
+            warnings.showwarning = cli_common.OneLineWarnings()
             return self._main(args, prog_name, complete_var, **extra)
 
     def invoke(self, ctx: click.Context):

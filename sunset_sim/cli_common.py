@@ -346,9 +346,11 @@ def make_seats(texts: tuple[str, ...], players: int):
     except InputError as error:
         raise CliError(str(error)) from None
     try:
-        return seat_players(texts, players)
+        seats = seat_players(texts, players)
     except StrategyError as error:
         raise CliError(f"--strategy: {error}") from None
+    validation.warn_repeated(seats[: len(texts)], players)  # one line (OneLineWarnings)
+    return seats
 
 
 def checked_field(entrants: list) -> list:
@@ -573,3 +575,20 @@ def open_cli_backend(backend: str, jobs: int | None, scheduler: str | None, **op
         raise CliError(str(error)) from None
     finally:
         opened.__exit__(None, None, None)
+
+
+class OneLineWarnings:
+    """Warnings (a plug-in strategy that failed to load, a strategy path that is not a
+    folder) as one line each on stderr, without Python's file, line and source echo; a
+    note ("note: ...", fewer strategies than seats) as itself. Each line once per
+    command, however many places of it issue the same one."""
+
+    def __init__(self) -> None:
+        self.said: set[str] = set()
+
+    def __call__(self, message, category, filename, lineno, file=None, line=None) -> None:
+        text = one_line(" ".join(str(message).split()))
+        text = text if text.startswith("note: ") else f"warning: {text}"
+        if text not in self.said:
+            self.said.add(text)
+            click.echo(text, err=True)

@@ -8,8 +8,6 @@ Every bad input is exit code 2 and one line.
 
 from __future__ import annotations
 
-import warnings
-
 import click
 
 from sunset_sim import cli_common, validation
@@ -104,8 +102,6 @@ def tournament_command(
     """
     from sunset_sim.analysis.tournament import (
         RESULTS_NOTE,
-        TournamentSeatWarning,
-        seat_note,
         seatings,
         tournament,
     )
@@ -120,17 +116,13 @@ def tournament_command(
     entrants = make_seats(strategy_texts, len(strategy_texts) or 1)
     if len({p.name for p in entrants}) < 2:
         raise CliError("--strategy: a tournament needs at least two different strategies")
+    # (fewer strategies than seats: seatings' note, one line on stderr, before compiling)
     total = games * len(seatings(checked_field(entrants), players))
-    note = seat_note(entrants, players)
-    if note is not None:  # said once here, in one line (the API warns instead)
-        click.echo(note, err=True)
     compile_engine(entrants)
     with (
         cli_common.open_cli_backend(backend, jobs, scheduler) as runner,
         games_progress(total, progress_output(quiet)) as bar,
-        warnings.catch_warnings(),
     ):
-        warnings.simplefilter("ignore", TournamentSeatWarning)
         result = tournament(
             entrants,
             players,

@@ -68,6 +68,7 @@ def resolve(
     card_set = validation.as_cards(cards, players=players, days=rules.days)
     chosen = validation.check_strategies(strategies)  # (empty: refused, as tournament does)
     validation.check_field_fits(len(chosen), players)
+    validation.warn_repeated(chosen, players)
     seats = [chosen[seat % len(chosen)] for seat in range(players)]
     return card_set, seats, rules
 
@@ -189,7 +190,7 @@ def iter_seatings(
 
 
 def simulate(
-    games: int = 1000,
+    games: int = 10_000,
     players: int = 4,
     strategies: Sequence[str | Player] | str = ("greedy",),
     seed: int = 0,

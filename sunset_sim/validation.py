@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import warnings
 from collections.abc import Mapping, MappingView, Sequence, Set
 from typing import TYPE_CHECKING
 
@@ -400,3 +401,37 @@ def _check_labels(players: list, name: str) -> None:
                 "(another strategy or other parameters); give each its own label: "
                 "Player(spec, params, label='...')"
             )
+
+
+class TournamentSeatWarning(UserWarning):
+    """Fewer strategies than seats: some sit in several seats of every table (every
+    command that seats a list of strategies says so: tournament, simulate, compare,
+    sweep, study, report)."""
+
+
+def seat_note(entrants: Sequence, players: int, beside: str = "") -> str | None:
+    """One line saying who takes two seats when there are fewer strategies than seats
+    (they are repeated round the table, so their n is larger), or None; none for one
+    strategy alone (self-play says itself). ``beside``: words after "seats" (a sweep's
+    other seats)."""
+    if len({p.name for p in entrants}) < 2 or len(entrants) >= players:
+        return None
+    seats: dict[str, int] = {}
+    for seat in range(players):
+        name = entrants[seat % len(entrants)].name
+        seats[name] = seats.get(name, 0) + 1
+    extra = [f"{name} ({count} seats)" for name, count in seats.items() if count > 1]
+    return (
+        f"note: {len(entrants)} strategies for {players} seats{beside}: repeated round the "
+        f"table, so {', '.join(extra)} at every table (and a larger n); give {players} "
+        "strategies for one seat each"
+    )
+
+
+def warn_repeated(entrants: Sequence, players: int, beside: str = "") -> None:
+    """``seat_note`` as a ``TournamentSeatWarning`` (the command line prints it as its one
+    line). Issued from this one line, a note is shown once however often a command seats
+    the same field (warnings' default: once per place and text)."""
+    note = seat_note(entrants, players, beside)
+    if note is not None:
+        warnings.warn(note, TournamentSeatWarning, stacklevel=2)

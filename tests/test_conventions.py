@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 import pytest
 from conftest import cli, ok
@@ -66,3 +68,81 @@ def test_help_needs_nothing_outside_the_package(path):
     text = ok(cli(*path, "--help"))
     assert "docs/" not in text and "../shared" not in text
     assert "sunset-sim[" not in text
+
+
+# The Python API's functions and the commands that run them: the same defaults
+API_OF_COMMAND = {
+    "simulate": "simulate",
+    "tournament": "tournament",
+    "compare": "compare",
+    "sweep": "sweep",
+    "tune": "tune",
+    "study": "run_study",
+}
+
+
+@pytest.mark.parametrize("name", list(API_OF_COMMAND))
+def test_the_api_has_the_commands_defaults(name):
+    import inspect
+
+    import sunset_sim
+
+    signature = inspect.signature(getattr(sunset_sim, API_OF_COMMAND[name])).parameters
+    compared = 0
+    for option in COMMANDS[(name,)].params:
+        default = option.default  # (some commands read numbers as text: "2000")
+        key = option.name.removesuffix("_text")
+        if isinstance(default, str) and re.fullmatch(r"-?[0-9.]+", default):
+            default = float(default)
+        if not isinstance(default, int | float) or isinstance(default, bool):
+            continue  # (flags, texts)
+        if key == "jobs" or key not in signature:  # (--jobs 0 is the API's None: all cores)
+            continue
+        assert signature[key].default == default, (name, key)
+        compared += 1
+    assert compared >= 2, name  # games and players at least
+    assert signature["progress"].default is False, name
+
+
+FEWER = ("--strategy", "greedy", "--strategy", "random")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("simulate", "-n", "20"),
+        ("tournament", "-n", "5", "--rating-games", "5", "--strategy", "early-bird"),
+        ("compare", "-n", "5", "--b-rule", "days=5"),
+        ("sweep", "-n", "5", "--rule-values", "days=5,6"),
+        ("sweep", "-n", "5", "--param", "balanced:deny=0,1"),
+        ("report", "-n", "20", "--study-games", "0", "--format", "csv"),
+    ],
+    ids=lambda args: " ".join(args[:1] + args[3:4]),
+)
+def test_fewer_strategies_than_seats_is_one_note_on_every_command(args, tmp_path):
+    """Two strategies for four seats: who sits twice, said once on stderr by every command
+    that seats them (only tournament said it; simulate, compare, sweep and report doubled a
+    strategy's seats without a word)."""
+    out = ("-o", tmp_path / "report") if args[0] == "report" else ()
+    result = cli(*args, *FEWER, *out, "-q")
+    ok(result)
+    notes = [line for line in result.stderr.splitlines() if line.startswith("note: ")]
+    seats = "3 seats beside the swept one" if "--param" in args else "4 seats"
+    assert len(notes) == 1, result.stderr
+    assert re.match(f"note: [23] strategies for {seats}: repeated round the table", notes[0])
+    if args[0] != "tournament":  # (which needs two strategies)
+        alone = cli(*args, "--strategy", "greedy", *out, "--force" if out else "-q", "-q")
+        assert "note: " not in ok(alone) + alone.stderr  # one strategy alone: self-play
+
+
+def test_the_api_warns_of_fewer_strategies_than_seats():
+    import warnings
+
+    import sunset_sim
+
+    with pytest.warns(sunset_sim.TournamentSeatWarning, match="greedy \\(2 seats\\)"):
+        sunset_sim.simulate(games=5, players=3, strategies=["greedy", "random"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sunset_sim.simulate(games=5, players=2, strategies=["greedy", "random"])
+        sunset_sim.simulate(games=5, players=3, strategies=["balanced"])

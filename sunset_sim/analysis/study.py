@@ -233,7 +233,7 @@ def _edit_rows(lab: Lab, cards: CardSet, card: str, field_: str, steps: int) -> 
 def card_edits(
     strategies: Sequence[str | Player] = ("greedy",),
     players: int = 4,
-    games: int = 5000,
+    games: int = 2000,
     seed: int = 0,
     cards: CardSet | str | os.PathLike | None = None,
     rules: Rules | None = None,
@@ -267,7 +267,7 @@ def card_edits(
 def run_study(
     strategies: Sequence[str | Player],
     players: int = 4,
-    games: int = 5000,
+    games: int = 2000,
     seed: int = 0,
     cards: CardSet | str | os.PathLike | None = None,
     rules: Rules | Mapping | Sequence[str] | None = None,
@@ -280,7 +280,7 @@ def run_study(
     check_field: Sequence[str | Player] | None = None,
     check_games: int | None = None,
     jobs: int | None = None,
-    progress: ProgressOption = None,
+    progress: ProgressOption = False,
     status: Status | None = None,
     backend: BackendOption = "local",
     scheduler: str | None = None,
@@ -309,7 +309,7 @@ def run_study(
     if check_games is not None:
         check_games = validation.check_deals(check_games, "check_games")
     max_steps = validation.check_whole(max_steps, "max_steps")
-    progress = validation.check_progress(progress)
+    progress = validation.check_progress(progress) or None  # (False: none)
     if status is not None and not callable(status):
         raise validation.InputError(
             f"status: {validation.short_number(repr(status))} is not None or a callable "

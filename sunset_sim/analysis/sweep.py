@@ -167,6 +167,7 @@ def sweep_tables(
     name, key, value = param
     swept = _swept_player(name, key, value, {p.name for p in entrants})
     if len(entrants) <= players - 1:
+        validation.warn_repeated(entrants, players - 1, " beside the swept one")
         table = [swept] + [entrants[seat % len(entrants)] for seat in range(players - 1)]
         return seatings(table, players)
     tables = []

@@ -9,7 +9,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import os
-import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from sunset_sim.run.backends import BackendOption, using_backend
 from sunset_sim.run.progress import ProgressOption, combine, progress_bar
 from sunset_sim.runner import DEFAULT_CHUNK, iter_seatings
 from sunset_sim.strategy import Player
+from sunset_sim.validation import TournamentSeatWarning as TournamentSeatWarning
 
 RESULTS_NOTE = "results between bots: they describe these strategies, not human play"
 
@@ -36,7 +36,9 @@ def seatings(entrants: Sequence[Player], players: int) -> list[list[Player]]:
     With fewer entrants than seats they are repeated round the table; with more, every
     combination of ``players`` entrants is played. Identical tables are played once. (A
     field's entrants are distinct, ``check_distinct``; a sweep rotates a table that
-    repeats an opponent.)"""
+    repeats an opponent.) Fewer entrants than seats: a ``TournamentSeatWarning`` says who
+    sits twice."""
+    validation.warn_repeated(entrants, players)
     if len(entrants) <= players:
         groups = [[entrants[seat % len(entrants)] for seat in range(players)]]
     else:
@@ -63,27 +65,6 @@ def check_distinct(entrants: Sequence[Player], name: str = "strategies") -> None
             f"{name}: {repeated[0]} is given twice; list each entrant once (with fewer "
             "entrants than seats they are repeated round the table)"
         )
-
-
-class TournamentSeatWarning(UserWarning):
-    """Fewer strategies than seats: some sit in several seats of every table."""
-
-
-def seat_note(entrants: Sequence[Player], players: int) -> str | None:
-    """One line saying who takes two seats when there are fewer strategies than seats
-    (they are repeated round the table, so their n is larger), or None."""
-    if not entrants or len(entrants) >= players:
-        return None
-    seats: dict[str, int] = {}
-    for seat in range(players):
-        name = entrants[seat % len(entrants)].name
-        seats[name] = seats.get(name, 0) + 1
-    extra = [f"{name} ({count} seats)" for name, count in seats.items() if count > 1]
-    return (
-        f"note: {len(entrants)} strategies for {players} seats: repeated round the table, "
-        f"so {', '.join(extra)} at every table (and a larger n); give {players} strategies "
-        "for one seat each"
-    )
 
 
 @dataclass
@@ -290,9 +271,6 @@ def tournament(
         )
     rules = validation.as_rules(rules)
     cards = validation.as_cards(cards, players=players, days=rules.days)
-    note = seat_note(entrants, players)
-    if note is not None:
-        warnings.warn(note, TournamentSeatWarning, stacklevel=2)
     accumulator = _Accumulator(games)
     rated: list[tuple[BatchArrays, list[str]]] = []
     tables = seatings(entrants, players)
