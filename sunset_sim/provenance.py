@@ -6,7 +6,9 @@ players, chunk size, engine hash and the package version, as a dataset folder's
 ``_manifest.json`` records its run (``run.dataset.run_identity``).
 
 - Parquet: the JSON object below under the schema metadata key ``sunset_sim``
-  (``pyarrow.parquet.read_schema(FILE).metadata[b"sunset_sim"]``).
+  (``pyarrow.parquet.read_schema(FILE).metadata[b"sunset_sim"]``). A frame of the Python
+  API saved with pandas (``simulate(...).to_parquet(FILE)``) carries it too, as pandas
+  writes ``frame.attrs`` (``attrs["provenance"]`` under the key ``PANDAS_ATTRS``).
 - CSV: a sidecar file beside it, ``FILE.csv.json``, holding the same JSON object (CSV has
   no place for metadata). A CSV moved without its sidecar reads as an old file.
 - Dataset folder: ``_manifest.json`` (its ``run``), with the card set's text under
@@ -19,6 +21,7 @@ versions) read as before: the packaged card set or ``--cards``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
 FORMAT = "sunset-sim results"
 VERSION = 1
 METADATA_KEY = b"sunset_sim"
+PANDAS_ATTRS_KEY = b"PANDAS_ATTRS"  # where pandas keeps frame.attrs in a Parquet file
 SIDECAR_SUFFIX = ".json"  # FILE.csv -> FILE.csv.json
 
 __all__ = [
@@ -72,6 +76,20 @@ def sidecar_path(path: str | Path) -> Path:
     return path.with_name(path.name + SIDECAR_SUFFIX)
 
 
+def _from_pandas_attrs(raw: bytes | None) -> str | None:
+    """The provenance in pandas' record of ``frame.attrs`` (``DataFrame.to_parquet``), as
+    JSON text, or None where there is none (attrs that are not JSON are pandas' own
+    business: no provenance)."""
+    if raw is None:
+        return None
+    try:
+        attrs = json.loads(raw)
+    except ValueError:
+        return None
+    run = attrs.get("provenance") if isinstance(attrs, dict) else None
+    return None if run is None else json.dumps(run)
+
+
 def read_provenance(path: str | Path, parquet_metadata: dict | None = None) -> dict | None:
     """A results file's provenance, or None for a file without one (older versions).
 
@@ -95,9 +113,11 @@ def read_provenance(path: str | Path, parquet_metadata: dict | None = None) -> d
 
             parquet_metadata = pq.read_schema(path).metadata or {}
         raw = parquet_metadata.get(METADATA_KEY)
-        if raw is None:
+        text = None if raw is None else raw.decode("utf-8", errors="replace")
+        if text is None:
+            text = _from_pandas_attrs(parquet_metadata.get(PANDAS_ATTRS_KEY))
+        if text is None:
             return None
-        text = raw.decode("utf-8", errors="replace")
         where = path
     try:
         data = parse_json(text)

@@ -119,6 +119,25 @@ def test_the_api_reports_with_the_recorded_card_set(tmp_path, mine):
         sunset_sim.build_report(frame, load_cards())
 
 
+def test_an_api_frame_saved_by_pandas_keeps_its_record(tmp_path, mine):
+    """``simulate(...).to_parquet(FILE)``: pandas writes ``frame.attrs`` (PANDAS_ATTRS),
+    and the record in it is read as the file's own (it was "no record", then the
+    packaged set's check refused the games)."""
+    saved = tmp_path / "api.parquet"
+    sunset_sim.simulate(games=40, players=3, cards=mine, seed=5).to_parquet(saved)
+    assert METADATA_KEY not in (pq.read_schema(saved).metadata or {})
+    frame, run = sunset_sim.read_results(saved)
+    assert run["cards"]["name"] == "mine" and run["games"] == 40
+    assert sunset_sim.build_report(frame).meta["cards"].startswith("mine (")
+    ok(cli("report", saved, "--out", tmp_path / "report", "--quiet"))
+    assert "cards: mine (" in (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    line = fails(cli("report", saved, "--cards", DEFAULT_CARDS, "--out", tmp_path / "x"))
+    assert "the games used card set 'mine'" in line
+    # rows dropped after the run: not that run's record any more, refused in one line
+    frame[frame["game"] < 20].to_parquet(saved)
+    fails(cli("report", saved, "--out", tmp_path / "y"), "the record says 40 games")
+
+
 def test_an_overwritten_csv_never_keeps_another_runs_sidecar(tmp_path, mine):
     out = tmp_path / "mine.csv"
     simulate_to(out, mine)
