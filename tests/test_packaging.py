@@ -25,6 +25,7 @@ def test_every_package_folder_is_listed():
         for path in (ROOT / "sunset_sim").rglob("__init__.py")
     }
     found.add("sunset_sim.strategies")  # the top-level strategies/ folder
+    found.add("sunset_sim.strategies.params")  # its data folder (listed: setuptools warned)
     assert listed == found
     assert CONFIG["tool"]["setuptools"]["package-dir"] == {"sunset_sim.strategies": "strategies"}
 

@@ -74,3 +74,21 @@ def test_no_document_points_outside_the_repository() -> None:
     assert not offenders, "references outside the repository (use docs/rules.md):\n" + "\n".join(
         offenders
     )
+
+
+def test_every_cited_rule_group_is_named_in_docs_rules_md() -> None:
+    # A group's name alone ("R-SET", "R-HIKE") is cited too: docs/rules.md names each one,
+    # and each named group has rules defined under it
+    text = RULES_DOC.read_text(encoding="utf-8")
+    defined_groups = {rule.rsplit("-", 1)[0] for rule in _defined_ids(text)}
+    named = set(re.findall(r"\*\*(R-[A-Z]+)\*\*", text))
+    cited: dict[str, str] = {}
+    for path in _cited_files():
+        for group in re.findall(r"\bR-[A-Z]+\b(?!-[0-9])", path.read_text(encoding="utf-8")):
+            cited.setdefault(group, path.relative_to(ROOT).as_posix())
+    assert "R-SET" in cited, "no group name cited; is the scan broken?"
+    unnamed = sorted(group for group in cited if group not in named)
+    assert not unnamed, "rule groups cited but not named in docs/rules.md: " + ", ".join(
+        f"{group} (in {cited[group]})" for group in unnamed
+    )
+    assert named <= defined_groups, f"groups named without rules: {named - defined_groups}"
