@@ -28,8 +28,11 @@ RUN += ["--strategy", "random", "--seed", "5", "--chunk-size", "25", "--quiet"]
 
 
 def summary_lines(stdout: str) -> list[str]:
-    """The printed summary without the closing 'results written to ...' line."""
-    return [line for line in stdout.splitlines() if not line.startswith("results written")]
+    """The printed summary without the closing 'results written to ...' line (nor the
+    note that greedy sits twice at the 3 seats)."""
+    return [
+        line for line in stdout.splitlines() if not line.startswith(("results written", "note: "))
+    ]
 
 
 def visible_files(folder: Path) -> list[str]:
@@ -52,7 +55,8 @@ def reference(tmp_path_factory):
 
 def test_dataset_folder_layout(reference):
     folder, out, frame, single_out = reference
-    assert out.splitlines()[-1] == f"results written to {folder}{os.sep} (a Parquet dataset folder)"
+    said = [line for line in out.splitlines() if not line.startswith("note: ")]  # (at the end)
+    assert said[-1] == f"results written to {folder}{os.sep} (a Parquet dataset folder)"
     assert summary_lines(out) == summary_lines(single_out)
     parts = [part_name(first) for first, _ in chunk_ranges(120, 25)]
     assert visible_files(folder) == sorted([MANIFEST, *parts])
@@ -229,6 +233,25 @@ def test_resume_of_a_complete_run_only_prints_the_summary(reference, tmp_path):
     assert summary_lines(out) == summary_lines(reference[1])
     assert {n: (folder / n).read_bytes() for n in before} == before
     assert read_manifest(folder)["complete"]
+
+
+@pytest.mark.parametrize("key", ["sums", "tied_games"])
+def test_resume_never_prints_a_summary_edited_in_the_manifest(reference, tmp_path, key):
+    """A finished run's --resume prints the manifest's summaries: each is checked against
+    its part file's own copy (it printed a mean fame of 0.000, exit 0)."""
+    folder = tmp_path / "edited"
+    shutil.copytree(reference[0], folder)
+    manifest = json.loads((folder / MANIFEST).read_text())
+    entry = manifest["chunks"][1]["summary"]
+    if key == "sums":
+        entry["sums"]["greedy"][3] = 0  # the fame sum
+    else:
+        entry["tied_games"] = 0 if entry["tied_games"] else 1
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    fails(
+        cli(*RUN, "--out", folder, "--resume"),
+        f"chunk {part_name(25)}: its summary differs from the one in its part file",
+    )
 
 
 def run_args(seed=5, games=120, players=3, strategies=("greedy", "random"), chunk=25, extra=()):

@@ -52,6 +52,7 @@ else:  # imported on first use (lazy.py)
     pd = LazyModule("pandas")
 
 MANIFEST = "_manifest.json"
+PART_SUMMARY_KEY = b"sunset_sim_summary"  # a part file's own copy of its chunk's summary
 FORMAT = "sunset-sim dataset"
 VERSION = 1
 LOCK = ".lock"
@@ -232,7 +233,10 @@ class DatasetStore:
         temporary = self.folder / f".{name}.partial"
         try:
             table = pa.Table.from_pandas(frame, preserve_index=False)
-            pq.write_table(table, temporary, compression="zstd")
+            # the chunk's summary inside its file too (under its SHA-256): --resume checks
+            # the manifest's copy against it before printing a finished run's figures
+            metadata = {**(table.schema.metadata or {}), PART_SUMMARY_KEY: _summary_json(summary)}
+            pq.write_table(table.replace_schema_metadata(metadata), temporary, compression="zstd")
             _flush(temporary)
             os.replace(temporary, self.folder / name)
         except OSError as error:  # a full disk: the chunk is not listed, --resume plays it
@@ -520,8 +524,32 @@ def _kept_chunks(folder: Path, identity: dict) -> dict[int, dict]:
             and path.stat().st_size == entry.get("bytes")
             and entry.get("sha256") == file_digest(path)
         ):
+            if not _summary_matches_part(entry, path):
+                raise RunError(
+                    f"{folder / MANIFEST}: chunk {name}: its summary differs from the one in "
+                    "its part file; the manifest is damaged (start again with --force)"
+                )
             kept[first] = entry  # a missing, resized or damaged file is played again
     return kept
+
+
+def _summary_json(summary: Summary) -> bytes:
+    return json.dumps(summary.to_dict(), sort_keys=True).encode("utf-8")
+
+
+def _summary_matches_part(entry: dict, path: Path) -> bool:
+    """Whether the manifest's summary of a chunk is the one written into its part file
+    (a manifest edited by hand printed made-up figures for a finished run). A part file
+    written before summaries were kept in it has none: the manifest's is taken."""
+    import pyarrow.parquet as pq
+
+    try:
+        stored = (pq.read_schema(path).metadata or {}).get(PART_SUMMARY_KEY)
+    except Exception:  # (pyarrow's errors on a damaged footer: not a whole chunk)
+        return False
+    if stored is None:
+        return True
+    return stored == _summary_json(Summary.from_dict(entry["summary"]))
 
 
 def file_digest(path: Path) -> str:
