@@ -38,6 +38,8 @@ VERSION = 1
 METADATA_KEY = b"sunset_sim"
 PANDAS_ATTRS_KEY = b"PANDAS_ATTRS"  # where pandas keeps frame.attrs in a Parquet file
 SIDECAR_SUFFIX = ".json"  # FILE.csv -> FILE.csv.json
+# what every run record holds (run.dataset.run_identity), from the first version on
+REQUIRED = ("seed", "games", "players", "strategies", "cards", "rules")
 
 __all__ = [
     "FORMAT",
@@ -152,6 +154,15 @@ def check_rows_match(frame, run: dict | None, where: str | Path) -> None:
             f"{where}: rules.days: the record says {days} days, a game in the rows played "
             f"{int(frame['days_played'].max())}"
         )
+    if type(days) is int and {"days_played", "end_reason"} <= set(frame.columns):
+        # a game that was not cut short by a commission shortage plays every day (R-END-1)
+        short = (frame["end_reason"] == "days").to_numpy() & (frame["days_played"] != days)
+        if short.any():
+            played = int(frame["days_played"].to_numpy()[short.argmax()])
+            raise ValueError(
+                f"{where}: rules.days: the record says {days} days, a game in the rows ended "
+                f"after its last day with {played}"
+            )
 
 
 def _check_seat_labels(frame, strategies, players: int, where: str | Path) -> None:
@@ -186,10 +197,15 @@ def _check_seat_labels(frame, strategies, players: int, where: str | Path) -> No
 def check_run(run: dict, where: str | Path) -> dict:
     """``run`` if the fields that readers use have their recorded types (a sidecar,
     metadata or manifest edited by hand would otherwise fail deep in the report); else a
-    ValueError of one line naming ``where`` and the field. Absent fields are allowed
-    (files from older versions)."""
+    ValueError of one line naming ``where`` and the field. Every record has had each of
+    ``REQUIRED`` since records began: one without is refused (the report would label the
+    rows with defaults); a strategy's label names its strategy."""
     from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
     from sunset_sim.rules.options import RuleOptionError, Rules
+
+    for key in REQUIRED:
+        if key not in run:
+            raise ValueError(f"{where}: {key}: missing from the record of the run")
 
     cards = run.get("cards")
     if cards is not None and not isinstance(cards, dict):
@@ -212,6 +228,15 @@ def check_run(run: dict, where: str | Path) -> dict:
         isinstance(strategies, list) and all(isinstance(s, dict) for s in strategies)
     ):
         raise ValueError(f"{where}: strategies: expected an array of objects")
+    for seat, entry in enumerate(strategies or []):
+        label, name = entry.get("label"), entry.get("strategy")
+        if not (isinstance(label, str) and isinstance(name, str)) or (
+            label != name and not label.startswith(name + ":")
+        ):
+            shown = [repr(v)[:40] if isinstance(v, str) else _kind(v) for v in (label, name)]
+            raise ValueError(
+                f"{where}: strategies[{seat}]: label {shown[0]} is not one of strategy {shown[1]}"
+            )
     if run.get("rules") is not None:
         try:
             Rules.from_dict(run["rules"])

@@ -158,8 +158,25 @@ def test_an_overwritten_csv_never_keeps_another_runs_sidecar(tmp_path, mine):
             "strategies: the record seats 'random' at seat 0, the rows have 'greedy' there "
             "(game 0, row 0)",
         ),
+        ("rules", {"tie_break": "random", "days": 12}, "rules.days: the record says 12 days, "),
+        ("seed", None, "seed: missing from the record of the run"),
+        ("strategies", None, "strategies: missing from the record of the run"),
+        (
+            "strategies",
+            [{"label": "greedy", "strategy": "random", "params": []}] * 2,
+            "strategies[0]: label 'greedy' is not one of strategy 'random'",
+        ),
     ],
-    ids=["version", "games", "days", "strategies"],
+    ids=[
+        "version",
+        "games",
+        "days",
+        "strategies",
+        "days-12",
+        "no-seed",
+        "no-strategies",
+        "label",
+    ],
 )
 def test_a_sidecar_that_does_not_match_its_rows_is_refused(tmp_path, key, value, needle):
     """The audit: a CSV sidecar of version 7 (a dataset manifest's is refused), or one
@@ -168,6 +185,8 @@ def test_a_sidecar_that_does_not_match_its_rows_is_refused(tmp_path, key, value,
     ok(cli("simulate", "--games", "20", "--players", "2", "--seed", "1", "--out", out, "-q"))
     record = json.loads(sidecar_path(out).read_text(encoding="utf-8"))
     record[key] = value
+    if value is None:  # (removed: every record has had it since records began)
+        del record[key]
     sidecar_path(out).write_text(json.dumps(record), encoding="utf-8")
     fails(cli("report", out, "--out", tmp_path / "rep", "-q"), f"{sidecar_path(out)}: ", needle)
     from sunset_sim.analysis.report import ReportInputError
