@@ -469,14 +469,15 @@ class _TableWriter:
             for handle in (self.writer, self.stream):
                 if handle is not None:
                     handle.close()
-            if not self.parquet:  # the sidecar first: a finished CSV always has its own
+            sidecar = sidecar_path(self.path)
+            if not self.parquet:  # the old sidecar goes first: a CSV killed between the
+                # renames has no record (read as such), never another run's beside it
                 check_still_free(self.path)  # (not beside another process's CSV)
-                sidecar = sidecar_path(self.path)
-                if self.made is not None:
-                    write_atomically(sidecar, _json(self.made).decode("utf-8") + "\n")
-                else:
-                    sidecar.unlink(missing_ok=True)  # never another run's provenance
+                check_still_free(sidecar)
+                sidecar.unlink(missing_ok=True)
             move_into_place(self.temporary, self.path)  # (a file made meanwhile: kept)
+            if not self.parquet and self.made is not None:
+                write_atomically(sidecar, _json(self.made).decode("utf-8") + "\n")
         except OSError as error:
             self.abort()
             raise RunError(f"{self.path}: cannot write: {error.strerror or error}") from None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import errno
 
 import pytest
-from conftest import cli, fails
+from conftest import cli, fails, ok
 
 import sunset_sim.analysis.sweep as sweep_module
 import sunset_sim.analysis.tune as tune_module
@@ -227,3 +227,32 @@ def test_a_folder_output_through_a_link_or_replaced_by_a_file_is_kept(tmp_path):
     finally:
         for path in (link, real, spot):
             NO_CLOBBER.discard(str(path))
+
+
+@pytest.mark.parametrize("killed_at", ["move_into_place", "write_atomically"])
+def test_a_csv_killed_between_its_renames_never_sits_beside_another_runs_record(
+    tmp_path, monkeypatch, killed_at
+):
+    """simulate --out x.csv --force over an earlier run, killed between the two renames:
+    the new sidecar went first, so the old rows sat beside the new record (seed 6 said,
+    seed 5 played) and report read them as the new run. Now the old sidecar goes first:
+    the rows read as having no record, never as another run's."""
+    from sunset_sim import runner
+    from sunset_sim.cards.loader import load_cards
+    from sunset_sim.provenance import read_provenance
+    from sunset_sim.rules.options import Rules
+
+    out = tmp_path / "x.csv"
+    ok(cli("simulate", "-n", "20", "-s", "5", "-q", "-o", out))
+    old_rows = out.read_bytes()
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt  # (as SIGKILL: nothing after it runs)
+
+    monkeypatch.setattr(runner, killed_at, killed)
+    with pytest.raises(KeyboardInterrupt):
+        runner.simulate_to_file(out, 20, 4, ["greedy"], 6, load_cards(), Rules())
+    record = read_provenance(out)
+    rows_are_old = out.read_bytes() == old_rows
+    assert record is None or (record["seed"] == 5 and rows_are_old)
+    assert rows_are_old == (killed_at == "move_into_place")
