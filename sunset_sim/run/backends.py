@@ -405,8 +405,8 @@ def open_backend(
         return DaskBackend(None, jobs, check_invariants, client=name)
     if name == "dask":
         scheduler = scheduler_address(scheduler)
-        if not scheduler:
-            raise RunError(
+        if not scheduler:  # (an argument missing: bad input, a ValueError as the others)
+            raise InputError(
                 f"backend='dask' needs scheduler=ADDRESS or {SCHEDULER_VARIABLE} "
                 f"({START_A_CLUSTER})"
             )
