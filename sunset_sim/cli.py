@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from sunset_sim import cli_common, cli_tables, validation
+from sunset_sim import cli_common, cli_notes, cli_tables, validation
 from sunset_sim.cli_catalog import cards_command, strategies_command
 from sunset_sim.cli_common import (
     CliError,
@@ -84,7 +84,7 @@ class OneLineErrors(click.Group):
             )
             sys.exit(2)
         with warnings.catch_warnings(), cli_common.sigterm_as_interrupt():
-            warnings.showwarning = cli_common.OneLineWarnings()
+            warnings.showwarning = cli_notes.OneLineWarnings()
             return self._main(args, prog_name, complete_var, **extra)
 
     def invoke(self, ctx: click.Context):
@@ -93,6 +93,7 @@ class OneLineErrors(click.Group):
         exit 143."""
         try:
             value = super().invoke(ctx)
+            cli_notes.say_notes()  # (held back until the command had done its work)
         except KeyboardInterrupt as error:
             terminated = isinstance(error, cli_common.Terminated) or (
                 cli_common.signal_seen() == getattr(signal, "SIGTERM", None)
@@ -231,7 +232,7 @@ def play_command(
             "--record: '-' is not a file (the log is on stdout); give the record a file name"
         )
     if record_path is not None:
-        check_output(record_path, force)
+        check_output(record_path, force, {"--cards": cards_path})
     log = GameLog([p.name for p in seats])
     result = play_reference(cards, seats, seed, game_index, rules, on_event=log.on_event)
     if cards_path is not None:  # a user's card set travels inside the record
@@ -241,7 +242,7 @@ def play_command(
     if record_path is not None:
         write_atomically(record_path, json.dumps(result.record, indent=1) + "\n")
         on_interrupt(f"{record_path} written in full")
-        click.echo(f"record written to {record_path}", err=True)
+        cli_notes.say(f"record written to {record_path}")
 
 
 @main.command("simulate")
@@ -354,7 +355,7 @@ def simulate_command(
     if out_path is not None and not dataset:
         if out_path.is_dir():
             raise CliError(f"{out_path}: is a folder (give a folder name without a suffix)")
-        check_output(out_path, force)
+        check_output(out_path, force, {"--cards": cards_path})
         if out_path.suffix.lower() == ".csv":  # its provenance sidecar is written too
             cli_common.check_companion(sidecar_path(out_path), force)
     with contextlib.ExitStack() as stack:
@@ -420,9 +421,9 @@ def simulate_command(
         on_interrupt("every row written to stdout")
     print_summary(summary, players, table_format, err=to_stdout)
     if dataset:
-        click.echo(f"results written to {out_path}{os.sep} (a Parquet dataset folder)", err=True)
+        cli_notes.say(f"results written to {out_path}{os.sep} (a Parquet dataset folder)")
     elif out_path is not None:
-        click.echo(f"results written to {out_path}", err=True)
+        cli_notes.say(f"results written to {out_path}")
     if check_invariants:
         report_invariants(summary)
 

@@ -408,8 +408,13 @@ def check_replaceable(path: Path, force: bool) -> None:
         raise CliError(f"{path}: exists and is not a regular file; choose another name")
 
 
-def check_output(path: Path, force: bool) -> None:
-    """Refuse to overwrite without --force, and fail early if the folder cannot be written."""
+def check_output(path: Path, force: bool, inputs: dict[str, Path | None] | None = None) -> None:
+    """Refuse to overwrite without --force, or ever to overwrite one of the command's
+    ``inputs`` (option: path; ``play --cards m.toml --record m.toml --force`` replaced the
+    card set with the record), and fail early if the folder cannot be written."""
+    for option, given in (inputs or {}).items():
+        if given is not None and path.exists() and given.exists() and path.samefile(given):
+            raise CliError(f"{path}: is the {option} file too; write to another name")
     check_replaceable(path, force)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
@@ -575,20 +580,3 @@ def open_cli_backend(backend: str, jobs: int | None, scheduler: str | None, **op
         raise CliError(str(error)) from None
     finally:
         opened.__exit__(None, None, None)
-
-
-class OneLineWarnings:
-    """Warnings (a plug-in strategy that failed to load, a strategy path that is not a
-    folder) as one line each on stderr, without Python's file, line and source echo; a
-    note ("note: ...", fewer strategies than seats) as itself. Each line once per
-    command, however many places of it issue the same one."""
-
-    def __init__(self) -> None:
-        self.said: set[str] = set()
-
-    def __call__(self, message, category, filename, lineno, file=None, line=None) -> None:
-        text = one_line(" ".join(str(message).split()))
-        text = text if text.startswith("note: ") else f"warning: {text}"
-        if text not in self.said:
-            self.said.add(text)
-            click.echo(text, err=True)

@@ -4,7 +4,6 @@ results file, a dataset folder, or a batch played on the spot."""
 from __future__ import annotations
 
 import os
-import re
 import sys
 import threading
 import time
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from sunset_sim import validation
+from sunset_sim import cli_notes, validation
 from sunset_sim.cli_common import (
     GAMES,
     SEED,
@@ -43,16 +42,6 @@ from sunset_sim.cli_tables import (
     print_tables,
 )
 from sunset_sim.files import folder_written_whole
-
-
-def _report_owns(name: str) -> bool:
-    """Whether an entry of an old --out folder is a report's (replaced with --force, so
-    no stale plot or study survives) rather than a file of the user's own (kept)."""
-    from sunset_sim.analysis.report import PLOTS
-    from sunset_sim.analysis.study_files import STUDY_FILES
-
-    ours = {"report.md", "report.html", "tables", *(f"{plot}.png" for plot in PLOTS)}
-    return name in ours or name in STUDY_FILES or re.fullmatch(r"players-\d+", name) is not None
 
 
 @click.command("report")
@@ -167,7 +156,8 @@ def report_command(
     and the report uses it; a --cards that differs is refused. For files from older
     versions, pass --cards FILE if the games used another card set.
     """
-    from sunset_sim.analysis.report import ReportInputError, build_report, write_report
+    from sunset_sim.analysis.report import ReportInputError, build_report
+    from sunset_sim.analysis.report.files import report_owns, write_report_into
     from sunset_sim.run.backends import thread_count
 
     if results is not None and games is not None:
@@ -210,11 +200,7 @@ def report_command(
 
     if results is not None and len(counts) > 1:
         raise CliError("--players: several counts only with --games (a results file has one)")
-    title = " ".join(title.split())  # one line: a newline split the Markdown heading
-    if not title:
-        raise CliError("--title: empty")
-    if not title.isprintable():
-        raise CliError(f"--title: {ascii(title)[:60]} holds control characters")
+    title = checked(validation.check_title, title, "--title")
     if study_games is not None and study_games < 0:
         raise CliError(f"--study-games: {study_games} is negative")
     if study_games:  # (0: no study)
@@ -255,7 +241,7 @@ def report_command(
         # Ctrl-C leaves the old folder (or none) as it was
         with folder_written_whole(
             out_dir,
-            owned=_report_owns,
+            owned=report_owns,
             done=lambda: on_interrupt(f"the report in {out_dir} is complete"),
         ) as staging:
             for players, (frame, source) in played.items():
@@ -265,12 +251,12 @@ def report_command(
                     """The study once played, its files written beside the report."""
                     study = wait()
                     if study is not None:
-                        from sunset_sim.analysis.study_files import write_study
+                        from sunset_sim.analysis.study_files import write_study_into
 
                         # the largest count's study beside the report, the others in
                         # players-N/
                         sub = "" if players == max(played) else f"players-{players}"
-                        write_study(study, staging / sub, cards, named=out_dir / sub)
+                        write_study_into(study, staging / sub, cards, named=out_dir / sub)
                         if sub:
                             study_folders[players] = f"{sub}/"
                     return study
@@ -295,7 +281,7 @@ def report_command(
                 report = reports[next(iter(reports))]
             written = [
                 out_dir / path.relative_to(staging)
-                for path in write_report(report, staging, on_step=step)
+                for path in write_report_into(report, staging, on_step=step)
             ]
     except ReportInputError as error:  # of the rows read: said with their file
         where = f"{results}: " if results is not None else ""
@@ -304,15 +290,14 @@ def report_command(
     meta = {"games": int(report.meta["games"]), "players": report.meta["players"]}
     print_tables([("strategies", "", report.headline())], table_format, None, meta)
     for note in report.notes:  # notes and where the files went: status lines, on stderr
-        click.echo(f"note: {note}", err=True)
-    click.echo(
+        cli_notes.say(f"note: {note}")
+    cli_notes.say(
         f"{report.meta['games']:,} game{'s' * (report.meta['games'] != 1)}, "
         f"{report.meta['players']} players; report written "
         f"to {written[0]} and {written[1]} ({sum(p.suffix == '.png' for p in written)} plots, "
         f"every table in {out_dir / 'tables'}"
         + "".join(f"; the {p}-player study in {out_dir / f}" for p, f in study_folders.items())
-        + "); results between bots",
-        err=True,
+        + "); results between bots"
     )
 
 

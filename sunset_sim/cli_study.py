@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from sunset_sim import validation
+from sunset_sim import cli_notes, validation
 from sunset_sim.cli_common import (
     CliError,
     PathText,
@@ -178,7 +178,7 @@ def study_command(
         outside_text,
         suggestion_text,
         unsettled_text,
-        write_study,
+        write_study_into,
     )
     from sunset_sim.analysis.tournament import seatings
 
@@ -221,7 +221,7 @@ def study_command(
     tables = len(seatings(checked_field(entrants), players))
     arms = 1 + len(restrictions_for(cards, families)) + 2 * len(_edit_list(cards, edits))
     stream = progress_output(quiet)
-    say = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))
+    say = (lambda text: None) if quiet else cli_notes.say
     say(f"study: {arms} arms x {games} deals x {tables} table(s)")
     compile_engine([*entrants, *(check_field or [])])
     with (
@@ -251,7 +251,7 @@ def study_command(
         owned=STUDY_FILES.__contains__,  # other files in the folder are the user's: kept
         done=lambda: on_interrupt(f"the study in {out_path} is complete"),
     ) as staging:
-        written = write_study(study, staging, cards, named=out_path)
+        written = write_study_into(study, staging, cards, named=out_path)
     outside = study.outside()
     if table_format != "table" or table_name is not None:
         tables = [
@@ -287,7 +287,7 @@ def study_command(
         if study.compare_command:
             click.echo("Play the original against the suggested set on other deals:")
             click.echo(f"  {study.compare_command}")
-    click.echo(f"wrote {', '.join(written)} in {out_path}", err=True)
+    cli_notes.say(f"wrote {', '.join(written)} in {out_path}")
     sys.stdout.flush()
 
 

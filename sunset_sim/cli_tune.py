@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from sunset_sim import validation
+from sunset_sim import cli_notes, validation
 from sunset_sim.analysis.stats import MIN_VERDICT_DEALS
 from sunset_sim.cli_common import (
     CliError,
@@ -196,7 +196,7 @@ def tune_command(
             f"--out: {out} has a ',', which --strategy {player.spec.name}:params=FILE cannot "
             "take (it separates key=value items); give a name without one"
         )
-    check_output(out, force)
+    check_output(out, force, {"--cards": cards_path})
 
     progress_stream = progress_output(quiet)
     on_terminal = progress_stream is sys.stderr
@@ -287,9 +287,8 @@ def tune_command(
         err=aside,
     )
     if write_error is None:
-        click.echo(
-            f"params written to {out}; seat with --strategy {result.strategy}:params={out}",
-            err=True,
+        cli_notes.say(
+            f"params written to {out}; seat with --strategy {result.strategy}:params={out}"
         )
     click.echo(RESULTS_NOTE, err=aside)
     if write_error is not None:

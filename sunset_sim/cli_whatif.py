@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from sunset_sim import validation
+from sunset_sim import cli_notes, validation
 from sunset_sim.analysis.stats import MIN_VERDICT_DEALS
 from sunset_sim.cli_common import (
     CliError,
@@ -500,7 +500,7 @@ def sweep_command(
     if plot_path is not None:
         if plot_path.suffix.lower() not in PLOT_SUFFIXES:
             raise CliError(f"--plot: {plot_path} must end in .png, .svg or .pdf")
-        check_output(plot_path, force)
+        check_output(plot_path, force, {"--cards": cards_path})
     compile_engine(entrants)
     with (
         open_cli_backend(backend, jobs, scheduler) as runner,
@@ -565,4 +565,4 @@ def sweep_command(
     if plot_path is not None:  # after the tables: a full disk then loses the plot alone
         plot_sweep(frame, plot_path)
         on_interrupt(f"{plot_path} written in full")
-        click.echo(f"plot written to {plot_path}", err=True)
+        cli_notes.say(f"plot written to {plot_path}")

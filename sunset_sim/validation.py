@@ -202,6 +202,19 @@ def check_non_negative(value: object, name: str) -> float:
     return number
 
 
+def check_title(title: object, name: str = "title") -> str:
+    """A report's title as one printable line (a newline split the Markdown heading);
+    the command line and ``build_report`` take the same."""
+    if not isinstance(title, str):
+        raise InputError(f"{name}: expected a text, got {type(title).__name__}")
+    title = " ".join(title.split())
+    if not title:
+        raise InputError(f"{name}: empty")
+    if not title.isprintable():
+        raise InputError(f"{name}: {ascii(title)[:60]} holds control characters")
+    return title
+
+
 def check_progress(progress: object, name: str = "progress") -> object:
     """An API's ``progress=``: True (a bar), False or None (none) or a callable told the
     games played. Checked with the other arguments, so ``progress="yes"`` is refused

@@ -91,6 +91,43 @@ def test_api_refuses_what_it_silently_took(call, message):
         call()
 
 
+def test_write_report_is_whole_or_not_at_all(results, tmp_path, monkeypatch):
+    """A write that fails half-way (a full disk) leaves the old report as it was and no new
+    folder; it deleted the old report's files but its report.html, or left an empty
+    tables/ (the command line's whole-folder swap was not the API's)."""
+    from sunset_sim.analysis.report import files
+
+    report = sunset_sim.build_report(results)
+    out = tmp_path / "rep"
+    sunset_sim.write_report(report, out)
+    (out / "mine.txt").write_text("the user's own")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files, "render_html", full_disk)
+    for folder in (out, tmp_path / "fresh"):
+        with pytest.raises(OSError, match="No space left"):
+            sunset_sim.write_report(report, folder)
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
+    monkeypatch.undo()
+    written = sunset_sim.write_report(report, out)  # (replaced whole; the user's file kept)
+    assert all(path.is_file() and path.parent.parent == tmp_path for path in written[:2])
+    assert (out / "mine.txt").read_text() == "the user's own"
+
+
+@pytest.mark.parametrize(
+    ("title", "message"),
+    [(None, "title: expected a text, got NoneType"), (5, "expected a text, got int"),
+     (" \n ", "title: empty"), ("a\x1b[31mb", "holds control characters")],
+)  # fmt: skip
+def test_a_report_title_is_checked_as_the_command_line_checks_it(results, title, message):
+    with pytest.raises(ValueError, match=message):
+        sunset_sim.build_report(results, title=title)
+
+
 def test_write_report_and_plot_sweep_refuse_an_empty_or_unusable_path(results, tmp_path):
     """write_report(report, "") wrote 27 files into the current folder; plot_sweep gave
     OSError or matplotlib's ValueError for "", a .txt name or a missing folder."""
@@ -179,3 +216,43 @@ def test_a_study_family_named_twice_is_played_once():
 
     names = validation.check_names(["plan", "commission", "plan"], "families", FAMILIES)
     assert names == ["plan", "commission"]
+
+
+def test_write_study_checks_its_inputs_before_writing(tmp_path, monkeypatch):
+    """write_study wrote four CSVs and then raised AttributeError for cards=None or a
+    study that was not one, took any card set (the edits written onto the wrong cards,
+    exit OK), wrote into the current folder for out="" and left files half-written."""
+    from sunset_sim.analysis import study_files
+    from sunset_sim.cards.loader import default_cards_text, load_cards
+
+    study = sunset_sim.run_study(
+        ["greedy"], players=2, games=20, families=["plan"], edits=[], suggest=False
+    )
+    other = tmp_path / "other.toml"
+    other.write_text(default_cards_text().replace("fame = 3", "fame = 4", 1), encoding="utf-8")
+    (tmp_path / "file").write_text("x")
+    for call, message in (
+        (lambda: sunset_sim.write_study("x", tmp_path / "a", None), "study: expected a Study"),
+        (lambda: sunset_sim.write_study(study, "", None), "out: empty path"),
+        (lambda: sunset_sim.write_study(study, tmp_path / "file", None), "is a file, not a"),
+        (lambda: sunset_sim.write_study(study, tmp_path / "a", None, named=5), "named: "),
+        (lambda: sunset_sim.write_study(study, tmp_path / "a", other), "the study was run on"),
+    ):
+        with pytest.raises(InputError, match=message):
+            call()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "other.toml"]
+    written = sunset_sim.write_study(study, tmp_path / "a", None)  # None: the packaged set
+    assert (
+        "study.md" in written
+        and (tmp_path / "a" / "original-cards.toml").read_text(encoding="utf-8")
+        == load_cards().source
+    )
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(study_files, "study_markdown", full_disk)
+    before = {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()}
+    with pytest.raises(OSError):
+        sunset_sim.write_study(study, tmp_path / "a", load_cards())
+    assert {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()} == before

@@ -7,7 +7,7 @@ import re
 
 import click
 import pytest
-from conftest import cli, ok
+from conftest import cli, fails, ok
 
 from sunset_sim.cli import SHORT_OPTIONS, main
 
@@ -133,6 +133,14 @@ def test_fewer_strategies_than_seats_is_one_note_on_every_command(args, tmp_path
     if args[0] != "tournament":  # (which needs two strategies)
         alone = cli(*args, "--strategy", "greedy", *out, "--force" if out else "-q", "-q")
         assert "note: " not in ok(alone) + alone.stderr  # one strategy alone: self-play
+
+
+def test_the_note_never_joins_an_error_line():
+    """Bad input is one line: a note is held back until the command has done its work."""
+    for args in (("simulate", "-n", "10", "--rule", "days=0"), ("compare", "-n", "0")):
+        fails(
+            cli(*args, *FEWER, "--b-rule", "days=5") if args[0] == "compare" else cli(*args, *FEWER)
+        )
 
 
 def test_the_api_warns_of_fewer_strategies_than_seats():

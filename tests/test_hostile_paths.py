@@ -106,6 +106,28 @@ def test_a_dangling_link_is_an_existing_output(tmp_path):
     assert link.is_symlink()
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("play", "--record", "{cards}"),
+        ("tune", "greedy", "--games", "2", "--generations", "1", "--population", "4",
+         "--validation-games", "2", "--out", "{cards}"),
+        ("sweep", "-n", "2", "--rule-values", "days=5,6", "--plot", "{cards}"),
+    ],
+    ids=lambda command: command[0],
+)  # fmt: skip
+def test_an_output_never_overwrites_an_input(tmp_path, command):
+    """--force replaces an output, never an input: ``play --cards m.toml --record m.toml
+    --force`` replaced the card set with the game record, exit 0."""
+    from sunset_sim.cards.loader import default_cards_text
+
+    cards = tmp_path / ("m.png" if command[0] == "sweep" else "m.toml")
+    cards.write_text(default_cards_text(), encoding="utf-8")
+    args = [str(cards) if arg == "{cards}" else arg for arg in command]
+    fails(cli(*args, "--cards", cards, "--force", "-q"), f"{cards}: is the --cards file too")
+    assert cards.read_text(encoding="utf-8") == default_cards_text()
+
+
 def test_an_error_line_shows_control_characters_escaped():
     """A newline in a file name printed the error on two lines, an ESC reached the
     terminal: both are shown as Python writes them, on one line."""
@@ -113,6 +135,14 @@ def test_an_error_line_shows_control_characters_escaped():
     assert "a\\nb\\x1b[31m.toml" in line
     result = cli("cards", "--cards", "a\nb.toml")
     assert result.exit_code == 2 and result.stderr == "error: a\\nb.toml: file not found\n"
+
+
+def test_a_status_line_shows_control_characters_escaped(tmp_path):
+    """The success line named a file with a newline on two lines (errors escaped it)."""
+    out = tmp_path / "a\nb.csv"
+    result = cli("simulate", "-n", "5", "-q", "-o", out)
+    ok(result)
+    assert result.stderr.splitlines() == [f"results written to {tmp_path}/a\\nb.csv"]
 
 
 def test_a_huge_value_in_a_card_file_is_shown_short(tmp_path):

@@ -408,6 +408,7 @@ def run_study(
         "seed": seed,
         "cards": card_set.path,
         "cards_name": card_set.name,
+        "cards_hash": card_set.content_hash,  # (write_study refuses another set)
         "rules": rules.to_dict(),
         "families": list(families),
         "edits": list(edits),

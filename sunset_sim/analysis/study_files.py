@@ -17,7 +17,8 @@ from sunset_sim.analysis.study import Study
 from sunset_sim.cards.edit import dump_cards, edited_text
 from sunset_sim.cards.fields import MAX_FILE_BYTES
 from sunset_sim.cards.model import CardSet
-from sunset_sim.files import write_atomically
+from sunset_sim.files import folder_written_whole, write_atomically
+from sunset_sim.validation import InputError, as_cards, check_path
 
 __all__ = [
     "STUDY_FILES",
@@ -62,17 +63,48 @@ def compare_command(study: Study, cards_file: str, suggested_file: str) -> str:
 def write_study(
     study: Study,
     out: str | os.PathLike,
-    cards: CardSet,
+    cards: CardSet | str | os.PathLike,
     *,
     named: str | os.PathLike | None = None,
 ) -> list[str]:
     """values.csv, edits.csv, targets.csv, suggestions.csv, original-cards.toml,
     suggested-cards.toml (the set unchanged when nothing is suggested: the README's
     workflow compares it; it was not written, and that step failed) and study.md in
-    ``out``; returns the files written. ``named``:
-    the folder the files will end up in when ``out`` is a temporary one that becomes it
-    (``files.folder_written_whole``), so the compare line in study.md names the files
-    where the user finds them."""
+    ``out``; returns the files written. ``cards``: the set the study was run on (a
+    ``CardSet`` or its TOML path; another set is refused, as its edits would be written
+    onto the wrong cards). The folder is written whole or not at all (an old study's
+    files replaced, the user's own kept). ``named``: the folder the files will end up
+    in when ``out`` is a temporary one that becomes it, so the compare line in study.md
+    names the files where the user finds them."""
+    if not isinstance(study, Study):
+        raise InputError(
+            f"study: expected a Study (run_study's result), got {type(study).__name__}"
+        )
+    folder = Path(check_path(out, "out"))
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"out: {folder} is a file, not a folder")
+    if named is not None:
+        named = check_path(named, "named")
+    cards = as_cards(cards, "cards")
+    recorded = study.settings.get("cards_hash")
+    if recorded is not None and cards.content_hash != recorded:
+        raise InputError(
+            f"cards: the study was run on card set {study.settings.get('cards_name')!r} (hash "
+            f"{recorded}), not {cards.name!r} (hash {cards.content_hash}); give that set"
+        )
+    with folder_written_whole(folder, owned=lambda name: name in STUDY_FILES) as staging:
+        return write_study_into(study, staging, cards, named=named or folder)
+
+
+def write_study_into(
+    study: Study,
+    out: str | os.PathLike,
+    cards: CardSet,
+    *,
+    named: str | os.PathLike | None = None,
+) -> list[str]:
+    """``write_study``'s files into ``out`` as it is (the command line's staging folder,
+    swapped in whole), inputs already checked."""
     folder = Path(out)
     shown = Path(named) if named is not None else folder
     folder.mkdir(parents=True, exist_ok=True)

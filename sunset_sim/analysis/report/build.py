@@ -117,6 +117,10 @@ def build_report(
     except validation.InputError as error:
         raise ReportInputError(str(error)) from None
     validation.check_callback(on_step, "on_step")
+    try:
+        title = validation.check_title(title)
+    except validation.InputError as error:
+        raise ReportInputError(str(error)) from None
     _check_study(study)
     cards = _played_cards(frame, cards, source)
     frame, aliases = short_labels(frame)

@@ -4,6 +4,7 @@ files (Markdown, PNG plots, HTML with the plots embedded)."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pandas as pd
 from sunset_sim.analysis.report.data import check_columns, wanted_columns
 from sunset_sim.analysis.report.model import Report, ReportInputError
 from sunset_sim.analysis.report.render import render_all, render_html, render_markdown
-from sunset_sim.files import write_atomically
+from sunset_sim.files import folder_written_whole, write_atomically
 from sunset_sim.provenance import check_rows_match, sidecar_path
 from sunset_sim.result_rows import check_rows
 from sunset_sim.validation import InputError, check_callback, check_path, first_line
@@ -23,7 +24,11 @@ def write_report(
 ) -> list[Path]:
     """Write ``report.md``, the PNG plots, ``report.html`` (images embedded) and every
     table whole as ``tables/NAME.csv`` into ``out_dir`` (created if needed); returns the
-    paths written: report.md, report.html, then the plots and the tables."""
+    paths written: report.md, report.html, then the plots and the tables. The folder is
+    written whole or not at all, as the command line writes it (``files.
+    folder_written_whole``): an old report there is replaced, never half (a full disk
+    once left the old report.html beside the new plots); files of the user's own in it
+    stay."""
     check_callback(on_step, "on_step")  # not after half the files are written
     if not isinstance(report, Report):
         raise InputError(
@@ -32,14 +37,27 @@ def write_report(
     out = Path(check_path(out_dir, "out_dir"))
     if out.exists() and not out.is_dir():
         raise InputError(f"out_dir: {out} is a file, not a folder")
-    out.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    try:
-        return _write_all(report, out, written, on_step)
-    except OSError:  # a full disk: take back what this call wrote, so nothing is half there
-        for path in written:
-            path.unlink(missing_ok=True)
-        raise
+    with folder_written_whole(out, owned=report_owns) as staging:
+        written = write_report_into(report, staging, on_step)
+    return [out / path.relative_to(staging) for path in written]
+
+
+def report_owns(name: str) -> bool:
+    """Whether an entry of an old report folder is a report's (replaced, so no stale plot
+    or study survives) rather than a file of the user's own (kept)."""
+    from sunset_sim.analysis.report import PLOTS
+    from sunset_sim.analysis.study_files import STUDY_FILES
+
+    ours = {"report.md", "report.html", "tables", *(f"{plot}.png" for plot in PLOTS)}
+    return name in ours or name in STUDY_FILES or re.fullmatch(r"players-\d+", name) is not None
+
+
+def write_report_into(
+    report: Report, folder: Path, on_step: Callable[[str], None] | None = None
+) -> list[Path]:
+    """``write_report``'s files into ``folder`` as it is (the command line's staging
+    folder, swapped in whole with the study's files)."""
+    return _write_all(report, folder, [], on_step)
 
 
 def _write_all(report: Report, out: Path, written: list[Path], on_step) -> list[Path]:
