@@ -398,6 +398,7 @@ def simulate_command(
         elif to_stdout:
             on_interrupt("stdout holds the rows of the chunks finished so far, no more")
         compile_engine(seats)
+        kept = store.games_done if store is not None else 0  # (played before: not checked now)
         with games_progress(games, progress_output(quiet)) as bar:
             arguments = (games, players, seats, seed, cards, rules, jobs or None, chunk_size)
             try:
@@ -425,7 +426,7 @@ def simulate_command(
     elif out_path is not None:
         cli_notes.say(f"results written to {out_path}")
     if check_invariants:
-        report_invariants(summary)
+        report_invariants(summary, kept)
 
 
 def print_summary(summary, players: int, table_format: str, err: bool = False) -> None:
@@ -457,14 +458,18 @@ def print_summary(summary, players: int, table_format: str, err: bool = False) -
         click.echo(json.dumps(cli_tables.json_ready(payload), indent=1), err=err)
 
 
-def report_invariants(summary) -> None:
-    """The --check-invariants verdict; exit code 1 if any game broke one."""
+def report_invariants(summary, kept: int = 0) -> None:
+    """The --check-invariants verdict (exit 1 if a game broke one); ``kept``: not checked."""
     from sunset_sim.engine.invariants import VIOLATION_NAMES
 
     if not summary.violating_games:
-        # on stderr, as every status line: stdout holds only the data asked for (a JSON
-        # object, CSV rows, streamed rows)
-        click.echo(f"invariants: checked in all {summary.games} games, 0 violations", err=True)
+        # on stderr, as every status line: stdout holds only the data asked for
+        checked = f"all {summary.games} games"
+        if kept:
+            checked = (
+                f"the {summary.games - kept} games played now (not the {kept} kept by --resume)"
+            )
+        click.echo(f"invariants: checked in {checked}, 0 violations", err=True)
         return
     broken = [name for bit, name in enumerate(VIOLATION_NAMES) if summary.violations >> bit & 1]
     click.echo(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -169,6 +171,24 @@ def test_simulate_check_invariants_flag():
     assert result.exit_code == 0, result.output
     assert "invariants: checked in all 300 games, 0 violations" in result.stderr
     assert "invariants" not in result.stdout
+
+
+def test_a_resumed_run_counts_only_the_games_it_checked(tmp_path):
+    """--resume --check-invariants said "checked in all 400000 games" when the earlier
+    run's 220,000 kept games had been played without the checks."""
+    run = ["simulate", "--games", "60", "--chunk-size", "20", "--quiet", "--players", "2"]
+    folder = tmp_path / "ds"
+    assert CliRunner().invoke(main, [*run, "--out", f"{folder}/"]).exit_code == 0
+    manifest = folder / "_manifest.json"
+    record = json.loads(manifest.read_text())
+    record["chunks"] = record["chunks"][:1]  # as if stopped after the first chunk
+    record["complete"] = False
+    manifest.write_text(json.dumps(record))
+    result = CliRunner().invoke(main, [*run, "--out", folder, "--resume", "--check-invariants"])
+    assert result.exit_code == 0, result.output
+    assert (
+        "invariants: checked in the 40 games played now (not the 20 kept by --resume), 0 violations"
+    ) in result.stderr
 
 
 @pytest.mark.parametrize("output", [("--format", "json"), ("--format", "csv"), ("--out", "-")])
