@@ -289,9 +289,24 @@ def test_a_damaged_cache_file_is_compiled_again_with_one_warning(tmp_path, monke
         monkeypatch.setattr(jit_module, "_warned", set())
         assert jit_module.jit(_add_one)(41) == 42  # a fresh dispatcher reads the cache
         warnings = capsys.readouterr().err.strip().splitlines()
-        assert len(warnings) == 1 and "ignoring an unreadable compile cache" in warnings[0]
+        assert len(warnings) == 1 and "unreadable compile cache" in warnings[0]
         assert jit_module.jit(_add_one)(1) == 2
         assert capsys.readouterr().err == ""  # mended: loaded without a word
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing compiles")
+def test_an_index_entry_without_its_code_file_is_not_compiled_code(tmp_path, monkeypatch):
+    """A cache whose code files (.nbc) were deleted, their index kept, was taken as
+    compiled: a two-minute compile followed with no compile notice."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    assert jit_module.jit(_add_one)(1) == 2
+    assert jit_module.is_cached(jit_module.jit(_add_one))
+    for path in cache.rglob("*.nbc"):
+        path.write_bytes(b"")  # emptied; then deleted
+        assert not jit_module.is_cached(jit_module.jit(_add_one))
+        path.unlink()
+    assert list(cache.rglob("*.nbi")) and not jit_module.is_cached(jit_module.jit(_add_one))
 
 
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing compiles")

@@ -391,7 +391,10 @@ class DependencyCache(caching.FunctionCache):
         except Exception as error:  # noqa: BLE001 - damaged (a pickle cut short or
             # overwritten raises UnpicklingError, EOFError, ...): compile, and the save
             # that follows replaces the entry
-            warn_once(f"ignoring an unreadable compile cache entry in {self._cache_path}: {error}")
+            warn_once(  # (once for the cache, not once per entry: 12 lines for one cache)
+                f"ignoring unreadable compile cache entries in {cache_folder()} "
+                f"({type(error).__name__}); compiling them again"
+            )
             return None
 
     def save_overload(self, sig, data):
@@ -413,10 +416,22 @@ def is_cached(dispatcher) -> bool:
         return False
     try:
         index = cache._cache_file._load_index()
+        folder = cache._cache_file._cache_path
     except Exception:  # unreadable: it will compile
         return False
     digest = dependency_digest(dispatcher.py_func)
-    return any(key[2] == digest for key in index)
+    # an index entry whose code file is gone or empty compiles too (silently, it was
+    # thought loaded: no compile notice before a two-minute wait)
+    return any(
+        key[2] == digest and _nonempty(os.path.join(folder, name)) for key, name in index.items()
+    )
+
+
+def _nonempty(path: str) -> bool:
+    try:
+        return os.path.getsize(path) > 0
+    except OSError:
+        return False
 
 
 def _attach_cache(dispatcher: Dispatcher) -> None:
