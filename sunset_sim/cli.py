@@ -357,7 +357,7 @@ def simulate_command(
             raise CliError(f"{out_path}: is a folder (give a folder name without a suffix)")
         check_output(out_path, force, {"--cards": cards_path})
         if out_path.suffix.lower() == ".csv":  # its provenance sidecar is written too
-            cli_common.check_companion(sidecar_path(out_path), force)
+            cli_common.check_companion(sidecar_path(out_path), force, {"--cards": cards_path})
     with contextlib.ExitStack() as stack:
         try:  # connect first: the dataset folder is created only for a run that can start
             runner = stack.enter_context(

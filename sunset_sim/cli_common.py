@@ -132,7 +132,7 @@ class Interrupted(click.ClickException):
             self.exit_code = 143
 
     def show(self, file=None) -> None:
-        click.echo(f"interrupted; {self.format_message()}", err=True)
+        click.echo(one_line(f"interrupted; {self.format_message()}", None), err=True)
 
 
 def _terminate(number: int, frame) -> None:
@@ -412,9 +412,7 @@ def check_output(path: Path, force: bool, inputs: dict[str, Path | None] | None 
     """Refuse to overwrite without --force, or ever to overwrite one of the command's
     ``inputs`` (option: path; ``play --cards m.toml --record m.toml --force`` replaced the
     card set with the record), and fail early if the folder cannot be written."""
-    for option, given in (inputs or {}).items():
-        if given is not None and path.exists() and given.exists() and path.samefile(given):
-            raise CliError(f"{path}: is the {option} file too; write to another name")
+    check_not_input(path, inputs)
     check_replaceable(path, force)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
@@ -427,9 +425,17 @@ def check_output(path: Path, force: bool, inputs: dict[str, Path | None] | None 
     on_interrupt(f"{path} left as it was" if path.exists() else f"nothing written to {path}")
 
 
-def check_companion(path: Path, force: bool) -> None:
+def check_not_input(path: Path, inputs: dict[str, Path | None] | None) -> None:
+    """``path``, to be written, is none of the command's ``inputs`` (option: path)."""
+    for option, given in (inputs or {}).items():
+        if given is not None and path.exists() and given.exists() and path.samefile(given):
+            raise CliError(f"{path}: is the {option} file too; write to another name")
+
+
+def check_companion(path: Path, force: bool, inputs: dict[str, Path | None] | None = None) -> None:
     """A file written beside an output (a CSV's sidecar): replaced only with --force, a
-    file made there while the games play included."""
+    file made there while the games play included, and never one of ``inputs``."""
+    check_not_input(path, inputs)
     check_replaceable(path, force)
     if not force:
         keep_what_appears(path)

@@ -89,7 +89,9 @@ def _from_pandas_attrs(raw: bytes | None) -> str | None:
     except ValueError:
         return None
     run = attrs.get("provenance") if isinstance(attrs, dict) else None
-    return None if run is None else json.dumps(run)
+    if not isinstance(run, dict) or run.get("format") != FORMAT:
+        return None  # (a user's own attrs["provenance"], not a record of this tool's)
+    return json.dumps(run)
 
 
 def read_provenance(path: str | Path, parquet_metadata: dict | None = None) -> dict | None:
@@ -199,7 +201,7 @@ def check_run(run: dict, where: str | Path) -> dict:
     metadata or manifest edited by hand would otherwise fail deep in the report); else a
     ValueError of one line naming ``where`` and the field. Every record has had each of
     ``REQUIRED`` since records began: one without is refused (the report would label the
-    rows with defaults); a strategy's label names its strategy."""
+    rows with defaults)."""
     from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
     from sunset_sim.rules.options import RuleOptionError, Rules
 
@@ -228,15 +230,6 @@ def check_run(run: dict, where: str | Path) -> dict:
         isinstance(strategies, list) and all(isinstance(s, dict) for s in strategies)
     ):
         raise ValueError(f"{where}: strategies: expected an array of objects")
-    for seat, entry in enumerate(strategies or []):
-        label, name = entry.get("label"), entry.get("strategy")
-        if not (isinstance(label, str) and isinstance(name, str)) or (
-            label != name and not label.startswith(name + ":")
-        ):
-            shown = [repr(v)[:40] if isinstance(v, str) else _kind(v) for v in (label, name)]
-            raise ValueError(
-                f"{where}: strategies[{seat}]: label {shown[0]} is not one of strategy {shown[1]}"
-            )
     if run.get("rules") is not None:
         try:
             Rules.from_dict(run["rules"])

@@ -94,13 +94,15 @@ def test_api_refuses_what_it_silently_took(call, message):
 def test_write_report_is_whole_or_not_at_all(results, tmp_path, monkeypatch):
     """A write that fails half-way (a full disk) leaves the old report as it was and no new
     folder; it deleted the old report's files but its report.html, or left an empty
-    tables/ (the command line's whole-folder swap was not the API's)."""
+    tables/. Files that are not the report's (a study's, the user's) stay."""
     from sunset_sim.analysis.report import files
 
     report = sunset_sim.build_report(results)
     out = tmp_path / "rep"
     sunset_sim.write_report(report, out)
     (out / "mine.txt").write_text("the user's own")
+    (out / "tables" / "mynotes.csv").write_text("a,b")  # (beside a study's files too)
+    (out / "study.md").write_text("a study written here before")
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
 
     def full_disk(*args, **kwargs):
@@ -116,6 +118,8 @@ def test_write_report_is_whole_or_not_at_all(results, tmp_path, monkeypatch):
     written = sunset_sim.write_report(report, out)  # (replaced whole; the user's file kept)
     assert all(path.is_file() and path.parent.parent == tmp_path for path in written[:2])
     assert (out / "mine.txt").read_text() == "the user's own"
+    assert (out / "tables" / "mynotes.csv").is_file() and (out / "study.md").is_file()
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no staging left
 
 
 @pytest.mark.parametrize(

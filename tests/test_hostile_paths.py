@@ -145,6 +145,26 @@ def test_a_status_line_shows_control_characters_escaped(tmp_path):
     assert result.stderr.splitlines() == [f"results written to {tmp_path}/a\\nb.csv"]
 
 
+def test_the_interrupt_line_shows_control_characters_escaped(capsys):
+    """Ctrl-C's line named an output with a newline on three lines."""
+    from sunset_sim.cli_common import Interrupted
+
+    Interrupted("nothing written to x\ny.csv").show()
+    assert capsys.readouterr().err == "interrupted; nothing written to x\\ny.csv\n"
+
+
+def test_a_csv_sidecar_never_overwrites_an_input(tmp_path):
+    """``--cards r.csv.json --out r.csv --force`` replaced the card set with the sidecar."""
+    from sunset_sim.cards.loader import default_cards_text
+
+    cards = tmp_path / "r.csv.json"
+    cards.write_text(default_cards_text(), encoding="utf-8")
+    out = tmp_path / "r.csv"
+    fails(cli("simulate", "-n", "5", "-q", "--cards", cards, "-o", out, "--force"),
+          f"{cards}: is the --cards file too")  # fmt: skip
+    assert cards.read_text(encoding="utf-8") == default_cards_text() and not out.exists()
+
+
 def test_a_huge_value_in_a_card_file_is_shown_short(tmp_path):
     """A frame of 100,000 wild cards was shown whole: a 200 KB error line."""
     frame = " ".join(["?"] * 100_000)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,7 +15,7 @@ import pandas as pd
 from sunset_sim.analysis.report.data import check_columns, wanted_columns
 from sunset_sim.analysis.report.model import Report, ReportInputError
 from sunset_sim.analysis.report.render import render_all, render_html, render_markdown
-from sunset_sim.files import folder_written_whole, write_atomically
+from sunset_sim.files import signals_held, write_atomically
 from sunset_sim.provenance import check_rows_match, sidecar_path
 from sunset_sim.result_rows import check_rows
 from sunset_sim.validation import InputError, check_callback, check_path, first_line
@@ -24,11 +26,10 @@ def write_report(
 ) -> list[Path]:
     """Write ``report.md``, the PNG plots, ``report.html`` (images embedded) and every
     table whole as ``tables/NAME.csv`` into ``out_dir`` (created if needed); returns the
-    paths written: report.md, report.html, then the plots and the tables. The folder is
-    written whole or not at all, as the command line writes it (``files.
-    folder_written_whole``): an old report there is replaced, never half (a full disk
-    once left the old report.html beside the new plots); files of the user's own in it
-    stay."""
+    paths written: report.md, report.html, then the plots and the tables. Every file is
+    made in a temporary folder first and moved in only once all are there: a write that
+    fails (a full disk) leaves the folder as it was (it once left an old report.html
+    beside new plots); other files in it (a study's, the user's own) stay."""
     check_callback(on_step, "on_step")  # not after half the files are written
     if not isinstance(report, Report):
         raise InputError(
@@ -37,8 +38,22 @@ def write_report(
     out = Path(check_path(out_dir, "out_dir"))
     if out.exists() and not out.is_dir():
         raise InputError(f"out_dir: {out} is a file, not a folder")
-    with folder_written_whole(out, owned=report_owns) as staging:
+    made = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".report-", dir=out))  # (the same filesystem)
+    try:
         written = write_report_into(report, staging, on_step)
+        with signals_held():  # (the moves: renames, all or none of them)
+            for path in written:
+                target = out / path.relative_to(staging)
+                target.parent.mkdir(exist_ok=True)
+                os.replace(path, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        if made:
+            shutil.rmtree(out, ignore_errors=True)  # (only this call's staging was in it)
+        raise
+    shutil.rmtree(staging, ignore_errors=True)
     return [out / path.relative_to(staging) for path in written]
 
 
