@@ -447,3 +447,33 @@ def signals_held() -> Iterator[None]:
             signal.signal(kind, handler)
         if caught:
             signal.raise_signal(caught[0])
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file (a dataset's part: a chunk damaged without a change of size is
+    not kept)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def flush_file(path: Path) -> None:
+    """Make a file's contents durable before it is renamed into place."""
+    with open(path, "rb") as stream:
+        os.fsync(stream.fileno())
+
+
+def flush_folder(folder: Path) -> None:
+    """Make renames in ``folder`` durable (POSIX; a no-op where folders cannot be opened)."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)

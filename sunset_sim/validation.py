@@ -15,6 +15,7 @@ import numbers
 import os
 import warnings
 from collections.abc import Mapping, MappingView, Sequence, Set
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
@@ -213,6 +214,15 @@ def check_title(title: object, name: str = "title") -> str:
     if not title.isprintable():
         raise InputError(f"{name}: {ascii(title)[:60]} holds control characters")
     return title
+
+
+def check_folder_path(path: object, name: str) -> Path:
+    """A folder to write into, given to the Python API: a path (not empty) that is not a
+    file already there."""
+    folder = Path(check_path(path, name))
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{name}: {folder} is a file, not a folder")
+    return folder
 
 
 def check_progress(progress: object, name: str = "progress") -> object:

@@ -18,7 +18,7 @@ from sunset_sim.cards.edit import dump_cards, edited_text
 from sunset_sim.cards.fields import MAX_FILE_BYTES
 from sunset_sim.cards.model import CardSet
 from sunset_sim.files import folder_written_whole, write_atomically
-from sunset_sim.validation import InputError, as_cards, check_path
+from sunset_sim.validation import InputError, as_cards, check_folder_path, check_path
 
 __all__ = [
     "STUDY_FILES",
@@ -80,9 +80,7 @@ def write_study(
         raise InputError(
             f"study: expected a Study (run_study's result), got {type(study).__name__}"
         )
-    folder = Path(check_path(out, "out"))
-    if folder.exists() and not folder.is_dir():
-        raise InputError(f"out: {folder} is a file, not a folder")
+    folder = check_folder_path(out, "out")
     if named is not None:
         named = check_path(named, "named")
     cards = as_cards(cards, "cards")

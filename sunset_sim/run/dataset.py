@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sunset_sim.cards.model import CardSet
-from sunset_sim.files import JSONTextError, parse_json
+from sunset_sim.files import JSONTextError, file_digest, flush_file, flush_folder, parse_json
 from sunset_sim.lazy import LazyModule
 from sunset_sim.result_rows import check_rows
 from sunset_sim.results import WIN_SCALE, Summary
@@ -237,7 +237,7 @@ class DatasetStore:
             # the manifest's copy against it before printing a finished run's figures
             metadata = {**(table.schema.metadata or {}), PART_SUMMARY_KEY: _summary_json(summary)}
             pq.write_table(table.replace_schema_metadata(metadata), temporary, compression="zstd")
-            _flush(temporary)
+            flush_file(temporary)
             os.replace(temporary, self.folder / name)
         except OSError as error:  # a full disk: the chunk is not listed, --resume plays it
             temporary.unlink(missing_ok=True)
@@ -308,7 +308,7 @@ class DatasetStore:
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise
-        _flush_folder(self.folder)
+        flush_folder(self.folder)
 
 
 def read_manifest(folder: str | os.PathLike) -> dict:
@@ -550,36 +550,6 @@ def _summary_matches_part(entry: dict, path: Path) -> bool:
     if stored is None:
         return True
     return stored == _summary_json(Summary.from_dict(entry["summary"]))
-
-
-def file_digest(path: Path) -> str:
-    """SHA-256 of a part file: a chunk damaged without a change of size is not kept."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _flush(path: Path) -> None:
-    with open(path, "rb") as stream:
-        os.fsync(stream.fileno())
-
-
-def _flush_folder(folder: Path) -> None:
-    """Make renames in ``folder`` durable (POSIX; a no-op where folders cannot be opened)."""
-    try:
-        handle = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)
 
 
 def _take_lock(folder: Path):

@@ -18,7 +18,12 @@ from sunset_sim.analysis.report.render import render_all, render_html, render_ma
 from sunset_sim.files import signals_held, write_atomically
 from sunset_sim.provenance import check_rows_match, sidecar_path
 from sunset_sim.result_rows import check_rows
-from sunset_sim.validation import InputError, check_callback, check_path, first_line
+from sunset_sim.validation import (
+    InputError,
+    check_callback,
+    check_folder_path,
+    first_line,
+)
 
 
 def write_report(
@@ -35,9 +40,7 @@ def write_report(
         raise InputError(
             f"report: expected a Report (build_report's result), got {type(report).__name__}"
         )
-    out = Path(check_path(out_dir, "out_dir"))
-    if out.exists() and not out.is_dir():
-        raise InputError(f"out_dir: {out} is a file, not a folder")
+    out = check_folder_path(out_dir, "out_dir")
     made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".report-", dir=out))  # (the same filesystem)
