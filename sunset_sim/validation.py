@@ -452,9 +452,8 @@ def seat_note(entrants: Sequence, players: int, beside: str = "") -> str | None:
 
 
 def warn_repeated(entrants: Sequence, players: int, beside: str = "") -> None:
-    """``seat_note`` as a ``TournamentSeatWarning`` (the command line prints it as its one
-    line). Issued from this one line, a note is shown once however often a command seats
-    the same field (warnings' default: once per place and text)."""
+    """``seat_note`` as a ``TournamentSeatWarning``; the command line prints it once, as a
+    line at the end, however often a command seats the same field (cli_notes)."""
     note = seat_note(entrants, players, beside)
     if note is not None:
         warnings.warn(note, TournamentSeatWarning, stacklevel=2)

@@ -110,3 +110,11 @@ def test_a_findings_line_carries_its_suggestions_caveats():
         "edits together)"
     )
     assert second.endswith("fame 3 → 2 (0.16, 95% CI 0.10 to 0.22, on 200 fresh deals)")
+    # a commission's target moves with its fame: the edited card's is named where it
+    # differs (an after-value of 0.23 read as outside the old fame's 0.05 to 0.19)
+    suggestions.loc[1, ["target_low", "target_high"]] = [0.05, 0.33]
+    second = [finding.text for finding in study_findings(study)][1]
+    assert second.endswith(
+        "fame 3 → 2 (0.16, 95% CI 0.10 to 0.22, on 200 fresh deals; its target at fame 2: "
+        "0.05 to 0.33)"
+    )

@@ -33,6 +33,11 @@ def study_findings(study) -> list[Finding]:
                 f"{edit['suggested']} ({edit['after']:.2f}, 95% CI {edit['after_ci_low']:.2f} "
                 f"to {edit['after_ci_high']:.2f}, on {int(edit['n']):,} fresh deals"
             )
+            band = (round(edit["target_low"], 2), round(edit["target_high"], 2))
+            if band != (round(row["target_low"], 2), round(row["target_high"], 2)):
+                # a commission's band moves with its fame: the after-value is held to the
+                # edited card's (0.23 read as outside "0.05 to 0.19", which was the old one's)
+                text += f"; its target at {edit['field']} {edit['suggested']}: {band[0]:.2f} to {band[1]:.2f}"
             # the caveats the card-values section gives, here too (a finding read alone
             # said "verified" where the after-value's CI still reached outside)
             if reaches_outside(edit):

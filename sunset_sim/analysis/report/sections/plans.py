@@ -293,6 +293,21 @@ def tradeoff_conclusion(tables: Tables) -> str:
         f"of {diff:+.1f} points (95% CI {diff - half_width:+.1f} to {diff + half_width:+.1f}; "
         "restricted play on the same deals, between bots)."
     )
+    late_paint, early_paint = float(late["paint"].mean()), float(early["paint"].mean())
+    if late_paint <= early_paint:  # the halves differ in wake-up time alone: no "paint power"
+        said = (
+            f"the later plan cards paint no more than the earlier ones (paint {late_paint:.2f} "
+            f"against {early_paint:.2f} on average)"
+        )
+        if diff - half_width > 0:
+            return (
+                f"Conclusion: rising later beats early rise by {diff:.1f} points; {said}: {detail}"
+            )
+        if diff + half_width < 0:
+            return (
+                f"Conclusion: early rise beats rising later by {-diff:.1f} points; {said}: {detail}"
+            )
+        return f"Conclusion: neither early nor late rise is worth more here; {said}: {detail}"
     if diff - half_width > 0:
         return f"Conclusion: paint power beats early rise by {diff:.1f} points: {detail}"
     if diff + half_width < 0:
