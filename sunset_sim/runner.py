@@ -208,7 +208,8 @@ def simulate(
     ``$DASK_SCHEDULER_ADDRESS``); ``backend=client`` on an existing ``distributed.Client``'s
     cluster (left open). The rows are the same as a local run's.
     ``progress=True`` shows a bar (``tqdm.auto``: a widget in Jupyter, stderr elsewhere)
-    that moves within chunks; a callable is told the games played; off by default.
+    that moves within chunks; a callable is told the games played since its last call
+    (they add up to ``games``); off by default.
     Inputs are held to the CLI's limits (validation.InputError, a ValueError, in one
     line): 2 to 4 players, 1 to 10**10 games, seeds 0 to 2**64 - 1; ``rules`` may be a
     ``Rules`` record or a dict such as ``{"days": 4}``. ``frame.attrs["provenance"]``

@@ -307,6 +307,7 @@ def register(spec: StrategySpec) -> StrategySpec:
 # Folders of plug-in strategies named by the user (``--strategy-path``), os.pathsep-separated;
 # an environment variable, so that worker processes find the same strategies.
 STRATEGY_PATH_VARIABLE = "SUNSET_SIM_STRATEGY_PATH"
+OURS = ("sunset_sim", "sunset_sim.strategies")  # this project's strategies' packages
 
 
 def registry() -> dict[str, StrategySpec]:
@@ -376,14 +377,14 @@ def add_strategy_path(folder: str | os.PathLike) -> None:
 
 
 def plugin_file(spec: StrategySpec) -> str | None:
-    """The source file of ``spec``'s ``decide`` if it lies in a ``--strategy-path`` folder
-    (a user's plug-in, whose failure to compile is the user's to fix), else None."""
+    """The source file of ``spec``'s ``decide`` if it is a user's (--strategy-path, entry
+    point, own code: a failure to compile is said in one line), else None (a bug: whole)."""
     code = getattr(getattr(spec.decide, "py_func", spec.decide), "__code__", None)
     if code is None:
         return None
     file = Path(code.co_filename).resolve()
-    folders = [p for p in os.environ.get(STRATEGY_PATH_VARIABLE, "").split(os.pathsep) if p]
-    return str(file) if any(file.is_relative_to(Path(f).resolve()) for f in folders) else None
+    ours = [Path(importlib.import_module(name).__file__).resolve().parent for name in OURS]
+    return None if any(file.is_relative_to(folder) for folder in ours) else str(file)
 
 
 def _folder_strategies(folder: str) -> list[tuple[StrategySpec, Path]]:

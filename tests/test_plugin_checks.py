@@ -330,12 +330,23 @@ def answers_a_float(kind, obs, options, n_options, params, rng, tables):
 
 
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="every function is plain Python")
-def test_a_builtin_that_does_not_compile_surfaces_whole():
-    """numba's error for a strategy that is not a --strategy-path plug-in (a built-in, one
-    made in code) is a bug to see whole, not a line blaming the user."""
+def test_a_strategy_made_in_code_that_does_not_compile_is_one_line(monkeypatch):
+    """A user's strategy made in their own code (a notebook, a script: not this project's)
+    is refused as a --strategy-path plug-in is, in one line naming its file (the Python
+    API gave numba's whole TypingError, the command line one line); one of this project's
+    own is a bug to see whole."""
     spec = StrategySpec("float-answer", "answers 0.5", answers_a_float)
-    with pytest.raises(numba.core.errors.TypingError, match="integer option index, not float64"):
+    with pytest.raises(StrategyError) as raised:
         compiling.prepare([spec], announce=False)
+    assert str(raised.value) == (
+        f"strategy float-answer ({__file__}): decide must return an integer option index, "
+        "not float64"
+    )
+    with pytest.raises(ValueError, match="^strategy float-answer .*not float64$"):
+        simulate(games=5, strategies=[Player(spec, spec.param_vector({}))])
+    monkeypatch.setattr(compiling, "plugin_file", lambda spec: None)  # as a built-in's
+    with pytest.raises(numba.core.errors.TypingError, match="integer option index, not float64"):
+        compiling.prepare([StrategySpec("float-answer-2", "", answers_a_float)], announce=False)
 
 
 FAILING_PLUGIN = textwrap.dedent(
