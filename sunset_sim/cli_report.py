@@ -288,12 +288,25 @@ def report_command(
         raise CliError(f"{where}{error}") from None
     step("done")
     meta = {"games": int(report.meta["games"]), "players": report.meta["players"]}
-    print_tables([("strategies", "", report.headline())], table_format, None, meta)
+    played_text = f"{meta['games']:,} game{'s' * (meta['games'] != 1)}, {meta['players']} players"
+    headline = report.headline()
+    if len(reports) > 1:  # each count's table, a "players" column first (only the last was)
+        import pandas as pd
+
+        headline = pd.concat(
+            [part.headline().assign(players=count) for count, part in sorted(reports.items())]
+        )
+        headline = headline[["players", *headline.columns[:-1]]].reset_index(drop=True)
+        counts = sorted(reports)  # (the combined report's meta is the last count's)
+        meta = {"games": [int(reports[c].meta["games"]) for c in counts], "players": counts}
+        played_text = " and ".join(
+            f"{reports[c].meta['games']:,} games at {c} players" for c in counts
+        )
+    print_tables([("strategies", "", headline)], table_format, None, meta)
     for note in report.notes:  # notes and where the files went: status lines, on stderr
         cli_notes.say(f"note: {note}")
     cli_notes.say(
-        f"{report.meta['games']:,} game{'s' * (report.meta['games'] != 1)}, "
-        f"{report.meta['players']} players; report written "
+        f"{played_text}; report written "
         f"to {written[0]} and {written[1]} ({sum(p.suffix == '.png' for p in written)} plots, "
         f"every table in {out_dir / 'tables'}"
         + "".join(f"; the {p}-player study in {out_dir / f}" for p, f in study_folders.items())

@@ -97,6 +97,9 @@ def test_cli_report_at_several_player_counts_says_where_each_study_is(tmp_path):
     assert "Player counts side by side (2, 3)" in text
     assert "The 2-player study's files" in text and "are in players-2/." in text
     assert f"the 2-player study in {out / 'players-2'}" in result.stderr
+    # each count's headline on stdout (only the last count's was), and in the last line
+    assert [line.split()[0] for line in result.stdout.splitlines()] == ["players", *"2233"]
+    assert "games at 2 players and " in result.stderr and " games at 3 players; " in result.stderr
 
 
 def test_cli_report_plays_games(tmp_path):
