@@ -4,6 +4,7 @@ results file, a dataset folder, or a batch played on the spot."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 import time
@@ -42,6 +43,16 @@ from sunset_sim.cli_tables import (
     print_tables,
 )
 from sunset_sim.files import folder_written_whole
+
+
+def _report_owns(name: str) -> bool:
+    """Whether an entry of an old --out folder is a report's (replaced with --force, so
+    no stale plot or study survives) rather than a file of the user's own (kept)."""
+    from sunset_sim.analysis.report import PLOTS
+    from sunset_sim.analysis.study_files import STUDY_FILES
+
+    ours = {"report.md", "report.html", "tables", *(f"{plot}.png" for plot in PLOTS)}
+    return name in ours or name in STUDY_FILES or re.fullmatch(r"players-\d+", name) is not None
 
 
 @click.command("report")
@@ -157,7 +168,7 @@ def report_command(
     versions, pass --cards FILE if the games used another card set.
     """
     from sunset_sim.analysis.report import ReportInputError, build_report
-    from sunset_sim.analysis.report.files import report_owns, write_report_into
+    from sunset_sim.analysis.report.files import write_report_into
     from sunset_sim.run.backends import thread_count
 
     if results is not None and games is not None:
@@ -241,7 +252,7 @@ def report_command(
         # Ctrl-C leaves the old folder (or none) as it was
         with folder_written_whole(
             out_dir,
-            owned=report_owns,
+            owned=_report_owns,
             done=lambda: on_interrupt(f"the report in {out_dir} is complete"),
         ) as staging:
             for players, (frame, source) in played.items():

@@ -4,7 +4,6 @@ files (Markdown, PNG plots, HTML with the plots embedded)."""
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -58,16 +57,6 @@ def write_report(
         raise
     shutil.rmtree(staging, ignore_errors=True)
     return [out / path.relative_to(staging) for path in written]
-
-
-def report_owns(name: str) -> bool:
-    """Whether an entry of an old report folder is a report's (replaced, so no stale plot
-    or study survives) rather than a file of the user's own (kept)."""
-    from sunset_sim.analysis.report import PLOTS
-    from sunset_sim.analysis.study_files import STUDY_FILES
-
-    ours = {"report.md", "report.html", "tables", *(f"{plot}.png" for plot in PLOTS)}
-    return name in ours or name in STUDY_FILES or re.fullmatch(r"players-\d+", name) is not None
 
 
 def write_report_into(
