@@ -152,8 +152,8 @@ def study_command(
        deals: how the card's value and each strategy's win share move.
     3. Targets: commissions' value per fame point and plan cards' value within a band of
        the other cards of the family, and no commission's whole value far above the
-       others'; goals not kept mostly by the last player to move. A card whose value is
-       outside but whose CI holds the band's edge is measured on fresh deals too.
+       others'; goals not kept mostly by the last player to move. A commission or plan
+       card outside its band, or at its edge, is judged again on fresh deals alone.
     4. Suggestions: for each card outside its target, the smallest edit that brings it
        in on the study's deals, then VERIFIED by playing the field on the edited set on
        fresh deals (before/after with CIs; more fresh deals while the after-value's CI

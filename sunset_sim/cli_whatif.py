@@ -166,9 +166,19 @@ OTHER_DEALS = (
 )
 
 
-def _deals_note(renamed: list[tuple[str, str]]) -> str:
+# ... and when B holds A's cards in another order
+REORDERED_DEALS = (
+    "B holds some of A's cards at other places in their decks, so deal g deals them "
+    "elsewhere: a different deal in A and B (same seeds only); differences are still "
+    "paired by game index"
+)
+
+
+def _deals_note(renamed: list[tuple[str, str]], reordered: bool = False) -> str:
     """What compare says of deals whose card ids differ: the same places for decks of
     the same sizes (``renamed``: the ids that differ), else other deals."""
+    if reordered:
+        return REORDERED_DEALS
     if not renamed:
         return OTHER_DEALS
     first = ", ".join(f"{a} in A, {b} in B" for a, b in renamed[:3])
@@ -273,6 +283,7 @@ def compare_command(
         SameVariantWarning,
         check_two_variants,
         compare,
+        same_cards,
     )
 
     games, players, seed, jobs, table_format = _settings(
@@ -326,8 +337,8 @@ def compare_command(
     attrs = frame.attrs
     # what the csv rows cannot carry goes to stderr (status lines; json has same_deals)
     if table_format == "csv" and not attrs["same_deals"]:
-        click.echo(f"note: {_deals_note(attrs['renamed'])}", err=True)
-    if rules_a == rules_b and cards_a.content_hash == cards_b.content_hash:
+        click.echo(f"note: {_deals_note(attrs['renamed'], attrs['reordered'])}", err=True)
+    if rules_a == rules_b and same_cards(cards_a, cards_b):
         click.echo(f"note: {SAME_VARIANT}", err=True)
     if table_format == "json":
         payload = {
@@ -335,6 +346,7 @@ def compare_command(
             "b": attrs["b"],
             "same_deals": attrs["same_deals"],
             "renamed": [list(pair) for pair in attrs["renamed"]],
+            "reordered": attrs["reordered"],
             "games": games,
             "players": players,
             "seatings": attrs["tables"],
@@ -354,7 +366,7 @@ def compare_command(
             "(paired by deal)."
         )
     else:
-        click.echo(f"Note: {_deals_note(attrs['renamed'])}.")
+        click.echo(f"Note: {_deals_note(attrs['renamed'], attrs['reordered'])}.")
     titles = {
         "strategy": "Per strategy: win share and mean fame",
         "fame parts": "Per strategy: mean fame parts",

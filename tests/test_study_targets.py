@@ -274,7 +274,7 @@ def test_batches_of_different_sizes_are_pooled_by_their_deals():
 def test_a_card_whose_ci_holds_its_bands_edge_is_measured_on_fresh_deals_too():
     """C30 raised from 8 to 13 in a greedy 4-player field, 2,000 deals: 0.19 per point
     against a top of 0.18, its CI from 0.14, was inside its target and nothing was said.
-    It is measured on fresh deals too (while the pooled interval holds the edge): 0.21
+    It is measured on fresh deals (while their pooled interval holds the edge): 0.21
     (0.18 to 0.23) on 10,000 deals, past a top of 0.18 that is itself measured on the
     study's 2,000 deals, with an SD of 0.025 (the whole-value cap of the other cards'
     values): unsettled, and not edited, with a note saying so."""
@@ -482,18 +482,19 @@ def test_a_restriction_that_changed_no_game_has_no_zero_width_ci():
 
 
 def test_the_reports_value_tables_name_the_cards_measured_on_more_deals():
-    """A commission measured on fresh deals too has one figure in the targets and
-    findings (all those deals) and another in the table of the study's own values: the
-    table's heading says which cards and on how many deals."""
+    """A commission measured on fresh deals has one figure in the targets and findings
+    (those deals) and another in the table of the study's own values: the table's heading
+    says which cards and on how many deals (as many as the study's, one batch of them)."""
     from sunset_sim.analysis.report.sections.card_values import _measured_again
 
     targets = pd.DataFrame(
         {"family": ["commission", "commission", "plan"], "card": ["C10", "C11", "P1"],
-         "n": [400, 200, 200]}
+         "n": [200, 200, 200], "measured_on": ["fresh", "study", "study"]}
     )  # fmt: skip
     study = SimpleNamespace(settings={"games": 200}, targets=targets)
     heading = _measured_again(study, "commission")
-    assert "study's 200 deals" in heading and "C10 on 400" in heading and "C11" not in heading
+    assert "study's 200 deals" in heading and "C10 on 200 fresh" in heading
+    assert "C11" not in heading
     assert _measured_again(study, "plan") == ""
 
 

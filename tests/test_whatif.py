@@ -129,6 +129,29 @@ def test_compare_edited_card_set_keeps_the_deals_and_other_cards_do_not(tmp_path
     assert "same variant" not in result.stderr
 
 
+def test_compare_tells_a_reordered_set_and_a_commented_copy(tmp_path):
+    """The same cards in another order were said to be "paired by deal as for an edited
+    card" (89 ids differing by place), though deal g deals them elsewhere; a copy that
+    differs only in a comment got no A/A note (the file's hash covers comments)."""
+    text = default_cards_text()
+    head, first, rest = text.partition("\n[[commission]]")
+    blocks = rest.split("\n[[commission]]")
+    reordered = tmp_path / "reordered.toml"
+    reordered.write_text(
+        head + first + "\n[[commission]]".join([blocks[1], blocks[0], *blocks[2:]]), "utf-8"
+    )
+    assert load_cards(reordered).commissions[0].id == DEFAULT_CARDS.commissions[1].id
+    out = ok(cli("compare", *FIELD, "--games", 20, "--b-cards", reordered))
+    assert "B holds some of A's cards at other places" in out and "a different deal" in out
+    assert "paired by deal as for an edited card" not in out and "same variant" not in out
+    commented = tmp_path / "commented.toml"
+    commented.write_text("# a designer's note\n" + text, "utf-8")
+    result = cli("compare", *FIELD, "--games", 20, "--b-cards", commented)
+    assert "an A/A check" in result.stderr and "identical deals" in ok(result)
+    with pytest.warns(SameVariantWarning):
+        compare(["greedy"], players=2, games=4, cards_b=load_cards(commented))
+
+
 def test_paired_diff_and_rules_helpers():
     assert paired_diff([1, 2, 3], [1, 2, 3]) == (0.0, 0.0, 0.0, 1.0)
     diff, lo, hi, p = paired_diff([0, 0, 0, 0], [1, 2, 1, 2])

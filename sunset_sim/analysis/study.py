@@ -9,8 +9,8 @@ suggestions that are verified by playing before they are suggested.
 3. **Targets** (``targets.py``): each card's metric against a band computed from the
    *other* cards of its family; a card is outside only when its whole 95% CI is (a
    commission or plan card outside, or whose value is outside but whose CI holds the
-   band's edge, is measured on fresh deals too, ``suggestions.refine_targets``, and
-   judged on all of them).
+   band's edge, is measured on fresh deals, ``suggestions.refine_targets``, and
+   judged on them alone: the study's deals chose it).
    Commissions: value per fame point within factors of the others' median (every
    fame point about as easy to earn as any other: an over-priced card is worth far
    more per point, an under-priced one nothing), and a whole value at most a factor

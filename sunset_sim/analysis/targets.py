@@ -142,6 +142,7 @@ TARGET_COLUMNS = [
     "target_high_sd",
     "status",
     "n",
+    "measured_on",  # "study": the study's deals; "fresh": fresh deals alone (refine_targets)
 ]
 # the band's edges are estimates too (the other cards' values, on the same deals): their
 # standard deviations over redrawn values (``band_noise``), with this many draws
@@ -396,6 +397,7 @@ def card_targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.D
                     high_sd,
                     status,
                     int(row["n"]),
+                    "study",
                 ]  # fmt: skip
             )
     return pd.DataFrame(rows, columns=TARGET_COLUMNS)
@@ -440,6 +442,7 @@ def goal_targets(cards: CardSet, base: FieldRun, targets: Targets) -> pd.DataFra
                 0.0,
                 status,
                 n,
+                "study",
             ]  # fmt: skip
         )
     return pd.DataFrame(rows, columns=TARGET_COLUMNS)

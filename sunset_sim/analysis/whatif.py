@@ -70,6 +70,14 @@ class SameVariantWarning(UserWarning):
     """compare was given a B that is the same as A: every difference is 0 (an A/A check)."""
 
 
+def same_cards(set_a: CardSet, set_b: CardSet) -> bool:
+    """Whether two card sets play alike: the same cards in the same order, whatever
+    their files' comments, layout or name (``content_hash`` covers the file's text, so a
+    copy with a comment added is another set in a record, but the same variant here)."""
+    decks = ("features", "landscapes", "commissions", "goals", "plans")
+    return all(getattr(set_a, deck) == getattr(set_b, deck) for deck in decks)
+
+
 def check_two_variants(
     given: bool, b: str = "cards_b or rules_b", a: str = "cards_a or rules_a"
 ) -> None:
@@ -314,14 +322,27 @@ def paired_balance_diff(
 def renamed_cards(set_a: CardSet, set_b: CardSet) -> list[tuple[str, str]]:
     """(A's id, B's id) at each deck position where they differ, when every deck has the
     same size in both: the engines shuffle positions, so deal g still puts B's card where
-    it puts A's (a renamed or replaced card: paired as an edit is). Empty otherwise."""
+    it puts A's (a renamed or replaced card: paired as an edit is). Empty otherwise, and
+    empty where B holds one of A's cards at another place (``reordered``): deal g then
+    deals that card elsewhere, another deal, not an edit of the same one."""
     pairs = []
     for deck in ("landscapes", "commissions", "goals", "plans"):
         cards_a, cards_b = getattr(set_a, deck), getattr(set_b, deck)
         if len(cards_a) != len(cards_b):
             return []
         pairs += [(a.id, b.id) for a, b in zip(cards_a, cards_b, strict=True) if a.id != b.id]
-    return pairs
+    return [] if reordered(set_a, set_b) else pairs
+
+
+def reordered(set_a: CardSet, set_b: CardSet) -> bool:
+    """Whether one of A's cards, id and numbers alike, stands at another place of its
+    deck in B (two ids swapped over cards that stay put is a renaming, not a move)."""
+    for deck in ("landscapes", "commissions", "goals", "plans"):
+        places_a = {card: place for place, card in enumerate(getattr(set_a, deck))}
+        for place, card in enumerate(getattr(set_b, deck)):
+            if places_a.get(card, place) != place:
+                return True
+    return False
 
 
 def compare(
@@ -364,7 +385,8 @@ def compare(
     commission shortage), ``days_played``. ``frame.attrs`` holds ``a``, ``b`` (one-line
     descriptions), ``same_deals`` (True when both card sets have the same card ids in the
     same order, so every deal is identical: ``CardSet.deal_key``), ``renamed`` (where the
-    decks are the same sizes but ids differ: ``renamed_cards``), ``games``, ``tables``.
+    decks are the same sizes but ids differ: ``renamed_cards``), ``reordered`` (B holds
+    some of A's cards at other places: other deals), ``games``, ``tables``.
     ``progress=True`` shows a ``tqdm.auto`` bar (Jupyter or stderr); ``on_chunk(games)``
     is told of games played. ``backend``/``scheduler``: where the chunks are played, as
     ``simulate`` takes them ("local", "dask", a ``distributed.Client``); same results.
@@ -382,7 +404,7 @@ def compare(
     variant_b = resolve_rules(rules_b, base_rules, "rules_b")
     entrants = validation.check_strategies(("greedy",) if strategies is None else strategies)
     check_distinct(entrants)
-    if variant_a == variant_b and set_a.content_hash == set_b.content_hash:
+    if variant_a == variant_b and same_cards(set_a, set_b):
         warnings.warn(SAME_VARIANT, SameVariantWarning, stacklevel=2)
     tables = seatings(entrants, players)
     with (
@@ -400,6 +422,7 @@ def compare(
         b=describe_variant(set_b, variant_b),
         same_deals=set_a.deal_key == set_b.deal_key,
         renamed=renamed_cards(set_a, set_b),
+        reordered=reordered(set_a, set_b),
         games=games,
         tables=len(tables),
         players=players,

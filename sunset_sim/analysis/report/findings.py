@@ -94,7 +94,8 @@ def findings_section(report: Report) -> Section:
         (
             "text",
             f"Effects are listed when significant at the 5% level after a Bonferroni "
-            f"correction over every candidate, the strongest of each kind first (at most "
+            f"correction over every candidate effect (a commission's price flag, over the "
+            f"commissions alone), the strongest of each kind first (at most "
             f"three per kind); groups with fewer than {meta['min_samples']} "
             f'samples are marked "{TOO_FEW}" and never ranked or listed, and an effect whose '
             f"smaller group (with vs without, within each strategy and summed over them) has "

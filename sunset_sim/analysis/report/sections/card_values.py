@@ -198,15 +198,16 @@ def study_section(study) -> Section:
 
 
 def _measured_again(study, family: str) -> str:
-    """The cards of ``family`` whose target row stands on more deals than the study's
-    (measured on fresh deals too, ``suggestions.refine_targets``), said beside the table
-    of the study's own values, so that a card's two figures are not taken for a mistake."""
+    """The cards of ``family`` whose target row stands on fresh deals
+    (``suggestions.refine_targets``), said beside the table of the study's own values, so
+    that a card's two figures are not taken for a mistake."""
     games = study.settings["games"]
-    rows = study.targets[(study.targets["family"] == family) & (study.targets["n"] > games)]
+    targets = study.targets
+    rows = targets[(targets["family"] == family) & (targets["measured_on"] == "fresh")]
     if rows.empty:
         return ""
     cards = ", ".join(f"{row.card} on {int(row.n):,}" for row in rows.itertuples())
     return (
-        f" on the study's {games:,} deals (measured on fresh deals too, for the targets and "
-        f"findings: {cards} deals)"
+        f" on the study's {games:,} deals (measured on fresh deals, for the targets and "
+        f"findings: {cards} fresh deals)"
     )
