@@ -21,7 +21,8 @@ The Python API mirrors the CLI, with DataFrames in and out (for notebooks):
 - ``load_cards(path)``, ``Rules(tie_break=, days=)``: card sets and rule options.
 - ``InputError``: every bad input (a ``ValueError``, one line), with the CLI's limits;
   ``TournamentSeatWarning`` (fewer strategies than seats, from every function that seats
-  them) and ``SameVariantWarning`` (compare's A and B alike), to filter or catch them.
+  them), ``SameEntrantWarning`` (two entrants that play alike) and ``SameVariantWarning``
+  (compare's A and B alike), to filter or catch them.
 
 Strategies are given as text (``"greedy:lateness=1"``) or ``strategy.Player`` objects;
 cards as a ``CardSet``, a TOML path or None (the packaged set); rules as a ``Rules``
@@ -73,6 +74,7 @@ _EXPORTS = {
     "Rules": "sunset_sim.rules.options",
     "InputError": "sunset_sim.validation",
     "tournament": "sunset_sim.analysis.tournament",
+    "SameEntrantWarning": "sunset_sim.validation",
     "TournamentSeatWarning": "sunset_sim.validation",
     "compare": "sunset_sim.analysis.whatif",
     "SameVariantWarning": "sunset_sim.analysis.whatif",
@@ -98,11 +100,12 @@ if TYPE_CHECKING:
     from sunset_sim.play import play_reference
     from sunset_sim.rules.options import Rules
     from sunset_sim.runner import simulate
-    from sunset_sim.validation import InputError, TournamentSeatWarning
+    from sunset_sim.validation import InputError, SameEntrantWarning, TournamentSeatWarning
 
 __all__ = [
     "InputError",
     "Rules",
+    "SameEntrantWarning",
     "SameVariantWarning",
     "TournamentSeatWarning",
     "__version__",

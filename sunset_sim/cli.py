@@ -250,7 +250,11 @@ def play_command(
     "--games", type=cli_common.GAMES, default=10_000, show_default=True, help="Number of games."
 )
 @click.option(
-    "--players", type=int, default=4, show_default=True, help="Players per game (2 to 4)."
+    "--players",
+    type=cli_common.WHOLE,
+    default=4,
+    show_default=True,
+    help="Players per game (2 to 4).",
 )
 @strategy_option
 @click.option(
@@ -262,7 +266,7 @@ def play_command(
 )
 @click.option(
     "--jobs",
-    type=int,
+    type=cli_common.WHOLE,
     default=0,
     help="Worker threads; 0 (the default) uses every core, more than there are is the same; "
     "with --backend dask, numba threads per "
@@ -270,7 +274,7 @@ def play_command(
 )
 @click.option(
     "--chunk-size",
-    type=int,
+    type=cli_common.WHOLE,
     default=50_000,
     show_default=True,
     help="Games per chunk: memory stays flat; results do not depend on it.",

@@ -211,7 +211,7 @@ def rule_option(function):
 def players_option(function):
     return click.option(
         "--players",
-        type=int,
+        type=WHOLE,
         default=4,  # as every other command
         show_default=True,
         help=f"Number of players ({MIN_PLAYERS} to {MAX_PLAYERS}).",
@@ -288,7 +288,7 @@ class RangedInt(click.ParamType):
             number = value
         else:
             try:
-                number = int(str(value).strip())
+                number = validation.number_text(str(value), whole=True)
             except ValueError:
                 self.fail(f"{str(value)[:40]!r} is not a whole number", param, ctx)
         try:
@@ -299,6 +299,7 @@ class RangedInt(click.ParamType):
 
 SEED = RangedInt("--seed")
 GAMES = RangedInt("--games")
+WHOLE = RangedInt("")  # any whole number in ASCII digits (click's int reads "1_0" as 10)
 
 
 def parse_number(option: str, text: str, whole: bool = True) -> int | float:
@@ -306,7 +307,7 @@ def parse_number(option: str, text: str, whole: bool = True) -> int | float:
     error): a whole number, or with ``whole=False`` a finite number. Seeds and numbers of
     games are held to their stated ranges (``check_range``)."""
     try:
-        value = int(text) if whole else float(text)
+        value = validation.number_text(text, whole)
     except ValueError:
         kind = "a whole number" if whole else "a number"
         raise CliError(f"{option}: {text[:40]!r} is not {kind}") from None

@@ -18,6 +18,7 @@ from sunset_sim import cli_notes, validation
 from sunset_sim.cli_common import (
     GAMES,
     SEED,
+    WHOLE,
     CliError,
     PathText,
     RangedInt,
@@ -73,7 +74,7 @@ def _report_owns(name: str) -> bool:
 )
 @strategy_option
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Root seed with --games.")
-@click.option("--jobs", type=int, default=0, help="Worker threads with --games (default: all).")
+@click.option("--jobs", type=WHOLE, default=0, help="Worker threads with --games (default: all).")
 @backend_options
 @cards_option
 @rule_option
@@ -93,14 +94,14 @@ def _report_owns(name: str) -> bool:
 )
 @click.option(
     "--min-samples",
-    type=int,
+    type=WHOLE,
     default=30,
     show_default=True,
     help="Groups with fewer samples are marked 'too few samples' and never ranked.",
 )
 @click.option(
     "--min-group",
-    type=int,
+    type=WHOLE,
     default=1000,
     show_default=True,
     help="An effect (with vs without a card, a goal, a turn position) whose smaller group "

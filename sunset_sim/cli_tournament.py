@@ -39,7 +39,11 @@ __all__ = ["tournament_command"]
 @click.command("tournament")
 @strategy_option
 @click.option(
-    "--players", type=int, default=4, show_default=True, help="Players per game (2 to 4)."
+    "--players",
+    type=cli_common.WHOLE,
+    default=4,
+    show_default=True,
+    help="Players per game (2 to 4).",
 )
 @click.option(
     "--games",
@@ -55,7 +59,9 @@ __all__ = ["tournament_command"]
     show_default=True,
     help="Root seed; deal g uses (seed, g).",
 )
-@click.option("--jobs", type=int, default=0, help="Worker threads (default: all cores).")
+@click.option(
+    "--jobs", type=cli_common.WHOLE, default=0, help="Worker threads (default: all cores)."
+)
 @backend_options
 @click.option(
     "--rating-games",

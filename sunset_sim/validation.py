@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import re
 import warnings
 from collections.abc import Mapping, MappingView, Sequence, Set
 from pathlib import Path
@@ -96,6 +97,26 @@ def short_number(value: object) -> str:
     """A value in a message, cut short if it is a huge number (one line, always)."""
     text = str(value)
     return one_line(text, 24, keep=8, size=f"{len(text)} digits")
+
+
+# a number as people write one here: ASCII digits, an optional sign, point and exponent
+# (and inf or nan, refused later with their own words)
+_DECIMAL = re.compile(
+    r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:inf|infinity|nan)",
+    re.IGNORECASE,
+)
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def number_text(text: str, whole: bool = False) -> float | int:
+    """``float(text)`` (``int(text)`` if ``whole``) of a number written in ASCII: Python's
+    own also read "0_1" as 1 and other scripts' digits ("１", "٣"), which a user never
+    meant as that number (``balanced:paint=0_1`` played paint 1, labelled paint=0_1).
+    ValueError otherwise, as float() and int() raise."""
+    stripped = text.strip()
+    if not (_WHOLE if whole else _DECIMAL).fullmatch(stripped):
+        raise ValueError(f"not a number: {text!r}")
+    return int(stripped) if whole else float(stripped)
 
 
 def _whole(name: str, value: object) -> int:
@@ -424,6 +445,12 @@ def _check_labels(players: list, name: str) -> None:
                 "(another strategy or other parameters); give each its own label: "
                 "Player(spec, params, label='...')"
             )
+
+
+class SameEntrantWarning(UserWarning):
+    """Two entrants of a field are one strategy with the same parameter values under two
+    labels (``balanced:paint=0.30`` and ``balanced:paint=0.3``): they play alike, an A/A
+    pair, which may be meant (a check of the tournament itself) or a slip."""
 
 
 class TournamentSeatWarning(UserWarning):

@@ -348,6 +348,12 @@ BAD_SIMULATE = [
     (["--strategy", "nosuch"], "--strategy: unknown strategy 'nosuch' (known: "),
     (["--strategy", "greedy:nosuch=1"], "unknown parameter 'nosuch'"),
     (["--strategy", "greedy:lateness=abc"], "lateness='abc' is not a number"),
+    # Python's float() and int() read these as 1, 10 and 3: ASCII digits only here
+    (["--strategy", "greedy:lateness=0_1"], "lateness='0_1' is not a number"),
+    (["--strategy", "greedy:lateness=１"], "lateness='１' is not a number"),
+    (["--players", "1_0"], "'1_0' is not a whole number"),
+    (["--games", "٣"], "'٣' is not a whole number"),
+    (["--jobs", "1_0"], "'1_0' is not a whole number"),
     (["--strategy", "greedy:lateness=5"], "outside"),
     (["--strategy", "greedy:lateness"], "not of the form key=value"),
     (["--rule", "tie_break=alphabetical"], "--rule: tie_break: 'alphabetical' is not one of"),

@@ -14,7 +14,7 @@ from sunset_sim.analysis.tournament import _DealSums, seatings, tournament
 from sunset_sim.cli import main
 from sunset_sim.results import Summary
 from sunset_sim.strategy import make_player
-from sunset_sim.validation import InputError
+from sunset_sim.validation import InputError, SameEntrantWarning
 
 
 def names(tables):
@@ -71,10 +71,13 @@ def test_an_entrant_listed_twice_is_refused(command, tmp_path):
 
 def test_same_strategy_under_two_labels_scores_exactly_even():
     """Paired deals: two copies of one strategy, rotated through the same seats on the
-    same deals, must have identical win shares and fame (no seat or deal luck left)."""
-    result = tournament(
-        ["greedy", "greedy:lateness=0.3"], players=4, games=300, seed=5, rating_games=50
-    )
+    same deals, must have identical win shares and fame (no seat or deal luck left). The
+    pair is told in a note (``SameEntrantWarning``): spelled two ways by a slip
+    (balanced:paint=0.30 and balanced:paint=0.3) it played itself without a word."""
+    with pytest.warns(SameEntrantWarning, match="greedy and greedy:lateness=0.3 are one"):
+        result = tournament(
+            ["greedy", "greedy:lateness=0.3"], players=4, games=300, seed=5, rating_games=50
+        )
     standings = result.standings.set_index("strategy")
     assert standings.loc["greedy", "win_share"] == pytest.approx(
         standings.loc["greedy:lateness=0.3", "win_share"], abs=1e-12
@@ -86,10 +89,30 @@ def test_same_strategy_under_two_labels_scores_exactly_even():
     assert head.loc[("greedy", "greedy:lateness=0.3"), "score"] == pytest.approx(0.5, abs=1e-12)
     # ratings are sequential: rated seating by seating, the one rated last came out about
     # two sigma ahead (22.6 and 27.4 on 50 deals at 2 players); deal by deal, close
-    two = tournament(["greedy", "greedy:lateness=0.3"], players=2, games=50, rating_games=50)
+    with pytest.warns(SameEntrantWarning):
+        two = tournament(["greedy", "greedy:lateness=0.3"], 2, games=50, rating_games=50)
     mu = two.standings.set_index("strategy")["rating_mu"]
     sigma = two.standings["rating_sigma"].max()
     assert abs(mu["greedy"] - mu["greedy:lateness=0.3"]) < 0.25 * sigma
+
+
+def test_one_strategy_spelled_two_ways_gets_a_note_on_the_command_line():
+    result = CliRunner().invoke(
+        main,
+        ["tournament", "--strategy", "balanced:paint=0.30", "--strategy", "balanced:paint=-0",
+         "--strategy", "balanced:paint=0.3", "--strategy", "balanced:paint=0", "-p", "2",
+         "-n", "4", "--quiet"],
+    )  # fmt: skip
+    assert result.exit_code == 0
+    notes = [line for line in result.output.splitlines() if line.startswith("note: ")]
+    assert notes == [
+        "note: balanced:paint=0.30 and balanced:paint=0.3 are one strategy with the same "
+        "parameter values: they play alike (an A/A pair; give other values to compare "
+        "settings)",
+        "note: balanced:paint=-0 and balanced:paint=0 are one strategy with the same "
+        "parameter values: they play alike (an A/A pair; give other values to compare "
+        "settings)",
+    ]
 
 
 def test_win_shares_and_head_to_head_are_consistent():

@@ -381,3 +381,12 @@ def test_tune_gives_no_verdict_on_a_few_validation_deals(tmp_path):
     out = cli("tune", "balanced", "-n", 2, "--validation-games", 3, "--generations", 1,
               "--population", 3, "-p", 2, "-q", "-o", tmp_path / "t.json")  # fmt: skip
     assert "fewer than 20 deals, too few for a verdict" in ok(out)
+
+
+def test_a_sweep_plot_joins_its_points_in_the_order_of_value():
+    """--param balanced:earliness=2,0,1 joined 2 to 0 to 1, a line back across the plot."""
+    frame = sweep("greedy:lateness=2,0,1", players=2, games=4)
+    figure = sunset_sim.plot_sweep(frame)
+    for axis in figure.axes[:2]:
+        line = axis.lines[0]  # the errorbar's line through the points (then its caps)
+        assert list(line.get_xdata()) == [0.0, 1.0, 2.0]

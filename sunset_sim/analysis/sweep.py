@@ -81,7 +81,7 @@ def parse_param_sweep(
         numbers: list[float] = []
         for item in listed.split(","):
             try:
-                numbers.append(float(item))
+                numbers.append(validation.number_text(item))
             except ValueError:
                 raise StrategyError(
                     f"strategy {name}: {key}={item.strip()!r} is not a number"
@@ -100,7 +100,7 @@ def _swept_number(name: str, key: str, value: object) -> float:
     """One of ``values`` for a parameter sweep as a float (a StrategyError if it is none;
     the range check follows in ``parse_param_sweep``)."""
     try:
-        return float(value)  # type: ignore[arg-type]
+        return validation.number_text(value) if isinstance(value, str) else float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         shown = validation.short_number(repr(value))
         raise StrategyError(f"values: strategy {name}: {key}={shown} is not a number") from None
@@ -382,6 +382,8 @@ def _plot_sweep(frame: pd.DataFrame, path: str | os.PathLike | None):
     # a parameter sweep is one series (its strategy label names the value)
     strategies = list(dict.fromkeys(frame["strategy"])) if rule_sweep else [None]
     spread = 0.0 if numeric or len(strategies) == 1 else 0.08
+    if numeric:  # joined in the order of value, not as given (2, 0, 1 drew a zigzag)
+        frame = frame.iloc[np.argsort(frame["value"].to_numpy(dtype=float), kind="stable")]
     for i, label in enumerate(strategies):
         part = frame if label is None else frame[frame["strategy"] == label]
         x = np.array([positions[v] for v in part["value"]]) + spread * (

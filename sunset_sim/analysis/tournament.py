@@ -9,6 +9,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import os
+import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -65,6 +66,21 @@ def check_distinct(entrants: Sequence[Player], name: str = "strategies") -> None
             f"{name}: {repeated[0]} is given twice; list each entrant once (with fewer "
             "entrants than seats they are repeated round the table)"
         )
+    # the same strategy with the same values, spelled two ways (balanced:paint=0.30 and
+    # balanced:paint=0.3; greedy and greedy:lateness=0.3, its default), plays alike: said
+    # in a note, as it may be meant (an A/A pair, a check of the tournament itself)
+    first: dict[tuple, str] = {}
+    for player in entrants:
+        key = (player.spec.name, tuple(float(v) for v in player.params))  # (-0.0 == 0.0)
+        if key in first:
+            warnings.warn(
+                f"note: {first[key]} and {player.name} are one strategy with the same "
+                "parameter values: they play alike (an A/A pair; give other values to "
+                "compare settings)",
+                validation.SameEntrantWarning,
+                stacklevel=3,
+            )
+        first.setdefault(key, player.name)
 
 
 @dataclass

@@ -35,7 +35,7 @@ from sunset_sim.rules.options import Rules
 from sunset_sim.run import SCHEDULER_VARIABLE, START_A_CLUSTER, RunError, scheduler_address
 from sunset_sim.run.progress import Progress, play_in_steps
 from sunset_sim.strategy import Player, registry
-from sunset_sim.validation import InputError
+from sunset_sim.validation import InputError, number_text
 
 BACKENDS = ("local", "dask")
 TIMEOUT_VARIABLE = "SUNSET_SIM_DASK_TIMEOUT"
@@ -50,7 +50,7 @@ def connect_timeout() -> float:
     if not text:
         return DEFAULT_CONNECT_TIMEOUT_S
     try:
-        seconds = float(text)
+        seconds = float(number_text(text))
     except ValueError:
         seconds = math.nan
     if not (math.isfinite(seconds) and seconds > 0):
