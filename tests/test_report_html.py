@@ -58,3 +58,33 @@ def test_report_html_reads_well_in_chromium(tmp_path):
     figures = check.measure(tmp_path / "report.html", 1280)
     assert check.problems(figures, 0.75) == []
     assert figures["toc"] >= 5 and len(figures["tables"]) >= 10 and len(figures["images"]) >= 5
+
+
+def test_long_labels_break_and_long_ids_are_cut_in_plots():
+    """A strategy label of 110 characters with no space made the page 1,508 px wide in a
+    1,280 px window (the header and the short-label legend); card ids such as
+    "landscape_01_long_identifier_01" ran over each other and pushed a plot's title out."""
+    from sunset_sim.analysis.report.plotting import plot_label
+    from sunset_sim.analysis.report.render import _CSS
+
+    assert "p,li,h1,h2,h3,figcaption{overflow-wrap:anywhere}" in _CSS
+    assert plot_label("C07") == "C07" and plot_label("twelve_chars") == "twelve_chars"
+    assert plot_label("landscape_01_long_identifier_01") == "lands…ier_01"
+    assert len(plot_label("x" * 40, 9)) == 9
+
+
+def test_a_report_of_several_counts_says_so_in_its_header():
+    """ "3,000 games, 4 players" headed a report of 2, 3 and 4 players."""
+    from types import SimpleNamespace
+
+    from sunset_sim.analysis.report.render import _header_lines
+
+    meta = {"games": 3000, "players": 4, "rows": 12000, "strategies": ["greedy"],
+            "cards": "default", "source": "", "player_counts": [2, 3, 4]}  # fmt: skip
+    first = _header_lines(SimpleNamespace(meta=meta))[0]
+    assert first.startswith(
+        "2, 3, 4 players (side by side in their section; the other sections: 3,000 games, "
+        "4 players (12,000 seat rows)); strategies: greedy"
+    )
+    meta["player_counts"] = [4]
+    assert _header_lines(SimpleNamespace(meta=meta))[0].startswith("3,000 games, 4 players (12")

@@ -92,6 +92,17 @@ def _colours(table: pd.DataFrame, colour: str = "C0") -> list[str]:
     return [GREY if note else colour for note in notes]
 
 
+def plot_label(text: object, width: int = 12) -> str:
+    """A card id cut to ``width`` characters for a plot, its start and end kept around an
+    ellipsis (tables keep the whole id): ids such as "landscape_01_long_identifier" ran
+    over each other and past the axes, and pushed a title out of its figure."""
+    text = str(text)
+    if len(text) <= width:
+        return text
+    head = (width - 1) // 2
+    return f"{text[:head]}…{text[len(text) - (width - 1 - head) :]}"
+
+
 def _labelled_points(
     axis,
     table: pd.DataFrame,
@@ -116,7 +127,7 @@ def _labelled_points(
             capsize=capsize,
         )
         axis.annotate(
-            table[label].iloc[i],
+            plot_label(table[label].iloc[i]),
             (x[i], table[column].iloc[i]),
             fontsize=fontsize,
             xytext=(offset, offset),

@@ -267,8 +267,18 @@ def _csv_note(name: str, table: pd.DataFrame) -> str:
 
 def _header_lines(report: Report) -> list[str]:
     meta = report.meta
+    counts = meta.get("player_counts") or []
+    # a report of several player counts: the sections but one show the largest count's
+    shown = (
+        f"{', '.join(str(c) for c in counts)} players (side by side in their section; the "
+        "other sections: "
+        if len(counts) > 1
+        else ""
+    )
     lines = [
-        f"{meta['games']:,} games, {meta['players']} players ({meta['rows']:,} seat rows); "
+        f"{shown}{meta['games']:,} games, {meta['players']} players ({meta['rows']:,} seat rows"
+        + (")" if shown else "")
+        + "); "
         f"strategies: {', '.join(meta['strategies'])}; cards: {meta['cards']}"
         + (f"; source: {meta['source']}" if meta["source"] else ""),
         "Every estimate is shown as value (95% CI); n is the sample size. " + RESULTS_NOTE,
@@ -327,6 +337,7 @@ figure{margin:1em 0}
 img{max-width:100%;height:auto}
 nav ol{columns:2}
 p.csv{font-size:0.8em;color:#555;margin-top:-0.5em}
+p,li,h1,h2,h3,figcaption{overflow-wrap:anywhere}
 """
 
 

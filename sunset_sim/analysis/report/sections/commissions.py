@@ -274,7 +274,7 @@ def commission_pricing(tables) -> bytes:
         ]
         x = table["fame_per_painting"].to_numpy(dtype=float)
         _labelled_points(
-            axis, table, column, "commission", x, colours, capsize=2, fontsize=6, offset=2
+            axis, table, column, "commission", x, colours, capsize=2, fontsize=7, offset=2
         )
         finite = np.isfinite(table[column].to_numpy(dtype=float)) & ~small
         if finite.sum() >= 2 and np.ptp(x[finite]) > 0:

@@ -34,7 +34,7 @@ from sunset_sim.analysis.report.model import (
     Tables,
     effect_candidates,
 )
-from sunset_sim.analysis.report.plotting import _colours, _errors, _figure, _png
+from sunset_sim.analysis.report.plotting import _colours, _errors, _figure, _png, plot_label
 
 
 def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
@@ -215,7 +215,9 @@ def landscape_value(tables) -> bytes:
         axis.plot(100 * table["win_diff"], y, "x", color="C1", markersize=3, label="raw")
         axis.legend(fontsize=7, loc="lower right")
     axis.set_yticks(
-        y, [f"{c} {f}" for c, f in zip(table["card"], table["features"], strict=True)], fontsize=6
+        y,
+        [f"{plot_label(c)} {f}" for c, f in zip(table["card"], table["features"], strict=True)],
+        fontsize=6,
     )
     axis.axvline(0, color="black", linewidth=0.8)
     within = ", within strategy" if column == "win_effect" else ""
