@@ -298,6 +298,8 @@ BAD_CASES = [
     ("plan-bad-wake", 'wake = "5:00"', 'wake = "5.00"', "P1", "wake", "H:MM"),
     ("plan-wake-out-of-range", 'wake = "5:00"', 'wake = "5:60"', "P1", "wake", "H:MM"),
     ("plan-wake-number", 'wake = "5:00"', "wake = 500", "P1", "wake", "H:MM"),
+    # other scripts' digits were read as 5:00 (Python's regex digit class and int() take them)
+    ("plan-wake-fullwidth", 'wake = "5:00"', 'wake = "５:００"', "P1", "wake", "H:MM"),
     ("plan-missing-wake", 'wake = "5:00"\n', "", "P1", "wake", "missing"),
     (
         "plan-unknown-directions",

@@ -64,13 +64,19 @@ def test_long_labels_break_and_long_ids_are_cut_in_plots():
     """A strategy label of 110 characters with no space made the page 1,508 px wide in a
     1,280 px window (the header and the short-label legend); card ids such as
     "landscape_01_long_identifier_01" ran over each other and pushed a plot's title out."""
-    from sunset_sim.analysis.report.plotting import plot_label
+    from sunset_sim.analysis.report.plotting import plot_labels
     from sunset_sim.analysis.report.render import _CSS
 
     assert "p,li,h1,h2,h3,figcaption{overflow-wrap:anywhere}" in _CSS
-    assert plot_label("C07") == "C07" and plot_label("twelve_chars") == "twelve_chars"
-    assert plot_label("landscape_01_long_identifier_01") == "lands…ier_01"
-    assert len(plot_label("x" * 40, 9)) == 9
+    assert plot_labels(["C07", "twelve_chars"]) == ["C07", "twelve_chars"]
+    # each still told apart (cut at both ends alike, every one read "lands…tifier")
+    ids = [f"landscape_{i:02d}_long_identifier" for i in (1, 2, 10)]
+    assert plot_labels(ids) == ["…ape_01_lon…", "…ape_02_lon…", "…ape_10_lon…"]
+    ids = [f"landscape_{i:02d}_long_identifier_{i:02d}" for i in (1, 60)]
+    assert plot_labels(ids) == ["…01_lo…er_01", "…60_lo…er_60"]
+    assert plot_labels(["C01", "commission_very_long_name"]) == ["C01", "commi…g_name"]
+    labels = plot_labels(["x" * 40 + "a", "x" * 40 + "b", "y" * 30])
+    assert len(set(labels)) == 3 and all(len(label) <= 13 for label in labels)
 
 
 def test_a_report_of_several_counts_says_so_in_its_header():

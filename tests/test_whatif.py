@@ -144,6 +144,20 @@ def test_compare_tells_a_reordered_set_and_a_commented_copy(tmp_path):
     out = ok(cli("compare", *FIELD, "--games", 20, "--b-cards", reordered))
     assert "B holds some of A's cards at other places" in out and "a different deal" in out
     assert "paired by deal as for an edited card" not in out and "same variant" not in out
+    # two ids swapped over cards alike but for their ids (L01 and L02, both a mountain)
+    # deal the same games: a renaming, as the note said before moves were told
+    alike = tmp_path / "alike.toml"
+    alike.write_text(
+        text.replace('id = "L01"', "@@")
+        .replace('id = "L02"', 'id = "L01"')
+        .replace("@@", 'id = "L02"'),
+        "utf-8",
+    )
+    assert [c.features for c in load_cards(alike).landscapes[:2]] == [
+        c.features for c in DEFAULT_CARDS.landscapes[:2]
+    ]
+    out = ok(cli("compare", *FIELD, "--games", 20, "--b-cards", alike))
+    assert "2 card id(s) differ" in out and "paired by deal as for an edited card" in out
     commented = tmp_path / "commented.toml"
     commented.write_text("# a designer's note\n" + text, "utf-8")
     result = cli("compare", *FIELD, "--games", 20, "--b-cards", commented)

@@ -41,7 +41,9 @@ suggestions that are verified by playing before they are suggested.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -264,6 +266,16 @@ def card_edits(
 # --- the study --------------------------------------------------------------------------
 
 
+@contextmanager
+def _noted_once() -> Iterator[None]:
+    """Around ``run_study`` calling itself: the same entrants are checked again, and
+    their note (two entrants that play alike) was given once already (it came two or
+    three times, from each line that called)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", validation.SameEntrantWarning)
+        yield
+
+
 def run_study(
     strategies: Sequence[str | Player],
     players: int = 4,
@@ -344,10 +356,10 @@ def run_study(
     if progress is True:
         tables = len(seatings(entrants, players))
         arms = 1 + len(restrictions_for(card_set, families)) + 2 * len(_edit_list(card_set, edits))
-        with progress_bar(True, arms * games * tables) as bar:
+        with progress_bar(True, arms * games * tables) as bar, _noted_once():
             return run_study(**{**arguments, "progress": bar})
     if not isinstance(backend, LocalBackend | DaskBackend):  # connect once for every arm
-        with using_backend(backend, jobs, scheduler) as runner:
+        with using_backend(backend, jobs, scheduler) as runner, _noted_once():
             return run_study(**{**arguments, "backend": runner, "scheduler": None})
     targets = targets or Targets()
     say = status or (lambda text: None)

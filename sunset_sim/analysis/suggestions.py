@@ -23,6 +23,7 @@ from sunset_sim.analysis.targets import (
     Targets,
     band_status,
     card_band,
+    dominated_pairs,
     half_widths,
     noisy_interval,
 )
@@ -500,11 +501,12 @@ def _verified_rows(
 
 def _bounds_of(values: pd.DataFrame, targets: Targets, target: pd.Series) -> Bounds:
     """The card's band on an edited set (``card_band``, from the other cards' values as
-    the study measured them). A commission's is at its edited fame (the cap of its whole
-    value, per fame point, moves with the fame). A plan card's is its target and also the
-    band at its new wake-up time if an edit moves it. Both: a later time frees a card
-    from the caps of the cards it no longer wakes before, and a walk could then stop at
-    a value that only the move made acceptable."""
+    the study measured them, with the edited set's ``dominated_pairs``). A commission's
+    is at its edited fame (the cap of its whole value, per fame point, moves with the
+    fame). A plan card's is its target and also the band at its new wake-up time if an
+    edit moves it. Both: a later time frees a card from the caps of the cards it no
+    longer wakes before, and a walk could then stop at a value that only the move made
+    acceptable."""
     family, card = target["family"], target["card"]
     overall = values[(values["strategy"] == "all") & (values["family"] == family)]
     metric_of = dict(zip(overall["card"], overall[METRIC[family]].to_numpy(float), strict=True))
@@ -515,8 +517,9 @@ def _bounds_of(values: pd.DataFrame, targets: Targets, target: pd.Series) -> Bou
         wake_of = {plan.id: plan.wake for plan in cards.plans}
         fame_of = {commission.id: commission.fame for commission in cards.commissions}
         low, high = card_band(
-            targets, family, metric_of, card, wake_of, whole_of, fame_of.get(card), half
-        )
+            targets, family, metric_of, card, wake_of, whole_of, fame_of.get(card), half,
+            dominated_pairs(cards),
+        )  # fmt: skip
         if family == "commission":
             return low, high
         return max(low, target["target_low"]), min(high, target["target_high"])

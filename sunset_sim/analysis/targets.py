@@ -32,6 +32,7 @@ __all__ = [
     "broken_pairs",
     "card_band",
     "card_targets",
+    "dominated_pairs",
     "goal_targets",
     "half_widths",
     "lone_pair_notes",
@@ -61,7 +62,8 @@ class Targets:
     and no more than ``later_margin`` points above the value of any card that wakes
     later: restricted play values a card by what replaces it, so an early card given a
     late card's power is worth about as much as that late card, not more, and only the
-    wake-up order shows it up. A card out of that order with several others is the one
+    wake-up order shows it up; a card inside that margin is held to no more than a later
+    card at all where it is at least as strong in every field (``dominated_pairs``). A card out of that order with several others is the one
     held to it (a late card worth less than those before it: too weak for its time), and
     the cards out of order are left out of the others' bands (``out_of_wake_order``).
     Goals: kept by the last player to move on at most ``last_mover`` of the days a goal
@@ -92,7 +94,9 @@ class Targets:
             f"max({self.width:g} SD, {self.relative:g} x |median|, "
             f"{self.floor_plan:g} points) of the other plan cards (SD: the larger of the "
             "robust SD and the plain one, as plan values come in two groups), and at most "
-            f"{self.later_margin:g} points above any card that wakes later (a card worth "
+            f"{self.later_margin:g} points above any card that wakes later and, if inside "
+            "that, no more than a later card it matches or beats in hike, paint and "
+            "directions (a card worth "
             "more than a later one is too strong for its wake-up time; where that cap cuts "
             f"into the band, the band ends there and reaches at least {self.floor_plan:g} "
             "points below it); a card out of wake-up order with several others is the one "
@@ -152,14 +156,42 @@ BAND_DRAW_CARDS = 6000  # draws x other cards per card, at most (above the fewes
 Z95 = 1.959963984540054
 
 
+Pairs = frozenset  # of (earlier card, later card) ids
+
+
+def dominated_pairs(cards: CardSet) -> Pairs:
+    """(earlier, later) for each pair of plan cards where the earlier is at least as
+    strong in every field (hike, paint, every direction of the later) while it wakes
+    earlier: too strong for its time by its numbers alone, so it is held to be worth no
+    more than the later card (a ``later_margin`` of 0 for that pair). P7 given all
+    directions, hike 4 and paint 5 beat P8 (6:45, all, 4, 3) in everything and was worth
+    1.75 points more, under the 2-point margin: the study named nothing."""
+    return frozenset(
+        (early.id, late.id)
+        for early in cards.plans
+        for late in cards.plans
+        if early.wake < late.wake
+        and early.hike >= late.hike
+        and early.paint >= late.paint
+        and early.direction_mask & late.direction_mask == late.direction_mask
+    )
+
+
+def pair_margin(early: str, late: str, margin: float, dominates: Pairs) -> float:
+    """How much more than ``late`` the earlier card ``early`` may be worth."""
+    return 0.0 if (early, late) in dominates else margin
+
+
 def broken_pairs(
     metric_of: dict[str, float],
     wake_of: dict[str, int],
     margin: float,
     half_width_of: dict[str, float] | None = None,
+    dominates: Pairs = frozenset(),
 ) -> dict[tuple[str, str], float]:
     """(earlier card, later card) for each pair of plan cards out of wake-up order: the
-    earlier worth more than ``margin`` above the later, beyond the noise when
+    earlier worth more than ``margin`` above the later (0 where the earlier is at least
+    as strong by its numbers: ``dominates``, ``dominated_pairs``), beyond the noise when
     ``half_width_of`` gives each value's 95% CI half-width (the difference's CI, taken as
     sqrt(h1^2 + h2^2), clears the margin: two late cards a few points apart by chance
     made a triangle with a weak third, and the tie-break then blamed the two good
@@ -171,7 +203,9 @@ def broken_pairs(
         for late in cards:
             if wake_of[early] >= wake_of[late]:
                 continue
-            excess = metric_of[early] - metric_of[late] - margin
+            excess = (
+                metric_of[early] - metric_of[late] - pair_margin(early, late, margin, dominates)
+            )
             noise = math.hypot(half.get(early, 0.0), half.get(late, 0.0))
             if excess > (noise if np.isfinite(noise) else math.inf):
                 pairs[(early, late)] = excess
@@ -195,7 +229,7 @@ def lone_pair_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -
     metric_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
     status = dict(zip(plan["card"], plan["status"], strict=True))
     wake_of = {p.id: p.wake for p in cards.plans}
-    pairs = broken_pairs(metric_of, wake_of, margin, half_widths(plan))
+    pairs = broken_pairs(metric_of, wake_of, margin, half_widths(plan), dominated_pairs(cards))
     notes = []
     for early, late in sorted(pairs):
         if sum(early in pair or late in pair for pair in pairs) == 1 and status[early] == "above":
@@ -222,6 +256,7 @@ def out_of_wake_order(
     wake_of: dict[str, int],
     margin: float,
     half_width_of: dict[str, float] | None = None,
+    dominates: Pairs = frozenset(),
 ) -> dict[str, str]:
     """The plan cards that break the wake-up order (a card worth more than ``margin``
     above a card that wakes later: ``broken_pairs``), each as "early" (too strong for its
@@ -233,7 +268,7 @@ def out_of_wake_order(
     reverse order); then the earlier, as a single broken pair cannot tell which of its two
     is wrong; until none is left."""
     cards = [c for c, v in metric_of.items() if np.isfinite(v)]
-    pairs = broken_pairs(metric_of, wake_of, margin, half_width_of)
+    pairs = broken_pairs(metric_of, wake_of, margin, half_width_of, dominates)
     culprits: dict[str, str] = {}
     while pairs:
         blame = {card: _blame(card, pairs, wake_of) for card in cards}
@@ -249,6 +284,7 @@ def card_band(
     targets: Targets, family: str, metric_of: dict[str, float], card: str,
     wake_of: dict[str, int], whole_of: dict[str, float] | None = None,
     fame: float | None = None, half_width_of: dict[str, float] | None = None,
+    dominates: Pairs = frozenset(),
 ) -> tuple[float, float]:  # fmt: skip
     """The card's target band from the other cards' metrics (``metric_of``, card id to
     metric). A commission's band per fame point also ends at ``whole_ratio`` times the
@@ -263,7 +299,8 @@ def card_band(
     at the cap and reaches at least ``floor_plan`` points beyond it, so that a card is
     never asked to be above one bound and below the other. ``half_width_of``: the plan
     values' CI half-widths, so that only pairs out of order beyond the noise count
-    (``broken_pairs``)."""
+    (``broken_pairs``). ``dominates``: the pairs held to a margin of 0
+    (``dominated_pairs``)."""
     if family != "plan":
         others = np.array([v for c, v in metric_of.items() if c != card], dtype=float)
         low, high = targets.band(others, family)
@@ -276,18 +313,40 @@ def card_band(
             high = min(high, targets.whole_ratio * median / max(fame, 1.0))
             low = min(low, high)
         return low, high
-    culprits = out_of_wake_order(metric_of, wake_of, targets.later_margin, half_width_of)
+    low, high = _plan_band(targets, metric_of, card, wake_of, half_width_of, frozenset())
+    if dominates and metric_of.get(card, math.nan) <= high:
+        # inside by the margin: held to the later cards it matches in every field too
+        # (a card outside by the margin keeps that band, as its edits are judged on it)
+        low, high = _plan_band(targets, metric_of, card, wake_of, half_width_of, dominates)
+    return low, high
+
+
+def _plan_band(
+    targets: Targets, metric_of: dict[str, float], card: str, wake_of: dict[str, int],
+    half_width_of: dict[str, float] | None, dominates: Pairs,
+) -> tuple[float, float]:  # fmt: skip
+    """``card_band`` of a plan card with the pairs ``dominates`` held to a margin of 0."""
+    margin = targets.later_margin
+    culprits = out_of_wake_order(metric_of, wake_of, margin, half_width_of, dominates)
     peers = {
         c: v for c, v in metric_of.items() if c != card and c not in culprits and np.isfinite(v)
     }
-    low, high = targets.band(np.array(list(peers.values()), dtype=float), family)
-    later = [v for c, v in peers.items() if wake_of[c] > wake_of[card]]
-    if later and min(later) + targets.later_margin < high:
-        high = min(later) + targets.later_margin
+    low, high = targets.band(np.array(list(peers.values()), dtype=float), "plan")
+    later = [
+        v + pair_margin(card, c, margin, dominates)
+        for c, v in peers.items()
+        if wake_of[c] > wake_of[card]
+    ]
+    if later and min(later) < high:
+        high = min(later)
         low = min(low, high - targets.floor_plan)
-    earlier = [v for c, v in peers.items() if wake_of[c] < wake_of[card]]
-    if culprits.get(card) == "late" and earlier and max(earlier) - targets.later_margin > low:
-        low = max(earlier) - targets.later_margin
+    earlier = [
+        v - pair_margin(c, card, margin, dominates)
+        for c, v in peers.items()
+        if wake_of[c] < wake_of[card]
+    ]
+    if culprits.get(card) == "late" and earlier and max(earlier) > low:
+        low = max(earlier)
         high = max(high, low + targets.floor_plan)
     return low, high
 
@@ -326,6 +385,7 @@ def band_noise(
     targets: Targets, family: str, metric_of: dict[str, float], card: str,
     wake_of: dict[str, int], whole_of: dict[str, float] | None, fame: float | None,
     half_width_of: dict[str, float], rng: np.random.Generator,
+    dominates: Pairs = frozenset(),
 ) -> tuple[float, float]:  # fmt: skip
     """The SDs of the card's band edges (``card_band``) when the other cards' values are
     redrawn within their errors (normal, SE = CI half-width / 1.96, independent): the
@@ -352,7 +412,9 @@ def band_noise(
                 if old != 0 and c in wholes:
                     wholes[c] = whole_of[c] * new / old
         edges.append(
-            card_band(targets, family, redrawn, card, wake_of, wholes, fame, half_width_of)
+            card_band(
+                targets, family, redrawn, card, wake_of, wholes, fame, half_width_of, dominates
+            )
         )
     spread = np.array(edges, dtype=float)
     spread = np.where(np.isfinite(spread), spread, np.nan)
@@ -366,6 +428,7 @@ def card_targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.D
     rows = []
     overall = values[values["strategy"] == "all"]
     wake = {plan.id: plan.wake for plan in cards.plans}
+    dominates = dominated_pairs(cards)
     for family, name in METRIC.items():
         part = overall[overall["family"] == family].reset_index(drop=True)
         metric_of = dict(zip(part["card"], part[name].to_numpy(dtype=float), strict=True))
@@ -375,11 +438,11 @@ def card_targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.D
         for _, row in part.iterrows():
             low, high = card_band(
                 targets, family, metric_of, row["card"], wake, whole_of, float(row["fame"]),
-                half,
+                half, dominates,
             )  # fmt: skip
             low_sd, high_sd = band_noise(
                 targets, family, metric_of, row["card"], wake, whole_of, float(row["fame"]),
-                half, rng,
+                half, rng, dominates,
             )  # fmt: skip
             value, lo, hi = row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
             status = band_status(value, lo, hi, low, high, low_sd, high_sd)

@@ -27,7 +27,7 @@ import math
 import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -336,13 +336,21 @@ def renamed_cards(set_a: CardSet, set_b: CardSet) -> list[tuple[str, str]]:
 
 def reordered(set_a: CardSet, set_b: CardSet) -> bool:
     """Whether one of A's cards, id and numbers alike, stands at another place of its
-    deck in B (two ids swapped over cards that stay put is a renaming, not a move)."""
+    deck in B where A has another card (two ids swapped over cards that stay put, or
+    over two cards alike but for their ids, is a renaming: the deals are the same)."""
     for deck in ("landscapes", "commissions", "goals", "plans"):
-        places_a = {card: place for place, card in enumerate(getattr(set_a, deck))}
+        cards_a = getattr(set_a, deck)
+        places_a = {card: place for place, card in enumerate(cards_a)}
         for place, card in enumerate(getattr(set_b, deck)):
-            if places_a.get(card, place) != place:
+            moved = places_a.get(card, place) != place
+            if moved and place < len(cards_a) and not _alike(card, cards_a[place]):
                 return True
     return False
+
+
+def _alike(card_a, card_b) -> bool:
+    """Two cards alike but for their ids (a deal of either plays the same)."""
+    return replace(card_a, id="") == replace(card_b, id="")
 
 
 def compare(

@@ -46,7 +46,7 @@ SECTION_KEYS = {
     "plan": {"id", "wake", "directions", "hike", "paint"},
 }
 _FEATURE_NAME = re.compile(r"[a-z][a-z0-9_-]*")  # fullmatch: "$" lets a final newline by
-_WAKE = re.compile(r"^(\d{1,2}):(\d{2})$")
+_WAKE = re.compile(r"^([0-9]{1,2}):([0-9]{2})$")  # ASCII digits ("５:００" is not 5:00)
 
 
 def format_frame(frame: Frame, features: Sequence[str]) -> str:

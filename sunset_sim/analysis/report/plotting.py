@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import io
 import os
+from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -92,15 +94,48 @@ def _colours(table: pd.DataFrame, colour: str = "C0") -> list[str]:
     return [GREY if note else colour for note in notes]
 
 
-def plot_label(text: object, width: int = 12) -> str:
-    """A card id cut to ``width`` characters for a plot, its start and end kept around an
-    ellipsis (tables keep the whole id): ids such as "landscape_01_long_identifier" ran
-    over each other and past the axes, and pushed a title out of its figure."""
-    text = str(text)
-    if len(text) <= width:
-        return text
-    head = (width - 1) // 2
-    return f"{text[:head]}…{text[len(text) - (width - 1 - head) :]}"
+def plot_labels(ids: Sequence[object], width: int = 12) -> list[str]:
+    """Card ids cut to about ``width`` characters for a plot, each still told apart from
+    the others (tables keep the whole ids): ids such as "landscape_01_long_identifier"
+    ran over each other and past the axes, and pushed a title out of its figure. What
+    all the ids share at their start and end gives way first ("…01_long…"), then the
+    middle of what is left; ids still alike are numbered."""
+    texts = [str(text) for text in ids]
+    if all(len(text) <= width for text in texts):
+        return texts
+    shortest = min(len(text) for text in texts)
+    prefix = os.path.commonprefix(texts)[: max(shortest - 1, 0)]
+    suffix = os.path.commonprefix([t[::-1] for t in texts])[::-1]
+    suffix = suffix[len(suffix) - min(len(suffix), shortest - len(prefix) - 1) :] if suffix else ""
+    labels = [
+        text if len(text) <= width else _cut(text, len(prefix), len(suffix), width)
+        for text in texts
+    ]
+    counts = Counter(labels)
+    seen: Counter = Counter()
+    numbered = []
+    for label in labels:
+        seen[label] += 1
+        numbered.append(f"{label}#{seen[label]}" if counts[label] > 1 else label)
+    return numbered
+
+
+def _cut(text: str, shared_start: int, shared_end: int, width: int) -> str:
+    """``text`` in about ``width`` characters: its own part (between what every id
+    shares at the start and at the end) whole if it fits, with as much of the shared
+    parts beside it as room allows, else that part's start and end around an ellipsis."""
+    start, end = shared_start, len(text) - shared_end
+    while end - start < width - 2 and (start > 0 or end < len(text)):
+        if start > 0:
+            start -= 1
+        if end < len(text) and end - start < width - 2:
+            end += 1
+    body = text[start:end]
+    room = width - (start > 0) - (end < len(text))
+    if len(body) > room:
+        head = (room - 1) // 2
+        body = f"{body[:head]}…{body[len(body) - (room - 1 - head) :]}"
+    return ("…" if start > 0 else "") + body + ("…" if end < len(text) else "")
 
 
 def _labelled_points(
@@ -117,6 +152,7 @@ def _labelled_points(
     """One point per row at (x, ``column``) with its 95% CI error bar, and the row's
     ``label`` written beside it, ``offset`` points up and right."""
     errors = _errors(table, column)
+    labels = plot_labels(table[label])
     for i in range(len(table)):
         axis.errorbar(
             x[i],
@@ -127,7 +163,7 @@ def _labelled_points(
             capsize=capsize,
         )
         axis.annotate(
-            plot_label(table[label].iloc[i]),
+            labels[i],
             (x[i], table[column].iloc[i]),
             fontsize=fontsize,
             xytext=(offset, offset),

@@ -34,7 +34,7 @@ from sunset_sim.analysis.report.model import (
     Tables,
     effect_candidates,
 )
-from sunset_sim.analysis.report.plotting import _colours, _errors, _figure, _png, plot_label
+from sunset_sim.analysis.report.plotting import _colours, _errors, _figure, _png, plot_labels
 
 
 def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
@@ -216,7 +216,7 @@ def landscape_value(tables) -> bytes:
         axis.legend(fontsize=7, loc="lower right")
     axis.set_yticks(
         y,
-        [f"{plot_label(c)} {f}" for c, f in zip(table["card"], table["features"], strict=True)],
+        [f"{c} {f}" for c, f in zip(plot_labels(table["card"]), table["features"], strict=True)],
         fontsize=6,
     )
     axis.axvline(0, color="black", linewidth=0.8)
