@@ -352,12 +352,14 @@ def _player_counts(text: str) -> list[int]:
     counts = []
     for part in str(text).split(","):
         part = part.strip()
-        if not (part.isascii() and part.isdigit()):
-            raise CliError(f"--players: {part[:20]!r} is not a whole number")
-        check_players(int(part))
-        if int(part) in counts:
-            raise CliError(f"--players: {part} is given twice")
-        counts.append(int(part))
+        try:
+            count = validation.number_text(part, whole=True)  # as every --players reads it
+        except ValueError:
+            raise CliError(f"--players: {part[:20]!r} is not a whole number") from None
+        check_players(count)
+        if count in counts:
+            raise CliError(f"--players: {count} is given twice")
+        counts.append(count)
     return counts
 
 

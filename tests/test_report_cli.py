@@ -237,3 +237,20 @@ def test_a_title_is_one_line(frame, tmp_path):
     assert (tmp_path / "rep" / "report.md").read_text().splitlines()[0] == "# a b"
     fails(cli("report", results, "--out", tmp_path / "x", "--title", " \n"), "--title: empty")
     fails(cli("report", results, "--out", tmp_path / "x", "--title", "a\x1bb"), "control")
+
+
+def test_report_players_reads_a_count_as_every_command_does():
+    """--players +2 was refused by report alone ("'+2' is not a whole number"), while
+    every other command read it as 2; other scripts' digits stay refused everywhere."""
+    from sunset_sim.cli_common import CliError
+    from sunset_sim.cli_report import _player_counts
+
+    assert _player_counts("+2, 3") == [2, 3]
+    for text, line in (
+        ("2,２", "'２' is not a whole number"),
+        ("2,+2", "2 is given twice"),
+        ("1_0", "'1_0' is not a whole number"),
+        ("5", "outside 2 to 4"),
+    ):
+        with pytest.raises(CliError, match=line):
+            _player_counts(text)
