@@ -249,13 +249,7 @@ def play_command(
 @click.option(
     "--games", type=cli_common.GAMES, default=10_000, show_default=True, help="Number of games."
 )
-@click.option(
-    "--players",
-    type=cli_common.WHOLE,
-    default=4,
-    show_default=True,
-    help="Players per game (2 to 4).",
-)
+@cli_common.players_option
 @strategy_option
 @click.option(
     "--seed",

@@ -27,9 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sunset_sim import validation
 from sunset_sim.files import JSONTextError, parse_json
-from sunset_sim.validation import InputError, label_problem, one_line, short_number
+from sunset_sim.validation import InputError, label_problem, number_text, one_line, short_number
 
 
 class StrategyError(InputError):
@@ -485,7 +484,7 @@ def make_player(text: str) -> Player:
             from_file = load_params_file(spec, params_path(spec, value.strip()))
             continue
         try:
-            overrides[key.strip()] = validation.number_text(value)
+            overrides[key.strip()] = number_text(value)
         except ValueError:
             raise StrategyError(
                 f"strategy {name}: {key.strip()}={value!r} is not a number"

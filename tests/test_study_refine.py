@@ -1,5 +1,5 @@
 """A study's cards outside their targets are judged on fresh deals
-(``suggestions.refine_targets``) before an edit is sought for them: a card outside on the
+(``fresh_deals.refine_targets``) before an edit is sought for them: a card outside on the
 study's deals by chance is not edited."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from sunset_sim.analysis.suggestions import refine_targets
+from sunset_sim.analysis.fresh_deals import refine_targets
 from sunset_sim.analysis.targets import TARGET_COLUMNS
 from sunset_sim.cards.loader import load_cards
 

@@ -12,18 +12,16 @@ import pandas as pd
 import pytest
 
 from sunset_sim.analysis.experiments import FieldRun
+from sunset_sim.analysis.fresh_deals import pooled, weighted
 from sunset_sim.analysis.paired_values import POINTS, _mean_ci, paired_value
 from sunset_sim.analysis.study import run_study
 from sunset_sim.analysis.suggestions import (
     MEASURED_ON,
     VERIFY_ROUNDS,
-    _bounds_of,
     _nearest_text,
     _plausible,
-    _pooled,
     _unsettled_note,
     _verified_rows,
-    _weighted,
     all_edits_together,
     walk_limit,
 )
@@ -32,7 +30,6 @@ from sunset_sim.analysis.targets import (
     band_status,
     broken_pairs,
     card_band,
-    dominated_pairs,
     goal_targets,
     lone_pair_notes,
     out_of_wake_order,
@@ -52,62 +49,6 @@ def test_targets_band():
     assert (low, high) == pytest.approx((0.2 / 3, 0.4))  # median / 3 to median x 2
     low, high = targets.band(np.array([10.0, 11.0, 12.0]), "plan")
     assert (low, high) == pytest.approx((11.0 - 5.5, 11.0 + 5.5))  # 0.5 x |median|
-
-
-def test_a_card_as_strong_as_a_later_one_in_every_field_is_held_under_it():
-    """P7 given all directions, hike 4 and paint 5 at 6:30 beats P8 (6:45, all, 4, 3) in
-    everything, and was worth 21.05 points to P8's 19.30 (4 players, 2,000 deals): under
-    the 2-point margin, so nothing was named. A card at least as strong as a later one
-    in every field, inside by the margin, is held to no more than that card's value; one
-    outside by the margin keeps the margin's band (P2 given all, 4 and 3: its edits are
-    judged as before)."""
-    assert dominated_pairs(DEFAULT) == frozenset()  # none in the packaged set
-    strong = edit_card(edit_card(DEFAULT, "P7", "directions", 1), "P7", "hike", 1)
-    strong = edit_card(strong, "P7", "paint", 2)
-    pairs = dominated_pairs(strong)
-    assert pairs == {("P7", "P8")}
-    # P5 (6:00, all, 2, 2) beats P4 (5:45, orthogonal, 2, 2) but wakes later: not a pair
-    wake = {p.id: p.wake for p in strong.plans}
-    metric = {"P1": 0.4, "P2": 0.5, "P3": 0.9, "P4": 10.5, "P5": 11.3, "P6": 11.8,
-              "P7": 21.05, "P8": 19.3}  # fmt: skip
-    targets = Targets()
-    assert out_of_wake_order(metric, wake, 2.0) == {}
-    assert out_of_wake_order(metric, wake, 2.0, None, pairs) == {"P7": "early"}
-
-    def top(values, card="P7", dominates=pairs):
-        return card_band(targets, "plan", values, card, wake, None, None, None, dominates)[1]
-
-    assert top(metric, dominates=frozenset()) == pytest.approx(21.3)  # P8 + 2
-    assert top(metric) == pytest.approx(19.3)  # P8 + 0
-    assert top({**metric, "P7": 25.0}) == pytest.approx(21.3)  # outside by the margin
-    # the walk's bounds: the edited set's pairs, within the card's target
-    values = pd.DataFrame(
-        {"family": "plan", "card": list(metric), "strategy": "all", "value": list(metric.values())}
-    )
-    target = pd.Series(
-        {"family": "plan", "card": "P7", "status": "above", "target_low": -30.0,
-         "target_high": 30.0}
-    )  # fmt: skip
-    bounds = _bounds_of(values, targets, target)
-    assert bounds(strong)[1] == pytest.approx(19.3)
-    assert bounds(edit_card(strong, "P7", "hike", -1))[1] == pytest.approx(21.3)
-    assert bounds(edit_card(strong, "P7", "paint", -1))[1] == pytest.approx(19.3)  # 4 >= 3
-
-
-def test_study_names_a_late_card_made_stronger_than_the_last():
-    """The study itself: P7 above P8 in every field is named, weaker, and inside its
-    target (P8's value, as targets.csv gives it) after."""
-    strong = edit_card(edit_card(DEFAULT, "P7", "directions", 1), "P7", "hike", 1)
-    strong = edit_card(strong, "P7", "paint", 2)
-    field = ["balanced", "commission-hunter", "goal-chaser", "greedy"]  # (the README's)
-    study = run_study(field, 4, 2000, 141, strong, families=("plan",), edits=())
-    target = study.targets.set_index("card").loc["P7"]
-    assert target["status"] == "above"
-    assert target["target_high"] == study.targets.set_index("card").loc["P8", "value"]
-    (row,) = study.suggestions.itertuples()
-    assert (row.card, row.field, row.current) == ("P7", "hike", "4")
-    assert int(row.suggested) < 4
-    assert target["target_low"] <= row.after <= target["target_high"] == row.target_high
 
 
 def test_plan_band_under_the_cap_of_a_later_card():
@@ -323,8 +264,8 @@ def test_a_step_just_outside_on_the_studys_deals_is_verified_on_fresh_ones():
 
 def test_batches_of_different_sizes_are_pooled_by_their_deals():
     equal = [(0.2, 0.1, 0.3), (0.4, 0.2, 0.6)]
-    assert _weighted([(*m, 1000) for m in equal]) == pytest.approx(_pooled(equal))
-    value, low, high = _weighted([(0.2, 0.1, 0.3, 3000), (0.6, 0.4, 0.8, 1000)])
+    assert weighted([(*m, 1000) for m in equal]) == pytest.approx(pooled(equal))
+    value, low, high = weighted([(0.2, 0.1, 0.3, 3000), (0.6, 0.4, 0.8, 1000)])
     assert value == pytest.approx(0.3)  # (3 x 0.2 + 0.6) / 4
     assert (high - low) / 2 == pytest.approx(math.sqrt((0.75 * 0.1) ** 2 + (0.25 * 0.2) ** 2))
 

@@ -9,7 +9,7 @@ suggestions that are verified by playing before they are suggested.
 3. **Targets** (``targets.py``): each card's metric against a band computed from the
    *other* cards of its family; a card is outside only when its whole 95% CI is (a
    commission or plan card outside, or whose value is outside but whose CI holds the
-   band's edge, is measured on fresh deals, ``suggestions.refine_targets``, and
+   band's edge, is measured on fresh deals, ``fresh_deals.refine_targets``, and
    judged on them alone: the study's deals chose it).
    Commissions: value per fame point within factors of the others' median (every
    fame point about as easy to earn as any other: an over-priced card is worth far
@@ -58,14 +58,9 @@ from sunset_sim.analysis.experiments import (
     restrictions_for,
     values_frame,
 )
+from sunset_sim.analysis.fresh_deals import Status, fresh_batches, refine_targets
 from sunset_sim.analysis.paired_values import POINTS, _mean_ci, half_contrast, wake_halves
-from sunset_sim.analysis.suggestions import (
-    PLAN_FIELDS,
-    SUGGESTION_COLUMNS,
-    Status,
-    fresh_batches,
-    refine_targets,
-)
+from sunset_sim.analysis.suggestions import PLAN_FIELDS, SUGGESTION_COLUMNS
 from sunset_sim.analysis.suggestions import suggest as suggest_edits  # (``suggest``: an argument)
 from sunset_sim.analysis.targets import (
     METRIC,

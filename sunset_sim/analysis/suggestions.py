@@ -3,29 +3,33 @@ plan card outside its target, a walk toward the band one step at a time on the s
 deals, each set inside VERIFIED by playing the whole field on fresh deals before it is
 suggested (and, if none is, the sets outside whose CI on the study's deals still reached
 the band, nearest first); then all verified edits are played together once more.
-Before them, ``refine_targets`` measures a card outside its band, or at its edge, on
-fresh deals: a suggestion is sought only for a card still outside there.
+Before them, ``fresh_deals.refine_targets`` measures a card outside its band, or at its
+edge, on fresh deals: a suggestion is sought only for a card still outside there.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis.experiments import Lab, Restriction
+from sunset_sim.analysis.fresh_deals import (
+    VERIFY_ROUNDS,
+    Status,
+)
+from sunset_sim.analysis.fresh_deals import measured_metric as _measured_metric
+from sunset_sim.analysis.fresh_deals import pooled as _pooled
+from sunset_sim.analysis.fresh_deals import straddles as _straddles
 from sunset_sim.analysis.targets import (
     METRIC,
     METRIC_TEXT,
     Targets,
-    band_status,
     card_band,
     dominated_pairs,
     half_widths,
-    noisy_interval,
 )
 from sunset_sim.cards.edit import CardEditError, card_value, edit_card
 from sunset_sim.cards.model import CardSet
@@ -33,14 +37,10 @@ from sunset_sim.cards.model import CardSet
 __all__ = [
     "PLAN_FIELDS",
     "SUGGESTION_COLUMNS",
-    "Status",
-    "fresh_batches",
-    "refine_targets",
     "suggest",
     "walk_limit",
 ]
 
-Status = Callable[[str], None]
 
 PLAN_FIELDS = ("wake", "hike", "paint", "directions")
 # A stronger plan card wakes earlier (wake -1) or does more (+1); a weaker one the reverse.
@@ -62,13 +62,6 @@ def _candidates(cards: CardSet, family: str, card: str, status: str) -> list:
         except CardEditError:
             continue
     return found
-
-
-def _measured_metric(lab: Lab, cards: CardSet, family: str, card: str) -> tuple:
-    """The family's target metric (value, or value per fame point) with its CI."""
-    row = lab.value(cards, Restriction(family, card))
-    name = METRIC[family]
-    return row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
 
 
 def _centre(low: float, high: float) -> float:
@@ -297,106 +290,6 @@ def _apply(cards: CardSet, edits: Sequence[tuple[str, str, int]]) -> CardSet:
     for card, field_, steps in edits:
         cards = edit_card(cards, card, field_, steps)
     return cards
-
-
-VERIFY_ROUNDS = 4  # the most batches of fresh deals one verification plays
-
-
-def _pooled(measures: Sequence[tuple[float, float, float]]) -> tuple[float, float, float]:
-    """The mean and 95% CI of equally sized batches' (value, CI low, CI high), as if
-    one sample (``_weighted`` with equal weights)."""
-    return _weighted([(*measure, 1) for measure in measures])
-
-
-def _straddles(measure: tuple[float, float, float], low: float, high: float) -> bool:
-    """Whether an edge of the band lies inside the CI: inside or outside is not yet told."""
-    return any(measure[1] < edge < measure[2] for edge in (low, high) if np.isfinite(edge))
-
-
-def _weighted(measures: Sequence[tuple[float, float, float, int]]) -> tuple[float, float, float]:
-    """The mean and 95% CI of batches' (value, CI low, CI high, deals), as if one sample:
-    the mean weighted by deals, its standard error from the batches'."""
-    deals = np.array([m[3] for m in measures], dtype=float)
-    weights = deals / deals.sum()
-    values = np.array([m[0] for m in measures])
-    halves = np.array([(m[2] - m[1]) / 2 for m in measures])
-    value = float((weights * values).sum())
-    half = float(np.sqrt(((weights * halves) ** 2).sum()))
-    return value, value - half, value + half
-
-
-def fresh_batches(verify_lab: Lab) -> list[Lab]:
-    """``verify_lab`` and the batches of fresh deals after it (VERIFY_ROUNDS in all)."""
-    return [verify_lab] + [
-        replace(
-            verify_lab,
-            first_game=verify_lab.first_game + k * verify_lab.games,
-            _runs={},
-            _sets={},
-        )  # fmt: skip
-        for k in range(1, VERIFY_ROUNDS)
-    ]
-
-
-def refine_targets(
-    batches: Sequence[Lab], cards: CardSet, target_frame: pd.DataFrame, status: Status
-) -> tuple[pd.DataFrame, list[str]]:
-    """A commission or plan card outside its band on the study's deals, or "unsettled"
-    there (its value outside the band, its CI holding an edge), is measured on fresh
-    deals, batch by batch while the pooled CI still holds the edge; the row then gives
-    the value on the fresh deals alone and its status there (``band_status``: above or
-    below if its CI is, unsettled if it still reaches in). The study's deals are left out:
-    they chose the card for being outside, so pooling them leans the value outward (and
-    with the looks at each batch, a card on its band's edge was called outside twice as
-    often as its 95% CI says: 5.2% of the time against 2.5%, 3.2% now).
-    (C30 raised from 8 to 13 in a greedy 4-player field, 2,000 deals: 0.19 per point
-    against a top of 0.18, CI from 0.14, was inside. And a card outside: C30 at 0.02,
-    CI -0.02 to 0.06, below 0.06 to 0.28 on a study's 1,000 deals, a 3.5-SE outlier, was
-    0.16 on 1,000 fresh ones and 0.10 to 0.20 on seven other seeds; only its edit's
-    value was checked on the fresh deals, and a fame +1 was "verified".) Returns the frame
-    and a note per card measured again, except those still outside as they were."""
-    frame = target_frame.copy()
-    notes = []
-    for index, row in target_frame.iterrows():
-        low, high, value = row["target_low"], row["target_high"], row["value"]
-        edge_sds = (row["target_low_sd"], row["target_high_sd"])
-        if row["family"] not in METRIC or row["status"] not in ("unsettled", "above", "below"):
-            continue
-        measures = []
-        for batch in batches:
-            measures.append(
-                (*_measured_metric(batch, cards, row["family"], row["card"]), batch.games)
-            )
-            pooled = _weighted(measures)
-            if not _straddles((pooled[0], *noisy_interval(*pooled, *edge_sds)), low, high):
-                break
-        found = band_status(*pooled, low, high, *edge_sds)
-        deals = sum(m[3] for m in measures)
-        frame.loc[index, ["value", "value_ci_low", "value_ci_high"]] = pooled
-        frame.loc[index, ["status", "n", "measured_on"]] = [found, deals, "fresh"]
-        status(f"  {row['card']} measured on {deals} deals: {pooled[0]:.2f} ({found})")
-        if row["status"] != "unsettled":
-            if found != row["status"]:
-                notes.append(
-                    f"{row['card']}: {value:.2f} (95% CI {row['value_ci_low']:.2f} to "
-                    f"{row['value_ci_high']:.2f}) on the study's deals, {row['status']} "
-                    f"{low:.2f} to {high:.2f}; {pooled[0]:.2f} (95% CI {pooled[1]:.2f} to "
-                    f"{pooled[2]:.2f}) on {deals} fresh deals: {found}"
-                    + ("" if found in ("above", "below") else ", so no edit is sought for it")
-                )
-            continue
-        notes.append(
-            f"{row['card']}: {value:.2f} on the study's deals, outside {low:.2f} to "
-            f"{high:.2f} but with a CI holding its edge; {pooled[0]:.2f} (95% CI "
-            f"{pooled[1]:.2f} to {pooled[2]:.2f}) on {deals} fresh deals: {found}"
-            + (
-                " (its value outside the band, its CI, or the band's own error, still "
-                "reaching in; more deals, --games and --verify-games, would settle it)"
-                if found == "unsettled"
-                else ""
-            )
-        )
-    return frame, notes
 
 
 def all_edits_together(

@@ -199,7 +199,7 @@ def study_section(study) -> Section:
 
 def _measured_again(study, family: str) -> str:
     """The cards of ``family`` whose target row stands on fresh deals
-    (``suggestions.refine_targets``), said beside the table of the study's own values, so
+    (``fresh_deals.refine_targets``), said beside the table of the study's own values, so
     that a card's two figures are not taken for a mistake."""
     games = study.settings["games"]
     targets = study.targets

@@ -1,0 +1,72 @@
+"""A plan card at least as strong as a later one in every field, while waking earlier
+(``targets.dominated_pairs``): held to no more than that card's value when the 2-point
+wake-order margin lets it pass, and named by the study."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from sunset_sim.analysis.study import run_study
+from sunset_sim.analysis.suggestions import _bounds_of
+from sunset_sim.analysis.targets import Targets, card_band, dominated_pairs, out_of_wake_order
+from sunset_sim.cards.edit import edit_card
+from sunset_sim.cards.loader import load_cards
+
+DEFAULT = load_cards()
+
+
+def test_a_card_as_strong_as_a_later_one_in_every_field_is_held_under_it():
+    """P7 given all directions, hike 4 and paint 5 at 6:30 beats P8 (6:45, all, 4, 3) in
+    everything, and was worth 21.05 points to P8's 19.30 (4 players, 2,000 deals): under
+    the 2-point margin, so nothing was named. A card at least as strong as a later one
+    in every field, inside by the margin, is held to no more than that card's value; one
+    outside by the margin keeps the margin's band (P2 given all, 4 and 3: its edits are
+    judged as before)."""
+    assert dominated_pairs(DEFAULT) == frozenset()  # none in the packaged set
+    strong = edit_card(edit_card(DEFAULT, "P7", "directions", 1), "P7", "hike", 1)
+    strong = edit_card(strong, "P7", "paint", 2)
+    pairs = dominated_pairs(strong)
+    assert pairs == {("P7", "P8")}
+    # P5 (6:00, all, 2, 2) beats P4 (5:45, orthogonal, 2, 2) but wakes later: not a pair
+    wake = {p.id: p.wake for p in strong.plans}
+    metric = {"P1": 0.4, "P2": 0.5, "P3": 0.9, "P4": 10.5, "P5": 11.3, "P6": 11.8,
+              "P7": 21.05, "P8": 19.3}  # fmt: skip
+    targets = Targets()
+    assert out_of_wake_order(metric, wake, 2.0) == {}
+    assert out_of_wake_order(metric, wake, 2.0, None, pairs) == {"P7": "early"}
+
+    def top(values, card="P7", dominates=pairs):
+        return card_band(targets, "plan", values, card, wake, None, None, None, dominates)[1]
+
+    assert top(metric, dominates=frozenset()) == pytest.approx(21.3)  # P8 + 2
+    assert top(metric) == pytest.approx(19.3)  # P8 + 0
+    assert top({**metric, "P7": 25.0}) == pytest.approx(21.3)  # outside by the margin
+    # the walk's bounds: the edited set's pairs, within the card's target
+    values = pd.DataFrame(
+        {"family": "plan", "card": list(metric), "strategy": "all", "value": list(metric.values())}
+    )
+    target = pd.Series(
+        {"family": "plan", "card": "P7", "status": "above", "target_low": -30.0,
+         "target_high": 30.0}
+    )  # fmt: skip
+    bounds = _bounds_of(values, targets, target)
+    assert bounds(strong)[1] == pytest.approx(19.3)
+    assert bounds(edit_card(strong, "P7", "hike", -1))[1] == pytest.approx(21.3)
+    assert bounds(edit_card(strong, "P7", "paint", -1))[1] == pytest.approx(19.3)  # 4 >= 3
+
+
+def test_study_names_a_late_card_made_stronger_than_the_last():
+    """The study itself: P7 above P8 in every field is named, weaker, and inside its
+    target (P8's value, as targets.csv gives it) after."""
+    strong = edit_card(edit_card(DEFAULT, "P7", "directions", 1), "P7", "hike", 1)
+    strong = edit_card(strong, "P7", "paint", 2)
+    field = ["balanced", "commission-hunter", "goal-chaser", "greedy"]  # (the README's)
+    study = run_study(field, 4, 2000, 141, strong, families=("plan",), edits=())
+    target = study.targets.set_index("card").loc["P7"]
+    assert target["status"] == "above"
+    assert target["target_high"] == study.targets.set_index("card").loc["P8", "value"]
+    (row,) = study.suggestions.itertuples()
+    assert (row.card, row.field, row.current) == ("P7", "hike", "4")
+    assert int(row.suggested) < 4
+    assert target["target_low"] <= row.after <= target["target_high"] == row.target_high
