@@ -329,3 +329,21 @@ def test_format_frame_round_trips(tokens: list[str], open_: bool) -> None:
 def test_default_toml_is_plain_tomllib() -> None:
     data = tomllib.loads(DEFAULT_TOML.read_text(encoding="utf-8"))
     assert set(data) == {"set", "landscape", "commission", "goal", "plan"}
+
+
+def test_the_summary_columns_hold_long_card_ids(tmp_path) -> None:
+    """A commission or plan id longer than five characters pushed its row's columns
+    right of the header's."""
+    from sunset_sim.cards.loader import default_cards_text, load_cards
+    from sunset_sim.cards.summary import format_summary
+
+    path = tmp_path / "long.toml"
+    text = default_cards_text().replace('id = "C01"', 'id = "commission-one"')
+    path.write_text(text.replace('id = "P1"', 'id = "early-plan"'), encoding="utf-8")
+    lines = format_summary(load_cards(path)).splitlines()
+    frames_head = next(line for line in lines if "frames" in line)
+    commission = next(line for line in lines if line.startswith("  commission-one "))
+    assert commission.index("mountain") == frames_head.index("frames")
+    wake_head = next(line for line in lines if "directions" in line and "wake" in line)
+    plan = next(line for line in lines if line.startswith("  early-plan "))
+    assert plan.index("5:00") == wake_head.index("wake")  # both right-aligned, 5 wide

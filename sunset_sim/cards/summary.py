@@ -132,14 +132,15 @@ def format_summary(cards: CardSet) -> str:
         lines.append("  (none)")
     else:
         frame_w = max(6, int(table["frames"].str.len().max()))
-        lines.append(f"  {'id':<5} {'frames':<{frame_w}}  fame   bits  model")
+        id_w = max(5, int(table["id"].str.len().max()))  # (long ids pushed the columns)
+        lines.append(f"  {'id':<{id_w}} {'frames':<{frame_w}}  fame   bits  model")
         mismatches = 0
         for row in table.itertuples(index=False):
             flag = "" if row.matches_model else "  <-- differs from model"
             mismatches += 0 if row.matches_model else 1
             model = "-" if row.model_fame is None else str(row.model_fame)
             lines.append(
-                f"  {row.id:<5} {row.frames:<{frame_w}}  {row.fame:4d}  "
+                f"  {row.id:<{id_w}} {row.frames:<{frame_w}}  {row.fame:4d}  "
                 f"{row.difficulty_bits:5.2f}  {model:>5}{flag}"
             )
         fames = table["fame"].value_counts().sort_index()
@@ -159,10 +160,15 @@ def format_summary(cards: CardSet) -> str:
             f"  {goal.id:<5} fame {goal.fame}  {GOAL_KIND_NAMES[goal.kind]} {param}".rstrip()
         )
 
-    lines += ["", "Plan cards", f"  {'id':<5} {'wake':>5}  {'directions':<10}  hike  paint"]
+    plan_w = max([5] + [len(plan.id) for plan in cards.plans])
+    lines += [
+        "",
+        "Plan cards",
+        f"  {'id':<{plan_w}} {'wake':>5}  {'directions':<10}  hike  paint",
+    ]
     for plan in cards.plans:
         lines.append(
-            f"  {plan.id:<5} {plan.wake_label:>5}  {plan.directions:<10}  {plan.hike:4d}  "
+            f"  {plan.id:<{plan_w}} {plan.wake_label:>5}  {plan.directions:<10}  {plan.hike:4d}  "
             f"{plan.paint:5d}"
         )
     return "\n".join(lines) + "\n"
