@@ -70,3 +70,22 @@ def test_study_names_a_late_card_made_stronger_than_the_last():
     assert (row.card, row.field, row.current) == ("P7", "hike", "4")
     assert int(row.suggested) < 4
     assert target["target_low"] <= row.after <= target["target_high"] == row.target_high
+
+
+def test_the_note_on_a_card_that_beats_a_later_one_in_every_field_says_so():
+    """The lone-pair note said "P8 may be too weak; restricted play cannot tell which"
+    where P7 beats P8 in every field and wakes earlier: the numbers tell."""
+    from sunset_sim.analysis.targets import lone_pair_notes
+
+    strong = edit_card(edit_card(DEFAULT, "P7", "directions", 1), "P7", "hike", 1)
+    strong = edit_card(strong, "P7", "paint", 2)
+    values = {"P1": 0.4, "P2": 0.5, "P3": 0.9, "P4": 10.5, "P5": 11.3, "P6": 11.8,
+              "P7": 21.05, "P8": 19.3}  # fmt: skip
+    frame = pd.DataFrame(
+        {"family": "plan", "card": list(values), "value": list(values.values()),
+         "status": ["above" if card == "P7" else "inside" for card in values]}
+    )  # fmt: skip
+    (note,) = lone_pair_notes(frame, strong, 2.0)
+    assert note.startswith("P7 matches or beats P8 in hike, paint and directions and wakes")
+    assert "cannot tell" not in note
+    assert lone_pair_notes(frame, DEFAULT, 2.0) == []  # 1.75 apart: under the margin

@@ -4,6 +4,8 @@ study's deals by chance is not edited."""
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import pytest
 
@@ -176,3 +178,23 @@ def test_a_walks_edit_leaves_out_the_fields_it_did_not_need():
     cards = edit_card(cards, "P1", "hike", 1)
     assert pruned({"hike": -1, "paint": -3}) == {"hike": -1, "paint": -3}
     assert pruned({"paint": -3}) == {"paint": -3}  # one field: nothing to leave out
+
+
+def test_batches_that_changed_no_game_pool_their_bound_as_one_run():
+    """C02, never sold: 0.00 on each of four fresh batches, each CI the bound for its
+    own deals (1 / deals). Pooled as independent errors (1 / sqrt(deals)) it kept +-0.048
+    on 8,000 deals and reached its band's edge: "unsettled", where it had been "below"."""
+    from sunset_sim.analysis.fresh_deals import pooled, weighted
+
+    batch = (0.0, -0.096, 0.096)
+    value, low, high = pooled([batch] * 4)
+    assert value == 0.0 and high == pytest.approx(0.024)
+    assert weighted([(*batch, 2000), (0.0, -0.048, 0.048, 4000)])[2] == pytest.approx(0.032)
+    # values that differ, or equal but not 0, or 0 with CIs of their own: errors
+    assert pooled([(0.1, 0.0, 0.2), (0.3, 0.2, 0.4)])[2] == pytest.approx(
+        0.2 + math.sqrt(2 * 0.05**2)
+    )
+    assert pooled([(0.3, 0.2, 0.4)] * 4)[2] == pytest.approx(0.35)
+    assert pooled([(0.0, -0.1, 0.1), (0.0, -0.2, 0.2)])[2] == pytest.approx(
+        math.sqrt(0.05**2 + 0.1**2)
+    )

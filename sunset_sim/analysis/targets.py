@@ -229,15 +229,26 @@ def lone_pair_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -
     metric_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
     status = dict(zip(plan["card"], plan["status"], strict=True))
     wake_of = {p.id: p.wake for p in cards.plans}
-    pairs = broken_pairs(metric_of, wake_of, margin, half_widths(plan), dominated_pairs(cards))
+    dominates = dominated_pairs(cards)
+    pairs = broken_pairs(metric_of, wake_of, margin, half_widths(plan), dominates)
     notes = []
     for early, late in sorted(pairs):
         if sum(early in pair or late in pair for pair in pairs) == 1 and status[early] == "above":
+            worth = (
+                f"({early} worth {metric_of[early]:.2f} points on the study's deals, {late} "
+                f"{metric_of[late]:.2f})"
+            )
+            if (early, late) in dominates:  # the numbers tell: no margin, no doubt
+                notes.append(
+                    f"{early} matches or beats {late} in hike, paint and directions and wakes "
+                    f"earlier, and is worth more {worth}: {early} is named as too strong for "
+                    f"its wake-up time (or else {late} does too little for its own)"
+                )
+                continue
             notes.append(
-                f"{early} and {late} are out of wake-up order with each other alone ({early} "
-                f"worth {metric_of[early]:.2f} points, {late} {metric_of[late]:.2f}): {early} "
-                f"is named as too strong for its wake-up time, but {late} may be too weak "
-                "for its own; restricted play cannot tell which"
+                f"{early} and {late} are out of wake-up order with each other alone {worth}: "
+                f"{early} is named as too strong for its wake-up time, but {late} may be too "
+                "weak for its own; restricted play cannot tell which"
             )
     return notes
 
