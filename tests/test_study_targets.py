@@ -495,6 +495,11 @@ def test_the_reports_value_tables_name_the_cards_measured_on_more_deals():
     heading = _measured_again(study, "commission")
     assert "study's 200 deals" in heading and "C10 on 200 fresh" in heading
     assert "C11" not in heading
+    # a study made before the column: the rows on more deals than the study's own
+    older = targets.drop(columns="measured_on").assign(n=[400, 200, 200])
+    assert "C10 on 400" in _measured_again(
+        SimpleNamespace(settings={"games": 200}, targets=older), "commission"
+    )
     assert _measured_again(study, "plan") == ""
 
 

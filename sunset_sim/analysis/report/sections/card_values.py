@@ -203,7 +203,10 @@ def _measured_again(study, family: str) -> str:
     that a card's two figures are not taken for a mistake."""
     games = study.settings["games"]
     targets = study.targets
-    rows = targets[(targets["family"] == family) & (targets["measured_on"] == "fresh")]
+    fresh = (  # (a study made before measured_on: the rows on more deals than its own)
+        targets["measured_on"] == "fresh" if "measured_on" in targets else targets["n"] > games
+    )
+    rows = targets[(targets["family"] == family) & fresh]
     if rows.empty:
         return ""
     cards = ", ".join(f"{row.card} on {int(row.n):,}" for row in rows.itertuples())
