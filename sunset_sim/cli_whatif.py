@@ -272,10 +272,13 @@ def compare_command(
     Common random numbers: deal g uses seed (--seed, g) in both variants, and every
     deal is played at every rotation of the table. A rule change, or card sets with the
     same card ids in the same order (numbers edited, as a study's suggested-cards.toml),
-    keep the deals identical, so the paired differences are precise. A set with other
-    cards shuffles other cards: deal g is then another deal and only the seeds are shared.
-    Differences are paired by deal; '*' marks p < --alpha (with many rows, expect a few
-    marks by chance; none on fewer than 20 deals). Results are bot-versus-bot.
+    keep the deals identical, so the paired differences are precise; decks of the same
+    sizes with some ids renamed or replaced put B's card where A's was (paired as an
+    edit is). The same cards in another order, or decks of other sizes, make deal g
+    another deal: only the seeds are shared, and differences are paired by game index.
+    A copy that differs only in comments or layout is the same variant (an A/A check).
+    '*' marks p < --alpha (with many rows, expect a few marks by chance; none on fewer
+    than 20 deals). Results are bot-versus-bot.
     """
     from sunset_sim.analysis.tournament import seatings
     from sunset_sim.analysis.whatif import (
@@ -377,9 +380,12 @@ def compare_command(
         click.echo(f"\n{title}")
         print_table(_shown(frame[frame["section"] == section]), "table", "{:.4f}")
     marked = int(frame["significant"].sum())
+    # (the same deal, or only the same seeds: other cards, or the same in another order)
+    paired_deals = attrs["same_deals"] or (attrs["renamed"] and not attrs["reordered"])
+    pairing = "deal" if paired_deals else "game index"
     few = f", none with fewer than {MIN_VERDICT_DEALS} deals" if games < MIN_VERDICT_DEALS else ""
     click.echo(
-        f"\ndiff = B - A, paired by deal (n: deals), 95% CI; * p < {alpha:g}{few} ({marked} of "
+        f"\ndiff = B - A, paired by {pairing} (n: deals), 95% CI; * p < {alpha:g}{few} ({marked} of "
         f"{len(frame)} rows). {games} deals x {attrs['tables']} seatings per variant, "
         f"{players} players; results between bots: they describe these strategies, not "
         "human play"

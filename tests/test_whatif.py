@@ -143,6 +143,7 @@ def test_compare_tells_a_reordered_set_and_a_commented_copy(tmp_path):
     assert load_cards(reordered).commissions[0].id == DEFAULT_CARDS.commissions[1].id
     out = ok(cli("compare", *FIELD, "--games", 20, "--b-cards", reordered))
     assert "B holds some of A's cards at other places" in out and "a different deal" in out
+    assert "paired by game index (n: deals)" in out  # the footer says so too
     assert "paired by deal as for an edited card" not in out and "same variant" not in out
     # two ids swapped over cards alike but for their ids (L01 and L02, both a mountain)
     # deal the same games: a renaming, as the note said before moves were told

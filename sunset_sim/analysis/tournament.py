@@ -268,7 +268,8 @@ def tournament(
     ``on_chunk(games)`` is told of games played. Inputs are held to the CLI's limits (``InputError``); ``rules``
     may be a ``Rules`` record or a dict such as ``{"days": 4}``. With fewer strategies
     than seats they are repeated round the table, which a ``TournamentSeatWarning`` says
-    (the repeated ones have a larger n)."""
+    (the repeated ones have a larger n); two entrants that are one strategy with the same
+    values get a ``SameEntrantWarning`` (they play alike)."""
     players = validation.check_players(players)
     games = validation.check_games(games)
     seed = validation.check_seed(seed)
