@@ -38,13 +38,7 @@ __all__ = ["tournament_command"]
 
 @click.command("tournament")
 @strategy_option
-@click.option(
-    "--players",
-    type=cli_common.WHOLE,
-    default=4,
-    show_default=True,
-    help="Players per game (2 to 4).",
-)
+@cli_common.players_option
 @click.option(
     "--games",
     type=cli_common.GAMES,

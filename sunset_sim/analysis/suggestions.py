@@ -19,10 +19,10 @@ from sunset_sim.analysis.experiments import Lab, Restriction
 from sunset_sim.analysis.fresh_deals import (
     VERIFY_ROUNDS,
     Status,
+    measured_metric,
+    pooled,
+    straddles,
 )
-from sunset_sim.analysis.fresh_deals import measured_metric as _measured_metric
-from sunset_sim.analysis.fresh_deals import pooled as _pooled
-from sunset_sim.analysis.fresh_deals import straddles as _straddles
 from sunset_sim.analysis.targets import (
     METRIC,
     METRIC_TEXT,
@@ -123,7 +123,7 @@ def _measured_step(
     """One edit measured on the study's deals, as ``tried`` holds it: (miss, edits,
     (value, CI low, CI high), band low, band high); miss is how far outside (0 inside)."""
     family, card = target["family"], target["card"]
-    measure = _measured_metric(lab, edited, family, card)
+    measure = measured_metric(lab, edited, family, card)
     lab.forget(edited)
     low, high = bounds(edited)
     value = measure[0]
@@ -255,7 +255,7 @@ def _unsettled_note(row: dict) -> str:
     every batch of fresh deals played for it: inside by its value, not beyond doubt
     (a small study's CI may be wider than the target)."""
     low, high = row["target_low"], row["target_high"]
-    if not _straddles((row["after"], row["after_ci_low"], row["after_ci_high"]), low, high):
+    if not straddles((row["after"], row["after_ci_low"], row["after_ci_high"]), low, high):
         return ""
     return (
         f"{row['card']}: the suggested edit's value {row['after']:.2f} is inside {low:.2f} "
@@ -309,7 +309,7 @@ def all_edits_together(
     together, inside, notes = [], [], []
     for _, row in frame.iterrows():
         family = "plan" if row["card"] in plans else "commission"
-        value, value_low, value_high = _measured_metric(verify_lab, suggested, family, row["card"])
+        value, value_low, value_high = measured_metric(verify_lab, suggested, family, row["card"])
         together.append(value)
         inside.append(bool(row["target_low"] <= value <= row["target_high"]))
         if not inside[-1] and not any(note.startswith(f"{row['card']}: ") for note in notes):
@@ -350,13 +350,13 @@ def _verified_rows(
     low, high = bounds(edited)
     measures = []
     for batch in labs[:VERIFY_ROUNDS]:
-        measures.append(_measured_metric(batch, edited, family, card))
+        measures.append(measured_metric(batch, edited, family, card))
         batch.forget(edited)
-        after = _pooled(measures)
-        if not _straddles(after, low, high):
+        after = pooled(measures)
+        if not straddles(after, low, high):
             break
-    before = _pooled(
-        [_measured_metric(batch, cards, family, card) for batch in labs[: len(measures)]]
+    before = pooled(
+        [measured_metric(batch, cards, family, card) for batch in labs[: len(measures)]]
     )
     inside = low <= after[0] <= high
     deals = lab.games * len(measures)

@@ -70,12 +70,16 @@ class SameVariantWarning(UserWarning):
     """compare was given a B that is the same as A: every difference is 0 (an A/A check)."""
 
 
+DECKS = ("landscapes", "commissions", "goals", "plans")  # a CardSet's decks, dealt by place
+
+
 def same_cards(set_a: CardSet, set_b: CardSet) -> bool:
     """Whether two card sets play alike: the same cards in the same order, whatever
     their files' comments, layout or name (``content_hash`` covers the file's text, so a
     copy with a comment added is another set in a record, but the same variant here)."""
-    decks = ("features", "landscapes", "commissions", "goals", "plans")
-    return all(getattr(set_a, deck) == getattr(set_b, deck) for deck in decks)
+    return set_a.features == set_b.features and all(
+        getattr(set_a, deck) == getattr(set_b, deck) for deck in DECKS
+    )
 
 
 def check_two_variants(
@@ -326,7 +330,7 @@ def renamed_cards(set_a: CardSet, set_b: CardSet) -> list[tuple[str, str]]:
     empty where B holds one of A's cards at another place (``reordered``): deal g then
     deals that card elsewhere, another deal, not an edit of the same one."""
     pairs = []
-    for deck in ("landscapes", "commissions", "goals", "plans"):
+    for deck in DECKS:
         cards_a, cards_b = getattr(set_a, deck), getattr(set_b, deck)
         if len(cards_a) != len(cards_b):
             return []
@@ -338,7 +342,7 @@ def reordered(set_a: CardSet, set_b: CardSet) -> bool:
     """Whether one of A's cards, id and numbers alike, stands at another place of its
     deck in B where A has another card (two ids swapped over cards that stay put, or
     over two cards alike but for their ids, is a renaming: the deals are the same)."""
-    for deck in ("landscapes", "commissions", "goals", "plans"):
+    for deck in DECKS:
         cards_a = getattr(set_a, deck)
         places_a = {card: place for place, card in enumerate(cards_a)}
         for place, card in enumerate(getattr(set_b, deck)):

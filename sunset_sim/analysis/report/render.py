@@ -267,18 +267,15 @@ def _csv_note(name: str, table: pd.DataFrame) -> str:
 
 def _header_lines(report: Report) -> list[str]:
     meta = report.meta
+    games = f"{meta['games']:,} games, {meta['players']} players ({meta['rows']:,} seat rows)"
     counts = meta.get("player_counts") or []
-    # a report of several player counts: the sections but one show the largest count's
-    shown = (
-        f"{', '.join(str(c) for c in counts)} players (side by side in their section; the "
-        "other sections: "
-        if len(counts) > 1
-        else ""
-    )
+    if len(counts) > 1:  # the sections but one show the largest count's games
+        games = (
+            f"{', '.join(str(c) for c in counts)} players (side by side in their section; "
+            f"the other sections: {games})"
+        )
     lines = [
-        f"{shown}{meta['games']:,} games, {meta['players']} players ({meta['rows']:,} seat rows"
-        + (")" if shown else "")
-        + "); "
+        f"{games}; "
         f"strategies: {', '.join(meta['strategies'])}; cards: {meta['cards']}"
         + (f"; source: {meta['source']}" if meta["source"] else ""),
         "Every estimate is shown as value (95% CI); n is the sample size. " + RESULTS_NOTE,
