@@ -45,6 +45,7 @@ from sunset_sim.cli_report import report_command
 from sunset_sim.cli_study import study_command, value_command
 from sunset_sim.cli_tournament import tournament_command
 from sunset_sim.cli_tune import tune_command
+from sunset_sim.cli_watchdog import exit_when_interrupted
 from sunset_sim.cli_whatif import compare_command, sweep_command
 from sunset_sim.strategy import StrategyError, StrategyFault
 from sunset_sim.validation import InputError
@@ -85,7 +86,8 @@ class OneLineErrors(click.Group):
             sys.exit(2)
         with warnings.catch_warnings(), cli_common.sigterm_as_interrupt():
             warnings.showwarning = cli_notes.OneLineWarnings()
-            return self._main(args, prog_name, complete_var, **extra)
+            with exit_when_interrupted(own_process=args is None):  # (no args: a script's)
+                return self._main(args, prog_name, complete_var, **extra)
 
     def invoke(self, ctx: click.Context):
         """Ctrl-C becomes one line saying what was kept (``on_interrupt``), exit 130,

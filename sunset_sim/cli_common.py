@@ -20,8 +20,9 @@ from pathlib import Path
 
 import click
 
-from sunset_sim import validation
+from sunset_sim import files, validation
 from sunset_sim.cards.model import CardSet
+from sunset_sim.cli_watchdog import note_kept, stuck_watch
 from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
 from sunset_sim.files import NO_CLOBBER, SIGNALS_SEEN, note_signal, write_atomically
 from sunset_sim.rules.options import Rules
@@ -161,7 +162,8 @@ def sigterm_as_interrupt() -> Iterator[None]:
         handlers[signal.SIGINT] = _interrupt
     previous = {kind: signal.signal(kind, handler) for kind, handler in handlers.items() if kind}
     try:
-        yield
+        with stuck_watch(frozenset(previous)):  # a strategy that never returns: cli_watchdog
+            yield
     finally:
         for kind, handler in previous.items():
             signal.signal(kind, handler if handler is not None else signal.SIG_DFL)
@@ -179,6 +181,7 @@ def on_interrupt(kept: str | Callable[[], str]) -> None:
     context = click.get_current_context(silent=True)
     if context is not None:
         context.meta[INTERRUPT_NOTE] = kept
+        note_kept(kept)
 
 
 def interrupted_note(context: click.Context | None) -> str:
@@ -468,11 +471,12 @@ def hold_output_lock(path: Path) -> None:
         return
     lock_path = target.with_name(f".{target.name}.writing")
     try:
-        handle = open(lock_path, "a+b")  # noqa: SIM115 - held until the command ends
+        handle = files.open_lock(lock_path)  # held until the command ends
     except OSError as error:  # a folder that cannot be written (even by root: /proc):
         # said now, not after the games (every output is written beside such a file)
         raise CliError(
-            f"{path}: cannot write in folder {target.parent}: {error.strerror or error}"
+            f"{path}: cannot write in folder {target.parent} ({lock_path.name}): "
+            f"{error.strerror or error}"
         ) from None
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -488,6 +492,7 @@ def hold_output_lock(path: Path) -> None:
         handle.close()
 
     context.call_on_close(release)
+    files.at_forced_exit(lambda: lock_path.unlink(missing_ok=True))
 
 
 def check_out_folder(out_dir: Path, force: bool) -> None:

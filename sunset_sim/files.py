@@ -128,6 +128,15 @@ def note_signal(number: int) -> None:
     SIGNALS_SEEN.append(number)
 
 
+# What a run stopped without its own clean-up (cli_watchdog: a strategy that never
+# returns) still undoes: each removes a lock or temporary file, safe from another thread
+FORCED_EXIT_CLEAN_UP: list[Callable[[], None]] = []
+
+
+def at_forced_exit(clean_up: Callable[[], None]) -> None:
+    FORCED_EXIT_CLEAN_UP.append(clean_up)
+
+
 def stop_if_signalled() -> None:
     """KeyboardInterrupt if this run was sent a signal, even one Python dropped: nothing
     is committed after an interrupt."""
@@ -139,6 +148,23 @@ def stop_if_signalled() -> None:
 # (no --force): written only if nothing appeared there while it played (cli_common)
 NO_CLOBBER: set[str] = set()
 MADE_MEANWHILE = "already exists (made while this run played; use --force)"
+
+
+def open_lock(path: str | os.PathLike):
+    """A lock file, opened for flock: created if missing, never through a link (a link
+    would make the tool create or open a file the user did not name) and only a regular
+    file (a FIFO blocked the open forever). OSError, with its reason, otherwise."""
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        descriptor = os.open(path, flags, 0o644)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise OSError(errno.ELOOP, "it is a symbolic link") from None
+        raise
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise OSError(errno.EINVAL, "it is not a regular file")
+    return os.fdopen(descriptor, "a+b")
 
 
 def check_still_free(path: str | os.PathLike) -> None:

@@ -21,8 +21,10 @@ from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.files import (
+    at_forced_exit,
     check_still_free,
     move_into_place,
+    open_lock,
     process_tag,
     remove_dead_temporaries,
     signals_held,
@@ -419,9 +421,11 @@ class _TableWriter:
         self.made = made  # provenance: Parquet schema metadata, or the CSV's sidecar
         self.lock_path = path.with_name(f".{path.name}.lock")
         try:
-            self.lock = open(self.lock_path, "a+b")  # noqa: SIM115 - held until close/abort
+            self.lock = open_lock(self.lock_path)  # held until close/abort
         except OSError as error:
-            raise RunError(f"{path}: cannot write beside it: {error.strerror or error}") from None
+            raise RunError(
+                f"{path}: cannot write beside it ({self.lock_path.name}): {error.strerror or error}"
+            ) from None
         try:
             fcntl.flock(self.lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -434,6 +438,7 @@ class _TableWriter:
         self.temporary = path.with_name(
             f".{path.name}.{process_tag()}-{secrets.token_hex(4)}.partial"
         )
+        at_forced_exit(self._forced_clean_up)
         self.parquet = path.suffix.lower() != ".csv"
         self.writer = None
         self.stream = None
@@ -494,6 +499,12 @@ class _TableWriter:
         self.writer = self.stream = None
         self.temporary.unlink(missing_ok=True)
         self._unlock()
+
+    def _forced_clean_up(self) -> None:
+        """The files of a run still writing, stopped from another thread (cli_watchdog)."""
+        if not self.lock.closed:
+            self.temporary.unlink(missing_ok=True)
+            self.lock_path.unlink(missing_ok=True)
 
     def _unlock(self) -> None:
         if not self.lock.closed:

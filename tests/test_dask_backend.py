@@ -91,6 +91,37 @@ def test_unreachable_scheduler_is_one_line(monkeypatch, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_scheduler_without_workers_is_one_line(tmp_path):
+    """joblib waits 10 s for a worker, then raised TimeoutError: a 75-line traceback whose
+    advice was a Python call."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    pytest.importorskip("distributed")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", str(port), "--no-dashboard"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        for _ in range(600):  # until it listens
+            with socket.socket() as check:
+                if check.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        result = cli(*RUN, "--backend", "dask", "--scheduler", address)
+    finally:
+        scheduler.terminate()
+        scheduler.wait(timeout=60)
+    fails(result, f"--scheduler {address}: ", "no worker", "start workers")
+
+
 @pytest.mark.parametrize("value", ["abc", "-1", "nan", "inf", "0"])
 def test_a_bad_dask_timeout_is_one_line_and_no_matter_for_local_runs(monkeypatch, value):
     """SUNSET_SIM_DASK_TIMEOUT=abc was read on import: every run, local ones too, ended in

@@ -106,6 +106,33 @@ def test_a_dangling_link_is_an_existing_output(tmp_path):
     assert link.is_symlink()
 
 
+@pytest.mark.parametrize("out", ["run/", "rows.parquet"])
+@pytest.mark.parametrize("kind", ["fifo", "link"])
+def test_a_lock_file_that_is_a_fifo_or_a_link_is_one_line(tmp_path, out, kind):
+    """The lock an output holds beside it (``.lock`` in a dataset folder, ``.NAME.lock``
+    and ``.NAME.writing`` beside a file): a FIFO there blocked the run forever, and a
+    dangling link made it create the file the link names, outside what the user named."""
+    import os
+
+    target = tmp_path / out
+    locks = [target / ".lock"] if out.endswith("/") else [
+        tmp_path / f".{target.name}.lock", tmp_path / f".{target.name}.writing"
+    ]  # fmt: skip
+    target.parent.mkdir(exist_ok=True)
+    (target if out.endswith("/") else tmp_path).mkdir(exist_ok=True)
+    for lock in locks:
+        for made in (tmp_path / "named-by-the-link.txt", *locks):
+            if os.path.lexists(made):
+                made.unlink()
+        if kind == "fifo":
+            os.mkfifo(lock)
+        else:
+            lock.symlink_to(tmp_path / "named-by-the-link.txt")
+        reason = "not a regular file" if kind == "fifo" else "symbolic link"
+        fails(cli("simulate", "-n", "20", "-q", "-o", str(target)), lock.name, reason)
+        assert not (tmp_path / "named-by-the-link.txt").exists()
+
+
 @pytest.mark.parametrize(
     "command",
     [

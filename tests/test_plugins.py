@@ -250,6 +250,47 @@ def test_digest_covers_helpers_in_other_files_and_constants(tmp_path):
     assert ("hash_helper_mod.OFFSET", b"1") in constants
 
 
+HOME_FILES = {
+    "home_plugin_mod.py": (
+        "import home_pkg_mod.tools\nimport home_overload_api\n"
+        "from home_enum_mod import Choice\nfrom sunset_sim.engine.jit import jit\n\n"
+        "@jit\ndef decide(kind, obs, options, n_options, params, rng, tables):\n"
+        "    return home_pkg_mod.tools.pick(n_options) + Choice.FIRST"
+        " + home_overload_api.pick(n_options)\n"
+    ),
+    "home_pkg_mod/__init__.py": "",
+    "home_pkg_mod/tools.py": (
+        "from sunset_sim.engine.jit import jit\n\n@jit\ndef pick(n):\n    return 0\n"
+    ),
+    "home_enum_mod.py": "from enum import IntEnum\n\nclass Choice(IntEnum):\n    FIRST = 0\n",
+    "home_overload_api.py": "def pick(n):\n    return 0\n\nimport home_overload_impl\n",
+    "home_overload_impl.py": (
+        "from numba.extending import overload\nimport home_overload_api\n\n"
+        "@overload(home_overload_api.pick)\ndef _pick(n):\n    return lambda n: 0\n"
+    ),
+    "home_sibling_mod.py": "VALUE = 1\n",  # in the folder, never imported by the plug-in
+}
+
+
+def test_digest_covers_what_a_plugin_imports_from_its_own_folder(tmp_path):
+    """A helper reached as ``pkg.sub.fn``, an IntEnum's constants and an ``@overload``
+    in another file: the walk of names in the code missed all three, so editing them
+    loaded the old machine code (exit 0, other results than with the cache off)."""
+    for name, text in HOME_FILES.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        files = dependency_files(importlib.import_module("home_plugin_mod").decide)[0]
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in list(sys.modules):
+            if name.startswith("home_"):
+                sys.modules.pop(name)
+    found = {Path(path).relative_to(tmp_path).as_posix() for path in files if "home_" in path}
+    assert found == set(HOME_FILES) - {"home_sibling_mod.py"}
+
+
 def test_a_helper_edited_while_the_process_runs_changes_the_digest(tmp_path):
     """A notebook that edits a helper file in place and imports again must compile the new
     code: the file's digest was kept by its path for the life of the process, so the

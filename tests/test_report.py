@@ -372,6 +372,12 @@ def test_a_side_without_a_win_does_not_make_the_effect_certain():
     assert stats.stratified_diff_sums(*rest, *some, rate=True) == pytest.approx(
         stats.stratified_diff_sums(*rest, *some)
     )
+    # the raw difference too: 9 seats that all lost gave +33.3 (33.0 to 33.6), p = 0
+    lost, field = (9, 0.0, 0.0), (30000, 10000.0, 10000.0)
+    assert stats.diff_ci_sums(*field, *lost)[1] > 0.32
+    raw = stats.diff_ci_sums(*field, *lost, rate=True)
+    assert raw[1] < 0.2 and raw[3] > 1e-4  # no narrower than the lost side's own rate
+    assert stats.diff_ci_sums(*rest, *some, rate=True) == stats.diff_ci_sums(*rest, *some)
 
 
 def test_report_within_strategy_columns(report):

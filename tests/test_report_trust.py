@@ -514,3 +514,15 @@ def test_a_plan_cards_painting_interval_stays_within_what_it_paints(report):
     assert (table["cards_painted_ci_low"] >= 0).all()
     assert _bounded((0.99, 0.97, 1.00008), 1) == (0.99, 0.97, 1)
     assert _bounded((0.01, -0.002, 0.03), 2) == (0.01, 0.0, 0.03)
+
+
+def test_plan_card_associations_are_named_so_and_left_out_beside_measured_values(report):
+    """The findings listed "plan card P1: -3.0 points when chosen" in a report whose study
+    measured P1 at +0.8: with a study, the plan cards' findings are its measured values;
+    without, an association says it is one."""
+    from sunset_sim.analysis.report.sections import plans
+
+    alone = plans.finding_candidates(report.tables, False, 30)
+    assert alone and all("an association, not what the card is worth" in c[7] for c in alone)
+    measured = dict(report.tables, study_plan=pd.DataFrame({"card": ["P1"], "value": [0.8]}))
+    assert plans.finding_candidates(measured, False, 30) == []

@@ -332,6 +332,16 @@ def test_damaged_manifest_is_one_line(started):
     fails(cli(*RUN, "--out", started, "--resume"), MANIFEST, "damaged")
 
 
+@pytest.mark.parametrize("first_game", [25.0, False, "25"], ids=["float", "bool", "text"])
+def test_a_chunk_entry_of_the_wrong_type_is_one_line_on_resume(started, first_game):
+    """A first game written 25.0 gave a traceback on --resume (a format code), and False
+    (equal to 0) resumed and said the run was written, into a folder report refuses."""
+    manifest = json.loads((started / MANIFEST).read_text())
+    manifest["chunks"][-1]["first_game"] = first_game
+    (started / MANIFEST).write_text(json.dumps(manifest))
+    fails(cli(*RUN, "--out", started, "--resume"), MANIFEST, "damaged chunk entry")
+
+
 @pytest.mark.parametrize(
     "args, needle",
     [

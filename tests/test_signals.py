@@ -104,3 +104,65 @@ def test_a_closed_or_abandoned_standard_output_is_said_not_lost_silently():
         assert gone.stdout.split() == ["141"], (options, gone.stdout, gone.stderr)
         assert "Traceback" not in gone.stderr
         assert "standard output was closed by its reader" in gone.stderr
+
+
+STUCK_PLUGIN = """
+from sunset_sim.engine.jit import jit
+from sunset_sim.strategy import StrategySpec
+
+@jit
+def decide(kind, obs, options, n_options, params, rng, tables):
+    turns = 0
+    while obs[0] >= 0:  # never returns
+        turns += 1
+    return turns
+
+STRATEGY = StrategySpec(name="stuck-probe", description="never returns", decide=decide,
+                        parameters=())
+"""
+
+# The kernel entered, SIGTERM is sent once from a timer: Python's handler cannot run while the
+# main thread is inside compiled code
+SIGNAL_IN_THE_GAMES = """
+import os, signal, sys, threading
+from sunset_sim.engine import decisions
+real = decisions.with_fault_slot
+timers = []
+def with_fault_slot(functions):  # (batch.play_block, just before the kernel)
+    if not timers:
+        timers.append(threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGTERM)))
+        timers[0].start()
+    return real(functions)
+decisions.with_fault_slot = with_fault_slot
+from sunset_sim.cli import main
+sys.argv[0] = "sunset-sim"
+main()  # (as the console script calls it: a process of its own)
+"""
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_sigterm_while_a_strategy_never_returns_still_ends_the_run(tmp_path, jobs):
+    """A plug-in stuck in a loop left SIGTERM and Ctrl-C unanswered until SIGKILL: on one
+    thread (the main thread inside compiled code) no line and no exit; on two, the line,
+    then no exit (Python waits for its threads). Now the run ends a few seconds after the
+    signal with the command's line and exit 143, its output lock removed."""
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "stuck_probe.py").write_text(STUCK_PLUGIN, encoding="utf-8")
+    out = tmp_path / "rows.parquet"
+    args = ["--strategy-path", tmp_path, "simulate", "--games", "2", "--players", "2",
+            "--strategy", "stuck-probe", "--strategy", "random", "--quiet", "--out", out,
+            "--jobs", jobs]  # fmt: skip
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNAL_IN_THE_GAMES, *map(str, args)],
+        capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert done.returncode == 143, done.stderr[-2000:]
+    line = done.stderr.splitlines()[-1]
+    assert line.startswith(f"interrupted; nothing written to {out}"), done.stderr[-2000:]
+    assert ("had not returned" in line) == (jobs == 1)  # on two, Python's handler said it
+    assert {path.name for path in tmp_path.iterdir()} - {"__pycache__"} == {"stuck_probe.py"}
+    assert time.monotonic() - start < 600

@@ -127,6 +127,15 @@ def test_plan_ids_with_commas_and_plan_cards_that_all_wake_at_once():
     assert "the 2 earliest (P2, P3, " in sentence
 
 
+def late_worth_more() -> pd.DataFrame:
+    """Study values of P1-P4: the later two worth 8 points more (CIs +-0.5)."""
+    return pd.DataFrame(
+        {"card": ["P1", "P2", "P3", "P4"], "value": [1.0, 1.0, 9.0, 9.0],
+         "value_ci_low": [0.5, 0.5, 8.5, 8.5], "value_ci_high": [1.5, 1.5, 9.5, 9.5],
+         "fame_cost": 0.0, "fame_cost_ci_low": 0.0, "fame_cost_ci_high": 0.0, "n": 10}
+    )  # fmt: skip
+
+
 def test_no_paint_power_is_named_where_the_late_cards_paint_no_more():
     """The halves split by wake-up time; where the later cards paint no more than the
     earlier ones, the conclusion said "paint power beats early rise" all the same."""
@@ -137,14 +146,34 @@ def test_no_paint_power_is_named_where_the_late_cards_paint_no_more():
          "wake_minutes": [300, 315, 360, 375], "directions": "NESW", "hike": 2,
          "paint": [3, 2, 1, 3]}
     )  # fmt: skip
-    values = pd.DataFrame(
-        {"card": ["P1", "P2", "P3", "P4"], "value": [1.0, 1.0, 9.0, 9.0],
-         "value_ci_low": [0.5, 0.5, 8.5, 8.5], "value_ci_high": [1.5, 1.5, 9.5, 9.5],
-         "fame_cost": 0.0, "fame_cost_ci_low": 0.0, "fame_cost_ci_high": 0.0, "n": 10}
-    )  # fmt: skip
+    values = late_worth_more()
     sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})
     assert sentence.startswith("Conclusion: rising later beats early rise by 8.0 points; ")
     assert "paint power" not in sentence and "paint 2.00 against 2.50 on average" in sentence
     plans["paint"] = [1, 1, 2, 3]  # the later cards paint more: paint power, as before
     sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})
     assert sentence.startswith("Conclusion: paint power beats early rise by 8.0 points: ")
+
+
+def test_the_power_the_later_cards_have_more_of_is_named():
+    """Every plan card painting 2, the later ones hiking further and turning more ways:
+    the conclusion said "rising later beats early rise" and that the halves differed in
+    wake-up time alone, though the values followed hike and directions."""
+    from sunset_sim.analysis.report.sections.plans import tradeoff_conclusion
+
+    plans = pd.DataFrame(
+        {"plan": ["P1", "P2", "P3", "P4"], "wake": ["5:00", "5:15", "6:00", "6:15"],
+         "wake_minutes": [300, 315, 360, 375], "paint": 2, "hike": [1, 2, 3, 4],
+         "directions": ["horizontal", "orthogonal", "orthogonal", "all"]}
+    )  # fmt: skip
+    values = late_worth_more()
+    sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})
+    assert sentence.startswith(
+        "Conclusion: the later cards' power in hike and directions beats early rise by 8.0 "
+    ), sentence
+    assert "rising later" not in sentence and "paint power" not in sentence
+    assert "The later cards have more hike and directions on average" in sentence
+    plans["paint"] = [1, 1, 2, 3]  # and paint more: paint power, the parts named
+    sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})
+    assert sentence.startswith("Conclusion: paint power beats early rise by 8.0 points: ")
+    assert "more paint, hike and directions on average" in sentence

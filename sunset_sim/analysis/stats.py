@@ -223,15 +223,21 @@ def z_test_p(diff, se):
     return _scalar(p)
 
 
-def diff_ci_sums(na, ta, qa, nb, tb, qb, z: float = Z95):
+def diff_ci_sums(na, ta, qa, nb, tb, qb, z: float = Z95, rate: bool = False):
     """Difference of two means (a - b) from their sums: ``(diff, lo, hi, p_value)``.
 
-    Welch standard error, normal approximation; vectorised over groups."""
+    Welch standard error, normal approximation; vectorised over groups. With ``rate``
+    (values in [0, 1], a win share), a side whose values are all the same takes the rule
+    of succession's variance, as in ``stratified_diff_sums``: 9 seats that all lost gave
+    "+33.3 (33.0 to 33.6), p = 0", narrower than their own rate's interval."""
     na, ta, qa, nb, tb, qb = (np.asarray(v, dtype=np.float64) for v in (na, ta, qa, nb, tb, qb))
     with np.errstate(invalid="ignore", divide="ignore"):
         ma, mb = ta / na, tb / nb
         va = np.maximum(qa / na - ma * ma, 0.0) * na / (na - 1)
         vb = np.maximum(qb / nb - mb * mb, 0.0) * nb / (nb - 1)
+        if rate:
+            va = np.where(va <= 1e-12, _succession_variance(ta, na), va)
+            vb = np.where(vb <= 1e-12, _succession_variance(tb, nb), vb)
         se = np.sqrt(va / na + vb / nb)
         ok = (na > 1) & (nb > 1)
         diff = np.where((na > 0) & (nb > 0), ma - mb, np.nan)

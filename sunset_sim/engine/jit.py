@@ -5,8 +5,9 @@ on, each function's machine code is saved under ``cache_folder()`` and found aga
 next process, keyed by a digest of everything it compiles from (``dependency_digest``):
 the source file of the function and of every jitted function, intrinsic or plain
 function it reaches through its global names (found by walking them, not listed by
-hand), the values of the constants it reads (``GRID_SIZE``, ``NEXT_CELL`` ...), and the
-numba, numpy and Python versions. numba's own cache checks only the function's own file,
+hand), the values of the constants it reads (``GRID_SIZE``, ``NEXT_CELL`` ...), for a
+plug-in every module it imports from its own folder, and the numba, numpy and Python
+versions. numba's own cache checks only the function's own file,
 so an edit to a helper in another file would load stale code; this digest does not.
 Editing one strategy therefore recompiles that strategy (and its adapter,
 ``engine/decisions.py``) and nothing else; editing ``strategy_tools.py`` recompiles what
@@ -40,6 +41,7 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import Dispatcher
 from numba.extending import _Intrinsic
 
+from sunset_sim.engine.home_imports import imported_from_home
 from sunset_sim.files import temporary_names
 
 CACHE = os.environ.get("SUNSET_SIM_NO_CACHE", "") not in ("1", "true", "yes")
@@ -229,7 +231,8 @@ def dependency_files(function: object) -> tuple[list[str], list[tuple[str, bytes
 
     Follows global names (and ``module.attribute`` names) to jitted functions,
     intrinsics and plain functions, and closure cells, skipping numba, numpy and
-    llvmlite (their versions are hashed instead)."""
+    llvmlite (their versions are hashed instead); then, for a user's module, the modules
+    it imports from its own folder (``home_imports.imported_from_home``)."""
     files: set[str] = set()
     constants: dict[str, bytes] = {}
     seen: set[int] = set()
@@ -266,6 +269,7 @@ def dependency_files(function: object) -> tuple[list[str], list[tuple[str, bytes
             constant = _constant_bytes(value)
             if constant is not None:
                 constants[f"{py_func.__module__}.{name}"] = constant
+    files |= imported_from_home(files)
     return sorted(files), sorted(constants.items())
 
 

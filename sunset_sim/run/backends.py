@@ -338,7 +338,14 @@ class DaskBackend:
         with joblib.parallel_config(backend=joblib_dask_backend(), client=self.client):
             # ordered results, one chunk per task (no auto-batching of "fast" tasks)
             parallel = joblib.Parallel(n_jobs=-1, batch_size=1, return_as="generator")
-            results = parallel(tasks())
+            try:
+                results = parallel(tasks())
+            except TimeoutError as error:  # joblib: "... has no worker after 10 seconds. ..."
+                reason = (str(error).splitlines() or ["no worker"])[0].split(". ")[0]
+                raise RunError(
+                    f"--scheduler {self.scheduler}: {reason}; start workers "
+                    "for it (dask worker ADDRESS) or name another --scheduler"
+                ) from None
             try:
                 for worker, engine, batch in results:
                     index, expected = dispatched.popleft()

@@ -35,7 +35,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sunset_sim.cards.model import CardSet
-from sunset_sim.files import JSONTextError, file_digest, flush_file, flush_folder, parse_json
+from sunset_sim.files import (
+    JSONTextError,
+    file_digest,
+    flush_file,
+    flush_folder,
+    open_lock,
+    parse_json,
+)
 from sunset_sim.lazy import LazyModule
 from sunset_sim.result_rows import check_rows
 from sunset_sim.results import WIN_SCALE, Summary
@@ -509,6 +516,8 @@ def _kept_chunks(folder: Path, identity: dict) -> dict[int, dict]:
         try:
             first, count, name = entry["first_game"], entry["games"], entry["file"]
         except (TypeError, KeyError):
+            first = None
+        if type(first) is not int or type(count) is not int:  # (not 100.0, not False)
             raise RunError(f"{folder / MANIFEST}: damaged chunk entry {entry!r:.80}") from None
         if plan.get(first) != count or name != part_name(first) or first in kept:
             raise RunError(f"{folder / MANIFEST}: chunk {name} is not in this run's chunk plan")
@@ -558,7 +567,10 @@ def _take_lock(folder: Path):
         import fcntl
     except ImportError:  # no flock (Windows): one writer per folder is up to the user
         return None
-    handle = open(folder / LOCK, "a")  # noqa: SIM115 - held until close()
+    try:
+        handle = open_lock(folder / LOCK)  # held until close()
+    except OSError as error:
+        raise RunError(f"{folder / LOCK}: cannot lock: {error.strerror or error}") from None
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

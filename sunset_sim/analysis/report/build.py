@@ -158,18 +158,19 @@ def build_report(
     if confounded:
         notes.append(
             "each seat held one strategy in every game, so seat differences (and Balance) mix "
-            "seat advantage with strategy strength; rotate seats (`sunset-sim tournament`) "
+            "seat advantage with strategy strength; rotate seats (sunset-sim tournament) "
             "or seat one strategy everywhere to measure seat fairness"
         )
-    findings = _findings(
-        tables, max_findings, confounded=confounded, min_samples=min_samples, min_group=min_group
-    )
     drawn = {}
     if callable(study):  # the rows' sections are done: draw their plots, then wait for it
         drawn = draw_early(tables, on_step)
         study = study()
-    if study is not None:
+    if study is not None:  # (before the findings: a measured value replaces associations)
         tables.update(study_tables(study))
+    findings = _findings(
+        tables, max_findings, confounded=confounded, min_samples=min_samples, min_group=min_group
+    )
+    if study is not None:
         findings = study_findings(study) + findings
     meta = {
         "title": title,

@@ -67,7 +67,7 @@ def commission_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     effect = _within(win_split, other_split, min_n=min_samples)
     # win share's intervals over games (a game's completer and the others share its win)
     effect = over_games(effect, win_split, other_split, completed, other, data, min_n=min_samples)
-    raw = stats.diff_ci_sums(*win[:, :3].T, *rest[:, :3].T)
+    raw = stats.diff_ci_sums(*win[:, :3].T, *rest[:, :3].T, rate=True)
     raw = over_games(raw, win, rest, completed, other, data, stratified=False)
     if shown is not None:
         first_seat = shown[:: data.players]  # the same on each seat's row of a game

@@ -46,7 +46,7 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         effect, cell.reshape(data.players, -1), rest, *sides, data, min_n=min_samples
     )
     seat_sums = np.column_stack([n, s, q])
-    raw = stats.diff_ci_sums(*seat_sums.T, *(total - seat_sums).T)
+    raw = stats.diff_ci_sums(*seat_sums.T, *(total - seat_sums).T, rate=True)
     raw = over_games(raw, seat_sums, total - seat_sums, *sides, data, stratified=False)
     rows = []
     for i in range(data.players):
@@ -125,7 +125,7 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
             data, min_n=min_samples,
         )  # fmt: skip
         pooled, pooled_rest = cell.sum(axis=1), rest.sum(axis=1)
-        raw = stats.diff_ci_sums(*pooled.T, *pooled_rest.T)
+        raw = stats.diff_ci_sums(*pooled.T, *pooled_rest.T, rate=True)
         raw = over_games(raw, pooled, pooled_rest, *sides, data, stratified=False)
         rows = []
         for p in range(data.players):

@@ -66,7 +66,7 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     others = seen - keeper
     effect = _within(keeper.reshape(n_goals, -1), others.reshape(n_goals, -1), min_n=min_samples)
     keeper_all, others_all = keeper.sum(axis=1), others.sum(axis=1)
-    raw = stats.diff_ci_sums(*keeper_all.T, *others_all.T)
+    raw = stats.diff_ci_sums(*keeper_all.T, *others_all.T, rate=True)
     # win share's intervals over games (a game's keeper and the other seats share its win)
     sides = _goal_sides(data, days, n_goals)
     effect = over_games(

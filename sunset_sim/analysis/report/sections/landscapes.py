@@ -57,7 +57,7 @@ def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     effect = over_games(
         effect, took_split, left_split, painted, passed, data, m=5, min_n=min_samples
     )
-    raw = stats.diff_ci_sums(*took[:, :3].T, *left[:, :3].T)
+    raw = stats.diff_ci_sums(*took[:, :3].T, *left[:, :3].T, rate=True)
     raw = over_games(raw, took, left, painted, passed, data, stratified=False, m=5)
     fame_raw = fame_over_games(took, left, painted, passed, data)
     rows = []
@@ -102,7 +102,7 @@ def landscape_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     effect = _within(took_split, left_split, 5, min_n=min_samples)
     sides = (feature_took[:, None], feature_left[:, None])
     effect = over_games(effect, took_split, left_split, *sides, data, m=5, min_n=min_samples)
-    raw = stats.diff_ci_sums(*took_f[:, :3].T, *left_f[:, :3].T)
+    raw = stats.diff_ci_sums(*took_f[:, :3].T, *left_f[:, :3].T, rate=True)
     raw = over_games(raw, took_f, left_f, *sides, data, stratified=False, m=5)
     fame_raw = fame_over_games(took_f, left_f, *sides, data)
     icon_matrix = np.array([c.features for c in cards.landscapes], dtype=np.float64)

@@ -36,6 +36,7 @@ from sunset_sim.analysis.report.model import (
 )
 from sunset_sim.analysis.report.plotting import _colours, _figure, _labelled_points, _png
 from sunset_sim.cards.model import CardSet
+from sunset_sim.enums import DIRECTION_SETS
 
 
 def _plan_codes(column: pd.Series, cards: CardSet, name: str) -> np.ndarray:
@@ -124,7 +125,7 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         pick = stats.proportion_ci(picks[i], seat_days)
         win = stats.rate_ci_sums(*sums[i])
         other = total - sums[i]
-        diff = stats.diff_ci_sums(*sums[i], *other)
+        diff = stats.diff_ci_sums(*sums[i], *other, rate=True)
         rows.append(
             {
                 "plan": card.id,
@@ -293,11 +294,21 @@ def tradeoff_conclusion(tables: Tables) -> str:
         f"of {diff:+.1f} points (95% CI {diff - half_width:+.1f} to {diff + half_width:+.1f}; "
         "restricted play on the same deals, between bots)."
     )
-    late_paint, early_paint = float(late["paint"].mean()), float(early["paint"].mean())
-    if late_paint <= early_paint:  # the halves differ in wake-up time alone: no "paint power"
+    # what the later half has more of (the cards' power: paint, hike, directions), on
+    # average; a conclusion names no more than that as the reason
+    directions = lambda part: part["directions"].map(  # noqa: E731 (a set's directions)
+        lambda name: bin(DIRECTION_SETS.get(name, 0)).count("1")
+    )
+    aspects = {
+        "paint": (float(late["paint"].mean()), float(early["paint"].mean())),
+        "hike": (float(late["hike"].mean()), float(early["hike"].mean())),
+        "directions": (float(directions(late).mean()), float(directions(early).mean())),
+    }
+    more = [name for name, (later, earlier) in aspects.items() if later > earlier]
+    if not more:  # the halves differ in wake-up time, not in power
         said = (
-            f"the later plan cards paint no more than the earlier ones (paint {late_paint:.2f} "
-            f"against {early_paint:.2f} on average)"
+            "the later plan cards paint, hike and turn no more than the earlier ones (paint "
+            f"{aspects['paint'][0]:.2f} against {aspects['paint'][1]:.2f} on average)"
         )
         if diff - half_width > 0:
             return (
@@ -308,11 +319,23 @@ def tradeoff_conclusion(tables: Tables) -> str:
                 f"Conclusion: early rise beats rising later by {-diff:.1f} points; {said}: {detail}"
             )
         return f"Conclusion: neither early nor late rise is worth more here; {said}: {detail}"
+    # "paint power" where the later cards paint more; where they only hike further or
+    # turn more ways, those are named instead
+    power = "paint power" if "paint" in more else f"the later cards' power in {_joined(more)}"
+    if more != ["paint"]:  # which parts of the power differ is said, not assumed
+        detail += (
+            f" The later cards have more {_joined(more)} on average: the difference is "
+            "theirs together, with the later wake-up (the value table shows each card's)."
+        )
     if diff - half_width > 0:
-        return f"Conclusion: paint power beats early rise by {diff:.1f} points: {detail}"
+        return f"Conclusion: {power} beats early rise by {diff:.1f} points: {detail}"
     if diff + half_width < 0:
-        return f"Conclusion: early rise beats paint power by {-diff:.1f} points: {detail}"
-    return f"Conclusion: neither early rise nor paint power is worth more here: {detail}"
+        return f"Conclusion: early rise beats {power} by {-diff:.1f} points: {detail}"
+    return f"Conclusion: neither early rise nor {power} is worth more here: {detail}"
+
+
+def _joined(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def fill(s: Section, report: Report) -> None:
@@ -386,12 +409,18 @@ def fill(s: Section, report: Report) -> None:
 
 
 def finding_candidates(tables: Tables, confounded: bool, min_samples: int) -> list[Candidate]:
+    """With/without associations, only where no study measured the cards' values: a card
+    chosen in the games its holder was losing anyway showed "-3.0 points when chosen"
+    beside a measured value of +0.8 (its findings are the study's, study_findings)."""
+    if "study_plan" in tables:
+        return []
     return effect_candidates(
         tables,
         "plan_cards",
         lambda r: f"plan card {r.plan} ({r.wake})",
         "win_effect",
-        f"points of win share when chosen vs not chosen, {WITHIN}",
+        f"points of win share when chosen vs not chosen, {WITHIN} (an association, not "
+        "what the card is worth: a study measures that)",
         "n_effect",
         "win_diff",
         min_samples=min_samples,
