@@ -23,7 +23,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 
-from sunset_sim.files import FORCED_EXIT_CLEAN_UP, SIGNALS_SEEN
+from sunset_sim.files import FORCED_EXIT_CLEAN_UP, SIGNALS_SEEN, SIGNALS_TAKEN
 from sunset_sim.validation import one_line
 
 GRACE_S = 5.0  # a game plays in well under a second; a slow plug-in's game in seconds
@@ -65,7 +65,7 @@ def _watch(receiver: socket.socket, numbers: frozenset[int], stopped: threading.
         if not data or stopped.is_set():
             return
         received += [number for number in data if number in numbers]
-        if not received or stopped.wait(GRACE_S) or len(SIGNALS_SEEN) >= len(received):
+        if not received or stopped.wait(GRACE_S) or len(SIGNALS_TAKEN) >= len(received):
             continue  # none of ours, the block ended, or Python's handler took them
         line = (
             f"interrupted; {_kept_line()} (a strategy had not returned {GRACE_S:.0f} s after "
@@ -92,11 +92,12 @@ def exit_when_interrupted(own_process: bool) -> Iterator[None]:
 
 @contextlib.contextmanager
 def stuck_watch(numbers: frozenset[int]) -> Iterator[None]:
-    """Watch for ``numbers`` (signals whose Python handler notes them in SIGNALS_SEEN)
+    """Watch for ``numbers`` (signals whose Python handler notes them in SIGNALS_TAKEN)
     for the block; main thread only. Where the wake-up descriptor is taken (an event
     loop's), nothing is watched."""
     _KEPT.clear()
     FORCED_EXIT_CLEAN_UP.clear()
+    SIGNALS_TAKEN.clear()
     receiver, sender = socket.socketpair()
     sender.setblocking(False)
     try:

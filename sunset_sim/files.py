@@ -124,8 +124,14 @@ def temporary_names(name: str) -> re.Pattern:
 SIGNALS_SEEN: list[int] = []
 
 
+# Every SIGINT or SIGTERM a Python handler of this tool took, held ones too
+# (signals_held): what cli_watchdog counts as answered
+SIGNALS_TAKEN: list[int] = []
+
+
 def note_signal(number: int) -> None:
     SIGNALS_SEEN.append(number)
+    SIGNALS_TAKEN.append(number)
 
 
 # What a run stopped without its own clean-up (cli_watchdog: a strategy that never
@@ -462,10 +468,15 @@ def signals_held() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
+
+    def hold(number: int, frame) -> None:
+        caught.append(number)
+        SIGNALS_TAKEN.append(number)  # (answered: a long block is not a stuck strategy)
+
     previous = {}
     for kind in (signal.SIGINT, getattr(signal, "SIGTERM", None)):
         if kind is not None and signal.getsignal(kind) is not None:
-            previous[kind] = signal.signal(kind, lambda number, frame: caught.append(number))
+            previous[kind] = signal.signal(kind, hold)
     try:
         yield
     finally:

@@ -198,6 +198,19 @@ def test_full_disk_on_every_write_path(tmp_path, monkeypatch, args):
     assert left == [], left
 
 
+def test_a_full_disk_while_the_manifest_is_written_names_it(tmp_path, monkeypatch):
+    """A dataset folder's manifest on a full disk: the line said "output: cannot write"."""
+    from sunset_sim.run import dataset
+
+    def no_space(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(dataset.json, "dump", no_space)
+    out = tmp_path / "run"
+    line = fails(cli("simulate", "--games", "20", "--players", "2", "--quiet", "--out", f"{out}/"))
+    assert line.startswith(f"error: {out / dataset.MANIFEST}: cannot write"), line
+
+
 # ---- a folder of files (report, study) is written whole or not at all ------------------
 
 FOLDER_COMMANDS = {

@@ -312,6 +312,9 @@ class DatasetStore:
                 stream.flush()
                 os.fsync(stream.fileno())
             os.replace(temporary, path)
+        except OSError as error:  # a full disk: the manifest named (the run resumes)
+            temporary.unlink(missing_ok=True)
+            raise OSError(error.errno, error.strerror, str(path)) from None
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise
