@@ -139,8 +139,12 @@ def note_signal(number: int) -> None:
 FORCED_EXIT_CLEAN_UP: list[Callable[[], None]] = []
 
 
-def at_forced_exit(clean_up: Callable[[], None]) -> None:
-    FORCED_EXIT_CLEAN_UP.append(clean_up)
+def at_forced_exit(clean_up: Callable[[], None], done: bool = False) -> None:
+    """Add ``clean_up`` to that list, or with ``done`` take it out (its files are gone)."""
+    if not done:
+        FORCED_EXIT_CLEAN_UP.append(clean_up)
+    elif clean_up in FORCED_EXIT_CLEAN_UP:
+        FORCED_EXIT_CLEAN_UP.remove(clean_up)
 
 
 def stop_if_signalled() -> None:

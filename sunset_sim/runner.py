@@ -507,6 +507,7 @@ class _TableWriter:
             self.lock_path.unlink(missing_ok=True)
 
     def _unlock(self) -> None:
+        at_forced_exit(self._forced_clean_up, done=True)  # (a notebook's writers: not kept)
         if not self.lock.closed:
             self.lock_path.unlink(missing_ok=True)
             self.lock.close()

@@ -56,16 +56,14 @@ def imported_from_home(files: set[str]) -> set[str]:
     sub-package reached as ``pkg.sub.fn``, a class (an IntEnum of constants) defined
     elsewhere, the file registering an ``@overload`` of a function the walk reached.
     The walk follows names in the code only; an edit to one of these must recompile too."""
-    modules = {}
+    roots = {os.path.realpath(path): root for path in files if (root := _user_root(path))}
+    if not roots:  # this package's own functions: nothing to follow
+        return set()
+    queue = []
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
-        if isinstance(file, str):
-            modules.setdefault(os.path.realpath(file), module)
-    queue = []
-    for path in files:
-        root = _user_root(path)
-        module = modules.get(os.path.realpath(path))
-        if root is not None and module is not None:
+        root = roots.pop(os.path.realpath(file), None) if isinstance(file, str) else None
+        if root is not None:
             queue.append((module, root))
     found: set[str] = set()
     seen: set[int] = set()
