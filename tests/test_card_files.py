@@ -353,6 +353,14 @@ BAD_CASES = [
         "features[2]",
         "bad feature name",
     ),
+    (  # a feature is a column of the results and the report: no name of any length
+        "set-feature-name-too-long",
+        '["mountain", "flower", "waterfall"]',
+        '["mountain", "flower", "' + "w" * 33 + '"]',
+        "set",
+        "features[2]",
+        "at most 32 characters, got 33",
+    ),
     ("set-missing-name", 'name = "tiny"\n', "", "set", "name", "missing"),
     (
         "set-unknown-key",
@@ -406,6 +414,19 @@ def test_loader_malformed_toml_gives_one_problem_with_line(tmp_path: Path) -> No
     assert len(problems) == 1
     assert problems[0].startswith(f"{tmp_path / 'my.toml'}: file: toml: ")
     assert "line" in problems[0]
+
+
+def test_ids_equal_in_another_unicode_form_are_one_id(tmp_path: Path) -> None:
+    """ "Café" with its accent as one character and as e + a combining accent print alike
+    (in tables, records, reports and --edit): they were two cards' ids; now a duplicate."""
+    text = BASE.replace('id = "C01"', 'id = "Caf\u00e9"', 1).replace(
+        'id = "C02"', 'id = "Cafe\u0301"', 1
+    )
+    problems = problems_of(tmp_path, text)
+    assert problems[0] == (
+        f"{tmp_path / 'my.toml'}: Cafe\u0301 (commission[1]): id: duplicate id (also used by "
+        "commission[0], the same text in another Unicode form)"
+    )
 
 
 def test_loader_missing_file(tmp_path: Path) -> None:

@@ -95,6 +95,13 @@ def test_cli_report_at_several_player_counts_says_where_each_study_is(tmp_path):
     assert (out / "players-2" / "suggestions.csv").is_file()
     text = (out / "report.md").read_text(encoding="utf-8")
     assert "Player counts side by side (2, 3)" in text
+    # each count's figures with what they rest on (n, the smaller group's n, notes)
+    strategies = pd.read_csv(out / "tables" / "players_strategies.csv")
+    assert {"n_2p", "n_3p", "note_2p", "note_3p"} <= set(strategies.columns)
+    assert (strategies[["n_2p", "n_3p"]] > 0).all().all()
+    plans = pd.read_csv(out / "tables" / "players_plan_cards.csv")
+    assert {"n_smaller_2p", "n_smaller_3p"} <= set(plans.columns)
+    assert " n_2p " in text and " n_smaller_3p " in text  # (in the tables of report.md)
     assert "The 2-player study's files" in text and "are in players-2/." in text
     assert f"the 2-player study in {out / 'players-2'}" in result.stderr
     # each count's headline on stdout (only the last count's was), and in the last line

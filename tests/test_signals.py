@@ -166,3 +166,36 @@ def test_sigterm_while_a_strategy_never_returns_still_ends_the_run(tmp_path, job
     assert ("had not returned" in line) == (jobs == 1)  # on two, Python's handler said it
     assert {path.name for path in tmp_path.iterdir()} - {"__pycache__"} == {"stuck_probe.py"}
     assert time.monotonic() - start < 600
+
+
+# The signal arrives while the command line is being imported (the first half second of
+# a run): a finder sends it to this process when ``sunset_sim.cli`` is looked up
+SIGNAL_WHILE_LOADING = """
+import os, signal, sys
+class SignalOnImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == "sunset_sim.cli":
+            os.kill(os.getpid(), signal.{number})
+        return None
+sys.meta_path.insert(0, SignalOnImport())
+sys.argv = ["sunset-sim", "simulate", "--games", "10", "--quiet"]
+from sunset_sim.console import main
+main()  # (the console script's and python -m sunset_sim's entry point)
+"""
+
+
+@pytest.mark.parametrize("number", ["SIGINT", "SIGTERM"])
+def test_a_signal_while_the_command_line_loads_is_one_line(number):
+    """Ctrl-C in the first half second of a run (its imports) printed Python's traceback,
+    and SIGTERM there ended it without a word. Now both say the command line's line,
+    exit 130 or 143, before anything started."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNAL_WHILE_LOADING.format(number=number)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 128 + getattr(signal, number), done.stderr[-2000:]
+    assert done.stderr == "interrupted; no output written\n"
+    assert done.stdout == ""

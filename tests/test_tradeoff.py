@@ -177,3 +177,19 @@ def test_the_power_the_later_cards_have_more_of_is_named():
     sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})
     assert sentence.startswith("Conclusion: paint power beats early rise by 8.0 points: ")
     assert "more paint, hike and directions on average" in sentence
+
+
+def test_a_report_without_a_study_says_it_does_not_answer_early_rise_and_how_to():
+    """A report from saved results (no study) showed the plan cards' associations under
+    "Early rise vs paint power" with no answer and no word on why, or on the option that
+    measures it; it now says so, and a report with a study gives its conclusion instead."""
+    import sunset_sim
+    from sunset_sim.analysis.report import build_report
+    from sunset_sim.analysis.report.render import render_markdown
+    from sunset_sim.analysis.report.sections.plans import NO_STUDY_NOTE
+
+    frame = sunset_sim.simulate(games=60, players=2, strategies=["greedy"], seed=1, jobs=1)
+    markdown = render_markdown(build_report(frame, load_cards()), {})
+    section = markdown.split("## Early rise vs paint power", 1)[1].split("\n## ", 1)[0]
+    assert NO_STUDY_NOTE in section and "--study-games N" in NO_STUDY_NOTE
+    assert "Conclusion:" not in section

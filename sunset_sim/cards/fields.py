@@ -34,6 +34,7 @@ MAX_CARDS = 1000  # cards per section
 MAX_FILE_BYTES = 1 << 20  # a card-set file: 1 MiB (the packaged one is about 10 KiB)
 MAX_NESTING = 32  # arrays, inline tables and dotted-key parts, at most this deep
 MAX_ID_CHARS = 64  # a card id: printed in tables, logs, records and reports
+MAX_FEATURE_CHARS = 32  # a feature name: a column of the results and the report
 MAX_NAME_CHARS = 400  # the set's name: printed in summaries and report titles
 WILD_TOKEN = "?"
 OPEN_TOKEN = "?..."
@@ -183,7 +184,14 @@ def parse_set(chk: Checker, data: dict[str, Any]) -> tuple[str | None, tuple[str
         chk.add("set", "features", f"must name 1 to {MAX_FEATURES} features, got {len(raw)}")
         ok = False
     for i, feature in enumerate(raw):
-        if not _FEATURE_NAME.fullmatch(feature):
+        if len(feature) > MAX_FEATURE_CHARS:  # (a column name in tables and reports)
+            chk.add(
+                "set",
+                f"features[{i}]",
+                f"feature name must be at most {MAX_FEATURE_CHARS} characters, got {len(feature)}",
+            )
+            ok = False
+        elif not _FEATURE_NAME.fullmatch(feature):
             chk.add(
                 "set",
                 f"features[{i}]",

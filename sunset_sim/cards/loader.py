@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tomllib
+import unicodedata
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -101,7 +102,7 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
 
     name, features = parse_set(chk, data)
 
-    seen: dict[str, str] = {}  # id -> where first used
+    seen: dict[str, tuple[str, str]] = {}  # normalised id -> (where first used, its id)
 
     def locate(table: dict[str, Any], section: str, index: int) -> str:
         """Name the card for problem lines and report a duplicate id.
@@ -112,11 +113,15 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
         where = card_where(table, section, index)
         if where != table.get("id"):
             return where  # no usable id
-        if where in seen:
+        # (ids equal once Unicode-normalised print alike: "café" typed two ways is one id)
+        key = unicodedata.normalize("NFC", where)
+        if key in seen:
+            first, first_id = seen[key]
+            how = "" if first_id == where else ", the same text in another Unicode form"
             where = f"{where} ({section}[{index}])"
-            chk.add(where, "id", f"duplicate id (also used by {seen[table['id']]})")
+            chk.add(where, "id", f"duplicate id (also used by {first}{how})")
         else:
-            seen[where] = f"{section}[{index}]"
+            seen[key] = (f"{section}[{index}]", where)
         return where
 
     for section in CARD_SECTIONS:

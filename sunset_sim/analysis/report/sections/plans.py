@@ -338,6 +338,15 @@ def _joined(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+NO_STUDY_NOTE = (
+    "No study ran for this report, so it does not answer whether rising early beats paint "
+    "power: the tables below are associations in these games (who chose a card, and how "
+    "they did), not what a card is worth. The study measures each plan card's value by "
+    "restricted play and answers it: add --study-games N (with a results file, --strategy "
+    "naming the field that played it), or play the games with the report (--games)."
+)
+
+
 def fill(s: Section, report: Report) -> None:
     t = report.tables
     if "plan_cards" in t:
@@ -354,6 +363,8 @@ def fill(s: Section, report: Report) -> None:
         conclusion = tradeoff_conclusion(t)
         if conclusion:
             s.blocks.insert(0, ("text", conclusion))
+        elif "study_plan" not in t:  # (a report from saved results, or --study-games 0)
+            s.blocks.insert(0, ("text", NO_STUDY_NOTE))
         if "study_plan" in t:
             t["plan_value"] = plan_value_table(t)
             s.blocks += [

@@ -8,12 +8,14 @@ import pandas as pd
 
 from sunset_sim.analysis.report.model import Report, Section
 
-# (table, key column, measures): the columns put side by side, with their CIs
+# (table, key column, measures, what the measures rest on): the columns put side by side,
+# with their CIs, each count's sample size (its column, or the smaller group's) and notes
+# (a figure left out as too few samples says why in each count's own column)
 SIDE_BY_SIDE = (
-    ("strategies", "strategy", ("win_share", "vs_field")),
-    ("plan_cards", "plan", ("pick_rate", "win_effect")),
-    ("study_plan", "card", ("value",)),
-    ("study_commission", "card", ("value_per_fame",)),
+    ("strategies", "strategy", ("win_share", "vs_field"), ("n", "note")),
+    ("plan_cards", "plan", ("pick_rate", "win_effect"), ("n_smaller", "note")),
+    ("study_plan", "card", ("value",), ("n", "note")),
+    ("study_commission", "card", ("value_per_fame",), ("n", "note")),
 )
 
 
@@ -21,7 +23,7 @@ def side_by_side(reports: dict[int, Report]) -> dict[str, pd.DataFrame]:
     """One table per key table: a row per item, ``MEASURE_Np`` (with ``_ci_low``/``_ci_high``) per
     player count; and the seat Balance of every count."""
     tables: dict[str, pd.DataFrame] = {}
-    for name, key, measures in SIDE_BY_SIDE:
+    for name, key, measures, rests_on in SIDE_BY_SIDE:
         parts = []
         for players, report in reports.items():
             table = report.tables.get(name)
@@ -32,9 +34,15 @@ def side_by_side(reports: dict[int, Report]) -> dict[str, pd.DataFrame]:
                 for suffix in ("", "_ci_low", "_ci_high"):
                     if f"{measure}{suffix}" in table:
                         columns[f"{measure}{suffix}"] = f"{measure}_{players}p{suffix}"
+            for column in rests_on:
+                if column in table:
+                    columns[column] = f"{column}_{players}p"
             parts.append(table.set_index(key)[list(columns)].rename(columns=columns))
         if parts:
             merged = pd.concat(parts, axis=1).reset_index()
+            for column in merged.columns:  # (an item missing at one count: still whole)
+                if column.startswith("n_"):
+                    merged[column] = merged[column].astype("Int64")
             tables[f"players_{name}"] = merged
     rows = []
     for players, report in reports.items():
