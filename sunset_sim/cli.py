@@ -219,7 +219,7 @@ def play_command(
     """Play one game on the reference engine and print its day-by-day log."""
     from sunset_sim.play import play_reference
     from sunset_sim.records.format import card_set_json
-    from sunset_sim.records.log import GameLog
+    from sunset_sim.records.log import GameLog, game_heading
 
     check_players(players)
     if seed < 0 or game_index < 0:
@@ -235,7 +235,8 @@ def play_command(
         )
     if record_path is not None:
         check_output(record_path, force, {"--cards": cards_path})
-    log = GameLog([p.name for p in seats])
+    heading = game_heading(cards.name, cards.content_hash, rules.to_dict(), seed, game_index)
+    log = GameLog([p.name for p in seats], heading)
     result = play_reference(cards, seats, seed, game_index, rules, on_event=log.on_event)
     if cards_path is not None:  # a user's card set travels inside the record
         result.record["cards"] = card_set_json(cards, inline=True)
@@ -486,15 +487,13 @@ def report_invariants(summary, kept: int = 0) -> None:
 @click.option("--quiet", is_flag=True, help="Print only the final scores.")
 def replay_command(record_path: Path, cards_path: Path | None, quiet: bool) -> None:
     """Replay a game record under the rules; exit 2 at the first illegal step or wrong score."""
-    from sunset_sim.records.log import GameLog
+    from sunset_sim.records.log import record_log
     from sunset_sim.records.replay import RecordError, load_record, replay
 
     try:
         record = load_record(record_path)
         cards = load_card_set(cards_path) if cards_path is not None else None
-        log = GameLog(
-            record.get("strategies") if isinstance(record.get("strategies"), list) else None
-        )
+        log = record_log(record)
         result = replay(record, cards, on_event=log.on_event)
     except RecordError as error:
         raise CliError(f"{record_path}: {error}") from None

@@ -82,7 +82,8 @@ def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
     None,
     "A second field, comma-separated strategies (e.g. lookahead,balanced; a strategy's "
     "own parameters keep their commas: balanced:deny=1,paint=2,greedy): the values are "
-    "measured again with it and each finding is marked if it holds in both.",
+    "measured again with it, and each finding is marked with what that field finds on "
+    "its deals (the same, unsettled, or not, with its value and CI; targets.csv has them).",
     metavar="LIST",
     show_default=False,
 )

@@ -52,6 +52,14 @@ _WORD_COLUMN = any_of(WORD_PATTERNS)
 _DAY_COLUMN = any_of(DAY_VALUE_PATTERNS)
 _TEXT_COLUMN = any_of(("strategy", "end_reason", PLAN_PATTERN))
 _SMALL = 2**15 - 1  # the int16 columns' largest value
+
+
+def text_columns(names: list[str]) -> list[str]:
+    """The label columns among ``names`` (strategy, end reason, each day's plan card):
+    read back from CSV as the text written, a plan card "NA" or "01" included."""
+    return [name for name in names if _TEXT_COLUMN.fullmatch(name)]
+
+
 _WON = {1: True, 0: False, "True": True, "False": False, "true": True, "false": False}
 _WON.update({"1": True, "0": False})  # True and False are the keys 1 and 0
 

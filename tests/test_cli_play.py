@@ -20,14 +20,32 @@ def test_play_prints_a_day_by_day_log():
     orders = [line for line in lines if line.startswith("Order: ")]
     assert len(orders) == 6
     for line in orders:
-        assert len(re.findall(r"P\d [5-6]:[0-5]\d \(P\d", line)) == 3, line
-    turns = [line for line in lines if re.match(r"  P\d \[greedy\]: hikes ", line)]
+        assert len(re.findall(r"seat \d [5-6]:[0-5]\d \(plan card P\d", line)) == 3, line
+    turns = [line for line in lines if re.match(r"  seat \d \[greedy\]: (hikes|stays) ", line)]
     assert len(turns) == 18
     assert sum(line.startswith("Fame after day ") for line in lines) == 6
     assert any(line.startswith("== End: days after day 6") for line in lines)
-    assert re.fullmatch(r"Winner: P\d(, P\d)*( \(tie\))?", lines[-1])
+    assert re.fullmatch(r"Winner: seat \d(, seat \d)*( \(tie\))?", lines[-1])
+    # which game, set and rules first; the grid's letters named before the grid
+    assert lines[0].startswith("Game 0 of seed 7; cards sunset-default-reconstructed (")
+    assert lines[0].endswith("rules tie_break=random, days=6")
+    assert lines[1].startswith("Features on the grid: m mountain, f flower, w waterfall")
     assert ok(cli("play", "--players", "3", "--seed", "7")) == out  # the same seed, the same log
     assert ok(cli("play", "--players", "3", "--seed", "8")) != out
+
+
+def test_the_log_tells_a_stay_and_features_sharing_an_initial_apart(tmp_path):
+    """A 0-step hike read "hikes stays to [0, 2]"; a set with "snow" beside "sun" showed
+    both as s ("ss": snow and sun, or sun twice)."""
+    from sunset_sim.cards.loader import default_cards_text
+
+    out = ok(cli("play", "--players", "4", "--seed", "2", "--strategy", "random"))
+    stays = [line for line in out.splitlines() if ": stays at [" in line]
+    assert stays and "hikes stays" not in out
+    cards = tmp_path / "snow.toml"
+    cards.write_text(re.sub(r"\btree\b", "snow", default_cards_text()), encoding="utf-8")
+    out = ok(cli("play", "--players", "2", "--seed", "1", "--cards", cards))
+    assert "Features on the grid: m mountain, f flower, w waterfall, s snow, u sun;" in out
 
 
 def test_play_options_change_the_game():

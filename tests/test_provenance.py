@@ -229,3 +229,25 @@ def test_a_sidecar_that_is_no_file_is_refused_not_ignored(tmp_path, mine, kind):
         sidecar.symlink_to(tmp_path / "nowhere.json")
     needle = "cannot be read (not a file, or a broken link)"
     fails(cli("report", out, "--out", tmp_path / "rep", "-q"), f"{sidecar}: ", needle)
+
+
+def test_plan_ids_that_read_as_missing_numbers_or_flags_survive_a_csv(tmp_path):
+    """Plan cards "NA", "null", "01" and "True": pandas' defaults read them back from a
+    results CSV as missing plans (the report: "NA" picked 0 times, exit 0), a number and
+    a flag (refused: "5 is not a label"). The CSV's report now equals the Parquet's."""
+    text = default_cards_text()
+    for old, new in [("P1", "NA"), ("P2", "null"), ("P3", "01"), ("P4", "True")]:
+        text = text.replace(f'id = "{old}"', f'id = "{new}"', 1)
+    cards = tmp_path / "odd-ids.toml"
+    cards.write_text(text, encoding="utf-8")
+    frames = []
+    for name in ("r.csv", "r.parquet"):
+        simulate_to(tmp_path / name, cards)
+        frames.append(sunset_sim.read_results(tmp_path / name)[0])
+    plans = [f"plan_day{day}" for day in range(1, 6)]  # (days=5)
+    from_csv, from_parquet = (frame[plans].astype(object) for frame in frames)
+    assert from_csv.equals(from_parquet)
+    assert {"NA", "null", "01", "True"} <= set(from_csv.stack())
+    tables = [sunset_sim.build_report(frame).tables["plan_cards"] for frame in frames]
+    assert tables[0]["n"].tolist() == tables[1]["n"].tolist()
+    assert tables[0].set_index("plan").loc["NA", "n"] > 0

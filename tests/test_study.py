@@ -523,7 +523,34 @@ def test_an_identical_check_field_agrees_on_cards_measured_again(tmp_path):
     text = (tmp_path / "study.md").read_text()
     assert "Check field: greedy" in text
     if not study.outside().empty:
-        assert "; the check field finds the same" in text
+        assert "; the check field " in text
+    for column in ("check_field_status", "check_field_value", "check_field_value_ci_low"):
+        assert column in targets
+
+
+def test_the_check_fields_mark_says_what_that_field_found():
+    """C09 "below its target; the check field finds the same" where the check field had
+    found it unsettled (its mark compared the study's status before the fresh deals, and
+    that field's figures were written nowhere): the mark now names that field's status
+    and figures wherever they are not the finding's."""
+    from sunset_sim.analysis.study_files import outside_text
+
+    row = pd.Series(
+        {"family": "commission", "card": "C09", "metric": "value per fame", "value": -0.14,
+         "value_ci_low": -0.29, "value_ci_high": 0.01, "status": "below", "target_low": 0.05,
+         "target_high": 0.4, "holds_in_check_field": True, "check_field_status": "unsettled",
+         "check_field_value": -0.1, "check_field_value_ci_low": -0.32,
+         "check_field_value_ci_high": 0.12}
+    )  # fmt: skip
+    line = outside_text(row)
+    assert line.endswith(
+        "; the check field cannot tell on its deals: unsettled, -0.10 (-0.32 to 0.12)"
+    )
+    assert "finds the same" not in line
+    line = outside_text(row.replace({"unsettled": "below"}))
+    assert line.endswith("; the check field finds the same on its deals (-0.10 (-0.32 to 0.12))")
+    line = outside_text(row.replace({"unsettled": "inside"}))
+    assert line.endswith("; the check field does not: inside on its deals, -0.10 (-0.32 to 0.12)")
 
 
 def test_report_with_a_study(tmp_path):

@@ -54,6 +54,13 @@ def test_a_card_as_strong_as_a_later_one_in_every_field_is_held_under_it():
     assert bounds(strong)[1] == pytest.approx(19.3)
     assert bounds(edit_card(strong, "P7", "hike", -1))[1] == pytest.approx(21.3)
     assert bounds(edit_card(strong, "P7", "paint", -1))[1] == pytest.approx(19.3)  # 4 >= 3
+    # a card outside by the margin on the study: an edit that still beats P8 in every
+    # field is held under P8 all the same (the walk stopped at 21.3, the margin's band of
+    # the strong card it came from, and the next study named the suggested card)
+    outside = values.assign(value=[*metric.values()][:6] + [25.0, 19.3])
+    bounds = _bounds_of(outside, targets, target)
+    assert bounds(edit_card(strong, "P7", "paint", -1))[1] == pytest.approx(19.3)
+    assert bounds(edit_card(strong, "P7", "hike", -1))[1] == pytest.approx(21.3)
 
 
 def test_study_names_a_late_card_made_stronger_than_the_last():

@@ -40,6 +40,7 @@ suggestions that are verified by playing before they are suggested.
 
 from __future__ import annotations
 
+import math
 import os
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -299,7 +300,9 @@ def run_study(
     ``max_steps``: the longest walk of a plan card's search (a commission's may go down to
     fame 0 or up to the set's highest commission fame); ``check_field`` replays the values
     with a second field (``check_games`` deals) and marks in
-    ``targets.holds_in_check_field`` each finding that holds with it too.
+    ``targets.holds_in_check_field`` whether it finds the study's status on the study's
+    deals (like with like, before the fresh deals), with that field's own status, value
+    and CI in ``targets.check_field_status``, ``check_field_value`` and its CI columns.
     ``progress``: a callable told the games played, or True for a ``tqdm.auto`` bar over
     the values and edits (Jupyter or stderr; the suggestions' search is not counted).
     ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them
@@ -396,10 +399,12 @@ def run_study(
         # like with like: the check field's statuses on its deals against the study's on
         # its own, before the fresh deals (against those, an identical field "disagreed"
         # on every card measured again)
-        target_frame["holds_in_check_field"] = _check(
+        checked = _check(
             check_field, players, check_games or games, seed, card_set, rules, families,
             targets, measured, jobs, progress, say, backend,
         )  # fmt: skip
+        for column in checked:
+            target_frame[column] = checked[column].to_numpy()
     suggestions = pd.DataFrame(columns=SUGGESTION_COLUMNS)
     suggested = None
     if suggest:
@@ -423,6 +428,7 @@ def run_study(
         "targets": targets.describe(),
         "suggest": suggest,
         "check_field": [p.name for p in check_field] if check_field else [],
+        "check_games": (check_games or games) if check_field else None,
     }
     return Study(
         values, edit_frame, target_frame, suggestions, suggested, settings, notes=notes,
@@ -456,7 +462,11 @@ def _check(
     check_field, players, games, seed, cards, rules, families, targets, study_targets,
     jobs, progress, say, backend="local",
 ) -> list:  # fmt: skip
-    """Per target row: True/False whether the second field finds the same status."""
+    """Per target row (of ``study_targets``, the study's own deals): whether the second
+    field finds the same status on its deals (``holds_in_check_field``), and that field's
+    status, value and CI (``check_field_*``): a card the study judged outside only on
+    fresh deals, after an unsettled start, was marked "the check field finds the same"
+    where that field was unsettled too, and its own figures were written nowhere."""
     entrants = [s if isinstance(s, Player) else make_player(s) for s in check_field]
     lab = Lab(seatings(entrants, players), games, seed, rules, 0, jobs, progress, backend=backend)
     say(f"check field {', '.join(p.name for p in entrants)}: {games} deals")
@@ -467,8 +477,18 @@ def _check(
         [card_targets(values, targets, cards), goal_targets(cards, base, targets)],
         ignore_index=True,
     )
-    status_of = {(r["family"], r["card"]): r["status"] for _, r in checked.iterrows()}
-    return [
-        status_of.get((row["family"], row["card"])) == row["status"]
-        for _, row in study_targets.iterrows()
-    ]
+    found = checked.set_index(["family", "card"])
+    keys = list(zip(study_targets["family"], study_targets["card"], strict=True))
+    status = [found["status"].get(key) for key in keys]
+    return pd.DataFrame(
+        {
+            "holds_in_check_field": [
+                mine == theirs for mine, theirs in zip(study_targets["status"], status, strict=True)
+            ],
+            "check_field_status": status,
+            **{
+                f"check_field_{column}": [found[column].get(key, math.nan) for key in keys]
+                for column in ("value", "value_ci_low", "value_ci_high")
+            },
+        }
+    )

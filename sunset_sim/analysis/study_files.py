@@ -223,9 +223,19 @@ def outside_text(row: pd.Series) -> str:
 def _check_mark(row: pd.Series) -> str:
     if "holds_in_check_field" not in row.index or pd.isna(row["holds_in_check_field"]):
         return ""
-    if row["holds_in_check_field"]:
-        return "; the check field finds the same"
-    return "; the check field does not (on its deals the card is not so)"
+    theirs = row.get("check_field_status")
+    if not isinstance(theirs, str):  # (a study from before these columns)
+        same = bool(row["holds_in_check_field"])
+        return "; the check field finds the same" if same else "; the check field does not"
+    figures = (
+        f"{row['check_field_value']:.2f} ({row['check_field_value_ci_low']:.2f} to "
+        f"{row['check_field_value_ci_high']:.2f})"
+    )
+    if theirs == row["status"]:
+        return f"; the check field finds the same on its deals ({figures})"
+    if theirs == "unsettled":
+        return f"; the check field cannot tell on its deals: unsettled, {figures}"
+    return f"; the check field does not: {theirs} on its deals, {figures}"
 
 
 UNSETTLED_TEXT = (  # after "Unsettled: " (study.md, the report) or "Unsettled (N): " (the CLI)
@@ -307,7 +317,8 @@ def study_markdown(study: Study) -> str:
             "deals with 95% CIs (points of win share: 1 point = 0.01). Results are between bots."
             + (
                 f" Check field: {', '.join(check)} (each card outside its target is marked "
-                "with whether that field finds the same on the study's number of deals)."
+                "with what that field finds on its own "
+                f"{s.get('check_games') or s['games']} deals)."
                 if check
                 else ""
             )

@@ -296,6 +296,7 @@ def card_band(
     wake_of: dict[str, int], whole_of: dict[str, float] | None = None,
     fame: float | None = None, half_width_of: dict[str, float] | None = None,
     dominates: Pairs = frozenset(),
+    edited: bool = False,
 ) -> tuple[float, float]:  # fmt: skip
     """The card's target band from the other cards' metrics (``metric_of``, card id to
     metric). A commission's band per fame point also ends at ``whole_ratio`` times the
@@ -311,7 +312,11 @@ def card_band(
     never asked to be above one bound and below the other. ``half_width_of``: the plan
     values' CI half-widths, so that only pairs out of order beyond the noise count
     (``broken_pairs``). ``dominates``: the pairs held to a margin of 0
-    (``dominated_pairs``)."""
+    (``dominated_pairs``); ``edited``: the card is an edit of the one measured (a
+    suggestion's walk), so its value is not ``metric_of``'s and it is held to its pairs
+    whatever that value (the walk once stopped at a card the next study named: P1 cut
+    to 5:00, all, hike 2, paint 1 beat P2 in every field, judged on the margin's band
+    as the strong card it came from was)."""
     if family != "plan":
         others = np.array([v for c, v in metric_of.items() if c != card], dtype=float)
         low, high = targets.band(others, family)
@@ -325,7 +330,7 @@ def card_band(
             low = min(low, high)
         return low, high
     low, high = _plan_band(targets, metric_of, card, wake_of, half_width_of, frozenset())
-    if dominates and metric_of.get(card, math.nan) <= high:
+    if dominates and (edited or metric_of.get(card, math.nan) <= high):
         # inside by the margin: held to the later cards it matches in every field too
         # (a card outside by the margin keeps that band, as its edits are judged on it)
         low, high = _plan_band(targets, metric_of, card, wake_of, half_width_of, dominates)

@@ -315,15 +315,21 @@ def play_games(
     from one pointer (so that each phase gets its own registers): random -12%,
     greedy unchanged; inlined, LLVM keeps values across the phases."""
     work = workspace_for(n_players, tables)
+    # each game reads its own copy of the parameters: a plug-in that wrote to them (the
+    # docs forbid it; check_strategy finds it) changed the games after it in the same
+    # call, so its results depended on --chunk-size and the threads (a copy of a few
+    # numbers a game: no change in speed)
+    game_params = params.copy()
     for i in range(rows.shape[0]):
         g = rows[i]
+        game_params[:] = params
         play_game(
             seed,
             first_game + g,
             n_players,
             strategy_functions,
             strategy_ids,
-            params,
+            game_params,
             banned,
             tables,
             tie_break,

@@ -12,15 +12,16 @@ CELL_WIDTH = 9
 class GameLog:
     """Collects log lines; pass ``GameLog().on_event`` as play_game's ``on_event``."""
 
-    def __init__(self, names: list[str] | None = None) -> None:
+    def __init__(self, names: list[str] | None = None, heading: str = "") -> None:
         self.lines: list[str] = []
+        self.heading = heading  # (game_heading: which game, set and rules; first line)
         # names can come from a record file: never pass its control characters (terminal
         # escape sequences) through to the terminal
         self.names = [printable(name) for name in names or []]
 
     def seat(self, seat: int) -> str:
         name = self.names[seat] if seat < len(self.names) else ""
-        return f"P{seat}" + (f" [{name}]" if name else "")
+        return f"seat {seat}" + (f" [{name}]" if name else "")
 
     def on_event(self, kind: str, state: GameState, data: dict) -> None:
         if kind == "day":
@@ -29,14 +30,23 @@ class GameLog:
             self.turn(state, data)
         elif kind == "day_end":
             kept = data["goal_holder"]
-            fame = " | ".join(f"P{s} {f}" for s, f in enumerate(data["fame"]))
-            goal = f" (goal kept by P{kept})" if kept is not None else ""
+            fame = " | ".join(f"seat {s}: {f}" for s, f in enumerate(data["fame"]))
+            goal = f" (goal kept by seat {kept})" if kept is not None else ""
             self.lines.append(f"Fame after day {state.day}: {fame}{goal}")
         elif kind == "end":
             self.end(state, data)
 
     def day(self, state: GameState, data: dict) -> None:
         cards = state.cards
+        if not self.lines:  # (the first day: which game, and what the grid's letters are)
+            if self.heading:
+                self.lines.append(self.heading)
+            letters = feature_letters(cards.features)
+            legend = ", ".join(
+                f"{letter} {printable(name)}"
+                for letter, name in zip(letters, cards.features, strict=True)
+            )
+            self.lines.append(f"Features on the grid: {legend}; *N: the artist of seat N")
         self.lines.append(f"== Day {state.day} " + "=" * 50)
         if state.goal >= 0:
             goal = cards.goals[state.goal]
@@ -53,17 +63,17 @@ class GameLog:
         for seat in data["order"]:
             plan = cards.plans[state.players[seat].plan]
             order.append(
-                f"P{seat} {plan.wake_label} ({plan.id} {plan.directions} hike {plan.hike} paint {plan.paint})"
+                f"seat {seat} {plan.wake_label} (plan card {plan.id}: {plan.directions}, hike "
+                f"{plan.hike}, paint {plan.paint})"
             )
         self.lines.append("Order: " + " -> ".join(order))
 
     def turn(self, state: GameState, data: dict) -> None:
         hike = data["hike"]
-        move = f"{hike['direction']} {hike['steps']}" if hike["steps"] else "stays"
         position = state.players[data["seat"]].position
-        parts = [
-            f"  {self.seat(data['seat'])}: hikes {move} to [{position // GRID_SIZE}, {position % GRID_SIZE}]"
-        ]
+        cell = f"[{position // GRID_SIZE}, {position % GRID_SIZE}]"
+        move = f"hikes {hike['direction']} {hike['steps']} to" if hike["steps"] else "stays at"
+        parts = [f"  {self.seat(data['seat'])}: {move} {cell}"]
         if data["painted"]:
             parts.append(
                 "paints " + ", ".join(landscape_text(state, p["card"]) for p in data["painted"])
@@ -87,7 +97,7 @@ class GameLog:
             )
         won = record["winners"]
         self.lines.append(
-            "Winner: " + ", ".join(f"P{s}" for s in won) + (" (tie)" if len(won) > 1 else "")
+            "Winner: " + ", ".join(f"seat {s}" for s in won) + (" (tie)" if len(won) > 1 else "")
         )
 
 
@@ -97,10 +107,42 @@ def goal_text(kind: int, param: int) -> str:
     return f"{GOAL_KIND_NAMES[kind]}" + (f" {param}" if param else "")
 
 
+def game_heading(cards_name: str, cards_hash: str, rules: dict, seed: int, game: int) -> str:
+    """The log's first line: a variant's log (other rules or cards) read like any other."""
+    options = ", ".join(f"{key}={value}" for key, value in rules.items())
+    return printable(
+        f"Game {game} of seed {seed}; cards {cards_name} ({str(cards_hash)[:12]}); rules {options}",
+        400,
+    )
+
+
+def record_log(record: dict) -> GameLog:
+    """The log of a game record's replay: the play log, heading included."""
+    names = record.get("strategies")
+    cards = record.get("cards") if isinstance(record.get("cards"), dict) else {}
+    rules = record.get("rules") if isinstance(record.get("rules"), dict) else {}
+    heading = game_heading(
+        cards.get("name", "?"), cards.get("hash", "?"), rules, record.get("seed", "?"),
+        record.get("game_index", "?"),
+    )  # fmt: skip
+    return GameLog(names if isinstance(names, list) else None, heading)
+
+
+def feature_letters(features: tuple[str, ...]) -> list[str]:
+    """One letter per feature for the grid, each a different one: the name's first
+    letter not taken by a feature before it ("snow" after "sun": n), else a digit (two
+    features sharing an initial read alike: "ss" was snow and sun, or sun twice)."""
+    letters: list[str] = []
+    for index, name in enumerate(features):
+        free = [c for c in name if c.isalnum() and c not in letters]
+        letters.append(free[0] if free else str(index))
+    return letters
+
+
 def features_text(state: GameState, card: int) -> str:
-    names = state.cards.features
+    letters = feature_letters(state.cards.features)
     counts = state.cards.landscapes[card].features
-    return "".join(names[f][0] * n for f, n in enumerate(counts))
+    return "".join(letters[f] * n for f, n in enumerate(counts))
 
 
 def landscape_text(state: GameState, card_id: str) -> str:
@@ -131,6 +173,6 @@ def grid_lines(state: GameState) -> list[str]:
     return lines
 
 
-def printable(value) -> str:
-    """Text safe to print: control characters shown as escapes, at most 80 characters."""
-    return one_line(value if isinstance(value, str) else repr(value), 80, keep=77)
+def printable(value, most: int = 80) -> str:
+    """Text safe to print: control characters shown as escapes, at most ``most`` characters."""
+    return one_line(value if isinstance(value, str) else repr(value), most, keep=most - 3)

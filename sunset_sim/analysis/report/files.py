@@ -166,7 +166,7 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
         try:
             names = list(pd.read_csv(path, nrows=0).columns)
             check_columns(names, str(path))
-            frame = pd.read_csv(path, usecols=_columns(names))
+            frame = _read_csv(path, _columns(names))
         except (ReportInputError, MemoryError):
             raise
         except UnicodeDecodeError as error:
@@ -193,6 +193,30 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
     except Exception as error:  # noqa: BLE001
         raise ReportInputError(f"{path}: unreadable ({first_line(error)})") from None
     return frame, _provenance(path, handle.schema_arrow.metadata or {})
+
+
+# What a number column reads as missing (pandas' own list); a label column reads only ""
+# as missing (an early end's plan): pandas' defaults made a plan card "NA" or "null" a
+# missing plan, and "01" or "True" a number or a flag, so CSV and Parquet reports differed
+NUMBER_MISSING = (
+    "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
+)  # fmt: skip
+
+
+def _read_csv(path: Path, columns: list[str]) -> pd.DataFrame:
+    """The results CSV's ``columns``, its labels as the text written."""
+    from sunset_sim.result_rows import text_columns
+
+    labels = text_columns(columns)
+    missing = {name: [""] if name in labels else list(NUMBER_MISSING) for name in columns}
+    return pd.read_csv(
+        path,
+        usecols=columns,
+        dtype=dict.fromkeys(labels, str),
+        keep_default_na=False,
+        na_values=missing,
+    )
 
 
 def _columns(names: list[str]) -> list[str]:
