@@ -97,16 +97,14 @@ class OneLineErrors(click.Group):
             value = super().invoke(ctx)
             cli_notes.say_notes()  # (held back until the command had done its work)
         except KeyboardInterrupt as error:
-            terminated = isinstance(error, cli_common.Terminated) or (
-                cli_common.signal_seen() == getattr(signal, "SIGTERM", None)
-            )
-            raise cli_common.Interrupted(cli_common.interrupted_note(ctx), terminated) from None
+            number = error.number if isinstance(error, cli_common.Terminated) else None
+            number = number or cli_common.signal_seen() or signal.SIGINT
+            raise cli_common.Interrupted(cli_common.interrupted_note(ctx), number) from None
         except BrokenPipeError:  # (click would exit 1 without a word)
             raise ReaderGone from None
         seen = cli_common.signal_seen()
-        if seen is not None:  # dropped by Python where it landed (a finalizer): still 130/143
-            terminated = seen == getattr(signal, "SIGTERM", None)
-            raise cli_common.Interrupted(cli_common.interrupted_note(ctx), terminated)
+        if seen is not None:  # dropped by Python where it landed (a finalizer): still 128 + N
+            raise cli_common.Interrupted(cli_common.interrupted_note(ctx), seen)
         return value
 
     def _main(self, args, prog_name, complete_var, **extra):
@@ -136,7 +134,7 @@ class OneLineErrors(click.Group):
             sys.exit(2)
         except click.Abort as error:  # Ctrl-C while the arguments were read: nothing done
             click.echo("interrupted; no output written", err=True)
-            sys.exit(143 if isinstance(error.__context__, cli_common.Terminated) else 130)
+            sys.exit(128 + getattr(error.__context__, "number", signal.SIGINT))  # (Terminated's)
         except MemoryError as error:  # e.g. compare --games 10**10: 149 GiB of results
             detail = " ".join(str(error).split())[:160] or "out of memory"
             error_line(f"not enough memory for this run ({detail}); use fewer games or deals")

@@ -116,21 +116,27 @@ class PathText(click.Path):
 INTERRUPT_NOTE = "sunset_sim.on_interrupt"  # Context.meta key: what an interrupt leaves
 
 
+# ending a run as Ctrl-C does: SIGTERM (kill, timeout, a stopped container or CI job) and
+# SIGHUP (its terminal closed; left ignored under nohup)
+ENDING_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
 class Terminated(KeyboardInterrupt):
-    """SIGTERM (``kill``, ``timeout``, a container or CI job stopped), raised where the
-    program is, as Ctrl-C is: the same clean-up runs and the same line is printed."""
+    """SIGTERM or SIGHUP (``number``), raised where the program is, as Ctrl-C is: the same
+    clean-up runs and the same line is printed."""
+
+    def __init__(self, number: int = getattr(signal, "SIGTERM", 15)) -> None:
+        super().__init__(number)
+        self.number = number
 
 
 class Interrupted(click.ClickException):
-    """Ctrl-C (or SIGINT): one line saying what was kept, exit code 130 (128 + SIGINT);
-    for SIGTERM the same line, exit code 143 (128 + SIGTERM)."""
+    """Ctrl-C (SIGINT): one line saying what was kept, exit code 128 + the signal (130;
+    SIGTERM the same line, 143; SIGHUP 129)."""
 
-    exit_code = 130
-
-    def __init__(self, message: str, terminated: bool = False) -> None:
+    def __init__(self, message: str, number: int = signal.SIGINT) -> None:
         super().__init__(message)
-        if terminated:
-            self.exit_code = 143
+        self.exit_code = 128 + number
 
     def show(self, file=None) -> None:
         click.echo(one_line(f"interrupted; {self.format_message()}", None), err=True)
@@ -138,7 +144,7 @@ class Interrupted(click.ClickException):
 
 def _terminate(number: int, frame) -> None:
     note_signal(number)
-    raise Terminated
+    raise Terminated(number)
 
 
 def _interrupt(number: int, frame) -> None:
@@ -157,7 +163,7 @@ def sigterm_as_interrupt() -> Iterator[None]:
         yield
         return
     SIGNALS_SEEN.clear()
-    handlers = {getattr(signal, "SIGTERM", None): _terminate}
+    handlers = {n: _terminate for n in ENDING_SIGNALS if signal.getsignal(n) != signal.SIG_IGN}
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         handlers[signal.SIGINT] = _interrupt
     previous = {kind: signal.signal(kind, handler) for kind, handler in handlers.items() if kind}

@@ -478,8 +478,8 @@ def signals_held() -> Iterator[None]:
         SIGNALS_TAKEN.append(number)  # (answered: a long block is not a stuck strategy)
 
     previous = {}
-    for kind in (signal.SIGINT, getattr(signal, "SIGTERM", None)):
-        if kind is not None and signal.getsignal(kind) is not None:
+    for kind in (signal.SIGINT, *(getattr(signal, n, None) for n in ("SIGTERM", "SIGHUP"))):
+        if kind is not None and signal.getsignal(kind) not in (None, signal.SIG_IGN):
             previous[kind] = signal.signal(kind, hold)
     try:
         yield

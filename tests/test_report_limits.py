@@ -98,6 +98,10 @@ def _kept_by_two(frame):
             lambda f: f.__setitem__("cards_painted", f["cards_painted"].where(~_game(f), 9999)),
             "column 'cards_painted': not what the painted_day\\* columns give",
         ),
+        (  # (a landscape painted twice, back from the discard pile, counts once)
+            lambda f: f.__setitem__("painted_0", f["painted_0"].where(~_game(f), 0)),
+            "column 'painted': not the landscapes of the cards_painted it counts",
+        ),
         (
             lambda f: f.__setitem__("goals_won", f["goals_won"].where(~_game(f), 50)),
             "column 'goals_won': not what the goal_day\\* columns give",

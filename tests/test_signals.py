@@ -52,27 +52,34 @@ def test_ctrl_c_while_a_chunk_is_streamed_leaves_whole_games():
     assert stream.getvalue() == frame.to_csv(index=False)
 
 
-def test_sigterm_cleans_up_and_says_what_was_kept_like_ctrl_c(tmp_path, monkeypatch):
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_sigterm_cleans_up_and_says_what_was_kept_like_ctrl_c(tmp_path, monkeypatch, name):
     """SIGTERM in the middle of simulate --out FILE: exit 143 (128 + SIGTERM), the one
     line Ctrl-C prints, and no temporary or lock file left beside the output. Before, the
-    process died at once: no line, and the partial file, its lock and marker stayed."""
+    process died at once: no line, and the partial file, its lock and marker stayed.
+    SIGHUP (the terminal closed) the same, exit 129: it too died at once."""
+    number = getattr(signal, name)
     chunks = []
 
     def terminated_after_one(self, frame):
         chunks.append(len(frame))
         real_write(self, frame)
-        signal.raise_signal(signal.SIGTERM)
+        signal.raise_signal(number)
 
     real_write = runner._TableWriter.write
     monkeypatch.setattr(runner._TableWriter, "write", terminated_after_one)
     out = tmp_path / "big.parquet"
-    before = signal.getsignal(signal.SIGTERM)
-    result = cli("simulate", "--games", "40", "--chunk-size", "10", "--players", "2", "--out", out)
+    before = signal.signal(number, signal.SIG_DFL)  # (as in a fresh process)
+    try:
+        result = cli("simulate", "--games", "40", "--chunk-size", "10", "--players", "2",
+                     "--out", out)  # fmt: skip
+        assert signal.getsignal(number) == signal.SIG_DFL  # the handler is the command's only
+    finally:
+        signal.signal(number, before)
     assert chunks == [20]  # one chunk of 10 games, 2 seat rows each
-    assert result.exit_code == 143, (result.output, result.exception)
+    assert result.exit_code == 128 + number, (result.output, result.exception)
     assert result.stderr.splitlines()[-1].startswith(f"interrupted; nothing written to {out}")
     assert list(tmp_path.iterdir()) == []
-    assert signal.getsignal(signal.SIGTERM) == before  # the handler is the command's only
 
 
 def test_a_closed_or_abandoned_standard_output_is_said_not_lost_silently():
@@ -184,7 +191,7 @@ main()  # (the console script's and python -m sunset_sim's entry point)
 """
 
 
-@pytest.mark.parametrize("number", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("number", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_signal_while_the_command_line_loads_is_one_line(number):
     """Ctrl-C in the first half second of a run (its imports) printed Python's traceback,
     and SIGTERM there ended it without a word. Now both say the command line's line,

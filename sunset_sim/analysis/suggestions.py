@@ -203,6 +203,36 @@ def _single_fields(
                 break
 
 
+def _out_of_dominance(
+    lab: Lab, cards: CardSet, target: pd.Series, status: Status, bounds: Bounds, tried: list,
+    most: int = 2,
+) -> None:  # fmt: skip
+    """The ``most`` nearest steps outside only as they still match or beat a later card in
+    every field (``dominated_pairs``: held to no more than its value), each with one step
+    of every other field on top, measured into ``tried``. P2 made all, hike 3 and paint 3:
+    paint 3 -> 1 alone (1.82) was held under P3's value, as P2 then beat P3 in everything,
+    and no walk measured it with fewer directions beside it."""
+    card = target["card"]
+    measured = [step[1] for step in tried]
+
+    def edited(edits: dict[str, int]) -> CardSet:
+        return _apply(cards, [(card, field_, steps) for field_, steps in edits.items()])
+
+    held = [
+        step
+        for step in sorted(tried, key=lambda step: step[0])
+        if 0.0 < step[0] < math.inf
+        and any(early == card for early, _ in dominated_pairs(edited(step[1])))
+    ]
+    for step in held[:most]:
+        for field_, steps, more in _candidates(edited(step[1]), "plan", card, target["status"]):
+            walked = {**step[1], field_: step[1].get(field_, 0) + steps}
+            if field_ in step[1] or walked in measured:
+                continue
+            measured.append(walked)
+            tried.append(_measured_step(lab, more, target, walked, status, bounds, "fewer ties"))
+
+
 def _side(step: tuple) -> str:
     """ "above" or "below" the band (the step's own), "" inside or unknown (NaN)."""
     value, low, high = step[2][0], step[3], step[4]
@@ -478,6 +508,7 @@ def suggest(
             )
         if not found and target["family"] == "plan":
             _single_fields(study_lab, cards, target, limit, status, bounds, tried)
+            _out_of_dominance(study_lab, cards, target, status, bounds, tried)
         plausible = [] if found else _plausible(tried)
         plausible = [step for step in plausible if step[1] not in verified][: attempts - tries]
         for miss, walked, measure, low, high in plausible:

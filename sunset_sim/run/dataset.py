@@ -49,6 +49,7 @@ from sunset_sim.results import WIN_SCALE, Summary
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
 from sunset_sim.run.backends import engine_hash
+from sunset_sim.run.part_metadata import part_metadata, part_run, summary_matches_part
 from sunset_sim.strategy import Player
 from sunset_sim.validation import InputError, first_line
 
@@ -59,7 +60,6 @@ else:  # imported on first use (lazy.py)
     pd = LazyModule("pandas")
 
 MANIFEST = "_manifest.json"
-PART_SUMMARY_KEY = b"sunset_sim_summary"  # a part file's own copy of its chunk's summary
 FORMAT = "sunset-sim dataset"
 VERSION = 1
 LOCK = ".lock"
@@ -107,18 +107,22 @@ def run_identity(
     }
 
 
-def identity_difference(recorded: dict, wanted: dict) -> str | None:
-    """The first field in which two identities differ, described in words, or None."""
+def identity_difference(
+    recorded: dict, wanted: dict, names: tuple[str, str] = ("manifest", "command")
+) -> str | None:
+    """The first field in which two identities differ, described in words (``names``:
+    whose each is), or None."""
     for key, words in IDENTITY_FIELDS.items():
         old, new = recorded.get(key), wanted.get(key)
         if old != new:
             if key == "engine":
                 return (
                     "the engine or strategy code has changed since the run started "
-                    f"(manifest {old}, now {new})"
+                    f"({names[0]} {old}, now {new})"
                 )
             verb = "differ" if key in ("strategies", "rules") else "differs"
-            return f"the {words} {verb} (manifest {_show(key, old)}, command {_show(key, new)})"
+            shown = f"{names[0]} {_show(key, old)}, {names[1]} {_show(key, new)}"
+            return f"the {words} {verb} ({shown})"
     return None
 
 
@@ -242,7 +246,7 @@ class DatasetStore:
             table = pa.Table.from_pandas(frame, preserve_index=False)
             # the chunk's summary inside its file too (under its SHA-256): --resume checks
             # the manifest's copy against it before printing a finished run's figures
-            metadata = {**(table.schema.metadata or {}), PART_SUMMARY_KEY: _summary_json(summary)}
+            metadata = {**(table.schema.metadata or {}), **part_metadata(summary, self.identity)}
             pq.write_table(table.replace_schema_metadata(metadata), temporary, compression="zstd")
             flush_file(temporary)
             os.replace(temporary, self.folder / name)
@@ -390,6 +394,8 @@ def part_files(folder: str | os.PathLike, allow_incomplete: bool = False) -> tup
         raise RunError(f"{missing[0]}: listed in the manifest but missing")
     if manifest.get("complete"):
         _check_complete(Path(folder), manifest, files)
+    for file in files:
+        _check_part_run(Path(folder), Path(file).name, manifest["run"])
     return manifest, files
 
 
@@ -536,32 +542,25 @@ def _kept_chunks(folder: Path, identity: dict) -> dict[int, dict]:
             and path.stat().st_size == entry.get("bytes")
             and entry.get("sha256") == file_digest(path)
         ):
-            if not _summary_matches_part(entry, path):
+            if not summary_matches_part(entry, path):
                 raise RunError(
                     f"{folder / MANIFEST}: chunk {name}: its summary differs from the one in "
                     "its part file; the manifest is damaged (start again with --force)"
                 )
+            _check_part_run(folder, name, identity)
             kept[first] = entry  # a missing, resized or damaged file is played again
     return kept
 
 
-def _summary_json(summary: Summary) -> bytes:
-    return json.dumps(summary.to_dict(), sort_keys=True).encode("utf-8")
-
-
-def _summary_matches_part(entry: dict, path: Path) -> bool:
-    """Whether the manifest's summary of a chunk is the one written into its part file
-    (a manifest edited by hand printed made-up figures for a finished run). A part file
-    written before summaries were kept in it has none: the manifest's is taken."""
-    import pyarrow.parquet as pq
-
-    try:
-        stored = (pq.read_schema(path).metadata or {}).get(PART_SUMMARY_KEY)
-    except Exception:  # (pyarrow's errors on a damaged footer: not a whole chunk)
-        return False
-    if stored is None:
-        return True
-    return stored == _summary_json(Summary.from_dict(entry["summary"]))
+def _check_part_run(folder: Path, name: str, run: dict) -> None:
+    """A part file played by another run than the manifest's (its seed or rules edited)."""
+    played = part_run(folder / name)
+    difference = None if played is None else identity_difference(played, run, ("part", "run"))
+    if difference:
+        raise RunError(
+            f"{folder / name}: played by another run than the manifest's: {difference}; "
+            "the manifest is damaged (start again with --force)"
+        )
 
 
 def _take_lock(folder: Path):

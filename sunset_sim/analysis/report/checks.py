@@ -83,8 +83,10 @@ def check_card_words(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
                 bad = (values & high) != 0
                 if bad.any():
                     raise fail(bad, column, f"a bit past the card set's {n_cards} cards")
+    painted = _words(frame, "painted_")
     days = _days_of(frame, "commissions_day")
     if not days:
+        _check_painted_count(frame, painted)
         return
     completed = None
     for day in days:
@@ -125,11 +127,24 @@ def check_card_words(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
                 f"card set {cards.name!r}: pass the card set the games were played with "
                 "(--cards FILE)",
             )  # fmt: skip
-    painted, available = _words(frame, "painted_"), _words(frame, "available_")
+    available = _words(frame, "available_")
     if painted is not None and available is not None and painted.shape == available.shape:
         bad = (painted & ~available) != 0
         if bad.any():
             raise fail(bad, "painted", "a landscape painted but not available")
+    _check_painted_count(frame, painted)
+
+
+def _check_painted_count(frame: pd.DataFrame, painted: np.ndarray | None) -> None:
+    """A seat's painted landscapes are no more than its cards painted (fewer where a card
+    came back from the discard pile and was painted again), and one at least if it
+    painted any: a zeroed painted_0 showed every landscape painted 0 times."""
+    if painted is None or "cards_painted" not in frame:
+        return
+    held, count = _popcount(painted), frame["cards_painted"].to_numpy().astype(np.int64)
+    bad = (held > count) | ((held == 0) & (count > 0))
+    if bad.any():
+        raise _fail(frame, bad, "painted", "not the landscapes of the cards_painted it counts")
 
 
 def check_card_days(frame: pd.DataFrame, cards: CardSet, players: int) -> None:

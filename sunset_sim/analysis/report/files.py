@@ -220,9 +220,12 @@ def _read_csv(path: Path, columns: list[str]) -> pd.DataFrame:
 
 
 def _columns(names: list[str]) -> list[str]:
-    """The report's columns, and ``won`` and ``commissions_won`` (not reported, but checked:
-    ``check_rows``, ``data.check_card_words``)."""
-    return wanted_columns(names) + [n for n in names if n in ("won", "commissions_won")]
+    """The report's columns, and ``won``, ``commissions_won`` and ``cards_painted`` (not
+    reported, but checked: ``check_rows``, ``data.check_card_words``)."""
+    checked = ("won", "commissions_won", "cards_painted")
+    return wanted_columns(names) + [
+        n for n in names if n in checked and n not in wanted_columns(names)
+    ]
 
 
 def _provenance(path: Path, metadata: dict | None = None) -> dict | None:
