@@ -526,3 +526,13 @@ def test_plan_card_associations_are_named_so_and_left_out_beside_measured_values
     assert alone and all("an association, not what the card is worth" in c[7] for c in alone)
     measured = dict(report.tables, study_plan=pd.DataFrame({"card": ["P1"], "value": [0.8]}))
     assert plans.finding_candidates(measured, False, 30) == []
+
+
+def test_balance_of_too_few_games_is_marked_as_every_other_figure():
+    """Balance of 2 games read "0.500 (0.000 to 1.000)" with no mark, where every other
+    figure of the report marked fewer than --min-samples as too few samples."""
+    frame = sunset_sim.simulate(games=10, players=2, strategies=["greedy"], seed=3, jobs=1)
+    balance = build_report(frame, CARDS, min_samples=30).tables["balance"].iloc[0]
+    assert balance["caveat"] == "too few samples (10 games, fewer than 30)"
+    balance = build_report(frame, CARDS, min_samples=10).tables["balance"].iloc[0]
+    assert balance["caveat"] == ""

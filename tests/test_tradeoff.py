@@ -148,8 +148,15 @@ def test_no_paint_power_is_named_where_the_late_cards_paint_no_more():
     )  # fmt: skip
     values = late_worth_more()
     sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})
+    # (the earlier cards paint more: named as theirs, below)
+    assert sentence.startswith(
+        "Conclusion: rising later beats the earlier cards' power in paint by 8.0 points: "
+    ), sentence
+    assert "paint power" not in sentence
+    plans["paint"] = [2, 2, 1, 3]  # the halves alike in power: rising later
+    sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})
     assert sentence.startswith("Conclusion: rising later beats early rise by 8.0 points; ")
-    assert "paint power" not in sentence and "paint 2.00 against 2.50 on average" in sentence
+    assert "paint 2.00 against 2.00 on average" in sentence
     plans["paint"] = [1, 1, 2, 3]  # the later cards paint more: paint power, as before
     sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})
     assert sentence.startswith("Conclusion: paint power beats early rise by 8.0 points: ")
@@ -177,6 +184,29 @@ def test_the_power_the_later_cards_have_more_of_is_named():
     sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})
     assert sentence.startswith("Conclusion: paint power beats early rise by 8.0 points: ")
     assert "more paint, hike and directions on average" in sentence
+
+
+def test_where_the_earlier_cards_are_the_more_powerful_their_power_is_named():
+    """Wake-up times reversed (the most powerful cards earliest): "early rise beats rising
+    later by 7.3 points; the later plan cards paint, hike and turn no more than the earlier
+    ones" named the wake-up time as the cause where the earlier cards also painted twice
+    as many, and the values followed the power."""
+    from sunset_sim.analysis.report.sections.plans import tradeoff_conclusion
+
+    plans = pd.DataFrame(
+        {"plan": ["P1", "P2", "P3", "P4"], "wake": ["5:00", "5:15", "6:00", "6:15"],
+         "wake_minutes": [300, 315, 360, 375], "directions": "all", "hike": [4, 3, 2, 1],
+         "paint": [3, 3, 1, 1]}
+    )  # fmt: skip
+    values = late_worth_more().assign(value=[9.0, 9.0, 1.0, 1.0])
+    values["value_ci_low"], values["value_ci_high"] = values["value"] - 0.5, values["value"] + 0.5
+    sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})
+    assert sentence.startswith(
+        "Conclusion: early rise with the earlier cards' power in paint and hike beats rising "
+        "later by 8.0 points: "
+    ), sentence
+    assert "The earlier cards have more paint and hike on average" in sentence
+    assert "no more than the earlier ones" not in sentence
 
 
 def test_a_report_without_a_study_says_it_does_not_answer_early_rise_and_how_to():

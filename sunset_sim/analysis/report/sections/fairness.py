@@ -82,6 +82,8 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     caveat = (
         "each seat held one strategy: seat and strategy are mixed" if data.seats_fixed() else ""
     )
+    if not caveat and games < min_samples:  # (as every other figure: "Balance 0.500")
+        caveat = f"too few samples ({games:,} games, fewer than {min_samples:,})"
     tables["balance"] = pd.DataFrame(
         [
             {
@@ -456,7 +458,7 @@ def lead_by_day(tables) -> bytes:
     for i, (column, label) in enumerate(
         (
             ("lead_change", "sole leader changed"),
-            ("leader_wins", "day's leader wins"),
+            ("leader_wins", "a day's leaders include a winner"),
             ("sole_leader", "a sole leader"),
         )
     ):

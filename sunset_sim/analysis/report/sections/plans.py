@@ -305,6 +305,9 @@ def tradeoff_conclusion(tables: Tables) -> str:
         "directions": (float(directions(late).mean()), float(directions(early).mean())),
     }
     more = [name for name, (later, earlier) in aspects.items() if later > earlier]
+    less = [name for name, (later, earlier) in aspects.items() if later < earlier]
+    if not more and less:  # the earlier cards are the more powerful: wake-up and power
+        return _earlier_power_conclusion(diff, half_width, less, detail)
     if not more:  # the halves differ in wake-up time, not in power
         said = (
             "the later plan cards paint, hike and turn no more than the earlier ones (paint "
@@ -322,16 +325,38 @@ def tradeoff_conclusion(tables: Tables) -> str:
     # "paint power" where the later cards paint more; where they only hike further or
     # turn more ways, those are named instead
     power = "paint power" if "paint" in more else f"the later cards' power in {_joined(more)}"
-    if more != ["paint"]:  # which parts of the power differ is said, not assumed
+    if more != ["paint"] or less:  # which parts of the power differ is said, not assumed
+        also = f" and the earlier ones more {_joined(less)}" if less else ""
         detail += (
-            f" The later cards have more {_joined(more)} on average: the difference is "
-            "theirs together, with the later wake-up (the value table shows each card's)."
+            f" The later cards have more {_joined(more)}{also} on average: the difference "
+            "is theirs together, with the later wake-up (the value table shows each card's)."
         )
     if diff - half_width > 0:
         return f"Conclusion: {power} beats early rise by {diff:.1f} points: {detail}"
     if diff + half_width < 0:
         return f"Conclusion: early rise beats {power} by {-diff:.1f} points: {detail}"
     return f"Conclusion: neither early rise nor {power} is worth more here: {detail}"
+
+
+def _earlier_power_conclusion(diff: float, half_width: float, less: list[str], detail: str) -> str:
+    """The conclusion where the earlier cards have more power (wake-up times reversed,
+    say): "early rise beats rising later" named the wake-up time alone as the cause
+    where the earlier cards also painted twice as many."""
+    power = f"the earlier cards' power in {_joined(less)}"
+    detail += (
+        f" The earlier cards have more {_joined(less)} on average: the difference is theirs "
+        "together, with the earlier wake-up (the value table shows each card's)."
+    )
+    if diff - half_width > 0:
+        return f"Conclusion: rising later beats {power} by {diff:.1f} points: {detail}"
+    if diff + half_width < 0:
+        return (
+            f"Conclusion: early rise with {power} beats rising later by {-diff:.1f} points: "
+            f"{detail}"
+        )
+    return (
+        f"Conclusion: neither early rise with {power} nor rising later is worth more here: {detail}"
+    )
 
 
 def _joined(names: list[str]) -> str:
