@@ -311,9 +311,8 @@ def report_command(
         headline = headline[["players", *headline.columns[:-1]]].reset_index(drop=True)
         counts = sorted(reports)  # (the combined report's meta is the last count's)
         meta = {"games": [int(reports[c].meta["games"]) for c in counts], "players": counts}
-        played_text = " and ".join(
-            f"{reports[c].meta['games']:,} games at {c} players" for c in counts
-        )
+        parts = [f"{reports[c].meta['games']:,} games at {c} players" for c in counts]
+        played_text = ", ".join(parts[:-1]) + f" and {parts[-1]}"
     print_tables([("strategies", "", headline)], table_format, None, meta)
     for note in report.notes:  # notes and where the files went: status lines, on stderr
         cli_notes.say(f"note: {note}")

@@ -4,8 +4,13 @@ Ctrl-C, SIGTERM and SIGHUP answered while it loads.
 Importing the command line (click, numpy, pandas, numba) takes about half a second, in
 which a Ctrl-C used to print Python's traceback and a SIGTERM or SIGHUP ended the process
 without a word. Here each ends with the command line's own line, "interrupted; no output
-written" (nothing has started), and exit 128 + the signal. This module imports nothing
-heavy itself."""
+written" (nothing has started), and exit 128 + the signal. The signal is raised as a
+KeyboardInterrupt (Python's compiler drops any other exception raised while it compiles a
+module: the run then went on to exit 0) and noted, so that one dropped where it landed
+(a finalizer) still ends the run once the import returns. A signal after the import and
+before the command's own handlers are in place is answered the same way. This module
+imports nothing heavy itself.
+"""
 
 from __future__ import annotations
 
@@ -13,35 +18,41 @@ import signal
 import sys
 
 INTERRUPTED_LINE = "interrupted; no output written\n"
+_RECEIVED: list[int] = []  # the signals taken while loading
 
 
-class _TerminatedWhileLoading(BaseException):
-    """SIGTERM or SIGHUP while the command line loads (a BaseException: no import catches
-    it)."""
+class _EndedWhileLoading(KeyboardInterrupt):
+    """A signal (its number) while the command line loads."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
 
 
-def _terminate_while_loading(number: int, frame) -> None:
-    raise _TerminatedWhileLoading(number)
+def _end_while_loading(number: int, frame) -> None:
+    _RECEIVED.append(number)
+    raise _EndedWhileLoading(number)
 
 
 def main() -> None:
     """Load the command line, then run it (``sunset_sim.cli.main``)."""
-    previous = {}
-    for name in ("SIGTERM", "SIGHUP"):  # (SIGHUP left ignored under nohup)
-        number = getattr(signal, name, None)
-        if number is not None and signal.getsignal(number) in (signal.SIG_DFL, None):
-            previous[number] = signal.signal(number, _terminate_while_loading)
+    ending = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    ending = [n for n in ending if signal.getsignal(n) in (signal.SIG_DFL, None)]  # (nohup)
+    interrupt = signal.getsignal(signal.SIGINT) is signal.default_int_handler
     try:
-        try:
-            from sunset_sim.cli import main as command_line
-        finally:  # (inside the outer try: a signal here is answered too)
-            for number, handler in previous.items():
-                signal.signal(number, handler)
-    except KeyboardInterrupt:
+        for number in ending + ([signal.SIGINT] if interrupt else []):
+            signal.signal(number, _end_while_loading)
+        from sunset_sim.cli import main as command_line
+
+        if interrupt:  # (Python's own again: the command line notes it and takes it over)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        if _RECEIVED:  # raised where Python drops it (a finalizer) while loading
+            raise _EndedWhileLoading(_RECEIVED[0])
+        command_line()  # (its handlers replace these for the command, then put them back)
+    except _EndedWhileLoading as ended:
+        _say_and_exit(128 + ended.number)
+    except KeyboardInterrupt:  # Ctrl-C before the command's own handling (or after it)
         _say_and_exit(128 + signal.SIGINT)
-    except _TerminatedWhileLoading as ended:
-        _say_and_exit(128 + ended.args[0])
-    command_line()
 
 
 def _say_and_exit(code: int) -> None:

@@ -46,6 +46,10 @@ def test_the_log_tells_a_stay_and_features_sharing_an_initial_apart(tmp_path):
     cards.write_text(re.sub(r"\btree\b", "snow", default_cards_text()), encoding="utf-8")
     out = ok(cli("play", "--players", "2", "--seed", "1", "--cards", cards))
     assert "Features on the grid: m mountain, f flower, w waterfall, s snow, u sun;" in out
+    from sunset_sim.records.log import feature_letters
+
+    letters = feature_letters(("a", "a2", "aa", "a-a", "sun"))  # ("2" and "aa" both 2 once)
+    assert len(set(letters)) == 5 and letters[:2] == ["a", "2"]
 
 
 def test_play_options_change_the_game():

@@ -98,9 +98,13 @@ def _kept_by_two(frame):
             lambda f: f.__setitem__("cards_painted", f["cards_painted"].where(~_game(f), 9999)),
             "column 'cards_painted': not what the painted_day\\* columns give",
         ),
+        (  # (README: nothing empty but a plan after an early end)
+            lambda f: f.__setitem__("plan_day3", f["plan_day3"].where(~_game(f), None)),
+            "column 'plan_day3': empty exactly on a day not played",
+        ),
         (  # (a landscape painted twice, back from the discard pile, counts once)
             lambda f: f.__setitem__("painted_0", f["painted_0"].where(~_game(f), 0)),
-            "column 'painted': not the landscapes of the cards_painted it counts",
+            "column 'painted_0': not the landscapes of the cards_painted it counts",
         ),
         (
             lambda f: f.__setitem__("goals_won", f["goals_won"].where(~_game(f), 50)),

@@ -282,6 +282,29 @@ def test_an_edited_run_in_the_manifest_mixes_no_runs(started, edit, extra, needl
     fails(cli("report", started, "--out", started.parent / "rep"), "played by another run")
 
 
+@pytest.mark.parametrize("stored", [b"[]", b"5", b"null", b"{bad"])
+def test_a_damaged_record_of_the_run_in_a_part_file_is_one_line(reference, tmp_path, stored):
+    """A part file's record of its run that is not a JSON object (its digest updated in the
+    manifest) gave AttributeError tracebacks in the report and --resume; unparsable, it
+    read "the seed differs (part null, ...)"."""
+    import pyarrow.parquet as pq
+
+    from sunset_sim.files import file_digest
+
+    folder = tmp_path / "damaged"
+    shutil.copytree(reference[0], folder)
+    path = folder / part_name(0)
+    table = pq.read_table(path)
+    metadata = {**table.schema.metadata, b"sunset_sim_run": stored}
+    pq.write_table(table.replace_schema_metadata(metadata), path, compression="zstd")
+    manifest = json.loads((folder / MANIFEST).read_text())
+    manifest["chunks"][0].update(bytes=path.stat().st_size, sha256=file_digest(path))
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    needle = f"{part_name(0)}: its record of the run that played it is damaged"
+    fails(cli("report", folder, "--out", tmp_path / "rep"), needle)
+    fails(cli(*RUN, "--out", folder, "--resume"), needle)
+
+
 def run_args(seed=5, games=120, players=3, strategies=("greedy", "random"), chunk=25, extra=()):
     args = ["simulate", "--games", games, "--players", players, "--seed", seed]
     args += ["--chunk-size", chunk, "--quiet", *extra]

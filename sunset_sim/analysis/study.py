@@ -300,9 +300,10 @@ def run_study(
     ``max_steps``: the longest walk of a plan card's search (a commission's may go down to
     fame 0 or up to the set's highest commission fame); ``check_field`` replays the values
     with a second field (``check_games`` deals) and marks in
-    ``targets.holds_in_check_field`` whether it finds the study's status on the study's
-    deals (like with like, before the fresh deals), with that field's own status, value
-    and CI in ``targets.check_field_status``, ``check_field_value`` and its CI columns.
+    ``targets.holds_in_check_field`` whether that field's status on its deals is the
+    study's (after the fresh deals, where a card was measured again), with that field's
+    own status, value and CI in ``targets.check_field_status``, ``check_field_value`` and
+    its CI columns.
     ``progress``: a callable told the games played, or True for a ``tqdm.auto`` bar over
     the values and edits (Jupyter or stderr; the suggestions' search is not counted).
     ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them
@@ -405,6 +406,10 @@ def run_study(
         )  # fmt: skip
         for column in checked:
             target_frame[column] = checked[column].to_numpy()
+        # against the status the study gives (after its fresh deals), as its mark says: the
+        # column read False beside an "inside" the check field found too
+        held = target_frame["check_field_status"] == target_frame["status"]
+        target_frame["holds_in_check_field"] = held.to_numpy(dtype=bool)
     suggestions = pd.DataFrame(columns=SUGGESTION_COLUMNS)
     suggested = None
     if suggest:

@@ -130,12 +130,13 @@ def record_log(record: dict) -> GameLog:
 
 def feature_letters(features: tuple[str, ...]) -> list[str]:
     """One letter per feature for the grid, each a different one: the name's first
-    letter not taken by a feature before it ("snow" after "sun": n), else a digit (two
+    letter not taken by a feature before it ("snow" after "sun": n), else a free digit (two
     features sharing an initial read alike: "ss" was snow and sun, or sun twice)."""
     letters: list[str] = []
-    for index, name in enumerate(features):
-        free = [c for c in name if c.isalnum() and c not in letters]
-        letters.append(free[0] if free else str(index))
+    spare = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # (feature names are lower-case)
+    for name in features:
+        free = [c for c in name + spare if c.isalnum() and c not in letters]
+        letters.append(free[0])
     return letters
 
 

@@ -555,12 +555,11 @@ def _kept_chunks(folder: Path, identity: dict) -> dict[int, dict]:
 def _check_part_run(folder: Path, name: str, run: dict) -> None:
     """A part file played by another run than the manifest's (its seed or rules edited)."""
     played = part_run(folder / name)
-    difference = None if played is None else identity_difference(played, run, ("part", "run"))
-    if difference:
-        raise RunError(
-            f"{folder / name}: played by another run than the manifest's: {difference}; "
-            "the manifest is damaged (start again with --force)"
-        )
+    problem = "its record of the run that played it is damaged" if played == {} else None
+    if played and (difference := identity_difference(played, run, ("part", "run"))):
+        problem = f"played by another run than the manifest's: {difference}"
+    if problem:
+        raise RunError(f"{folder / name}: {problem}; start again with --force")
 
 
 def _take_lock(folder: Path):

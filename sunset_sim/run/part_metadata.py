@@ -52,10 +52,15 @@ def summary_matches_part(entry: dict, path: Path) -> bool:
 
 
 def part_run(path: Path) -> dict | None:
-    """The identity of the run that played a part file (None: not recorded, or unreadable)."""
+    """The identity of the run that played a part file; None where it is not recorded (a
+    part written before it was, or unreadable: its digest decides); ``{}`` where the
+    record is there but damaged (not a JSON object)."""
     stored = _stored(path)
     run = (stored or {}).get(PART_RUN_KEY)
+    if run is None:
+        return None
     try:
-        return json.loads(run) if run is not None else None
+        found = json.loads(run)
     except ValueError:
-        return {"damaged": True}
+        return {}
+    return found if isinstance(found, dict) and found else {}

@@ -144,7 +144,9 @@ def _check_painted_count(frame: pd.DataFrame, painted: np.ndarray | None) -> Non
     held, count = _popcount(painted), frame["cards_painted"].to_numpy().astype(np.int64)
     bad = (held > count) | ((held == 0) & (count > 0))
     if bad.any():
-        raise _fail(frame, bad, "painted", "not the landscapes of the cards_painted it counts")
+        columns = _word_columns(frame, "painted_")
+        where = columns[0] if len(columns) == 1 else "painted_*"
+        raise _fail(frame, bad, where, "not the landscapes of the cards_painted it counts")
 
 
 def check_card_days(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
@@ -180,6 +182,13 @@ def check_card_days(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
                         bad, f"{name}{day}", f"-1 is for a day not played (days_played "
                         f"{played_through[np.flatnonzero(bad)[0]]}), and only then",
                     )  # fmt: skip
+        if f"plan_day{day}" in frame:  # a plan card kept on every day played, and only then
+            bad = frame[f"plan_day{day}"].isna().to_numpy() == played
+            if bad.any():
+                raise fail(
+                    bad, f"plan_day{day}", "empty exactly on a day not played (days_played "
+                    f"{played_through[np.flatnonzero(bad)[0]]})",
+                )  # fmt: skip
         if f"fame_day{day}" in frame:
             final_fame = np.where(
                 played_through == day, frame[f"fame_day{day}"].to_numpy(), final_fame
