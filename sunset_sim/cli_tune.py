@@ -273,10 +273,13 @@ def tune_command(
         if d["diff_ci_high"] < 0
         else "no significant difference"
     )
+    interval = (
+        f"95% CI {d['diff_ci_low']:+.4f} to {d['diff_ci_high']:+.4f}"
+        if d["diff_ci_low"] == d["diff_ci_low"]  # (NaN: one deal has no spread)
+        else "no CI from one deal"
+    )
     click.echo(
-        f"tuned - default (paired by deal): {d['diff']:+.4f} "
-        f"(95% CI {d['diff_ci_low']:+.4f} to {d['diff_ci_high']:+.4f}): {verdict}",
-        err=aside,
+        f"tuned - default (paired by deal): {d['diff']:+.4f} ({interval}): {verdict}", err=aside
     )
     click.echo(
         "tuned: "
@@ -286,7 +289,12 @@ def tune_command(
         ),
         err=aside,
     )
-    if write_error is None:
+    if write_error is None and verdict == "default beats tuned":  # (written, not advised)
+        cli_notes.say(
+            f"params written to {out}, but the defaults beat them on the validation deals: "
+            f"keep seating --strategy {result.strategy}"
+        )
+    elif write_error is None:
         cli_notes.say(
             f"params written to {out}; seat with --strategy {result.strategy}:params={out}"
         )

@@ -498,6 +498,10 @@ def sweep_command(
             parsed = parse_param_sweep(param_text)
         except StrategyError as error:
             raise CliError(f"--param: {error}") from None
+        if table_name == "per_strategy":  # (said before the games, not after them)
+            raise CliError(
+                "--table: a parameter sweep has only per_value (per_strategy: --rule-values)"
+            )
         cards = _playable("--cards", cards_path, players, base_rules)
         total = sweep_games(entrants, players, games, param=parsed)
         arguments = {"param": param_text}

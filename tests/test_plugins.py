@@ -282,6 +282,79 @@ def test_digest_covers_helpers_in_other_files_and_constants(tmp_path):
     assert ("hash_helper_mod.OFFSET", b"1") in constants
 
 
+def _digest_of(folder: Path, module: str, edit=None) -> str:
+    """The digest of ``module.decide`` imported from ``folder`` (every module imported
+    fresh); ``edit`` (path, text): written after the import, before the digest."""
+    sys.path.insert(0, str(folder))
+    before = set(sys.modules)
+    try:
+        decide = importlib.import_module(module).decide
+        if edit is not None:
+            edit[0].write_text(edit[1], encoding="utf-8")
+        return dependency_digest(decide)
+    finally:
+        sys.path.remove(str(folder))
+        for name in set(sys.modules) - before:
+            sys.modules.pop(name, None)
+
+
+def test_digest_is_of_the_code_compiled_not_only_of_the_files(tmp_path):
+    """A file edited after its module was imported and before the first compile: the old
+    code was cached under the new file's key, and every later process loaded it (a
+    notebook edited in an editor, its kernel restarted: still the old strategy). And
+    code with no file (python -c, stdin): only its bytecode was hashed, the same for
+    return 0 and return 2."""
+    main = tmp_path / "edit_race_mod.py"
+    text = "from sunset_sim.engine.jit import jit\n\n@jit\ndef decide(*a):\n    return {}\n"
+    main.write_text(text.format(0), encoding="utf-8")
+    stale = _digest_of(tmp_path, "edit_race_mod", (main, text.format(2)))
+    fresh = _digest_of(tmp_path, "edit_race_mod")  # (a new process: the file as it is)
+    assert stale != fresh
+    unnamed = []
+    for value in (0, 2):
+        scope: dict = {}
+        exec(compile(text.format(value), "<stdin>", "exec"), scope)
+        unnamed.append(dependency_digest(scope["decide"]))
+    assert unnamed[0] != unnamed[1]
+
+
+ELSEWHERE_FILES = {  # a plug-in reading a table of helpers, and constants from elsewhere
+    "plug/far_plugin_mod.py": (
+        "import far_lib_mod.sub\nfrom far_enum_mod import Pick\nfrom far_table_mod import TABLE\n"
+        "from sunset_sim.engine.jit import jit\n\n"
+        "@jit\ndef decide(kind, obs, options, n_options, params, rng, tables):\n"
+        "    return TABLE[0]() + Pick.K + far_lib_mod.sub.K\n"
+    ),
+    "plug/far_table_mod.py": (
+        "from sunset_sim.engine.jit import jit\n\n@jit\ndef first():\n    return 0\n\n"
+        "TABLE = (first,)\n"
+    ),
+    "lib/far_enum_mod.py": "from enum import IntEnum\n\nclass Pick(IntEnum):\n    K = 0\n",
+    "lib/far_lib_mod/__init__.py": "",
+    "lib/far_lib_mod/sub.py": "K = 0\n",
+}
+
+
+@pytest.mark.parametrize(
+    "edited", ["plug/far_table_mod.py", "lib/far_enum_mod.py", "lib/far_lib_mod/sub.py"]
+)
+def test_digest_covers_a_table_of_helpers_and_constants_from_other_folders(tmp_path, edited):
+    """Each of these edits left the digest as it was (cache info: nothing to compile; the
+    old strategy played): a helper reached through a tuple of functions, an IntEnum
+    constant from a module in another folder, a constant of a sub-module (pkg.sub.K)."""
+    for name, text in ELSEWHERE_FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path / "lib"))
+    try:
+        before = _digest_of(tmp_path / "plug", "far_plugin_mod")
+        path = tmp_path / edited
+        path.write_text(path.read_text().replace("0", "2"), encoding="utf-8")
+        assert _digest_of(tmp_path / "plug", "far_plugin_mod") != before
+    finally:
+        sys.path.remove(str(tmp_path / "lib"))
+
+
 HOME_FILES = {
     "home_plugin_mod.py": (
         "import home_pkg_mod.tools\nimport home_overload_api\n"

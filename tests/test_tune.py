@@ -281,3 +281,37 @@ def test_a_whole_number_parameter_is_tuned_and_written_whole(tmp_path, monkeypat
     assert result.best["count"] == round(result.best["count"])
     path = write_params(result, tmp_path / "tuned.json")
     assert make_player(f"balanced-count:params={path}").params[-1] == result.best["count"]
+
+
+def test_params_the_defaults_beat_are_not_advised(tmp_path, monkeypatch):
+    """Validation said "default beats tuned", and the next line still said "params written
+    to FILE; seat with --strategy greedy:params=FILE" (fresh deals agreed: the file was
+    worse). The file is written as asked, and the line now says to keep the defaults."""
+    from sunset_sim.analysis import tune as tune_module
+
+    real = tune_module.tune
+
+    def worse(*args, **kwargs):
+        result = real(*args, **kwargs)
+        result.validation_games = 2000  # (a settled verdict: the defaults win)
+        result.difference = {"diff": -0.01, "diff_ci_low": -0.018, "diff_ci_high": -0.002}
+        return result
+
+    monkeypatch.setattr(tune_module, "tune", worse)
+    out = tmp_path / "worse.json"
+    result = cli("tune", "balanced", *CLI_SMALL, "--seed", "4", "--out", out, "--quiet")
+    ok(result)
+    assert out.is_file() and "default beats tuned" in result.stdout + result.stderr
+    assert "seat with --strategy" not in result.stderr
+    assert f"params written to {out}, but the defaults beat them" in result.stderr
+
+
+def test_one_validation_deal_gives_no_interval(tmp_path):
+    """--validation-games 1: "(95% CI +0.0000 to +0.0000)" for one deal's difference; now no
+    interval (and null in the params file, which is strict JSON: no NaN)."""
+    out = tmp_path / "one.json"
+    run = ["tune", "balanced", "--games", "3", "--players", "2", "--generations", "2"]
+    result = cli(*run, "--population", "4", "--validation-games", "1", "--out", out, "-q")
+    assert "(no CI from one deal)" in ok(result) + result.stderr
+    difference = json.loads(out.read_text(), parse_constant=lambda name: pytest.fail(name))
+    assert difference["tuning"]["validation"]["difference"]["diff_ci_low"] is None

@@ -405,3 +405,29 @@ def test_a_sweep_plot_joins_its_points_in_the_order_of_value():
     for axis in figure.axes[:2]:
         line = axis.lines[0]  # the errorbar's line through the points (then its caps)
         assert list(line.get_xdata()) == [0.0, 1.0, 2.0]
+
+
+def test_a_table_a_param_sweep_does_not_have_is_refused_before_the_games(monkeypatch):
+    """--table per_strategy on a parameter sweep was refused after every game was played
+    (7 s of play, or a minute's compile first): now before any."""
+    from sunset_sim.analysis import sweep as sweep_module
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("the games were played")
+
+    monkeypatch.setattr(sweep_module, "sweep", no_games)
+    result = cli("sweep", "--param", "greedy:lateness=0,1", *FIELD, "--table", "per_strategy")
+    fails(result, "--table: a parameter sweep has only per_value")
+
+
+def test_a_compare_larger_than_free_memory_is_refused_before_its_games(monkeypatch):
+    """compare reserved B's per-deal sums only after A's games: 60 million deals of four
+    strategies played A for an hour, then asked for 13 GB more than the machine had.
+    Both variants' sums are now counted against the free memory before any game."""
+    from sunset_sim.analysis import whatif
+
+    monkeypatch.setattr(whatif, "_free_memory", lambda: 100_000)  # bytes
+    with pytest.raises(sunset_sim.InputError, match="1,000 deals need about .* GiB for the two"):
+        sunset_sim.compare(["greedy", "random"], players=2, games=1000, rules_b={"days": 4})
+    monkeypatch.setattr(whatif, "_free_memory", lambda: None)  # (unknown: played)
+    assert len(sunset_sim.compare(["greedy", "random"], players=2, games=20, rules_b={"days": 4}))

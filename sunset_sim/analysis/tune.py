@@ -274,7 +274,8 @@ class TuneResult:
 def _plain(value):
     if isinstance(value, np.integer | int):
         return int(value)
-    return round(float(value), 6)
+    number = float(value)
+    return round(number, 6) if math.isfinite(number) else None  # (JSON has no NaN)
 
 
 def tunable_spec(strategy: str | Player) -> Player:
@@ -512,6 +513,8 @@ def tune(
     validation = pd.DataFrame([_row("tuned", shares[0]), _row("default", shares[1])])
     per_deal = (shares[0] - shares[1]).mean(axis=0)
     mean, half = mean_ci(per_deal.size, per_deal.sum(), (per_deal**2).sum())
+    if per_deal.size < 2:  # no spread from one deal: no interval (it read +0.0000 to +0.0000)
+        half = math.nan
     return TuneResult(
         strategy=spec.name,
         opponents=[p.name for p in field_players[: len(opponents)]],

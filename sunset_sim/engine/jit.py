@@ -25,6 +25,7 @@ without a warning, and numba's ``NUMBA_DISABLE_JIT=1`` runs every kernel as plai
 from __future__ import annotations
 
 import contextlib
+import enum
 import hashlib
 import os
 import re
@@ -210,6 +211,29 @@ def _python_function(value: object) -> types.FunctionType | None:
     return None
 
 
+def _code_bytes(code: types.CodeType) -> bytes:
+    """A function's code as it is in memory: its bytecode, names and constants (nested
+    code included; not its line numbers). The files' text alone missed a file edited
+    after its module was imported (the old code was cached under the new text's key,
+    and every later process loaded it), and code with no file (``python -c``, stdin),
+    where only the bytecode was hashed: ``return 0`` and ``return 2`` differ only in
+    their constants."""
+    parts = [code.co_code, repr((code.co_names, code.co_varnames, code.co_freevars)).encode()]
+    for constant in code.co_consts:
+        is_code = isinstance(constant, types.CodeType)
+        parts.append(_code_bytes(constant) if is_code else _stable_repr(constant))
+    return b"\0".join(parts)
+
+
+def _stable_repr(value: object) -> bytes:
+    """repr, the same in every process: a frozenset's order follows the hash seed."""
+    if isinstance(value, frozenset | set):
+        return b"{" + b",".join(sorted(_stable_repr(member) for member in value)) + b"}"
+    if isinstance(value, tuple):
+        return b"(" + b",".join(_stable_repr(member) for member in value) + b")"
+    return repr(value).encode()
+
+
 def _constant_bytes(value: object) -> bytes | None:
     """How a compile-time constant is hashed; None for values that are not constants."""
     if isinstance(value, bool | int | float | str | bytes | type(None)):
@@ -223,6 +247,8 @@ def _constant_bytes(value: object) -> bytes | None:
     if isinstance(value, tuple):
         parts = [_constant_bytes(member) for member in value]
         return None if any(part is None for part in parts) else b"(" + b",".join(parts) + b")"
+    if isinstance(value, type) and issubclass(value, enum.Enum):  # its members' values
+        return repr([(member.name, member.value) for member in value]).encode()
     return None
 
 
@@ -244,7 +270,10 @@ def dependency_files(function: object) -> tuple[list[str], list[tuple[str, bytes
         seen.add(id(py_func))
         code = py_func.__code__
         files.add(code.co_filename)
+        where = f"{py_func.__module__}.{py_func.__qualname__}"
+        constants[f"{where}:code"] = hashlib.sha256(_code_bytes(code)).digest()
         names = _code_names(code)
+        modules: set[int] = set()
         values = [(name, py_func.__globals__.get(name)) for name in names]
         for cell, name in zip(py_func.__closure__ or (), code.co_freevars, strict=False):
             try:
@@ -253,19 +282,21 @@ def dependency_files(function: object) -> tuple[list[str], list[tuple[str, bytes
                 continue
         for name, value in values:
             if isinstance(value, types.ModuleType):
-                if value.__name__.split(".")[0] in _LIBRARIES:
+                if value.__name__.split(".")[0] in _LIBRARIES or id(value) in modules:
                     continue
+                modules.add(id(value))  # (a sub-module's names too: pkg.sub.K)
                 values.extend(
                     (f"{value.__name__}.{attribute}", getattr(value, attribute))
                     for attribute in names
                     if hasattr(value, attribute)
-                    and not isinstance(getattr(value, attribute), types.ModuleType)
                 )
                 continue
             inner = _python_function(value)
             if inner is not None:
                 stack.append(inner)
                 continue
+            if isinstance(value, tuple | list):  # a table of functions: TABLE[0]()
+                stack.extend(_python_function(member) for member in value)
             constant = _constant_bytes(value)
             if constant is not None:
                 constants[f"{py_func.__module__}.{name}"] = constant
