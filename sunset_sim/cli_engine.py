@@ -49,6 +49,14 @@ def warmup_command(strategy_texts: tuple[str, ...]) -> None:
     names = ", ".join(spec.name for spec in specs)
     if todo:
         click.echo(f"compiled {', '.join(todo)} in {time.perf_counter() - start:.0f} s")
+    from sunset_sim.engine.compiling import engine_entry
+    from sunset_sim.engine.jit import is_cached
+
+    if not is_cached(engine_entry()):  # compiled in memory only: nothing for later runs
+        raise CliError(
+            f"warmup: compiled, but nothing could be kept in the compile cache ({_cache_help()}); "
+            "later runs compile again: give NUMBA_CACHE_DIR a writable folder"
+        )
     click.echo(f"ready: the engine and {names} (cache: {_cache_help()})")
 
 

@@ -453,3 +453,15 @@ def test_wraparound_false_leaves_negative_indices_as_they_are_in_its_own_code_on
     assert unwrapped(rows[1], -1) == (3, 7)  # its own index as it is; the helper's wrapped
     assert unwrapped(rows[1], 2) == (6, 6)
     assert shared(rows[1], -1) == 7  # the helper compiled for that call is the default one
+
+
+def test_warmup_that_could_keep_nothing_says_so(monkeypatch):
+    """NUMBA_CACHE_DIR a file: warmup warned, compiled in memory for a minute, then said
+    "ready: the engine and random" and exit 0 (a container built so ships nothing
+    compiled). Now exit 2 and one line that nothing was kept."""
+    from conftest import cli, fails
+
+    monkeypatch.setattr(jit_module, "is_cached", lambda dispatcher: False)  # (no cache)
+    result = cli("warmup", "--strategy", "random")
+    fails(result, "warmup: compiled, but nothing could be kept in the compile cache")
+    assert "ready:" not in result.stdout

@@ -211,8 +211,9 @@ def _check_memory(games: int, players: int, labels: int) -> None:
     free = _free_memory()
     if free is not None and need > free:
         raise validation.InputError(
-            f"games: {games:,} deals need about {need / 2**30:.1f} GiB for the two variants' "
-            f"per-deal sums, more than the {free / 2**30:.1f} GiB free here; use fewer --games"
+            f"games: not enough memory for this run: {games:,} deals need about "
+            f"{need / 2**30:.1f} GiB for the two variants' per-deal sums, more than the "
+            f"{free / 2**30:.1f} GiB free here; use fewer --games"
         )
 
 
