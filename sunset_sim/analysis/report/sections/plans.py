@@ -313,15 +313,12 @@ def tradeoff_conclusion(tables: Tables) -> str:
             "the later plan cards paint, hike and turn no more than the earlier ones (paint "
             f"{aspects['paint'][0]:.2f} against {aspects['paint'][1]:.2f} on average)"
         )
-        if diff - half_width > 0:
-            return (
-                f"Conclusion: rising later beats early rise by {diff:.1f} points; {said}: {detail}"
-            )
-        if diff + half_width < 0:
-            return (
-                f"Conclusion: early rise beats rising later by {-diff:.1f} points; {said}: {detail}"
-            )
-        return f"Conclusion: neither early nor late rise is worth more here; {said}: {detail}"
+        return _verdict(
+            diff, half_width,
+            f"Conclusion: rising later beats early rise by {diff:.1f} points; {said}: {detail}",
+            f"Conclusion: early rise beats rising later by {-diff:.1f} points; {said}: {detail}",
+            f"Conclusion: neither early nor late rise is worth more here; {said}: {detail}",
+        )  # fmt: skip
     # "paint power" where the later cards paint more; where they only hike further or
     # turn more ways, those are named instead
     power = "paint power" if "paint" in more else f"the later cards' power in {_joined(more)}"
@@ -331,11 +328,20 @@ def tradeoff_conclusion(tables: Tables) -> str:
             f" The later cards have more {_joined(more)}{also} on average: the difference "
             "is theirs together, with the later wake-up (the value table shows each card's)."
         )
+    return _verdict(
+        diff, half_width,
+        f"Conclusion: {power} beats early rise by {diff:.1f} points: {detail}",
+        f"Conclusion: early rise beats {power} by {-diff:.1f} points: {detail}",
+        f"Conclusion: neither early rise nor {power} is worth more here: {detail}",
+    )  # fmt: skip
+
+
+def _verdict(diff: float, half_width: float, later: str, earlier: str, neither: str) -> str:
+    """The sentence the interval supports: the later half worth more, the earlier, or
+    neither."""
     if diff - half_width > 0:
-        return f"Conclusion: {power} beats early rise by {diff:.1f} points: {detail}"
-    if diff + half_width < 0:
-        return f"Conclusion: early rise beats {power} by {-diff:.1f} points: {detail}"
-    return f"Conclusion: neither early rise nor {power} is worth more here: {detail}"
+        return later
+    return earlier if diff + half_width < 0 else neither
 
 
 def _earlier_power_conclusion(diff: float, half_width: float, less: list[str], detail: str) -> str:
@@ -347,16 +353,13 @@ def _earlier_power_conclusion(diff: float, half_width: float, less: list[str], d
         f" The earlier cards have more {_joined(less)} on average: the difference is theirs "
         "together, with the earlier wake-up (the value table shows each card's)."
     )
-    if diff - half_width > 0:
-        return f"Conclusion: rising later beats {power} by {diff:.1f} points: {detail}"
-    if diff + half_width < 0:
-        return (
-            f"Conclusion: early rise with {power} beats rising later by {-diff:.1f} points: "
-            f"{detail}"
-        )
-    return (
-        f"Conclusion: neither early rise with {power} nor rising later is worth more here: {detail}"
-    )
+    return _verdict(
+        diff, half_width,
+        f"Conclusion: rising later beats {power} by {diff:.1f} points: {detail}",
+        f"Conclusion: early rise with {power} beats rising later by {-diff:.1f} points: {detail}",
+        f"Conclusion: neither early rise with {power} nor rising later is worth more here: "
+        f"{detail}",
+    )  # fmt: skip
 
 
 def _joined(names: list[str]) -> str:
