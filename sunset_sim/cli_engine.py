@@ -75,9 +75,9 @@ def cache_group() -> None:
 @cache_group.command("info")
 def cache_info_command() -> None:
     """Where the cache is, its size, and whether the engine is compiled in it."""
-    from sunset_sim.engine.compiling import missing
+    from sunset_sim.engine.compiling import check_compilable, missing
     from sunset_sim.engine.jit import cache_files, cache_folder
-    from sunset_sim.strategy import registry
+    from sunset_sim.strategy import StrategyError, registry
 
     folder = cache_folder()
     click.echo(f"folder: {_cache_help()}")
@@ -85,7 +85,14 @@ def cache_info_command() -> None:
         files = cache_files(folder)  # its own: not what else NUMBA_CACHE_DIR holds
         size = sum(path.lstat().st_size for path in files)
         click.echo(f"files: {len(files)}, {size / 2**20:.1f} MiB")
-    todo = missing(registry().values())
+    compilable = []  # (a plain-Python decide never compiles: refused where it is seated)
+    for spec in registry().values():
+        try:
+            check_compilable(spec)
+        except StrategyError:
+            continue
+        compilable.append(spec)
+    todo = missing(compilable)
     click.echo("to compile: " + (", ".join(todo) if todo else "nothing (all compiled)"))
 
 

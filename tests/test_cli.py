@@ -87,6 +87,15 @@ def test_a_rule_given_twice_is_refused(option):
     assert line == f"error: {option}: rule option 'days' is given more than once", line
 
 
+def test_a_rule_number_with_a_sign_is_read_as_the_readme_says():
+    """--b-rule days=+6 was refused ("'+6' is not a whole number"), where every other
+    number may carry a sign."""
+    from sunset_sim.rules.options import Rules
+
+    assert Rules.parse(["days=+4"]).days == 4
+    assert "'-4' is not a whole number" in fails(cli("simulate", "--rule", "days=-4"))
+
+
 @pytest.mark.parametrize(
     ("args", "prefix"),
     [

@@ -465,3 +465,17 @@ def test_warmup_that_could_keep_nothing_says_so(monkeypatch):
     result = cli("warmup", "--strategy", "random")
     fails(result, "warmup: compiled, but nothing could be kept in the compile cache")
     assert "ready:" not in result.stdout
+
+
+def test_cache_info_does_not_list_a_plain_python_strategy_to_compile(monkeypatch):
+    """A plug-in whose decide is plain Python can never compile (it is refused where it is
+    seated), and cache info listed it under "to compile" on every call."""
+    from conftest import cli, ok
+
+    from sunset_sim import strategy as strategy_module
+    from sunset_sim.strategy import StrategySpec
+
+    strategy_module.registry()  # (filled first: it scans only when empty)
+    plain = StrategySpec("plain-probe", "not jitted", lambda *args: 0)
+    monkeypatch.setitem(strategy_module._REGISTRY, "plain-probe", plain)
+    assert "plain-probe" not in ok(cli("cache", "info"))

@@ -83,6 +83,7 @@ class Rules:
             if key in values:
                 raise RuleOptionError(f"rule option {key[:40]!r} is given more than once")
             digits = value.strip()
-            whole = digits.isascii() and digits.isdigit() and len(digits) < 10
-            values[key] = int(digits) if key == "days" and whole else digits
+            number = digits[1:] if digits.startswith("+") else digits  # (a sign, as README)
+            whole = number.isascii() and number.isdigit() and len(number) < 10
+            values[key] = int(number) if key == "days" and whole else digits
         return cls.from_dict(values)
