@@ -40,7 +40,7 @@ from sunset_sim.cli_common import (
     strategy_option,
     write_atomically,
 )
-from sunset_sim.cli_engine import cache_group, warmup_command
+from sunset_sim.cli_engine import announce_reference_compile, cache_group, warmup_command
 from sunset_sim.cli_report import report_command
 from sunset_sim.cli_study import study_command, value_command
 from sunset_sim.cli_tournament import tournament_command
@@ -225,6 +225,7 @@ def play_command(
     rules = parse_rules(rule_texts)
     cards = load_card_set(cards_path, players, rules.days)
     seats = make_seats(strategy_texts, players)
+    announce_reference_compile(seats)
     if force and record_path is None:
         raise CliError("--force: overwrites the --record file; give --record too")
     if record_path is not None and str(record_path) == "-":
@@ -326,9 +327,9 @@ def simulate_command(
     Results are bot-versus-bot results.
 
     \b
-    --out runs/big/ writes a dataset folder that survives interruption:
-      sunset-sim simulate --games 10000000 --out runs/big/            (killed halfway)
-      sunset-sim simulate --games 10000000 --out runs/big/ --resume   (finishes the rest)
+    --out big-run/ writes a dataset folder that survives interruption:
+      sunset-sim simulate --games 10000000 --out big-run/            (killed halfway)
+      sunset-sim simulate --games 10000000 --out big-run/ --resume   (finishes the rest)
     """
     from sunset_sim.provenance import sidecar_path
     from sunset_sim.run import RunError

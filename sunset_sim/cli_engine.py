@@ -60,6 +60,28 @@ def warmup_command(strategy_texts: tuple[str, ...]) -> None:
     click.echo(f"ready: the engine and {names} (cache: {_cache_help()})")
 
 
+def announce_reference_compile(players) -> None:
+    """play and replay call the strategies from Python (the reference engine): a first run
+    compiles each for that use, some 10 s in silence; say so, as the fast engine does."""
+    from numba.core.dispatcher import Dispatcher
+
+    from sunset_sim.engine.jit import cache_folder, is_cached
+
+    todo = dict.fromkeys(
+        player.spec.name
+        for player in players
+        if isinstance(player.spec.decide, Dispatcher)
+        and not player.spec.decide.overloads
+        and not is_cached(player.spec.decide)
+    )
+    if todo:
+        click.echo(
+            f"sunset-sim: compiling {', '.join(todo)} for the reference engine (first run "
+            f"only, about 10 s a strategy; cached in {cache_folder()})",
+            err=True,
+        )
+
+
 @click.group("cache")
 def cache_group() -> None:
     """The compile cache: where compiled engine and strategy code is kept.

@@ -148,11 +148,11 @@ def report_command(
 
     \b
     From results written by `simulate --out`:
-      sunset-sim report runs/big.parquet --out reports/run1
-      sunset-sim report runs/big/ --out reports/run1            (a dataset folder)
+      sunset-sim report big.parquet --out report1
+      sunset-sim report big-run/ --out report1            (a dataset folder)
     Or play the games first:
       sunset-sim report --games 1000000 --players 4 --strategy greedy --strategy early-bird \\
-          --strategy late-riser --strategy random --out reports/default
+          --strategy late-riser --strategy random --out my-report
 
     The strategies are seated as `tournament` seats them: every group of --players of
     them (or, when they fit at one table, that table, repeated round it) in every

@@ -211,3 +211,24 @@ def test_options_that_would_be_ignored_are_refused(tmp_path, monkeypatch, args, 
     monkeypatch.chdir(tmp_path)
     fails(cli(*args), *needles)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_play_says_when_it_compiles_a_strategy(monkeypatch):
+    """play calls the strategies from Python (the reference engine); their first run there
+    compiled for about 10 s without a word, where simulate says so on stderr."""
+    from sunset_sim import strategy as strategy_module
+    from sunset_sim.engine import jit as jit_module
+    from sunset_sim.strategy import StrategySpec
+
+    def first(kind, obs, options, n_options, params, rng, tables):
+        return 0
+
+    strategy_module.registry()  # (filled first: it scans only when empty)
+    spec = StrategySpec("first-probe", "the first option", jit_module.jit(first))
+    monkeypatch.setitem(strategy_module._REGISTRY, "first-probe", spec)
+    monkeypatch.setattr(jit_module, "is_cached", lambda dispatcher: False)
+    result = cli("play", "--players", "2", "--strategy", "first-probe", "--quiet")
+    ok(result)
+    assert "sunset-sim: compiling first-probe for the reference engine" in result.stderr
+    again = cli("play", "--players", "2", "--strategy", "first-probe", "--quiet")
+    assert "compiling" not in again.stderr  # (compiled in this process now)
