@@ -127,6 +127,15 @@ def test_plan_ids_with_commas_and_plan_cards_that_all_wake_at_once():
     assert "the 2 earliest (P2, P3, " in sentence
 
 
+def four_plans(**power) -> pd.DataFrame:
+    """Plan cards P1-P4 waking 5:00, 5:15, 6:00 and 6:15, with ``power``'s columns
+    (directions, hike, paint)."""
+    return pd.DataFrame(
+        {"plan": ["P1", "P2", "P3", "P4"], "wake": ["5:00", "5:15", "6:00", "6:15"],
+         "wake_minutes": [300, 315, 360, 375], **power}
+    )  # fmt: skip
+
+
 def late_worth_more() -> pd.DataFrame:
     """Study values of P1-P4: the later two worth 8 points more (CIs +-0.5)."""
     return pd.DataFrame(
@@ -141,11 +150,7 @@ def test_no_paint_power_is_named_where_the_late_cards_paint_no_more():
     earlier ones, the conclusion said "paint power beats early rise" all the same."""
     from sunset_sim.analysis.report.sections.plans import tradeoff_conclusion
 
-    plans = pd.DataFrame(
-        {"plan": ["P1", "P2", "P3", "P4"], "wake": ["5:00", "5:15", "6:00", "6:15"],
-         "wake_minutes": [300, 315, 360, 375], "directions": "NESW", "hike": 2,
-         "paint": [3, 2, 1, 3]}
-    )  # fmt: skip
+    plans = four_plans(directions="NESW", hike=2, paint=[3, 2, 1, 3])
     values = late_worth_more()
     sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})
     # (the earlier cards paint more: named as theirs, below)
@@ -168,11 +173,9 @@ def test_the_power_the_later_cards_have_more_of_is_named():
     wake-up time alone, though the values followed hike and directions."""
     from sunset_sim.analysis.report.sections.plans import tradeoff_conclusion
 
-    plans = pd.DataFrame(
-        {"plan": ["P1", "P2", "P3", "P4"], "wake": ["5:00", "5:15", "6:00", "6:15"],
-         "wake_minutes": [300, 315, 360, 375], "paint": 2, "hike": [1, 2, 3, 4],
-         "directions": ["horizontal", "orthogonal", "orthogonal", "all"]}
-    )  # fmt: skip
+    plans = four_plans(
+        paint=2, hike=[1, 2, 3, 4], directions=["horizontal", "orthogonal", "orthogonal", "all"]
+    )
     values = late_worth_more()
     sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})
     assert sentence.startswith(
@@ -193,11 +196,7 @@ def test_where_the_earlier_cards_are_the_more_powerful_their_power_is_named():
     as many, and the values followed the power."""
     from sunset_sim.analysis.report.sections.plans import tradeoff_conclusion
 
-    plans = pd.DataFrame(
-        {"plan": ["P1", "P2", "P3", "P4"], "wake": ["5:00", "5:15", "6:00", "6:15"],
-         "wake_minutes": [300, 315, 360, 375], "directions": "all", "hike": [4, 3, 2, 1],
-         "paint": [3, 3, 1, 1]}
-    )  # fmt: skip
+    plans = four_plans(directions="all", hike=[4, 3, 2, 1], paint=[3, 3, 1, 1])
     values = late_worth_more().assign(value=[9.0, 9.0, 1.0, 1.0])
     values["value_ci_low"], values["value_ci_high"] = values["value"] - 0.5, values["value"] + 0.5
     sentence = tradeoff_conclusion({"plan_cards": plans, "study_plan": values})

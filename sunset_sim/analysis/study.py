@@ -393,21 +393,18 @@ def run_study(
         Lab(tables, verify_games or games, seed, rules, games, jobs, None, backend=backend)
     )
     lab.progress = None  # what follows plays an unknown number of arms
-    measured = target_frame  # on the study's deals alone: what the check field repeats
     target_frame, more = refine_targets(batches, card_set, target_frame, say)
     notes += more
     if check_field:
-        # like with like: the check field's statuses on its deals against the study's on
-        # its own, before the fresh deals (against those, an identical field "disagreed"
-        # on every card measured again)
         checked = _check(
             check_field, players, check_games or games, seed, card_set, rules, families,
-            targets, measured, jobs, progress, say, backend,
+            targets, target_frame, jobs, progress, say, backend,
         )  # fmt: skip
         for column in checked:
             target_frame[column] = checked[column].to_numpy()
-        # against the status the study gives (after its fresh deals), as its mark says: the
-        # column read False beside an "inside" the check field found too
+        # the check field's status on its deals against the status the study gives (after
+        # its fresh deals), as the mark says: compared before the fresh deals, the column
+        # read False beside an "inside" the check field found too
         held = target_frame["check_field_status"] == target_frame["status"]
         target_frame["holds_in_check_field"] = held.to_numpy(dtype=bool)
     suggestions = pd.DataFrame(columns=SUGGESTION_COLUMNS)
@@ -466,12 +463,11 @@ def plan_tradeoff(lab: Lab, cards: CardSet, base: FieldRun) -> dict | None:
 def _check(
     check_field, players, games, seed, cards, rules, families, targets, study_targets,
     jobs, progress, say, backend="local",
-) -> list:  # fmt: skip
-    """Per target row (of ``study_targets``, the study's own deals): whether the second
-    field finds the same status on its deals (``holds_in_check_field``), and that field's
-    status, value and CI (``check_field_*``): a card the study judged outside only on
-    fresh deals, after an unsettled start, was marked "the check field finds the same"
-    where that field was unsettled too, and its own figures were written nowhere."""
+) -> pd.DataFrame:  # fmt: skip
+    """Per target row (of ``study_targets``): the second field's status, value and CI on
+    its deals (``check_field_*``): a card the study judged outside only on fresh deals,
+    after an unsettled start, was marked "the check field finds the same" where that
+    field was unsettled too, and its own figures were written nowhere."""
     entrants = [s if isinstance(s, Player) else make_player(s) for s in check_field]
     lab = Lab(seatings(entrants, players), games, seed, rules, 0, jobs, progress, backend=backend)
     say(f"check field {', '.join(p.name for p in entrants)}: {games} deals")
@@ -484,13 +480,9 @@ def _check(
     )
     found = checked.set_index(["family", "card"])
     keys = list(zip(study_targets["family"], study_targets["card"], strict=True))
-    status = [found["status"].get(key) for key in keys]
     return pd.DataFrame(
         {
-            "holds_in_check_field": [
-                mine == theirs for mine, theirs in zip(study_targets["status"], status, strict=True)
-            ],
-            "check_field_status": status,
+            "check_field_status": [found["status"].get(key) for key in keys],
             **{
                 f"check_field_{column}": [found[column].get(key, math.nan) for key in keys]
                 for column in ("value", "value_ci_low", "value_ci_high")

@@ -48,8 +48,8 @@ from sunset_sim.result_rows import check_rows
 from sunset_sim.results import WIN_SCALE, Summary
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
+from sunset_sim.run import part_metadata as parts
 from sunset_sim.run.backends import engine_hash
-from sunset_sim.run.part_metadata import part_metadata, part_run, summary_matches_part
 from sunset_sim.strategy import Player
 from sunset_sim.validation import InputError, first_line
 
@@ -244,9 +244,10 @@ class DatasetStore:
         temporary = self.folder / f".{name}.partial"
         try:
             table = pa.Table.from_pandas(frame, preserve_index=False)
-            # the chunk's summary inside its file too (under its SHA-256): --resume checks
-            # the manifest's copy against it before printing a finished run's figures
-            metadata = {**(table.schema.metadata or {}), **part_metadata(summary, self.identity)}
+            # the chunk's summary and run inside its file too (under its SHA-256): --resume
+            # and readers check the manifest's copies against them (run/part_metadata.py)
+            own = parts.part_metadata(summary, self.identity)
+            metadata = {**(table.schema.metadata or {}), **own}
             pq.write_table(table.replace_schema_metadata(metadata), temporary, compression="zstd")
             flush_file(temporary)
             os.replace(temporary, self.folder / name)
@@ -542,19 +543,20 @@ def _kept_chunks(folder: Path, identity: dict) -> dict[int, dict]:
             and path.stat().st_size == entry.get("bytes")
             and entry.get("sha256") == file_digest(path)
         ):
-            if not summary_matches_part(entry, path):
+            stored = parts.stored_metadata(path)
+            if not parts.summary_matches_part(entry, stored):
                 raise RunError(
                     f"{folder / MANIFEST}: chunk {name}: its summary differs from the one in "
                     "its part file; the manifest is damaged (start again with --force)"
                 )
-            _check_part_run(folder, name, identity)
+            _check_part_run(folder, name, identity, stored)
             kept[first] = entry  # a missing, resized or damaged file is played again
     return kept
 
 
-def _check_part_run(folder: Path, name: str, run: dict) -> None:
+def _check_part_run(folder: Path, name: str, run: dict, stored: dict | None = None) -> None:
     """A part file played by another run than the manifest's (its seed or rules edited)."""
-    played = part_run(folder / name)
+    played = parts.part_run(stored if stored is not None else parts.stored_metadata(folder / name))
     problem = "its record of the run that played it is damaged" if played == {} else None
     if played and (difference := identity_difference(played, run, ("part", "run"))):
         problem = f"played by another run than the manifest's: {difference}"

@@ -33,7 +33,9 @@ def _run_json(identity: dict) -> bytes:
     return json.dumps(identity, sort_keys=True).encode("utf-8")
 
 
-def _stored(path: Path) -> dict[bytes, bytes] | None:
+def stored_metadata(path: Path) -> dict[bytes, bytes] | None:
+    """A part file's Parquet metadata (None: its footer is unreadable); read once for both
+    checks below."""
     import pyarrow.parquet as pq
 
     try:
@@ -42,20 +44,19 @@ def _stored(path: Path) -> dict[bytes, bytes] | None:
         return None
 
 
-def summary_matches_part(entry: dict, path: Path) -> bool:
-    """Whether the manifest's summary of a chunk is the one written into its part file."""
-    stored = _stored(path)
+def summary_matches_part(entry: dict, stored: dict[bytes, bytes] | None) -> bool:
+    """Whether the manifest's summary of a chunk is the one written into its part file
+    (``stored``: its metadata)."""
     if stored is None:
         return False
     summary = stored.get(PART_SUMMARY_KEY)
     return summary is None or summary == _summary_json(Summary.from_dict(entry["summary"]))
 
 
-def part_run(path: Path) -> dict | None:
-    """The identity of the run that played a part file; None where it is not recorded (a
-    part written before it was, or unreadable: its digest decides); ``{}`` where the
-    record is there but damaged (not a JSON object)."""
-    stored = _stored(path)
+def part_run(stored: dict[bytes, bytes] | None) -> dict | None:
+    """The identity of the run that played a part file (``stored``: its metadata); None
+    where it is not recorded (a part written before it was, or unreadable: its digest
+    decides); ``{}`` where the record is there but damaged (not a JSON object)."""
     run = (stored or {}).get(PART_RUN_KEY)
     if run is None:
         return None

@@ -222,10 +222,9 @@ def _read_csv(path: Path, columns: list[str]) -> pd.DataFrame:
 def _columns(names: list[str]) -> list[str]:
     """The report's columns, and ``won``, ``commissions_won`` and ``cards_painted`` (not
     reported, but checked: ``check_rows``, ``data.check_card_words``)."""
+    wanted = wanted_columns(names)
     checked = ("won", "commissions_won", "cards_painted")
-    return wanted_columns(names) + [
-        n for n in names if n in checked and n not in wanted_columns(names)
-    ]
+    return wanted + [n for n in names if n in checked and n not in wanted]
 
 
 def _provenance(path: Path, metadata: dict | None = None) -> dict | None:
