@@ -14,7 +14,7 @@ from sunset_sim.cards.loader import check_playable
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import CardTables, build_tables
 from sunset_sim.engine.compiling import not_compilable
-from sunset_sim.engine.rng import new_stream
+from sunset_sim.engine.rng import new_strategy_stream
 from sunset_sim.enums import (
     DECIDE_HIKE,
     DECIDE_PAINT,
@@ -22,7 +22,6 @@ from sunset_sim.enums import (
     DECIDE_SALE,
     STREAM_CHANCE,
     STREAM_SETUP,
-    STREAM_STRATEGY,
     TIE_SEAT,
 )
 from sunset_sim.observation import observe, option_rows
@@ -62,9 +61,7 @@ class StrategyDecider:
         self.bans = _seat_bans(banned, game_index, len(players), tables)
         self.setup = Stream(seed, game_index, STREAM_SETUP)
         self.chance = Stream(seed, game_index, STREAM_CHANCE)
-        self.streams = [
-            new_stream(seed, game_index, STREAM_STRATEGY + s) for s in range(len(players))
-        ]
+        self.streams = [new_strategy_stream(seed, game_index, s) for s in range(len(players))]
         self.offered: dict[int, int] = {}  # commission index -> seats (bits); absent: none
 
     def _ask(self, kind: int, state: GameState, seat: int, rows: list, hand=None) -> int:

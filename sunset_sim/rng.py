@@ -7,6 +7,8 @@ named in ``enums`` (setup, in-game chance, one per seat for strategy choices).
 
 from __future__ import annotations
 
+from sunset_sim.enums import STREAM_STRATEGY
+
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 
@@ -22,6 +24,14 @@ def mix64(value: int) -> int:
 def stream_key(seed: int, game_index: int, stream: int) -> int:
     """The key of one stream of one game."""
     return mix64(mix64(mix64(seed & MASK64) ^ (game_index & MASK64)) ^ (stream & MASK64))
+
+
+def strategy_key(seed: int, game_index: int, seat: int) -> int:
+    """The key of ``seat``'s strategy stream: its stream key k made one-way, k ^ mix64(k).
+    A strategy sees its draws, which give back its key (mix64 is a bijection); with k
+    itself it could undo stream_key and rebuild the deal's setup and chance streams."""
+    key = stream_key(seed, game_index, STREAM_STRATEGY + seat)
+    return key ^ mix64(key)
 
 
 def draw64(key: int, counter: int) -> int:

@@ -44,8 +44,14 @@ def test_report_comparisons_take_their_errors_over_games():
         row = seats[seats["seat"] == seat].iloc[0]
         clustered = 4 / 3 * win[:, seat].std(ddof=1) / np.sqrt(len(win))
         own, rest = win[:, seat], np.delete(win, seat, axis=1).ravel()
-        naive = stats.diff_ci_sums(
-            own.size, own.sum(), (own**2).sum(), rest.size, rest.sum(), (rest**2).sum()
+        naive = stats.diff_ci_sums(  # (rate: a seat that never won, random's here, takes
+            own.size,
+            own.sum(),
+            (own**2).sum(),
+            rest.size,
+            rest.sum(),
+            (rest**2).sum(),
+            rate=True,  # the rule of succession's variance, as the report's rows do)
         )
         half = (row["win_diff_ci_high"] - row["win_diff_ci_low"]) / 2
         # never narrower than the rows taken apart (a seat that seldom wins: its own

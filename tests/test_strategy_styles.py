@@ -23,8 +23,8 @@ from sunset_sim.strategies import _style_tools
 from sunset_sim import testing
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.tables import build_tables
-from sunset_sim.engine.rng import new_stream
-from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE, MAX_FRAMES, STREAM_STRATEGY
+from sunset_sim.engine.rng import new_strategy_stream
+from sunset_sim.enums import DECIDE_PLAN, DECIDE_SALE, MAX_FRAMES
 from sunset_sim.observation import observe, option_rows
 from sunset_sim.play import play_reference
 from sunset_sim.rules import sell
@@ -68,7 +68,7 @@ def ask(name: str, kind: int, obs, rows, params=None):
     spec = registry()[name]
     params = spec.param_vector(params) if params is None or isinstance(params, dict) else params
     options = option_rows(rows)
-    rng = new_stream(0, 0, STREAM_STRATEGY)
+    rng = new_strategy_stream(0, 0, 0)
     return int(spec.decide(kind, obs, options, len(rows), params, rng, TABLES))
 
 

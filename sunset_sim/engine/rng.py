@@ -9,9 +9,10 @@ import numba
 import numpy as np
 
 from sunset_sim.engine.jit import jit
+from sunset_sim.enums import STREAM_STRATEGY
 from sunset_sim.rng import below as python_below
 from sunset_sim.rng import mix64 as python_mix64
-from sunset_sim.rng import stream_key as python_stream_key
+from sunset_sim.rng import strategy_key as python_strategy_key
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MUL1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -30,6 +31,13 @@ def mix64(value):
 def stream_key(seed, game_index, stream):
     inner = mix64(mix64(np.uint64(seed)) ^ np.uint64(game_index))
     return mix64(inner ^ np.uint64(stream))
+
+
+@jit
+def strategy_key(seed, game_index, seat):
+    """``sunset_sim.rng.strategy_key``: a seat's strategy stream key, one-way."""
+    key = stream_key(seed, game_index, np.uint64(STREAM_STRATEGY) + np.uint64(seat))
+    return key ^ mix64(key)
 
 
 @jit
@@ -83,6 +91,7 @@ if numba.config.DISABLE_JIT:  # plain Python: exact 64-bit wrap-around without n
             items[i], items[j] = items[j], items[i]
 
 
-def new_stream(seed: int, game_index: int, stream: int) -> np.ndarray:
-    """A fresh stream array, keyed by the pure-Python reference (any seed below 2**64)."""
-    return np.array([python_stream_key(seed, game_index, stream), 0], dtype=np.uint64)
+def new_strategy_stream(seed: int, game_index: int, seat: int) -> np.ndarray:
+    """A fresh strategy stream array for ``seat``, keyed by the pure-Python reference (any
+    seed below 2**64)."""
+    return np.array([python_strategy_key(seed, game_index, seat), 0], dtype=np.uint64)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from sunset_sim.engine.jit import jit
-from sunset_sim.engine.rng import rng_shuffle, stream_key
+from sunset_sim.engine.rng import rng_shuffle, strategy_key, stream_key
 from sunset_sim.engine.state import mark_card, trace_put
 from sunset_sim.enums import (
     C_OFFERED,
@@ -17,7 +17,6 @@ from sunset_sim.enums import (
     PLACE_TABLE,
     STREAM_CHANCE,
     STREAM_SETUP,
-    STREAM_STRATEGY,
 )
 from sunset_sim.observation import OBS_GRID, OBS_POS, OBS_PREVIEW, OBS_ROW, OBS_ROW_LEN
 
@@ -32,9 +31,7 @@ def start_streams(seed, game_index, n_players, setup, chance, streams):
     chance[0] = stream_key(np.uint64(seed), np.uint64(game_index), np.uint64(STREAM_CHANCE))
     for seat in range(n_players):
         streams[seat, 1] = 0
-        streams[seat, 0] = stream_key(
-            np.uint64(seed), np.uint64(game_index), np.uint64(STREAM_STRATEGY + seat)
-        )
+        streams[seat, 0] = strategy_key(np.uint64(seed), np.uint64(game_index), seat)
 
 
 @jit(inline="always")
