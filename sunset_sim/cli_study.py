@@ -276,7 +276,11 @@ def study_command(
             for _, row in unsettled.iterrows():
                 click.echo(f"  {unsettled_text(row)}")
         if study.suggested:
-            click.echo(f"Verified suggestions ({len(study.suggestions)}):")
+            cards = study.suggestions["card"].nunique() if len(study.suggestions) else 0
+            click.echo(  # (a card's rows, one per field, are one edit)
+                f"Verified suggestions ({cards} card{'s' if cards != 1 else ''}, "
+                f"{len(study.suggestions)} field{'s' if len(study.suggestions) != 1 else ''}):"
+            )
         else:
             click.echo("Verified suggestions: not looked for (--no-suggest)")
         for _, row in study.suggestions.iterrows():

@@ -271,21 +271,29 @@ def reaches_outside(row) -> bool:
 
 
 LIKELY = "its CI reaches outside the target: likely, not certain"
+NEAREST = "outside the target by its value, inside by its CI: the nearest step, not verified inside"
+
+
+def suggestion_caveat(row) -> str:
+    """A suggestion's caveat, "" for none: the nearest step outside its target by its
+    value (``suggestions._near_note``), or inside with a CI reaching outside."""
+    inside = row.get("after_inside", True)
+    if not pd.isna(inside) and not bool(inside):
+        return NEAREST
+    return LIKELY if reaches_outside(row) else ""
 
 
 def suggestion_text(row: pd.Series) -> str:
-    """One verified suggestion, in a line (study.md and the CLI), with its caveat: a
-    tester re-measured three such suggestions on new seeds and found them outside."""
-    caveat = (
-        f"; target {row['target_low']:.2f} to {row['target_high']:.2f}: {LIKELY}"
-        if reaches_outside(row)
-        else ""
-    )
+    """One verified suggestion, in a line (study.md and the CLI), with its target (a
+    commission's moves with its fame) and caveat: a tester re-measured three "likely"
+    suggestions on new seeds and found them outside."""
+    caveat = suggestion_caveat(row)
     return (
         f"{row['card']} {row['field']}: {row['current']} → {row['suggested']}; "
         f"{row['metric']} {row['before']:.2f} → {row['after']:.2f} "
         f"(after: {row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, n = {row['n']} fresh "
-        f"deals{caveat})"
+        f"deals; target {row['target_low']:.2f} to {row['target_high']:.2f}"
+        + (f": {caveat})" if caveat else ")")
     )
 
 

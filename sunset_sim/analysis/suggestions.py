@@ -295,6 +295,23 @@ def _unsettled_note(row: dict) -> str:
     )
 
 
+def _near_note(row: dict) -> str:
+    """Why an edit outside its target by its value is suggested: nothing measured was
+    inside, and this one's CI on the fresh deals still reaches the target after every
+    batch played for it, so a study would not name the edited card (``band_status``:
+    unsettled). The target lay between two values a field can take (C11 raised from 3
+    to 9: fame 4 above its band, fame 3 at its bottom edge) or needs more deals than the
+    study has; suggesting nothing left the card as broken as it was."""
+    side = "above" if row["after"] > row["target_high"] else "below"
+    return (
+        f"suggested: the nearest step within the noise of its target, {row['after']:.2f} "
+        f"(95% CI {row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, {row['n']:,} fresh "
+        f"deals), just {side} {row['target_low']:.2f} to {row['target_high']:.2f} by its value "
+        "and inside by its CI: not verified inside; more deals (--verify-games) or a "
+        "change to another card would settle it"
+    )
+
+
 SUGGESTION_COLUMNS = [
     "card",
     "field",
@@ -310,6 +327,7 @@ SUGGESTION_COLUMNS = [
     "before_ci_high",
     "target_low",
     "target_high",
+    "after_inside",
     "games",
     "after_all_edits",
     "inside_with_all_edits",
@@ -366,7 +384,7 @@ def all_edits_together(
 
 def _verified_rows(
     labs: Sequence[Lab], cards: CardSet, target: pd.Series, edits: dict[str, int],
-    status: Status, bounds: Bounds, outside: list | None = None,
+    status: Status, bounds: Bounds, outside: list | None = None, near: list | None = None,
 ) -> list[dict]:  # fmt: skip
     """Play the set with this card's edits on the fresh deals: a row per edited field
     (each with the value after all of them) if the after-value is inside the target,
@@ -378,7 +396,9 @@ def _verified_rows(
     point say, is judged on more deals, whichever side it first fell); the before-value
     is taken on the same batches. (The all-edits check plays the first batch alone.)
     ``outside``: where an edit that fails is put as ``tried`` holds a step (measured on
-    the fresh deals), for the note on where the target lies."""
+    the fresh deals), for the note on where the target lies; ``near``: where such an edit
+    whose CI still reaches the band after every batch is put, as (miss, edit size, its
+    rows), for ``suggest``'s nearest step."""
     family, card = target["family"], target["card"]
     edited = _apply(cards, [(card, field_, steps) for field_, steps in edits.items()])
     lab = labs[0]
@@ -400,11 +420,7 @@ def _verified_rows(
         f"{before[0]:.2f}, after {after[0]:.2f} ({'inside' if inside else 'outside'} "
         f"{low:.2f} to {high:.2f})"
     )
-    if not inside:
-        if outside is not None:
-            outside.append((_miss(after[0], low, high), edits, after, low, high))
-        return []
-    return [
+    rows = [
         {
             "card": card,
             "field": field_,
@@ -420,11 +436,20 @@ def _verified_rows(
             "before_ci_high": before[2],
             "target_low": low,
             "target_high": high,
+            "after_inside": inside,
             "games": deals * len(lab.tables),
             "steps": steps,  # not a column: for applying the edit
         }
         for field_, steps in edits.items()
     ]
+    if inside:
+        return rows
+    miss = _miss(after[0], low, high)
+    if outside is not None:
+        outside.append((miss, edits, after, low, high))
+    if near is not None and (after[1] <= high and after[2] >= low):
+        near.append((miss, sum(abs(v) for v in edits.values()), rows))
+    return []
 
 
 def _bounds_of(values: pd.DataFrame, targets: Targets, target: pd.Series) -> Bounds:
@@ -498,11 +523,12 @@ def suggest(
         tried: list = []
         verified: list[dict[str, int]] = []
         fresh: list = []  # the steps verified and found outside, as measured on fresh deals
+        near: list = []  # those of them whose CI still reaches the band (``_verified_rows``)
         for walked in _search(study_lab, cards, target, limit, status, bounds, tried):
             walked = _pruned(study_lab, cards, target, walked, status, bounds, tried)
             if walked in verified:
                 continue
-            found = _verified_rows(batches, cards, target, walked, status, bounds, fresh)
+            found = _verified_rows(batches, cards, target, walked, status, bounds, fresh, near)
             verified.append(walked)
             tries += 1
             if found or tries == attempts:
@@ -517,7 +543,7 @@ def suggest(
         plausible = [] if found else _plausible(tried)
         plausible = [step for step in plausible if step[1] not in verified][: attempts - tries]
         for miss, walked, measure, low, high in plausible:
-            found = _verified_rows(batches, cards, target, walked, status, bounds, fresh)
+            found = _verified_rows(batches, cards, target, walked, status, bounds, fresh, near)
             if found and miss > 0:
                 notes.append(
                     f"{card}: {_edit_text(walked)} was outside its target on the study's "
@@ -527,19 +553,22 @@ def suggest(
             if found:
                 break
         if not found:
-            notes.append(
+            searched = (
                 f"{card}: the walk toward its target (up to {limit} steps, within the "
                 "values its fields may take, each step the one that left it nearest"
                 + (", and each field alone" if target["family"] == "plan" else "")
                 + ") found no edit verified inside it"
                 + _nearest_text(_with_fresh(tried, fresh), target["status"])
-                + "; "
-                "nothing suggested for it"
             )
-            continue
-        unsettled = _unsettled_note(found[0])
-        if unsettled:
-            notes.append(unsettled)
+            if not near:
+                notes.append(searched + "; nothing suggested for it")
+                continue
+            found = min(near, key=lambda entry: entry[:2])[2]
+            notes.append(searched + "; " + _near_note(found[0]))
+        else:
+            unsettled = _unsettled_note(found[0])
+            if unsettled:
+                notes.append(unsettled)
         rows.extend(found)
         edits.extend((card, row["field"], row["steps"]) for row in found)
     frame = pd.DataFrame(rows, columns=SUGGESTION_COLUMNS)

@@ -16,9 +16,11 @@ from sunset_sim.analysis.report.model import Finding, Section
 def study_findings(study) -> list[Finding]:
     """The cards outside their targets, as findings: measured by paired experiments on
     the same deals (restricted play), so they lead the list; each names its suggestion."""
-    from sunset_sim.analysis.study_files import LIKELY, reaches_outside  # (see study_section)
+    from sunset_sim.analysis.study_files import suggestion_caveat  # (see study_section)
 
-    suggested = {row["card"]: row for _, row in study.suggestions.iterrows()}
+    suggested: dict[str, list] = {}  # a card's rows are one edit (one row per field)
+    for _, row in study.suggestions.iterrows():
+        suggested.setdefault(row["card"], []).append(row)
     findings = []
     for _, row in study.outside().iterrows():
         text = (
@@ -27,21 +29,28 @@ def study_findings(study) -> list[Finding]:
             f"{row['status']} its target {row['target_low']:.2f} to {row['target_high']:.2f}"
         )
         if row["card"] in suggested:
-            edit = suggested[row["card"]]
+            # every field of the edit: "hike 4 -> 2" alone, of a three-field edit, was
+            # read as the whole change
+            fields = suggested[row["card"]]
+            edit = fields[0]
+            changes = ", ".join(f"{f['field']} {f['current']} → {f['suggested']}" for f in fields)
             text += (
-                f"; verified suggestion: {edit['field']} {edit['current']} → "
-                f"{edit['suggested']} ({edit['after']:.2f}, 95% CI {edit['after_ci_low']:.2f} "
+                f"; verified suggestion: {changes}"
+                + (" (together)" if len(fields) > 1 else "")
+                + f" ({edit['after']:.2f}, 95% CI {edit['after_ci_low']:.2f} "
                 f"to {edit['after_ci_high']:.2f}, on {int(edit['n']):,} fresh deals"
             )
             band = (round(edit["target_low"], 2), round(edit["target_high"], 2))
             if band != (round(row["target_low"], 2), round(row["target_high"], 2)):
                 # a commission's band moves with its fame: the after-value is held to the
                 # edited card's (0.23 read as outside "0.05 to 0.19", which was the old one's)
-                text += f"; its target at {edit['field']} {edit['suggested']}: {band[0]:.2f} to {band[1]:.2f}"
+                at = ", ".join(f"{f['field']} {f['suggested']}" for f in fields)
+                text += f"; its target at {at}: {band[0]:.2f} to {band[1]:.2f}"
             # the caveats the card-values section gives, here too (a finding read alone
             # said "verified" where the after-value's CI still reached outside)
-            if reaches_outside(edit):
-                text += f"; {LIKELY}"
+            caveat = suggestion_caveat(edit)
+            if caveat:
+                text += f"; {caveat}"
             together = edit.get("inside_with_all_edits")
             if together is not None and not pd.isna(together) and not bool(together):
                 text += "; outside its target with all the edits together"
@@ -62,6 +71,8 @@ def study_findings(study) -> list[Finding]:
 
 def study_tables(study) -> dict[str, pd.DataFrame]:
     """The study's frames with the report's ``x``/``x_ci_low``/``x_ci_high`` column names."""
+    from sunset_sim.analysis.study_files import suggestion_caveat  # (see study_section)
+
     values = study.values[study.values["strategy"] == "all"]
     tables = {}
     for family in ("plan", "commission", "feature", "landscape"):
@@ -125,6 +136,7 @@ def study_tables(study) -> dict[str, pd.DataFrame]:
             "target_low": found["target_low"].to_numpy(dtype=float),
             "target_high": found["target_high"].to_numpy(dtype=float),
             "n": found["n"].to_numpy(dtype=int),
+            "caveat": [suggestion_caveat(row) for _, row in found.iterrows()],
         }
     )
     return tables

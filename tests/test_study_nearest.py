@@ -1,0 +1,98 @@
+"""A card outside its target whose target lies between two steps its fields can take
+gets the nearest step still inside its target by its CI on the fresh deals, said to be
+not verified inside, rather than nothing (C11 raised from 3 to 9 at 3 players: fame 4
+measured 0.51 against a top of 0.39, fame 3 0.06 against a bottom of 0.06, CI -0.04 to
+0.16; the card was named and nothing was suggested, so the suggested set left it broken)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from sunset_sim.analysis import suggestions
+from sunset_sim.analysis.report.sections.card_values import study_findings
+from sunset_sim.analysis.study_files import NEAREST, suggestion_text
+from sunset_sim.cards.edit import edit_card
+from sunset_sim.cards.loader import load_cards
+
+BAND = (0.06, 0.39)
+
+
+class FameDeals:
+    """Deals on which a commission's value per fame point depends on its fame alone."""
+
+    games = 800
+    tables = (0, 1)
+
+    def __init__(self, per_fame: dict[int, float], half_width: float) -> None:
+        self.per_fame = per_fame
+        self.half_width = half_width
+
+    def value(self, cards, restriction) -> dict:
+        fame = next(c.fame for c in cards.commissions if c.id == restriction.card)
+        value = self.per_fame.get(fame, -0.3)
+        return {
+            "value_per_fame": value,
+            "value_per_fame_ci_low": value - self.half_width,
+            "value_per_fame_ci_high": value + self.half_width,
+        }
+
+    def forget(self, cards) -> None:
+        pass
+
+
+def _suggest(monkeypatch, per_fame: dict[int, float], half_width: float):
+    monkeypatch.setattr(suggestions, "_bounds_of", lambda *args: lambda cards: BAND)
+    original = load_cards(None)
+    own = next(c.fame for c in original.commissions if c.id == "C11")
+    cards = edit_card(original, "C11", "fame", 6)
+    target = pd.DataFrame(
+        [{"family": "commission", "card": "C11", "status": "above", "target_low": BAND[0],
+          "target_high": BAND[1]}]
+    )  # fmt: skip
+    table = {own + step: value for step, value in per_fame.items()}
+    deals = FameDeals(table, half_width)
+    frame, suggested, notes = suggestions.suggest(
+        deals, [deals] * 4, cards, target, None, None, 4, lambda line: None
+    )
+    return own, frame, suggested, notes
+
+
+def test_the_nearest_step_within_noise_is_suggested_when_none_is_inside(monkeypatch):
+    per_fame = {6: 0.9, 5: 0.9, 4: 0.9, 3: 0.8, 2: 0.7, 1: 0.51, 0: 0.0599}
+    own, frame, suggested, notes = _suggest(monkeypatch, per_fame, 0.1)
+    assert frame["card"].tolist() == ["C11"]
+    row = frame.iloc[0]
+    assert (row["current"], row["suggested"]) == (str(own + 6), str(own))  # down: above
+    assert not row["after_inside"]
+    assert row["after"] == pytest.approx(0.0599)
+    assert row["after_ci_high"] >= BAND[0]  # its CI reaches the target
+    assert next(c.fame for c in suggested.commissions if c.id == "C11") == own
+    assert any("not verified inside" in note and note.startswith("C11: ") for note in notes)
+    assert suggestion_text(row).endswith(f"target 0.06 to 0.39: {NEAREST})")
+
+    class Study:
+        def outside(self):
+            return pd.DataFrame(
+                [{"family": "commission", "card": "C11", "metric": "value per fame",
+                  "value": 0.9, "value_ci_low": 0.8, "value_ci_high": 1.0, "n": 800,
+                  "status": "above", "target_low": BAND[0], "target_high": BAND[1]}]
+            )  # fmt: skip
+
+    study = Study()
+    study.suggestions = frame
+    (finding,) = study_findings(study)
+    assert NEAREST in finding.text
+
+
+def test_no_step_is_suggested_when_every_ci_misses_the_target(monkeypatch):
+    per_fame = {6: 0.9, 5: 0.9, 4: 0.9, 3: 0.8, 2: 0.7, 1: 0.51, 0: -0.2}
+    _, frame, suggested, notes = _suggest(monkeypatch, per_fame, 0.05)
+    assert frame.empty and suggested is None
+    assert any(note.endswith("nothing suggested for it") for note in notes)
+
+
+def test_a_step_inside_is_preferred_to_a_nearer_one_outside(monkeypatch):
+    per_fame = {6: 0.9, 5: 0.9, 4: 0.9, 3: 0.8, 2: 0.7, 1: 0.40, 0: 0.2}
+    own, frame, _, _ = _suggest(monkeypatch, per_fame, 0.1)
+    assert frame["suggested"].tolist() == [str(own)] and frame["after_inside"].tolist() == [True]
