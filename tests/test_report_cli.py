@@ -261,3 +261,30 @@ def test_report_players_reads_a_count_as_every_command_does():
     ):
         with pytest.raises(CliError, match=line):
             _player_counts(text)
+
+
+def test_findings_of_several_player_counts_name_their_count():
+    """--players 2,3 listed the 3-player findings alone, unlabelled, as the report's; a
+    card the 2-player study found outside its target was in its study.md alone."""
+    from sunset_sim.analysis.report import build_report
+    from sunset_sim.analysis.report.model import Finding
+    from sunset_sim.analysis.report.sections.player_counts import combine
+
+    reports = {}
+    for players in (2, 3):
+        frame = sunset_sim.simulate(
+            games=60, players=players, strategies=["greedy", "random"], seed=players, jobs=1
+        )
+        reports[players] = build_report(frame, min_samples=5)
+        reports[players].findings = [
+            Finding(f"effect at {players}", "plan_cards", 1.0, 0.5, 1.5, 60, 0.01),
+            Finding(f"plan P1 outside at {players}", "card value", 1.0, 0.5, 1.5, 60, 0.01),
+        ]
+    combined = combine(reports)
+    assert [f.text for f in combined.findings] == [
+        "3 players: effect at 3", "3 players: plan P1 outside at 3",
+        "2 players: plan P1 outside at 2",
+    ]  # fmt: skip
+    assert combined.sections[0].key == "findings"
+    assert combined.sections[0].blocks[0] == ("list", [f.text for f in combined.findings])
+    assert combined.sections[1].key == "player-counts"

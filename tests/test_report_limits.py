@@ -182,3 +182,29 @@ def test_the_report_says_which_rule_options_its_games_were_played_under(tmp_path
            "days=5", "--out", tmp_path / "r", "--quiet"))  # fmt: skip
     header = (tmp_path / "r" / "report.md").read_text(encoding="utf-8").splitlines()[2]
     assert "rules tie_break=seat, days=5" in header
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_column_written_twice_is_refused(played, tmp_path, suffix):
+    """A CSV whose fame_goals header was renamed fame_paintings (written twice) gave a
+    report with the goals' fame read as the paintings', exit 0 (pandas renames the second
+    fame_paintings.1); the same in Parquet was a traceback."""
+    from sunset_sim.analysis.report.files import read_results
+    from sunset_sim.analysis.report.model import ReportInputError
+
+    path = tmp_path / f"r{suffix}"
+    renamed = played.rename(columns={"fame_goals": "fame_paintings"})
+    if suffix == ".csv":
+        renamed.to_csv(path, index=False)
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.Table.from_arrays(
+            [pa.array(renamed.iloc[:, i].astype(str)) for i in range(renamed.shape[1])],
+            names=list(renamed.columns),
+        ), path)  # fmt: skip
+    with pytest.raises(ReportInputError, match="column 'fame_paintings' appears twice"):
+        read_results(path)
+    played.to_csv(path.with_suffix(".bom.csv"), index=False, encoding="utf-8-sig")
+    assert len(read_results(path.with_suffix(".bom.csv"))[0]) == len(played)  # a BOM is fine

@@ -4,6 +4,8 @@ old report, or checks one of the rules that keep findings honest."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,6 +16,7 @@ from sunset_sim.analysis.report import build_report
 from sunset_sim.analysis.report.build import short_labels
 from sunset_sim.analysis.report.findings import _findings
 from sunset_sim.analysis.report.render import render_html, render_markdown
+from sunset_sim.cards.loader import default_cards_text, parse_cards
 
 CARDS = sunset_sim.load_cards()
 FIELD = ["greedy", "greedy", "random", "random"]
@@ -68,6 +71,31 @@ def test_first_day_of_lead_by_day_is_not_too_few_samples(report):
     assert lead.loc[1, "n"] == 2000
     assert "too few" not in lead.loc[1, "note"]
     assert lead.loc[1, "note"] == "no earlier leader"
+
+
+def test_a_leaders_win_share_on_few_ongoing_games_is_marked():
+    """The leader's win share after a day rests on the games still going after it: 90%
+    on 20 games (3-day games that mostly ended early) was shown unmarked."""
+    text = default_cards_text()
+    text = re.sub(
+        r'\[\[commission\]\]\nid = "C(0[6-9]|[1-9]\d)".*?(?=\n\[\[|\Z)', "", text, flags=re.S
+    )
+    text = re.sub(r"\[\[goal\]\].*?(?=\n\[\[|\Z)", "", text, flags=re.S)
+    few = parse_cards(text, "few.toml")  # 5 commissions, no goals
+    assert (len(few.commissions), len(few.goals)) == (5, 0)
+    early = sunset_sim.simulate(
+        games=3000,
+        players=3,
+        strategies=["greedy", "late-riser", "early-bird"],
+        seed=21,
+        jobs=1,
+        cards=few,
+        rules={"days": 3},
+    )  # fmt: skip (R-CLEAN-5: nearly every game ends early for want of commissions)
+    lead = build_report(early, few, min_samples=30).tables["lead_by_day"].set_index("day")
+    assert lead.loc[2, "n"] >= 30 and 0 < lead.loc[2, "n_ongoing"] < 30
+    assert lead.loc[2, "note"] == "leader wins: too few samples"
+    assert lead.loc[1, "n_ongoing"] >= 30 and lead.loc[1, "note"] == "no earlier leader"
 
 
 def test_last_day_leader_is_not_reported_as_winning(report):
@@ -536,3 +564,21 @@ def test_balance_of_too_few_games_is_marked_as_every_other_figure():
     assert balance["caveat"] == "too few samples (10 games, fewer than 30)"
     balance = build_report(frame, CARDS, min_samples=10).tables["balance"].iloc[0]
     assert balance["caveat"] == ""
+    # seats that each held one strategy: both caveats (the seat one replaced the other)
+    fixed = sunset_sim.simulate(games=1, players=2, strategies=["greedy", "random"], seed=1)
+    balance = build_report(fixed, CARDS, min_samples=30).tables["balance"].iloc[0]
+    assert balance["caveat"] == (
+        "each seat held one strategy: seat and strategy are mixed; "
+        "too few samples (1 games, fewer than 30)"
+    )
+
+
+def test_a_strategys_finding_from_fixed_seats_says_its_seat_is_in_it(report):
+    """Seats held one strategy each: the report withholds Balance, and a strategy's lead
+    in the findings carries its seat's advantage too, which the finding now says."""
+    texts = [f.text for f in report.findings if f.kind == "strategies"]
+    assert texts and all("its seat's advantage is in it" in text for text in texts)
+    from sunset_sim.analysis.report.sections.who_wins import finding_candidates
+
+    rotated = finding_candidates(report.tables, False, 30)  # (as from rotated seats)
+    assert rotated and all("advantage" not in candidate[7] for candidate in rotated)

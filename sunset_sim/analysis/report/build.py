@@ -17,6 +17,7 @@ from sunset_sim.analysis.report.data import (
     _match,
     _prepare,
     check_columns,
+    rank_big_groups,
 )
 from sunset_sim.analysis.report.findings import _findings, findings_section
 from sunset_sim.analysis.report.model import (
@@ -148,6 +149,7 @@ def build_report(
 
     for spec in SECTIONS:
         step(spec.name, spec.needs, spec.compute)
+    rank_big_groups(tables, min_group)
     for name in OPTIONAL_COLUMNS:
         if name not in columns:
             notes.append(f"the results have no {name} column: left out, {OPTIONAL_USE[name]}")

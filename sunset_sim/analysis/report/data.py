@@ -45,8 +45,15 @@ def wanted_columns(available: Sequence[str]) -> list[str]:
 
 
 def check_columns(available: Sequence[str], source: str = "results") -> None:
-    """ReportInputError naming the first missing required column."""
-    missing = [c for c in BASE_COLUMNS if c not in set(available)]
+    """ReportInputError naming the first missing required column, or a repeated one
+    (pandas renamed a CSV's second ``fame_paintings`` to ``fame_paintings.1``, and the
+    report read the goals' column as the paintings', exit 0)."""
+    seen: set[str] = set()
+    for name in available:
+        if name in seen:
+            raise ReportInputError(f"{source}: column {name!r} appears twice")
+        seen.add(name)
+    missing = [c for c in BASE_COLUMNS if c not in seen]
     if missing:
         raise ReportInputError(
             f"{source}: missing column {missing[0]!r}"
@@ -78,7 +85,21 @@ def _mark(table: pd.DataFrame, n_column: str | Sequence[str], min_samples: int, 
     if by is not None:
         values = table[by].where(~small)
         table["rank"] = values.rank(ascending=False, method="min").astype("Int64")
+        table.attrs["rank_by"] = by  # (rank_big_groups ranks again by it)
     return table
+
+
+def rank_big_groups(tables: dict[str, pd.DataFrame], min_group: int) -> None:
+    """Rank again, in each table with a smaller group per effect (``n_smaller``), only the
+    effects whose smaller group is at least ``min_group`` (issue 12: shown, never ranked;
+    a 2-player report ranked first a plan card whose effect rested on 35 seats)."""
+    for table in tables.values():
+        by = table.attrs.get("rank_by")
+        if by is None or "rank" not in table or "n_smaller" not in table:
+            continue
+        big = table["rank"].notna() & (table["n_smaller"].astype(float).fillna(-1) >= min_group)
+        ranked = table[by].where(big).rank(ascending=False, method="min")
+        table["rank"] = ranked.astype("Int64")
 
 
 _SCALES = (1.0, 12.0, 144.0)  # win shares are multiples of 1/12 (1 to 4 winners), squares of 1/144

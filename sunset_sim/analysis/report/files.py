@@ -164,8 +164,8 @@ def _read_results(path: Path) -> tuple[pd.DataFrame, dict | None]:
         return frame, run
     if path.suffix.lower() == ".csv":
         try:
+            check_columns(_csv_header(path), str(path))  # (pandas renames a repeated name)
             names = list(pd.read_csv(path, nrows=0).columns)
-            check_columns(names, str(path))
             frame = _read_csv(path, _columns(names))
         except (ReportInputError, MemoryError):
             raise
@@ -202,6 +202,15 @@ NUMBER_MISSING = (
     "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
     "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
 )  # fmt: skip
+
+
+def _csv_header(path: Path) -> list[str]:
+    """A CSV's column names as written (its first record; a byte-order mark dropped, as
+    pandas drops it)."""
+    import csv
+
+    with open(path, newline="", encoding="utf-8-sig") as handle:
+        return next(csv.reader(handle), [])
 
 
 def _read_csv(path: Path, columns: list[str]) -> pd.DataFrame:

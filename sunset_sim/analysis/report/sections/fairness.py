@@ -79,11 +79,11 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 )
         tables["strategy_seats"] = _mark(pd.DataFrame(rows), "n", min_samples, None)
     value, lo, hi, games = stats.balance_ci(data.per_game(data.win))
-    caveat = (
-        "each seat held one strategy: seat and strategy are mixed" if data.seats_fixed() else ""
-    )
-    if not caveat and games < min_samples:  # (as every other figure: "Balance 0.500")
-        caveat = f"too few samples ({games:,} games, fewer than {min_samples:,})"
+    caveats = ["each seat held one strategy: seat and strategy are mixed"] * data.seats_fixed()
+    if games < min_samples:  # (as every other figure: "Balance 0.500"; with the seat caveat
+        # too, which had replaced it: a 1-game report's Balance 0.00 carried no mark)
+        caveats.append(f"too few samples ({games:,} games, fewer than {min_samples:,})")
+    caveat = "; ".join(caveats)
     tables["balance"] = pd.DataFrame(
         [
             {
@@ -193,6 +193,10 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         lead.loc[final, "note"] = "last day: its leader is the winner"
         small = (lead["n_comparable"] > 0) & (lead["n_comparable"] < min_samples)
         lead.loc[small & (lead["note"] == ""), "note"] = f"lead change: {TOO_FEW}"
+        # the leader's win share rests on the games still going after that day (a 3-day
+        # game ended early: 90% on 20 games was shown unmarked)
+        few = (lead["n_ongoing"] > 0) & (lead["n_ongoing"] < min_samples)
+        lead.loc[few & (lead["note"] == ""), "note"] = f"leader wins: {TOO_FEW}"
         tables["lead_by_day"] = lead
         shape.append(
             {

@@ -4,8 +4,11 @@ not result rows; the rest of the combined report is the largest count's."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 
+from sunset_sim.analysis.report.findings import findings_section
 from sunset_sim.analysis.report.model import Report, Section
 
 # (table, key column, measures, what the measures rest on): the columns put side by side,
@@ -99,9 +102,22 @@ def player_counts_section(
 def combine(reports: dict[int, Report], study_folders: dict[int, str] | None = None) -> Report:
     """The largest count's report with the side-by-side section after the findings;
     ``study_folders``: where the other counts' study files were written, to say so."""
-    base = reports[max(reports)]
+    shown = max(reports)
+    base = reports[shown]
     tables = side_by_side(reports)
     base.tables.update(tables)
+    # each finding names its player count, and the other counts' studies' cards outside
+    # their targets are findings too (they were in their study.md alone, and the findings
+    # of the largest count read as the whole report's)
+    base.findings = [replace(f, text=f"{shown} players: {f.text}") for f in base.findings] + [
+        replace(f, text=f"{players} players: {f.text}")
+        for players in sorted(reports, reverse=True)
+        if players != shown
+        for f in reports[players].findings
+        if f.kind == "card value"
+    ]
+    assert base.sections[0].key == "findings"
+    base.sections[0] = findings_section(base)
     base.sections.insert(1, player_counts_section(reports, tables, study_folders))
     base.meta["player_counts"] = list(reports)
     return base
