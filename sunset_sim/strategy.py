@@ -27,7 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
+from sunset_sim import strategy_path
 from sunset_sim.files import JSONTextError, parse_json
+from sunset_sim.strategy_path import STRATEGY_PATH_VARIABLE
 from sunset_sim.validation import InputError, label_problem, number_text, one_line, short_number
 
 
@@ -304,9 +306,6 @@ def register(spec: StrategySpec) -> StrategySpec:
     return spec
 
 
-# Folders of plug-in strategies named by the user (``--strategy-path``), os.pathsep-separated;
-# an environment variable, so that worker processes find the same strategies.
-STRATEGY_PATH_VARIABLE = "SUNSET_SIM_STRATEGY_PATH"
 OURS = ("sunset_sim", "sunset_sim.strategies")  # this project's strategies' packages
 
 
@@ -315,6 +314,9 @@ def registry() -> dict[str, StrategySpec]:
     ``strategies/`` folder of the source tree), the modules of the folders in
     ``SUNSET_SIM_STRATEGY_PATH`` (``--strategy-path``) and the entry-point plug-ins.
     A plug-in cannot replace a built-in: a reused name is skipped with a warning."""
+    if _REGISTRY and strategy_path.edited():  # (a notebook's plug-in, edited: play the edit)
+        strategy_path.forget_modules()
+        _REGISTRY.clear()
     if not _REGISTRY:
         builtin = importlib.import_module("sunset_sim.strategies")
         for module in pkgutil.iter_modules(builtin.__path__):
@@ -323,8 +325,8 @@ def registry() -> dict[str, StrategySpec]:
             if isinstance(spec, StrategySpec):
                 register(spec)
         taken_by: dict[str, str] = {}  # a plug-in's name: its module's file
-        for folder in filter(None, os.environ.get(STRATEGY_PATH_VARIABLE, "").split(os.pathsep)):
-            for spec, source in _folder_strategies(folder):
+        for folder in strategy_path.folders():
+            for spec, source in strategy_path.folder_strategies(folder, StrategySpec):
                 if spec.name in _REGISTRY:
                     owner = taken_by.get(spec.name, "a built-in strategy")
                     warnings.warn(
@@ -385,51 +387,6 @@ def plugin_file(spec: StrategySpec) -> str | None:
     file = Path(code.co_filename).resolve()
     ours = [Path(importlib.import_module(name).__file__).resolve().parent for name in OURS]
     return None if any(file.is_relative_to(folder) for folder in ours) else str(file)
-
-
-def _folder_strategies(folder: str) -> list[tuple[StrategySpec, Path]]:
-    """The ``STRATEGY`` of each module in ``folder`` and the module's file, imported under
-    its own name with the folder on ``sys.path`` (so its modules may import each other).
-    A module whose ``STRATEGY`` is not a StrategySpec is skipped with a warning; one
-    without any is a helper (better named with a leading _, which is never imported)."""
-    path = Path(folder)
-    if not path.is_dir():
-        warnings.warn(f"strategy path {folder}: not a folder", stacklevel=3)
-        return []
-    if str(path) not in sys.path:
-        sys.path.append(str(path))
-    found = []
-    for module in pkgutil.iter_modules([str(path)]):
-        if module.name.startswith("_"):
-            continue
-        try:  # a print at import goes to stderr: stdout may be a CSV (--out -)
-            with contextlib.redirect_stdout(sys.stderr):
-                imported = importlib.import_module(module.name)
-        except (Exception, SystemExit) as error:  # noqa: BLE001 - a broken plug-in must not
-            # break the tool (nor end it: sys.exit() at import is SystemExit)
-            problem = f"exited (SystemExit: {error})" if isinstance(error, SystemExit) else error
-            warnings.warn(f"strategy module {path / module.name}: {problem}", stacklevel=3)
-            continue
-        source = Path(getattr(imported, "__file__", None) or path / module.name)
-        home = source.resolve().parent.parent if module.ispkg else source.resolve().parent
-        if home != path.resolve():  # the name was taken before this file (json.py, ...)
-            warnings.warn(
-                f"strategy module {path / module.name}: the module name {module.name!r} is "
-                f"already taken by {getattr(imported, '__file__', None) or 'a built-in module'} "
-                "(rename the file): skipped",
-                stacklevel=3,
-            )
-            continue
-        spec = getattr(imported, "STRATEGY", None)
-        if isinstance(spec, StrategySpec):
-            found.append((spec, source))
-        elif spec is not None:
-            warnings.warn(
-                f"strategy module {source}: STRATEGY is not a StrategySpec "
-                f"({type(spec).__name__}): skipped",
-                stacklevel=3,
-            )
-    return found
 
 
 def _helper_note(name: str) -> str:

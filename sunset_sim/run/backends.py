@@ -353,7 +353,8 @@ class DaskBackend:
                         raise RunError(
                             f"worker {worker} runs other engine or strategy code than this "
                             f"machine (hash {engine}, here {expected}): install the same "
-                            "sunset-sim there"
+                            "sunset-sim there, with the same plug-in files (a "
+                            "--strategy-path folder the workers read)"
                         )
                     if callable(progress):
                         progress(len(batch.game))
@@ -487,8 +488,8 @@ def seat_data(seats: Sequence[Player]) -> SeatData:
         if known.get(player.spec.name) is not player.spec:
             raise RunError(
                 f"strategy {player.spec.name}: the dask backend needs registered strategies "
-                "(a module in strategies/ or a sunset_sim.strategies entry point, installed "
-                "on every worker)"
+                "(a sunset_sim.strategies entry point installed on every worker, or a module "
+                "of a --strategy-path folder every worker has: SUNSET_SIM_STRATEGY_PATH)"
             )
     return tuple((p.spec.name, tuple(float(v) for v in p.params), p.label) for p in seats)
 
@@ -519,14 +520,16 @@ def worker_seats(data: SeatData) -> tuple[list[Player], str]:
     """The seats for ``data`` in this process and their engine hash (built once, so the
     kernel is too)."""
     found = _SEATS.get(data)
-    if found is None:
-        known = registry()
+    known = registry()  # (a plug-in edited since: its new spec, so build the seats again)
+    if found is None or any(known.get(p.spec.name) is not p.spec for p in found[0]):
         seats = []
         for name, params, label in data:
             if name not in known:
                 raise RunError(
                     f"strategy {name!r} is not installed on worker {socket.gethostname()} "
-                    f"(known there: {', '.join(known)})"
+                    f"(known there: {', '.join(known)}; a plug-in's folder must be in "
+                    "SUNSET_SIM_STRATEGY_PATH where the worker starts: set it, then start "
+                    "or restart the workers)"
                 )
             seats.append(Player(known[name], np.array(params, dtype=np.float64), label))
         found = _SEATS[data] = (seats, engine_hash(seats))
