@@ -79,10 +79,8 @@ class OneLineErrors(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         if sys.stdout is None:  # started with its standard output closed (`>&-`)
-            error_line(
-                "standard output is closed, so nothing asked for could be printed; "
-                "redirect it to a file or /dev/null instead"
-            )
+            closed = "standard output is closed, so nothing asked for could be printed"
+            error_line(f"{closed}; redirect it to a file or /dev/null instead")
             sys.exit(2)
         with warnings.catch_warnings(), cli_common.sigterm_as_interrupt():
             warnings.showwarning = cli_notes.OneLineWarnings()
@@ -102,6 +100,9 @@ class OneLineErrors(click.Group):
             raise cli_common.Interrupted(cli_common.interrupted_note(ctx), number) from None
         except BrokenPipeError:  # (click would exit 1 without a word)
             raise ReaderGone from None
+        except Exception:  # after a signal, its doing (a Ctrl-C dropped in the compiler's
+            if cli_common.signal_seen() is None:  # ctypes callback: numba then failed, exit 1)
+                raise
         seen = cli_common.signal_seen()
         if seen is not None:  # dropped by Python where it landed (a finalizer): still 128 + N
             raise cli_common.Interrupted(cli_common.interrupted_note(ctx), seen)
@@ -273,7 +274,8 @@ def play_command(
     type=cli_common.WHOLE,
     default=50_000,
     show_default=True,
-    help="Games per chunk: memory stays flat; results do not depend on it.",
+    help="Games per chunk (at most 1,000,000: a chunk is held in memory): memory stays "
+    "flat; results do not depend on it.",
 )
 @click.option(
     "--out",

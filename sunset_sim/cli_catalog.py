@@ -11,6 +11,8 @@ from sunset_sim.cards.loader import CardSetError, load_cards
 from sunset_sim.cli_common import (
     cards_option,
     one_line,
+    parse_rules,
+    rule_option,
 )
 from sunset_sim.cli_tables import (
     format_option,
@@ -21,12 +23,15 @@ from sunset_sim.cli_tables import (
 
 @click.command("cards")
 @cards_option
+@rule_option
 @format_option
 @table_option(["commissions", "landscapes", "goals", "plans"])
-def cards_command(cards_path: Path | None, table_format: str, table_name: str | None) -> None:
+def cards_command(
+    cards_path: Path | None, rule_texts: tuple[str, ...], table_format: str, table_name: str | None
+) -> None:
     """Summarise a card set, or list every problem in it (exit code 2), including too few
-    cards to play it (at 2 to 4 players over six days; a note names the player counts
-    that cannot, when others can).
+    cards to play it (at 2 to 4 players over six days, or --rule days=N; a note names the
+    player counts that cannot, when others can).
 
     --format csv prints one table (--table NAME, default commissions); --format json one
     object with the set's name, hash and every table."""
@@ -42,7 +47,8 @@ def cards_command(cards_path: Path | None, table_format: str, table_name: str | 
         raise SystemExit(2) from None
     # A set every game command refuses (too few cards for any number of players, six
     # days) is a problem too; one too small for some player counts gets a note.
-    unplayable = {n: check_playable(cards, n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+    days = parse_rules(rule_texts).days  # (a set for fewer days than six needs fewer plans)
+    unplayable = {n: check_playable(cards, n, days) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
     if all(unplayable.values()):
         for problem in unplayable[MIN_PLAYERS]:
             click.echo(one_line(f"error: {problem}"), err=True)  # one problem, one line

@@ -22,6 +22,7 @@ __all__ = [
     "print_table",
     "records_text",
     "records_csv",
+    "frame_rows",
     "records_json",
     "json_ready",
 ]
@@ -95,7 +96,7 @@ def print_tables(
 
         payload = json_ready(dict(meta or {}))
         for name, _, frame in chosen:
-            payload[name] = json.loads(frame.to_json(orient="records"))
+            payload[name] = frame_rows(frame)
         click.echo(json.dumps(payload, indent=1, allow_nan=False))
     else:
         for _, title, frame in chosen:
@@ -109,7 +110,9 @@ def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
     if table_format == "csv":
         click.echo(frame.to_csv(index=False), nl=False)
     elif table_format == "json":
-        click.echo(frame.to_json(orient="records", indent=1))
+        import json
+
+        click.echo(json.dumps(frame_rows(frame), indent=1, allow_nan=False))
     elif len(frame) == 0:  # (pandas would print "Empty DataFrame", its columns, "Index: []")
         click.echo("  ".join(str(column) for column in frame.columns))
         click.echo("(none)")
@@ -156,15 +159,15 @@ def records_csv(rows: Sequence[dict]) -> str:
 
 
 def records_json(rows: Sequence[dict]) -> list[dict]:
-    """Rows as ``json.loads(frame.to_json(orient="records"))`` gives them (floats to 10
-    decimals, NaN as None), without pandas."""
-    return [
-        {
-            key: (None if math.isnan(v) else round(v, 10)) if isinstance(v, float) else v
-            for key, v in row.items()
-        }
-        for row in rows
-    ]
+    """Rows as ``frame_rows`` gives them (floats whole, NaN as None), without pandas."""
+    return [json_ready(dict(row)) for row in rows]
+
+
+def frame_rows(frame) -> list[dict]:
+    """A frame's rows for JSON: every float as it is (pandas' ``to_json`` keeps 10
+    decimals, so a p-value of 2.6e-12 read 0.0, the "zero standard error" value, while
+    1.4e-219 stayed), NaN and missing values as None."""
+    return [json_ready(row) for row in frame.to_dict(orient="records")]
 
 
 def json_ready(value):
@@ -174,6 +177,8 @@ def json_ready(value):
         return {key: json_ready(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [json_ready(item) for item in value]
+    if type(value).__name__ in ("NAType", "NaTType"):  # (pandas' missing values)
+        return None
     if hasattr(value, "item") and not isinstance(value, str):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):

@@ -38,6 +38,7 @@ from sunset_sim.cli_common import (
     text_option,
 )
 from sunset_sim.cli_tables import (
+    frame_rows,
     print_table,
     print_tables,
 )
@@ -354,9 +355,9 @@ def compare_command(
             "players": players,
             "seatings": attrs["tables"],
             "alpha": alpha,
-            "rows": json.loads(frame.to_json(orient="records")),
+            "rows": frame_rows(frame),
         }
-        click.echo(json.dumps(payload, indent=1))
+        click.echo(json.dumps(payload, indent=1, allow_nan=False))
         return
     if table_format == "csv":
         print_table(frame, "csv")

@@ -14,6 +14,7 @@ imports nothing heavy itself.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
@@ -34,8 +35,25 @@ def _end_while_loading(number: int, frame) -> None:
     raise _EndedWhileLoading(number)
 
 
+def _check_environment() -> None:
+    """numba reads NUMBA_NUM_THREADS when the engine starts: 0 or -1 gave its traceback
+    (exit 1), a word a warning holding a flattened traceback (exit 0). One line, exit 2."""
+    text = os.environ.get("NUMBA_NUM_THREADS")
+    if text is None or (text.strip().isdigit() and int(text) >= 1):
+        return
+    try:
+        sys.stderr.write(
+            f"error: NUMBA_NUM_THREADS: expected a whole number of threads, at least 1, "
+            f"got {text!r}\n"
+        )
+    except (OSError, ValueError, AttributeError):
+        pass
+    raise SystemExit(2)
+
+
 def main() -> None:
     """Load the command line, then run it (``sunset_sim.cli.main``)."""
+    _check_environment()
     ending = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
     ending = [n for n in ending if signal.getsignal(n) in (signal.SIG_DFL, None)]  # (nohup)
     interrupt = signal.getsignal(signal.SIGINT) is signal.default_int_handler

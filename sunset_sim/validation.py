@@ -176,11 +176,20 @@ def check_jobs(jobs: object, name: str = "jobs") -> int | None:
     return number or None
 
 
+MAX_CHUNK = 1_000_000  # games per chunk: a chunk's rows are held in memory (~1 GB here)
+
+
 def check_chunk_size(chunk_size: object, name: str = "chunk_size") -> int:
-    """Games per chunk: memory stays flat; results do not depend on it."""
+    """Games per chunk: memory stays flat; results do not depend on it. At most
+    ``MAX_CHUNK``: a chunk of 10**10 games grew by 11 MB/s until memory ran out."""
     number = _whole(name, chunk_size)
     if number < 1:
         raise InputError(f"{name}: {short_number(number)} is not positive")
+    if number > MAX_CHUNK:
+        raise InputError(
+            f"{name}: {short_number(number)} is more than the limit of {MAX_CHUNK:,} "
+            "(a chunk's rows are held in memory)"
+        )
     return number
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -128,6 +129,22 @@ def test_cards_notes_a_feature_type_on_no_landscape(tmp_path):
         f"note: {path}: features: 'moon' is on no landscape (no painting can show it)"
     ]
     assert cli("cards").stderr == ""
+
+
+def test_cards_checks_a_set_for_the_days_it_is_played(tmp_path):
+    """A 6-plan-card set made for 4-day games (study and compare take it with --rule
+    days=4) could not be checked: `cards` had no --rule and refused it for six days."""
+    text = re.sub(
+        r'\[\[plan\]\]\nid = "P[78]".*?(?=\n\[\[|\Z)', "", default_cards_text(), flags=re.S
+    )
+    path = tmp_path / "six-plans.toml"
+    path.write_text(text, encoding="utf-8")
+    line = fails(cli("cards", "--cards", path))
+    assert line.endswith(
+        "plans: 6 cards, a game needs at least 8 (a plan deck of days+2 for 6 days)"
+    )
+    ok(cli("cards", "--cards", path, "--rule", "days=4"))
+    assert "for 6 days" in fails(cli("cards", "--cards", path, "--rule", "days=6"))
 
 
 def test_cards_of_a_missing_file(tmp_path):

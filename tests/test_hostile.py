@@ -294,3 +294,44 @@ def load_default():
     from sunset_sim.cards.loader import load_cards
 
     return load_cards()
+
+
+@pytest.mark.parametrize("threads", ["0", "-1", "abc", ""])
+def test_a_bad_thread_count_in_the_environment_is_one_line(threads):
+    """numba reads NUMBA_NUM_THREADS when the engine starts: 0 gave its traceback (exit
+    1), a word its warning with a flattened traceback (then exit 0)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_NUM_THREADS": threads}
+    done = subprocess.run(
+        [sys.executable, "-m", "sunset_sim", "simulate", "-q", "--games", "5"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr == (
+        "error: NUMBA_NUM_THREADS: expected a whole number of threads, at least 1, "
+        f"got {threads!r}\n"
+    )
+
+
+def test_a_chunk_too_large_to_hold_in_memory_is_refused():
+    """--chunk-size 10000000000 grew by 11 MB/s until memory ran out (a chunk's rows are
+    held in memory; the README says memory stays flat)."""
+    from click.testing import CliRunner
+
+    from sunset_sim.cli import main
+    from sunset_sim.validation import MAX_CHUNK, InputError, check_chunk_size
+
+    assert check_chunk_size(MAX_CHUNK) == MAX_CHUNK
+    with pytest.raises(InputError, match="more than the limit of 1,000,000"):
+        check_chunk_size(MAX_CHUNK + 1)
+    result = CliRunner().invoke(
+        main, ["simulate", "-q", "--games", "10", "--chunk-size", "10000000000"]
+    )
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "error: --chunk-size: 10000000000 is more than the limit of 1,000,000 (a chunk's "
+        "rows are held in memory)"
+    ]

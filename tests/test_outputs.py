@@ -217,7 +217,18 @@ def test_summary_rows_print_as_pandas_prints_them(rows):
         index=False, float_format=cli_tables._small
     )
     assert cli_tables.records_csv(rows) == frame.to_csv(index=False)
-    assert cli_tables.records_json(rows) == json.loads(frame.to_json(orient="records"))
+    assert cli_tables.records_json(rows) == cli_tables.frame_rows(frame)
+
+
+def test_json_keeps_a_tiny_p_value():
+    """pandas' to_json keeps 10 decimals: compare's p of 2.6e-12 was 0.0 in its JSON (0
+    is the value for a zero standard error) and 2.6e-12 in its CSV."""
+    frame = pd.DataFrame({"p_value": [2.6496517082475027e-12, 1.4e-219, float("nan")]})
+    frame["n"] = pd.array([1, None, 3], dtype="Int64")
+    rows = cli_tables.frame_rows(frame)
+    assert [row["p_value"] for row in rows] == [2.6496517082475027e-12, 1.4e-219, None]
+    assert [row["n"] for row in rows] == [1, None, 3]
+    assert json.loads(json.dumps(rows, allow_nan=False)) == rows
 
 
 def test_a_table_without_rows_prints_its_columns_and_none(capsys):

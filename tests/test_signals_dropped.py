@@ -77,3 +77,26 @@ def test_a_command_that_writes_nothing_still_ends_interrupted(monkeypatch):
     monkeypatch.setattr(tournament, "seatings", real)
     again = cli("tournament", "--strategy", "greedy", "--strategy", "random", "-n", "20")
     assert again.exit_code == 0, again.output
+
+
+def test_a_failure_after_a_dropped_signal_is_the_interrupt(monkeypatch):
+    """A Ctrl-C raised inside the compiler's ctypes callback was dropped there and numba
+    then failed ("no compiled object yet for <Library ...>"): 80 lines of traceback and
+    exit 1. A failure after a signal is the signal's: its one line and exit 130."""
+    from sunset_sim.analysis import tournament
+
+    def noting_then_failing(*args, **kwargs):
+        files.note_signal(signal.SIGINT)
+        raise RuntimeError("no compiled object yet for <Library 'adapter'>")
+
+    monkeypatch.setattr(tournament, "seatings", noting_then_failing)
+    result = cli("tournament", "--strategy", "greedy", "--strategy", "random", "-n", "20")
+    assert result.exit_code == 130, (result.output, result.exception)
+    assert result.stderr.splitlines() == ["interrupted; no output written"]
+
+    def failing(*args, **kwargs):  # without a signal: the failure is the failure
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(tournament, "seatings", failing)
+    result = cli("tournament", "--strategy", "greedy", "--strategy", "random", "-n", "20")
+    assert isinstance(result.exception, RuntimeError)
