@@ -105,7 +105,8 @@ def _report_owns(name: str) -> bool:
     default=1000,
     show_default=True,
     help="An effect (with vs without a card, a goal, a turn position) whose smaller group "
-    "is smaller than this is shown in its table (n_smaller) but never listed as a finding.",
+    "is smaller than this is shown in its table (n_smaller) but never ranked or listed as "
+    "a finding.",
 )
 @click.option(
     "--study-games",

@@ -15,6 +15,7 @@ imports nothing heavy itself.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 
@@ -39,8 +40,8 @@ def _check_environment() -> None:
     """numba reads NUMBA_NUM_THREADS when the engine starts: 0 or -1 gave its traceback
     (exit 1), a word a warning holding a flattened traceback (exit 0). One line, exit 2."""
     text = os.environ.get("NUMBA_NUM_THREADS")
-    if text is None or (text.strip().isdigit() and int(text) >= 1):
-        return
+    if text is None or (re.fullmatch(r"\s*\+?[0-9]+\s*", text) and int(text) >= 1):
+        return  # (ASCII digits: "²" passed isdigit() and then failed int(), a traceback)
     try:
         sys.stderr.write(
             f"error: NUMBA_NUM_THREADS: expected a whole number of threads, at least 1, "

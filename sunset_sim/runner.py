@@ -162,6 +162,7 @@ def iter_seatings(
     ``first_games``: per table, its own first game (a report's seatings each play their
     own deals), instead of ``first_game`` at every table. ``bans``: per table, its own
     ``banned`` array, instead of ``banned`` at every table."""
+    chunk_size = validation.check_chunk_size(chunk_size)  # (a chunk is held in memory)
     resolved = [resolve(players, table, cards, rules) for table in tables]
     if not resolved:
         return
@@ -281,6 +282,7 @@ def simulate_to_file(
     (card set, rules, strategies, seed, games, version: ``sunset_sim.provenance``). With
     ``stream`` (and no ``path``) the rows go there as CSV, one header then every chunk's
     rows, as they are played (``simulate --out -``: a pipe sees rows before the run ends)."""
+    chunk_size = validation.check_chunk_size(chunk_size)  # (a chunk is held in memory)
     summary = Summary()
     cards, seats, rules = resolve(players, strategies, cards, rules)
     labels = [p.name for p in seats]
@@ -347,6 +349,7 @@ def simulate_to_dataset(
     run completed are kept and only the rest are played; the summary is the same as an
     uninterrupted run's. ``folder`` may be a store from ``open_dataset`` (then ``resume``
     and ``force`` were given there); ``on_chunk`` is told the games already done first."""
+    chunk_size = validation.check_chunk_size(chunk_size)  # (a chunk is held in memory)
     cards, seats, rules = resolve(players, strategies, cards, rules)
     if isinstance(folder, DatasetStore):
         store = folder

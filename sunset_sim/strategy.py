@@ -315,8 +315,7 @@ def registry() -> dict[str, StrategySpec]:
     ``SUNSET_SIM_STRATEGY_PATH`` (``--strategy-path``) and the entry-point plug-ins.
     A plug-in cannot replace a built-in: a reused name is skipped with a warning."""
     if _REGISTRY and strategy_path.edited():  # (a notebook's plug-in, edited: play the edit)
-        strategy_path.forget_modules()
-        _REGISTRY.clear()
+        _REGISTRY.clear()  # (folder_strategies imports the edited folders' modules again)
     if not _REGISTRY:
         builtin = importlib.import_module("sunset_sim.strategies")
         for module in pkgutil.iter_modules(builtin.__path__):

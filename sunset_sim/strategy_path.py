@@ -3,10 +3,13 @@ their modules imported under their own names, and played again as edited.
 
 A notebook imports a plug-in once; an edit of its file (or of a helper module beside it)
 kept playing the old code under its name, even after ``importlib.reload``: the registry
-held the first ``STRATEGY``. ``sunset_sim.strategy.registry`` asks ``edited`` each time,
-and where a folder's Python files changed since they were imported, ``forget_modules``
-drops that folder's modules so that the registry imports them again (and the compile
-cache, keyed by the code, compiles the edit).
+held the first ``STRATEGY``. ``sunset_sim.strategy.registry`` asks ``edited`` each time
+and builds itself again where a folder's Python files changed since they were imported;
+``folder_strategies`` then drops that folder's modules (``_forget``), so that they are
+imported again (and the compile cache, keyed by the code, compiles the edit). Never this
+package's own modules nor an installed one, wherever the folder is: the current folder
+of a checkout holds ``sunset_sim`` itself, and dropping it made a second StrategySpec
+class that no plug-in's STRATEGY was an instance of.
 """
 
 from __future__ import annotations
@@ -32,17 +35,17 @@ def folders() -> list[str]:
     return [f for f in os.environ.get(STRATEGY_PATH_VARIABLE, "").split(os.pathsep) if f]
 
 
-def _files(path: Path, depth: int = 2) -> tuple:
-    """The folder's Python files and those of its packages' first level (not deeper: a
-    folder such as the current one may hold a whole virtual environment)."""
+def _files(path: Path) -> tuple:
+    """The folder's Python files and those of its packages (folders with an __init__.py,
+    at any depth; not other folders: the current one may hold a virtual environment)."""
     found = []
     with contextlib.suppress(OSError):  # (gone, or not a folder: nothing)
         for entry in os.scandir(path):
             if entry.name.endswith(".py") and entry.is_file():
                 stat = entry.stat()
                 found.append((entry.path, stat.st_mtime_ns, stat.st_size))
-            elif depth > 1 and entry.is_dir() and entry.name.isidentifier():
-                found += _files(Path(entry.path), depth - 1)
+            elif entry.is_dir() and (Path(entry.path) / "__init__.py").is_file():
+                found += _files(Path(entry.path))
     return tuple(sorted(found))
 
 
@@ -51,15 +54,32 @@ def edited() -> bool:
     return any(_files(Path(folder)) != files for folder, files in _SEEN.items())
 
 
-def forget_modules() -> None:
-    """Drop the modules imported from the plug-in folders, to be imported again."""
-    roots = [Path(folder) for folder in _SEEN]
+def _kept() -> list[Path]:
+    """Where modules are never dropped from: this package and the installed ones."""
+    import sunset_sim
+
+    roots = {Path(sunset_sim.__file__).resolve().parent, *map(Path, (sys.prefix, sys.base_prefix))}
+    return [root.resolve() for root in roots]
+
+
+def _forget(root: Path) -> None:
+    """Drop the modules imported from ``root`` (a plug-in folder), to be imported again."""
+    kept = _kept()
     for name, module in list(sys.modules.items()):
         file = getattr(module, "__file__", None)
-        if file and any(Path(file).resolve().is_relative_to(root) for root in roots):
+        if not file or name == "__main__" or name.split(".")[0] == "sunset_sim":
+            continue
+        where = Path(file).resolve()
+        if where.is_relative_to(root) and not any(where.is_relative_to(k) for k in kept):
             del sys.modules[name]
-    _SEEN.clear()
     importlib.invalidate_caches()
+
+
+def forget_modules() -> None:
+    """Drop the modules imported from every plug-in folder seen (a test's clean-up)."""
+    for folder in list(_SEEN):
+        _forget(Path(folder))
+    _SEEN.clear()
 
 
 def folder_strategies(folder: str, spec_type: type) -> list[tuple[object, Path]]:
@@ -73,7 +93,10 @@ def folder_strategies(folder: str, spec_type: type) -> list[tuple[object, Path]]
     if not path.is_dir():
         warnings.warn(f"strategy path {folder}: not a folder", stacklevel=3)
         return []
-    _SEEN[str(path.resolve())] = _files(path)
+    key, files = str(path.resolve()), _files(path)
+    if _SEEN.get(key, files) != files:  # edited since imported: import its modules again
+        _forget(Path(key))  # (also where the registry was emptied by add_strategy_path)
+    _SEEN[key] = files
     if str(path) not in sys.path:
         sys.path.append(str(path))
     found = []

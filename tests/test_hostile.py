@@ -296,7 +296,7 @@ def load_default():
     return load_cards()
 
 
-@pytest.mark.parametrize("threads", ["0", "-1", "abc", ""])
+@pytest.mark.parametrize("threads", ["0", "-1", "abc", "", "\u00b2", "+0", "1_0"])
 def test_a_bad_thread_count_in_the_environment_is_one_line(threads):
     """numba reads NUMBA_NUM_THREADS when the engine starts: 0 gave its traceback (exit
     1), a word its warning with a flattened traceback (then exit 0)."""
@@ -327,6 +327,15 @@ def test_a_chunk_too_large_to_hold_in_memory_is_refused():
     assert check_chunk_size(MAX_CHUNK) == MAX_CHUNK
     with pytest.raises(InputError, match="more than the limit of 1,000,000"):
         check_chunk_size(MAX_CHUNK + 1)
+    from sunset_sim.runner import iter_seatings, simulate_to_dataset, simulate_to_file
+
+    for call in (
+        lambda: simulate_to_dataset("unused/", 10, 2, ["greedy"], 0, chunk_size=MAX_CHUNK + 1),
+        lambda: simulate_to_file(None, 10, 2, ["greedy"], 0, None, None, chunk_size=10**10),
+        lambda: next(iter_seatings(10, 2, [["greedy"] * 2], chunk_size=10**10)),
+    ):  # (the Python API: docs/cluster.md's simulate_to_dataset took any size)
+        with pytest.raises(InputError, match="more than the limit"):
+            call()
     result = CliRunner().invoke(
         main, ["simulate", "-q", "--games", "10", "--chunk-size", "10000000000"]
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -87,3 +88,41 @@ def test_a_worker_builds_its_seats_again_for_an_edited_plugin(folder):
     second, second_hash = worker_seats(data)
     assert second[0].spec is strategy_module.registry()["edited-in-session"]
     assert second_hash != first_hash and _answer() == 7
+
+
+def test_an_edit_is_played_after_another_folder_is_added(folder, tmp_path_factory):
+    """add_strategy_path empties the registry; the rebuilt one took the edited files as
+    its baseline while the old modules stayed imported: the edit was never played."""
+    assert _answer() == 0
+    _edit(folder, 7)
+    strategy_module.add_strategy_path(tmp_path_factory.mktemp("another"))
+    assert _answer() == 7
+
+
+def test_a_helper_deep_in_a_package_is_watched(tmp_path):
+    deep = tmp_path / "pkg" / "sub"
+    deep.mkdir(parents=True)
+    for init in (tmp_path / "pkg", deep):
+        (init / "__init__.py").write_text("")
+    (deep / "helper.py").write_text("K = 0\n")
+    (tmp_path / "not_a_package").mkdir()
+    (tmp_path / "not_a_package" / "venv_file.py").write_text("")
+    files = [Path(entry[0]) for entry in strategy_path._files(tmp_path)]
+    assert deep / "helper.py" in files
+    assert tmp_path / "not_a_package" / "venv_file.py" not in files
+
+
+def test_a_folder_holding_sunset_sim_keeps_its_modules():
+    """The current folder of a checkout as the strategy path: an edit there dropped
+    sunset_sim's own modules, and the registry came back empty (a second StrategySpec
+    class that no STRATEGY was an instance of)."""
+    import sunset_sim
+
+    saved = dict(sys.modules)
+    try:
+        strategy_path._forget(Path(sunset_sim.__file__).resolve().parent.parent)
+        assert all(name in sys.modules for name in saved if name.startswith("sunset_sim"))
+        assert sys.modules["sunset_sim.strategy"].StrategySpec is strategy_module.StrategySpec
+        assert "numpy" in sys.modules and "numba" in sys.modules
+    finally:
+        sys.modules.update(saved)

@@ -208,3 +208,8 @@ def test_a_column_written_twice_is_refused(played, tmp_path, suffix):
         read_results(path)
     played.to_csv(path.with_suffix(".bom.csv"), index=False, encoding="utf-8-sig")
     assert len(read_results(path.with_suffix(".bom.csv"))[0]) == len(played)  # a BOM is fine
+    # a spreadsheet's empty trailing columns (",," at each line's end) are not repeats
+    trailing = path.with_suffix(".trailing.csv")
+    lines = played.to_csv(index=False).splitlines()
+    trailing.write_text("".join(f"{line},,\n" for line in lines), encoding="utf-8")
+    assert len(read_results(trailing)[0]) == len(played)

@@ -82,7 +82,8 @@ def test_the_nearest_step_within_noise_is_suggested_when_none_is_inside(monkeypa
     study = Study()
     study.suggestions = frame
     (finding,) = study_findings(study)
-    assert NEAREST in finding.text
+    assert NEAREST in finding.text and "; suggestion, the nearest step: fame" in finding.text
+    assert "verified suggestion" not in finding.text
 
 
 def test_no_step_is_suggested_when_every_ci_misses_the_target(monkeypatch):
@@ -96,3 +97,13 @@ def test_a_step_inside_is_preferred_to_a_nearer_one_outside(monkeypatch):
     per_fame = {6: 0.9, 5: 0.9, 4: 0.9, 3: 0.8, 2: 0.7, 1: 0.40, 0: 0.2}
     own, frame, _, _ = _suggest(monkeypatch, per_fame, 0.1)
     assert frame["suggested"].tolist() == [str(own)] and frame["after_inside"].tolist() == [True]
+
+
+def test_a_step_on_its_targets_edge_to_the_last_bits_is_inside(monkeypatch):
+    """Win shares are twelfths: 0.12499999999999999 against a top of 0.12499999999999996
+    was "outside the target by its value", and the target "between two steps"."""
+    per_fame = {6: 0.9, 5: 0.9, 4: 0.9, 3: 0.8, 2: 0.7, 1: BAND[1] + 1e-15, 0: -0.2}
+    own, frame, _, notes = _suggest(monkeypatch, per_fame, 0.1)
+    assert frame["suggested"].tolist() == [str(own + 1)]
+    assert frame["after_inside"].tolist() == [True]
+    assert not any("not verified inside" in note for note in notes)

@@ -133,10 +133,22 @@ def _measured_step(
     return _miss(value, low, high), walked, measure, low, high
 
 
+# A value on its band's edge to the last bits is inside: win shares are twelfths, and an
+# after-value of 0.12499999999999999 against a top of 0.12499999999999996 read "outside
+# by its value" (and the target "between two steps", one of them on its edge)
+EDGE = 1e-9
+
+
+def _inside(value: float, low: float, high: float) -> bool:
+    return low - EDGE <= value <= high + EDGE
+
+
 def _miss(value: float, low: float, high: float) -> float:
-    """How far ``value`` lies outside low .. high (0 inside; inf unmeasured): a step's
-    order in ``tried``."""
-    return max(low - value, value - high, 0.0) if np.isfinite(value) else math.inf
+    """How far ``value`` lies outside low .. high (0 inside, to ``EDGE``; inf unmeasured):
+    a step's order in ``tried``."""
+    if not np.isfinite(value):
+        return math.inf
+    return 0.0 if _inside(value, low, high) else max(low - value, value - high)
 
 
 def _pruned(
@@ -349,7 +361,9 @@ def all_edits_together(
     card's edits alone are the set its verification played, on more deals: its value
     there (a 300-deal check of the same set said "the edits interact", of one edit)."""
     if frame["card"].nunique() == 1:
-        inside = (frame["target_low"] <= frame["after"]) & (frame["after"] <= frame["target_high"])
+        inside = (frame["target_low"] - EDGE <= frame["after"]) & (
+            frame["after"] <= frame["target_high"] + EDGE
+        )
         return frame["after"].tolist(), inside.tolist(), []
     plans = {p.id for p in cards.plans}
     verify_lab.prefetch(
@@ -364,7 +378,7 @@ def all_edits_together(
         family = "plan" if row["card"] in plans else "commission"
         value, value_low, value_high = measured_metric(verify_lab, suggested, family, row["card"])
         together.append(value)
-        inside.append(bool(row["target_low"] <= value <= row["target_high"]))
+        inside.append(_inside(value, row["target_low"], row["target_high"]))
         if not inside[-1] and not any(note.startswith(f"{row['card']}: ") for note in notes):
             notes.append(  # (once per card: a plan card's fields share one value)
                 f"{row['card']}: with all the suggested edits together (suggested-cards.toml) "
@@ -413,7 +427,7 @@ def _verified_rows(
     before = pooled(
         [measured_metric(batch, cards, family, card) for batch in labs[: len(measures)]]
     )
-    inside = low <= after[0] <= high
+    inside = _inside(after[0], low, high)
     deals = lab.games * len(measures)
     status(
         f"  verify {card} {_edit_text(edits)} on {deals} fresh deals: before "

@@ -96,7 +96,7 @@ def build_report(
     returns the study: it is called once the rows' sections are done, so a study still
     playing in another thread (``sunset-sim report --games``) overlaps them.
     ``min_group``: an effect whose smaller group is smaller is shown in its table but
-    never listed as a finding.
+    never ranked or listed as a finding.
 
     ``cards`` None: the card set recorded with the rows (``read_results`` keeps it in
     ``frame.attrs["provenance"]``), else the packaged set; a ``cards`` (a ``CardSet`` or

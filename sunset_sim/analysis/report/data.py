@@ -50,7 +50,7 @@ def check_columns(available: Sequence[str], source: str = "results") -> None:
     report read the goals' column as the paintings', exit 0)."""
     seen: set[str] = set()
     for name in available:
-        if name in seen:
+        if name in seen and name != "":  # (a spreadsheet's empty trailing columns: unread)
             raise ReportInputError(f"{source}: column {name!r} appears twice")
         seen.add(name)
     missing = [c for c in BASE_COLUMNS if c not in seen]

@@ -34,8 +34,11 @@ def study_findings(study) -> list[Finding]:
             fields = suggested[row["card"]]
             edit = fields[0]
             changes = ", ".join(f"{f['field']} {f['current']} → {f['suggested']}" for f in fields)
+            inside = edit.get("after_inside", True)
+            nearest = not pd.isna(inside) and not bool(inside)  # (not verified inside)
             text += (
-                f"; verified suggestion: {changes}"
+                f"; {'suggestion, the nearest step' if nearest else 'verified suggestion'}: "
+                f"{changes}"
                 + (" (together)" if len(fields) > 1 else "")
                 + f" ({edit['after']:.2f}, 95% CI {edit['after_ci_low']:.2f} "
                 f"to {edit['after_ci_high']:.2f}, on {int(edit['n']):,} fresh deals"
