@@ -107,3 +107,31 @@ def test_a_step_on_its_targets_edge_to_the_last_bits_is_inside(monkeypatch):
     assert frame["suggested"].tolist() == [str(own + 1)]
     assert frame["after_inside"].tolist() == [True]
     assert not any("not verified inside" in note for note in notes)
+
+
+def test_a_finding_names_every_field_of_a_cards_edit():
+    """The findings line gave "verified suggestion: hike 4 → 2 (1.72 ...)" for an edit of
+    three fields (directions, paint and hike together): a designer changed the hike alone."""
+    rows = [
+        {"card": "P2", "field": field, "current": old, "suggested": new, "after": 1.72,
+         "after_ci_low": 1.07, "after_ci_high": 2.37, "n": 800, "target_low": -5.0,
+         "target_high": 1.88, "after_inside": True}
+        for field, old, new in (("directions", "all", "orthogonal"), ("paint", 3, 1),
+                                ("hike", 4, 2))
+    ]  # fmt: skip
+
+    class Study:
+        suggestions = pd.DataFrame(rows)
+
+        def outside(self):
+            return pd.DataFrame(
+                [{"family": "plan", "card": "P2", "metric": "value", "value": 23.4,
+                  "value_ci_low": 20.0, "value_ci_high": 26.0, "n": 400, "status": "above",
+                  "target_low": -5.0, "target_high": 1.88}]
+            )  # fmt: skip
+
+    (finding,) = study_findings(Study())
+    assert (
+        "verified suggestion: directions all → orthogonal, paint 3 → 1, hike 4 → 2 "
+        "(together) (1.72, 95% CI 1.07 to 2.37, on 800 fresh deals; its CI reaches outside"
+    ) in finding.text
