@@ -247,30 +247,6 @@ def test_small_groups_are_marked_and_not_ranked(frame, cards_module):
     assert not any(f.kind == "strategies" for f in report.findings)
 
 
-def test_an_effect_on_a_small_smaller_group_is_shown_but_not_ranked(frame, cards_module):
-    """Issue 12: an effect whose smaller group is under --min-group is never ranked (a
-    2-player report ranked first a plan card whose effect rested on 35 seats)."""
-    plans = build_report(frame, cards_module, min_samples=30, min_group=1).tables["plan_cards"]
-    sizes = plans.loc[plans["rank"].notna(), "n_smaller"].astype(int)
-    assert sizes.nunique() > 1
-    min_group = int(sizes.max())  # the ranked effects under it lose their rank, one keeps it
-    report = build_report(frame, cards_module, min_samples=30, min_group=min_group)
-    checked = 0
-    for name, table in report.tables.items():
-        if "rank" not in table or "n_smaller" not in table:
-            continue
-        small = table["n_smaller"].astype(float).fillna(-1) < min_group
-        assert table.loc[small, "rank"].isna().all(), name
-        ranked = table[table["rank"].notna()]
-        by = table.attrs["rank_by"]
-        assert (ranked.sort_values("rank")[by].diff().dropna() <= 0).all(), name
-        expected = ranked[by].rank(ascending=False, method="min").astype(int)
-        assert ranked["rank"].astype(int).tolist() == expected.tolist(), name
-        checked += int(small.any() and not ranked.empty)
-    assert checked >= 1
-    assert plans["rank"].notna().sum() > report.tables["plan_cards"]["rank"].notna().sum()
-
-
 def test_findings_have_ci_and_n(report):
     assert any(
         "results between bots" in text

@@ -213,3 +213,27 @@ def test_a_column_written_twice_is_refused(played, tmp_path, suffix):
     lines = played.to_csv(index=False).splitlines()
     trailing.write_text("".join(f"{line},,\n" for line in lines), encoding="utf-8")
     assert len(read_results(trailing)[0]) == len(played)
+
+
+def test_an_effect_on_a_small_smaller_group_is_shown_but_not_ranked(played):
+    """Issue 12: an effect whose smaller group is under --min-group is never ranked (a
+    2-player report ranked first a plan card whose effect rested on 35 seats)."""
+    plans = build_report(played, min_samples=5, min_group=1).tables["plan_cards"]
+    sizes = plans.loc[plans["rank"].notna(), "n_smaller"].astype(int)
+    assert sizes.nunique() > 1
+    min_group = int(sizes.max())  # the ranked effects under it lose their rank, one keeps it
+    report = build_report(played, min_samples=5, min_group=min_group)
+    checked = 0
+    for name, table in report.tables.items():
+        if "rank" not in table or "n_smaller" not in table:
+            continue
+        small = table["n_smaller"].astype(float).fillna(-1) < min_group
+        assert table.loc[small, "rank"].isna().all(), name
+        ranked = table[table["rank"].notna()]
+        by = table.attrs["rank_by"]
+        assert (ranked.sort_values("rank")[by].diff().dropna() <= 0).all(), name
+        expected = ranked[by].rank(ascending=False, method="min").astype(int)
+        assert ranked["rank"].astype(int).tolist() == expected.tolist(), name
+        checked += int(small.any() and not ranked.empty)
+    assert checked >= 1
+    assert plans["rank"].notna().sum() > report.tables["plan_cards"]["rank"].notna().sum()
