@@ -468,7 +468,8 @@ def _verified_rows(
 
 def _bounds_of(values: pd.DataFrame, targets: Targets, target: pd.Series) -> Bounds:
     """The card's band on an edited set (``card_band``, from the other cards' values as
-    the study measured them, with the edited set's ``dominated_pairs``). A commission's
+    the study measured them, with the edited set's ``dominated_pairs``, whatever the
+    card's value on the study: ``card_band``'s ``edited``). A commission's
     is at its edited fame (the cap of its whole value, per fame point, moves with the
     fame). A plan card's is its target and also the band at its new wake-up time if an
     edit moves it. Both: a later time frees a card from the caps of the cards it no
@@ -485,7 +486,7 @@ def _bounds_of(values: pd.DataFrame, targets: Targets, target: pd.Series) -> Bou
         fame_of = {commission.id: commission.fame for commission in cards.commissions}
         low, high = card_band(
             targets, family, metric_of, card, wake_of, whole_of, fame_of.get(card), half,
-            dominated_pairs(cards),
+            dominated_pairs(cards), edited=True,
         )  # fmt: skip
         if family == "commission":
             return low, high

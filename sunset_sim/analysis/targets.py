@@ -62,8 +62,8 @@ class Targets:
     and no more than ``later_margin`` points above the value of any card that wakes
     later: restricted play values a card by what replaces it, so an early card given a
     late card's power is worth about as much as that late card, not more, and only the
-    wake-up order shows it up; a card is held to no more than a later card at all where
-    it is at least as strong in every field (``dominated_pairs``). A card out of that order with several others is the one
+    wake-up order shows it up; a card inside that margin is held to no more than a later
+    card at all where it is at least as strong in every field (``dominated_pairs``). A card out of that order with several others is the one
     held to it (a late card worth less than those before it: too weak for its time), and
     the cards out of order are left out of the others' bands (``out_of_wake_order``).
     Goals: kept by the last player to move on at most ``last_mover`` of the days a goal
@@ -94,8 +94,8 @@ class Targets:
             f"max({self.width:g} SD, {self.relative:g} x |median|, "
             f"{self.floor_plan:g} points) of the other plan cards (SD: the larger of the "
             "robust SD and the plain one, as plan values come in two groups), and at most "
-            f"{self.later_margin:g} points above any card that wakes later and no more "
-            "than a later card it matches or beats in hike, paint and "
+            f"{self.later_margin:g} points above any card that wakes later and, if inside "
+            "that, no more than a later card it matches or beats in hike, paint and "
             "directions (a card worth "
             "more than a later one is too strong for its wake-up time; where that cap cuts "
             f"into the band, the band ends there and reaches at least {self.floor_plan:g} "
@@ -296,6 +296,7 @@ def card_band(
     wake_of: dict[str, int], whole_of: dict[str, float] | None = None,
     fame: float | None = None, half_width_of: dict[str, float] | None = None,
     dominates: Pairs = frozenset(),
+    edited: bool = False,
 ) -> tuple[float, float]:  # fmt: skip
     """The card's target band from the other cards' metrics (``metric_of``, card id to
     metric). A commission's band per fame point also ends at ``whole_ratio`` times the
@@ -311,12 +312,11 @@ def card_band(
     never asked to be above one bound and below the other. ``half_width_of``: the plan
     values' CI half-widths, so that only pairs out of order beyond the noise count
     (``broken_pairs``). ``dominates``: the pairs held to a margin of 0
-    (``dominated_pairs``), whatever the card's value: a card just inside the margin's
-    band and one past it alike (P6 given P8's numbers beat P7 in every field at 17.3
-    against a top of 16.75 by the margin: held to the margin's band as a card outside it,
-    it was unsettled on fresh deals and nothing was suggested; and a suggestion's walk
-    once stopped at a card the next study named: P1 cut to 5:00, all, hike 2, paint 1
-    beat P2 in every field)."""
+    (``dominated_pairs``); ``edited``: the card is an edit of the one measured (a
+    suggestion's walk), so its value is not ``metric_of``'s and it is held to its pairs
+    whatever that value (the walk once stopped at a card the next study named: P1 cut
+    to 5:00, all, hike 2, paint 1 beat P2 in every field, judged on the margin's band
+    as the strong card it came from was)."""
     if family != "plan":
         others = np.array([v for c, v in metric_of.items() if c != card], dtype=float)
         low, high = targets.band(others, family)
@@ -329,7 +329,12 @@ def card_band(
             high = min(high, targets.whole_ratio * median / max(fame, 1.0))
             low = min(low, high)
         return low, high
-    return _plan_band(targets, metric_of, card, wake_of, half_width_of, dominates)
+    low, high = _plan_band(targets, metric_of, card, wake_of, half_width_of, frozenset())
+    if dominates and (edited or metric_of.get(card, math.nan) <= high):
+        # inside by the margin: held to the later cards it matches in every field too
+        # (a card outside by the margin keeps that band, as its edits are judged on it)
+        low, high = _plan_band(targets, metric_of, card, wake_of, half_width_of, dominates)
+    return low, high
 
 
 def _plan_band(
