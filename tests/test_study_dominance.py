@@ -42,6 +42,18 @@ def test_a_card_as_strong_as_a_later_one_in_every_field_is_held_under_it():
     assert top(metric, dominates=frozenset()) == pytest.approx(21.3)  # P8 + 2
     assert top(metric) == pytest.approx(19.3)  # P8 + 0
     assert top({**metric, "P7": 25.0}) == pytest.approx(21.3)  # outside by the margin
+    # just past the margin with a CI reaching back into it: held under P8 all the same
+    # (P6 given P8's numbers, 17.41, CI 16.71 to 18.12, against the margin's 17.06, kept
+    # the margin's band, was inside it on fresh deals, and nothing was named)
+    near = {**metric, "P7": 21.9}
+    halves = dict.fromkeys(near, 0.7)
+
+    def top_with(values, widths):
+        return card_band(targets, "plan", values, "P7", wake, None, None, widths, pairs)[1]
+
+    assert top_with(near, halves) == pytest.approx(19.3)
+    assert top_with(near, {**halves, "P7": 0.5}) == pytest.approx(21.3)  # past, CI and all
+    assert top_with({**metric, "P7": 25.0}, halves) == pytest.approx(21.3)
     # the walk's bounds: the edited set's pairs, within the card's target
     values = pd.DataFrame(
         {"family": "plan", "card": list(metric), "strategy": "all", "value": list(metric.values())}

@@ -330,9 +330,14 @@ def card_band(
             low = min(low, high)
         return low, high
     low, high = _plan_band(targets, metric_of, card, wake_of, half_width_of, frozenset())
-    if dominates and (edited or metric_of.get(card, math.nan) <= high):
-        # inside by the margin: held to the later cards it matches in every field too
-        # (a card outside by the margin keeps that band, as its edits are judged on it)
+    # inside by the margin, its CI reaching in: held to the later cards it matches in every
+    # field too (a card past the margin beyond its CI keeps that band, as its edits are
+    # judged on it: P2 given all, 4 and 3 held under a P3 worth 0.01 found no edit). By
+    # the CI, not the value: P6 given P8's numbers, 17.41 (16.71 to 18.12) against the
+    # margin's 17.06, kept it, was inside it on fresh deals, and so never held under P7
+    half = (half_width_of or {}).get(card, 0.0)
+    reach = metric_of.get(card, math.nan) - (half if np.isfinite(half) else 0.0)
+    if dominates and (edited or reach <= high):
         low, high = _plan_band(targets, metric_of, card, wake_of, half_width_of, dominates)
     return low, high
 
