@@ -371,7 +371,7 @@ def add_strategy_path(folder: str | os.PathLike) -> None:
     path = Path(folder).resolve()
     if not path.is_dir():
         raise StrategyError(f"strategy path {folder}: not a folder")
-    known = [p for p in os.environ.get(STRATEGY_PATH_VARIABLE, "").split(os.pathsep) if p]
+    known = strategy_path.folders()
     if str(path) not in known:
         os.environ[STRATEGY_PATH_VARIABLE] = os.pathsep.join([*known, str(path)])
     _REGISTRY.clear()
@@ -393,7 +393,7 @@ def _helper_note(name: str) -> str:
     (no STRATEGY: taken for a helper), say so, the likely slip when writing a plug-in;
     or the name its STRATEGY has."""
     module = name.replace("-", "_")
-    for folder in filter(None, os.environ.get(STRATEGY_PATH_VARIABLE, "").split(os.pathsep)):
+    for folder in strategy_path.folders():
         for file in (Path(folder) / f"{module}.py", Path(folder) / module / "__init__.py"):
             if not file.is_file():
                 continue

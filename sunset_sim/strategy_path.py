@@ -26,7 +26,7 @@ from pathlib import Path
 # an environment variable, so that worker processes find the same strategies.
 STRATEGY_PATH_VARIABLE = "SUNSET_SIM_STRATEGY_PATH"
 
-# folder (resolved) -> its Python files as imported: (relative path, mtime_ns, size) each
+# folder (resolved) -> its Python files as imported: (path, mtime_ns, size) each
 _SEEN: dict[str, tuple] = {}
 
 

@@ -118,7 +118,8 @@ def test_one_cards_edits_are_not_said_to_interact():
 
     frame = pd.DataFrame(
         {"card": ["P1", "P1"], "field": ["hike", "paint"], "after": [0.58, 0.58],
-         "target_low": [-20.0, -20.0], "target_high": [1.95, 1.95]}
+         "target_low": [-20.0, -20.0], "target_high": [1.95, 1.95],
+         "after_inside": [True, True]}  # (as suggest's rows carry it)
     )  # fmt: skip
     # (no lab: nothing is played for one card's edits)
     together, inside, notes = all_edits_together(None, DEFAULT, DEFAULT, frame)

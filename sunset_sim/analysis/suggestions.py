@@ -361,10 +361,7 @@ def all_edits_together(
     card's edits alone are the set its verification played, on more deals: its value
     there (a 300-deal check of the same set said "the edits interact", of one edit)."""
     if frame["card"].nunique() == 1:
-        inside = (frame["target_low"] - EDGE <= frame["after"]) & (
-            frame["after"] <= frame["target_high"] + EDGE
-        )
-        return frame["after"].tolist(), inside.tolist(), []
+        return frame["after"].tolist(), frame["after_inside"].tolist(), []
     plans = {p.id for p in cards.plans}
     verify_lab.prefetch(
         suggested,

@@ -16,7 +16,7 @@ from sunset_sim.analysis.report.model import Finding, Section
 def study_findings(study) -> list[Finding]:
     """The cards outside their targets, as findings: measured by paired experiments on
     the same deals (restricted play), so they lead the list; each names its suggestion."""
-    from sunset_sim.analysis.study_files import suggestion_caveat  # (see study_section)
+    from sunset_sim.analysis.study_files import NEAREST, suggestion_caveat  # (see study_section)
 
     suggested: dict[str, list] = {}  # a card's rows are one edit (one row per field)
     for _, row in study.suggestions.iterrows():
@@ -34,8 +34,8 @@ def study_findings(study) -> list[Finding]:
             fields = suggested[row["card"]]
             edit = fields[0]
             changes = ", ".join(f"{f['field']} {f['current']} → {f['suggested']}" for f in fields)
-            inside = edit.get("after_inside", True)
-            nearest = not pd.isna(inside) and not bool(inside)  # (not verified inside)
+            caveat = suggestion_caveat(edit)
+            nearest = caveat == NEAREST  # (not verified inside)
             text += (
                 f"; {'suggestion, the nearest step' if nearest else 'verified suggestion'}: "
                 f"{changes}"
@@ -51,7 +51,6 @@ def study_findings(study) -> list[Finding]:
                 text += f"; its target at {at}: {band[0]:.2f} to {band[1]:.2f}"
             # the caveats the card-values section gives, here too (a finding read alone
             # said "verified" where the after-value's CI still reached outside)
-            caveat = suggestion_caveat(edit)
             if caveat:
                 text += f"; {caveat}"
             together = edit.get("inside_with_all_edits")

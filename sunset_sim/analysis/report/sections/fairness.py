@@ -79,7 +79,9 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 )
         tables["strategy_seats"] = _mark(pd.DataFrame(rows), "n", min_samples, None)
     value, lo, hi, games = stats.balance_ci(data.per_game(data.win))
-    caveats = ["each seat held one strategy: seat and strategy are mixed"] * data.seats_fixed()
+    caveats = []
+    if data.seats_fixed():
+        caveats.append("each seat held one strategy: seat and strategy are mixed")
     if games < min_samples:  # (as every other figure: "Balance 0.500"; with the seat caveat
         # too, which had replaced it: a 1-game report's Balance 0.00 carried no mark)
         caveats.append(f"too few samples ({games:,} games, fewer than {min_samples:,})")
