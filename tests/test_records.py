@@ -204,6 +204,13 @@ def test_cli_record_of_a_custom_set_carries_it_inline(tmp_path):
     default_file.write_text(default_cards_text(), encoding="utf-8")
     replayed = runner.invoke(main, ["replay", str(record_file), "--cards", str(default_file)])
     assert replayed.exit_code == 0, replayed.output
+    # ... and says so, once, after the replay (it was ignored without a word)
+    note = "note: the record carries its card set inline (test-custom, hash "
+    assert replayed.stderr.count(note) == 1, replayed.stderr
+    assert "the card set given (" in replayed.stderr and "is not used" in replayed.stderr
+    cards_file.write_text(CUSTOM_TOML, encoding="utf-8")  # the same set: nothing to say
+    same = runner.invoke(main, ["replay", str(record_file), "--cards", str(cards_file)])
+    assert same.exit_code == 0 and "note:" not in same.stderr, same.output
     assert replay(record).fame == record["fame"]
 
 

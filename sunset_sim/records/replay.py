@@ -7,6 +7,8 @@ illegal one, and then compares what it derived (goals, fame) with what was recor
 
 from __future__ import annotations
 
+import warnings
+
 from pathlib import Path
 from typing import Any
 
@@ -123,11 +125,18 @@ def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
         if not isinstance(named["inline"], str):
             raise RecordError("cards: inline: expected the card set's TOML text (a string)")
         try:
-            cards = parse_cards(named["inline"], "<inline card set>")
+            inline = parse_cards(named["inline"], "<inline card set>")
         except CardSetError as error:
             raise RecordError(
                 f"cards: the inline card set is invalid: {error.problems[0]}"
             ) from None
+        if cards is not None and cards.content_hash != inline.content_hash:
+            warnings.warn(  # (docs/record-format.md, rule 1; it was ignored without a word)
+                f"note: the record carries its card set inline ({inline.name}, hash "
+                f"{inline.content_hash}); the card set given ({cards.name}) is not used",
+                stacklevel=2,
+            )
+        cards = inline
     elif cards is None:
         # A record never makes the tool open a file: only the packaged set, an inline set
         # or the --cards FILE the user names (docs/record-format.md).
