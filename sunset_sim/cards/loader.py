@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import sys
 import tomllib
 import unicodedata
 from collections.abc import Sequence
@@ -88,7 +90,7 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
     except tomllib.TOMLDecodeError as exc:
         raise CardSetError([f"{path}: file: toml: {exc}"]) from None
     except (RecursionError, ValueError) as exc:  # deep nesting, or an over-long integer
-        raise CardSetError([f"{path}: file: toml: {first_line(exc)}"]) from None
+        raise CardSetError([f"{path}: file: toml: {_toml_limit(text, exc)}"]) from None
 
     for key, value in data.items():
         if key not in SECTION_KEYS:
@@ -195,6 +197,17 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
         source=text,
         path=str(path),
     )
+
+
+def _toml_limit(text: str, error: Exception) -> str:
+    """A limit of Python's that tomllib ran into, in the tool's words: a whole number
+    too long for int() (Python's advice named sys.set_int_max_str_digits), by its line."""
+    limit = sys.get_int_max_str_digits()
+    long_number = re.search(r"[0-9_]{%d,}" % (limit + 1), text) if limit else None
+    if isinstance(error, ValueError) and long_number is not None:
+        line = text.count("\n", 0, long_number.start()) + 1
+        return f"line {line}: a number of more than {limit:,} digits"
+    return first_line(error)
 
 
 def _shape_problem(text: str) -> str | None:
