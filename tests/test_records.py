@@ -236,7 +236,7 @@ def test_missing_file(tmp_path):
     "change, expected",
     [
         ({"version": 2}, "version: unknown record version 2 (this sunset-sim reads version 1)"),
-        ({"version": None}, "version: unknown record version None"),
+        ({"version": None}, "version: unknown record version null"),
         ({"format": "chess-pgn"}, "format: not a sunset-sim game record"),
     ],
 )
@@ -268,16 +268,16 @@ def set_path(record: dict, path: tuple, value):
 @pytest.mark.parametrize(
     "path, value, expected",
     [
-        (("days", 0, "plans", 0, "kept"), "P9", "day 1, player 0: kept: unknown plan id 'P9'"),
+        (("days", 0, "plans", 0, "kept"), "P9", 'day 1, player 0: kept: unknown plan id "P9"'),
         (
             ("days", 0, "plans", 1, "drawn", 0),
             "P0",
             "day 1, player 1: plans: drawn: unknown plan id",
         ),
-        (("setup", "landscapes", 0), "L99", "setup: landscapes: unknown landscape id 'L99'"),
+        (("setup", "landscapes", 0), "L99", 'setup: landscapes: unknown landscape id "L99"'),
         (("setup", "commissions", 0), "C99", "setup: commissions: unknown commission id"),
-        (("setup", "goals", 0), "G99", "setup: goals: unknown goal id 'G99'"),
-        (("setup", "plans", 1, 0), "X", "setup: plans[1]: unknown plan id 'X'"),
+        (("setup", "goals", 0), "G99", 'setup: goals: unknown goal id "G99"'),
+        (("setup", "plans", 1, 0), "X", 'setup: plans[1]: unknown plan id "X"'),
         (("setup",), None, "setup: missing"),
         (("days", 0, "order"), "01", "day 1: order: expected a list of seats"),
         (("players",), 5, "players: 5 is not a player count from 2 to 4"),
@@ -298,10 +298,10 @@ def test_unknown_card_ids_in_a_turn(pool):
     game, d, position, turn, _, _ = sale_turn(pool)
     record = edit(game)
     record["days"][d - 1]["turns"][position]["sales"][0]["commission"] = "C99"
-    rejects(record, "sales: unknown commission id 'C99'", f"day {d}, player {turn['seat']}")
+    rejects(record, 'sales: unknown commission id "C99"', f"day {d}, player {turn['seat']}")
     record = edit(game)
     record["days"][d - 1]["turns"][position]["sales"][0]["paintings"][0] = "L99"
-    rejects(record, "sales: unknown landscape id 'L99'", f"day {d}, player {turn['seat']}")
+    rejects(record, 'sales: unknown landscape id "L99"', f"day {d}, player {turn['seat']}")
 
 
 def test_missing_plan_and_turn_entries(base):

@@ -203,7 +203,7 @@ def _toml_limit(text: str, error: Exception) -> str:
     """A limit of Python's that tomllib ran into, in the tool's words: a whole number
     too long for int() (Python's advice named sys.set_int_max_str_digits), by its line."""
     limit = sys.get_int_max_str_digits()
-    long_number = re.search(r"[0-9_]{%d,}" % (limit + 1), text) if limit else None
+    long_number = re.search(f"[0-9_]{{{limit + 1},}}", text) if limit else None
     if isinstance(error, ValueError) and long_number is not None:
         line = text.count("\n", 0, long_number.start()) + 1
         return f"line {line}: a number of more than {limit:,} digits"

@@ -8,7 +8,6 @@ illegal one, and then compares what it derived (goals, fame) with what was recor
 from __future__ import annotations
 
 import warnings
-
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +105,7 @@ def load_record(path: str | Path) -> dict:
         raise RecordError("format: not a sunset-sim game record")
     if type(record.get("version")) is not int or record["version"] != RECORD_VERSION:
         raise RecordError(
-            f"version: unknown record version {record.get('version')!r} "
+            f"version: unknown record version {as_json(record.get('version'))} "
             f"(this sunset-sim reads version {RECORD_VERSION})"
         )
     return record
@@ -153,14 +152,14 @@ def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
         # with no hash, the name is all that says which set: another set's game would be
         # checked against the packaged cards (and could pass)
         raise RecordError(
-            f"cards: the record was played with card set {printable(named['name'])!r}, not "
-            f"{cards.name!r}, and gives no hash; pass --cards FILE"
+            f"cards: the record was played with card set {as_json(named['name'])}, not "
+            f"{as_json(cards.name)}, and gives no hash; pass --cards FILE"
         )
     if named.get("hash") not in (None, cards.content_hash):
         given = given_cards and "inline" not in named
         raise RecordError(
-            f"cards: the record was played with card set {named.get('name')!r} hash "
-            f"{printable(named.get('hash'))}, not {cards.name!r} hash {cards.content_hash}; "
+            f"cards: the record was played with card set {as_json(named.get('name'))} hash "
+            f"{printable(named.get('hash'))}, not {as_json(cards.name)} hash {cards.content_hash}; "
             + ("the --cards FILE given is another set" if given else "pass --cards FILE")
         )
     return cards
@@ -194,7 +193,7 @@ class RecordDecider(Decider):
         table = self.index[kind]
         for card in ids:
             if not isinstance(card, str) or card not in table:
-                raise self._fail(f"{where}: unknown {kind} id {card!r}", day, seat)
+                raise self._fail(f"{where}: unknown {kind} id {as_json(card)}", day, seat)
         return [table[card] for card in ids]
 
     def _day(self, state: GameState) -> dict:
@@ -299,7 +298,7 @@ class RecordDecider(Decider):
                 seat,
             )
         if name not in DIRECTION_NAMES:
-            raise RuleViolation("R-HIKE-1", f"unknown direction {name!r}", state.day, seat)
+            raise RuleViolation("R-HIKE-1", f"unknown direction {as_json(name)}", state.day, seat)
         return (DIRECTION_NAMES.index(name), steps)
 
     def paint(self, state: GameState, seat: int, options: list[list[int]]) -> list[int]:
@@ -372,7 +371,7 @@ def replay(record: dict, cards: CardSet | None = None, on_event=None) -> GameRes
         raise RecordError(f"rules: {error}") from None
     players = record.get("players")
     if not isinstance(players, int) or not 2 <= players <= 4:
-        raise RecordError(f"players: {players!r} is not a player count from 2 to 4")
+        raise RecordError(f"players: {as_json(players)} is not a player count from 2 to 4")
     decider = RecordDecider(record, cards)
     meta = {k: record[k] for k in ("seed", "game_index", "strategies") if k in record}
 
