@@ -178,6 +178,7 @@ def study_command(
         joint_edit_lines,
         outside_text,
         suggestion_text,
+        suggestions_heading,
         unsettled_text,
         write_study_into,
     )
@@ -275,12 +276,8 @@ def study_command(
             click.echo(f"Unsettled ({len(unsettled)}): {UNSETTLED_TEXT}:")
             for _, row in unsettled.iterrows():
                 click.echo(f"  {unsettled_text(row)}")
-        if study.suggested:
-            cards = study.suggestions["card"].nunique() if len(study.suggestions) else 0
-            click.echo(  # (a card's rows, one per field, are one edit)
-                f"Verified suggestions ({cards} card{'s' if cards != 1 else ''}, "
-                f"{len(study.suggestions)} field{'s' if len(study.suggestions) != 1 else ''}):"
-            )
+        if study.suggested:  # (a card's rows, one per field, are one edit)
+            click.echo(f"{suggestions_heading(study.suggestions)}:")
         else:
             click.echo("Verified suggestions: not looked for (--no-suggest)")
         for _, row in study.suggestions.iterrows():

@@ -29,7 +29,7 @@ from sunset_sim.analysis.experiments import (
 )
 from sunset_sim.analysis.restrictions import ban_columns
 from sunset_sim.analysis.study import card_edits, run_study
-from sunset_sim.analysis.study_files import write_study
+from sunset_sim.analysis.study_files import suggestions_heading, write_study
 from sunset_sim.analysis.suggestions import SUGGESTION_COLUMNS, VERIFY_ROUNDS
 from sunset_sim.analysis.targets import (
     Targets,
@@ -402,7 +402,7 @@ def test_write_study_files(mistaken_study, tmp_path):
     assert original.content_hash == cards.content_hash
     text = (tmp_path / "study.md").read_text()
     assert "sunset-sim compare" in text and "suggested-cards.toml" in text
-    assert "C03" in text and "Verified suggestions" in text
+    assert "C03" in text and f"## {suggestions_heading(study.suggestions)}\n" in text
 
 
 def test_study_cli_and_compare_of_the_suggested_set(tmp_path):
@@ -429,8 +429,8 @@ def test_study_cli_and_compare_of_the_suggested_set(tmp_path):
             "--quiet",
         )  # fmt: skip
     )
-    assert "P3" in stdout and "Verified suggestions" in stdout
     frame = pd.read_csv(out / "suggestions.csv")
+    assert "P3" in stdout and f"{suggestions_heading(frame)}:\n" in stdout
     assert "P3" in set(frame["card"])
     again = ok(
         cli(

@@ -11,7 +11,7 @@ import pytest
 
 from sunset_sim.analysis import suggestions
 from sunset_sim.analysis.report.sections.card_values import study_findings
-from sunset_sim.analysis.study_files import NEAREST, suggestion_text
+from sunset_sim.analysis.study_files import NEAREST, suggestion_text, suggestions_heading
 from sunset_sim.cards.edit import edit_card
 from sunset_sim.cards.loader import load_cards
 
@@ -135,3 +135,18 @@ def test_a_finding_names_every_field_of_a_cards_edit():
         "verified suggestion: directions all → orthogonal, paint 3 → 1, hike 4 → 2 "
         "(together) (1.72, 95% CI 1.07 to 2.37, on 800 fresh deals; its CI reaches outside"
     ) in finding.text
+
+
+def test_the_heading_over_nearest_steps_does_not_call_them_verified():
+    """study.md and the CLI listed nearest steps (after_inside false) under "Verified
+    suggestions (8 cards, 8 fields)"."""
+    frame = pd.DataFrame(
+        {"card": ["C07", "P2", "P2", "C14"], "after_inside": [True, True, True, False]}
+    )
+    assert suggestions_heading(frame) == (
+        "Suggestions (3 cards, 4 fields; 2 verified inside their targets, 1 the nearest "
+        "step, not verified inside)"
+    )
+    verified = frame.assign(after_inside=True)
+    assert suggestions_heading(verified) == "Verified suggestions (3 cards, 4 fields)"
+    assert suggestions_heading(frame.iloc[:0]) == "Verified suggestions (0 cards, 0 fields)"

@@ -297,6 +297,25 @@ def suggestion_text(row: pd.Series) -> str:
     )
 
 
+def suggestions_heading(suggestions: pd.DataFrame) -> str:
+    """ "Verified suggestions (N cards, M fields)", or "Suggestions (...)" saying how many
+    cards are a nearest step, not verified inside (``NEAREST``): a tester read such rows
+    under a heading that called them all verified."""
+    cards = suggestions["card"].nunique() if len(suggestions) else 0
+    counts = (
+        f"{cards} card{'s' if cards != 1 else ''}, "
+        f"{len(suggestions)} field{'s' if len(suggestions) != 1 else ''}"
+    )
+    inside = suggestions.get("after_inside", pd.Series(True, index=suggestions.index))
+    nearest = suggestions.loc[~inside.fillna(True).astype(bool), "card"].nunique()
+    if not nearest:
+        return f"Verified suggestions ({counts})"
+    return (
+        f"Suggestions ({counts}; {cards - nearest} verified inside their targets, {nearest} "
+        f"the nearest step, not verified inside)"
+    )
+
+
 def joint_edit_lines(suggestions: pd.DataFrame) -> list[str]:
     """A line for each card whose verified edit changes several fields: its rows are one
     edit, each showing the whole edit's effect, so they are applied together."""
@@ -347,7 +366,7 @@ def study_markdown(study: Study) -> str:
     if not unsettled.empty:
         lines += ["", "## Unsettled", "", f"Unsettled: {UNSETTLED_TEXT}:", ""]
         lines += [f"- {md_escape(unsettled_text(row))}" for _, row in unsettled.iterrows()]
-    lines += ["", "## Verified suggestions", ""]
+    lines += ["", f"## {suggestions_heading(study.suggestions)}", ""]
     if not study.suggested:
         lines.append("Not looked for (the study ran without suggestions: `--no-suggest`).")
     elif study.suggestions.empty:

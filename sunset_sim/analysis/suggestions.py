@@ -31,6 +31,7 @@ from sunset_sim.analysis.targets import (
     dominated_pairs,
     half_widths,
 )
+from sunset_sim.cards.difficulty import FAME_MIN
 from sunset_sim.cards.edit import CardEditError, card_value, edit_card
 from sunset_sim.cards.model import CardSet
 
@@ -51,8 +52,9 @@ def _candidates(cards: CardSet, family: str, card: str, status: str) -> list:
     """Every field's one-step edit that moves the card's metric toward its band (those
     the field's range allows): ``(field, steps, edited set)``."""
     sign = -1 if status == "above" else 1
-    if family == "commission":
-        fields = [("fame", sign)]
+    if family == "commission":  # never under FAME_MIN: a fame-0 card no one sells read
+        fame = next(c.fame for c in cards.commissions if c.id == card)  # as "inside"
+        fields = [("fame", sign)] if fame + sign >= FAME_MIN else []
     else:
         fields = [(f, sign * STRONGER[f]) for f in PLAN_FIELDS]
     found = []
@@ -494,15 +496,15 @@ def _bounds_of(values: pd.DataFrame, targets: Targets, target: pd.Series) -> Bou
 
 def walk_limit(cards: CardSet, target: pd.Series, max_steps: int) -> int:
     """The most steps of a card's walk: ``max_steps`` for a plan card; a commission's may
-    go down to fame 0 or up to the set's highest commission fame (at least ``max_steps``
-    either way): an over-priced easy card's value per point falls slowly (C08 raised from
-    4 to 9 in a greedy field was back inside only at 2, seven steps down), and a card no
-    one sells at any fame the set uses was walked to 32."""
+    go down to fame 1 (FAME_MIN) or up to the set's highest commission fame (at least
+    ``max_steps`` either way): an over-priced easy card's value per point falls slowly
+    (C08 raised from 4 to 9 in a greedy field was back inside only at 2, seven steps
+    down), and a card no one sells at any fame the set uses was walked to 32."""
     if target["family"] == "plan":
         return max_steps
     fame = {commission.id: commission.fame for commission in cards.commissions}
     own = fame[target["card"]]
-    room = own if target["status"] == "above" else max(fame.values()) - own
+    room = own - FAME_MIN if target["status"] == "above" else max(fame.values()) - own
     return max(max_steps, room)
 
 

@@ -146,6 +146,7 @@ def study_tables(study) -> dict[str, pd.DataFrame]:
 
 def study_section(study) -> Section:
     """Card values from paired experiments and the verified suggestions (analysis.study)."""
+    from sunset_sim.analysis.study_files import suggestions_heading  # (see study_tables)
 
     settings = study.settings
     tables = study_tables(study)
@@ -170,7 +171,7 @@ def study_section(study) -> Section:
         s.blocks.append(
             (
                 "text",
-                "Verified suggestions (suggestions.csv; the edited set is "
+                f"{suggestions_heading(study.suggestions)} (suggestions.csv; the edited set is "
                 "suggested-cards.toml): the smallest edit that brings each card inside its "
                 "target, verified by playing the edited set on fresh deals (before and after "
                 "on the same fresh deals, more of them while the after-value's CI holds an "
