@@ -394,13 +394,15 @@ def _play_count(
         names = ", ".join(seat.name for seat in tables[0])
         return (
             frame,
-            f"{total:,} games played now (seed {seed}; {rules_text(rules)}; seats: {names})",
+            f"{total:,} game{'s' * (total != 1)} played now (seed {seed}; {rules_text(rules)}; "
+            f"seats: {names})",
         )
     names = ", ".join(dict.fromkeys(seat.name for table in tables for seat in table))
     return frame, (
-        f"{total:,} games played now (seed {seed}; {rules_text(rules)}; strategies {names} "
+        f"{total:,} game{'s' * (total != 1)} played now (seed {seed}; {rules_text(rules)}; "
+        f"strategies {names} "
         f"rotated through the seats: {len(tables)} seatings of {players}, {per_table:,} "
-        "games each, every game a different deal)"
+        f"game{'s' * (per_table != 1)} each, every game a different deal)"
     )
 
 

@@ -295,13 +295,16 @@ def _report(path, tmp_path):
         (_loser_to_90, ["winners (win_share > 0) are not the seats with the most fame"]),
         (_other_end_reason, ["row 1: game 0: its rows disagree on end_reason"]),
         (_turn_taken_twice, ["row 1: game 0: column 'turn_day1' does not give each seat"]),
+        # not reported, so not read at all: -2 passed as sound
+        (_cell("paintings_sold", "-2"), ["row 1, column 'paintings_sold'", "-2 is not a whole"]),
+        (_cell("goals_won", "1.5"), ["row 1, column 'goals_won'", "1.5"]),
     ],
     ids=[
         "fame-word", "fame-nan", "fame-inf", "fame-5000-digits", "fame-negative",
         "fame-fraction", "short-row", "seat-99", "win-share-2", "won-maybe", "strategy-esc",
         "strategy-empty", "end-reason", "plan-bell", "game-short-a-row", "seat-twice",
         "win-share-half", "fame-not-its-parts", "loser-most-fame", "end-reason-differs",
-        "turn-twice",
+        "turn-twice", "sold-negative", "goals-fraction",
     ],
 )  # fmt: skip
 def test_edited_results_rows_are_one_line(results_csv, tmp_path, edit, needles):

@@ -184,6 +184,17 @@ def test_the_report_says_which_rule_options_its_games_were_played_under(tmp_path
     assert "rules tie_break=seat, days=5" in header
 
 
+def test_a_one_game_report_says_one_game(tmp_path):
+    """ "1 games" in the header, the source and the Balance caveat."""
+    from conftest import cli, ok
+
+    ok(cli("report", "--games", 1, "--study-games", 0, "--out", tmp_path / "r", "--quiet"))
+    text = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    assert "1 games" not in text
+    assert text.splitlines()[2].startswith("1 game, 4 players")
+    assert "1 game played now" in text and "too few samples (1 game, fewer than" in text
+
+
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_a_column_written_twice_is_refused(played, tmp_path, suffix):
     """A CSV whose fame_goals header was renamed fame_paintings (written twice) gave a

@@ -66,6 +66,26 @@ def test_vs_field_compares_a_seat_with_its_own_opponents(frame, report):
     assert "other seats in the same game" in render_markdown(report, {})
 
 
+def test_vs_field_of_a_strategy_that_never_wins_is_not_a_zero_width_interval():
+    """A strategy that never won had vs_field -33.3 in every row and the interval -33.3
+    to -33.3 (its win share's Wilson interval 0 to 0.0019 beside it). A row's vs_field is
+    (p x share - 1) / (p - 1), so its interval holds the win share's, mapped onto it."""
+    lone = sunset_sim.simulate(
+        games=400, players=4, strategies=["greedy", "early-bird", "late-riser", "random"],
+        seed=3, jobs=1,
+    )  # fmt: skip
+    table = build_report(lone, CARDS, min_samples=30).tables["strategies"]
+    table = table.set_index("strategy")
+    assert table.loc["random", "win_share"] == 0.0  # (never won here)
+    for _, row in table.iterrows():
+        mapped = [(4 * row[f"win_share_ci_{end}"] - 1) / 3 for end in ("low", "high")]
+        assert row["vs_field_ci_low"] <= mapped[0] + 1e-12
+        assert row["vs_field_ci_high"] >= mapped[1] - 1e-12
+        assert row["vs_field_ci_low"] <= row["vs_field"] <= row["vs_field_ci_high"]
+    random = table.loc["random"]
+    assert random["vs_field_ci_high"] - random["vs_field_ci_low"] > 0.005
+
+
 def test_first_day_of_lead_by_day_is_not_too_few_samples(report):
     lead = report.tables["lead_by_day"].set_index("day")
     assert lead.loc[1, "n"] == 2000

@@ -229,10 +229,11 @@ def _read_csv(path: Path, columns: list[str]) -> pd.DataFrame:
 
 
 def _columns(names: list[str]) -> list[str]:
-    """The report's columns, and ``won``, ``commissions_won`` and ``cards_painted`` (not
-    reported, but checked: ``check_rows``, ``data.check_card_words``)."""
+    """The report's columns, and ``won``, ``commissions_won``, ``goals_won``,
+    ``paintings_sold`` and ``cards_painted`` (not reported, but checked: ``check_rows``,
+    ``data.check_card_words``; a file whose paintings_sold was -2 was read as sound)."""
     wanted = wanted_columns(names)
-    checked = ("won", "commissions_won", "cards_painted")
+    checked = ("won", "commissions_won", "goals_won", "paintings_sold", "cards_painted")
     return wanted + [n for n in names if n in checked and n not in wanted]
 
 

@@ -267,7 +267,7 @@ def _csv_note(name: str, table: pd.DataFrame) -> str:
 
 def _header_lines(report: Report) -> list[str]:
     meta = report.meta
-    games = f"{meta['games']:,} games, {meta['players']} players ({meta['rows']:,} seat rows)"
+    games = f"{meta['games']:,} game{'s' * (meta['games'] != 1)}, {meta['players']} players ({meta['rows']:,} seat rows)"
     counts = meta.get("player_counts") or []
     if len(counts) > 1:  # the sections but one show the largest count's games
         games = (
