@@ -4,11 +4,29 @@ held back until a command has done its work, and status lines. cli.py installs
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import click
 
 from sunset_sim.validation import one_line
+
+_UNPARSED = re.compile(
+    r"Environment variable '(\w+)' is defined but its associated value '(.*?)' could not be "
+    r"parsed\."
+)
+
+
+def _numba_setting(text: str) -> str:
+    """numba's warning on a NUMBA_* variable it cannot read (NUMBA_DISABLE_JIT=x) held a
+    whole traceback: here, one line saying which variable and that numba ignores it."""
+    found = _UNPARSED.match(text)
+    if found is None:
+        return text
+    return (
+        f"environment variable {found[1]}: its value {found[2]!r} could not be read; numba "
+        "ignores it"
+    )
 
 
 class OneLineWarnings:
@@ -23,7 +41,7 @@ class OneLineWarnings:
         self.held: list[str] = []
 
     def __call__(self, message, category, filename, lineno, file=None, line=None) -> None:
-        text = one_line(" ".join(str(message).split()))
+        text = one_line(_numba_setting(" ".join(str(message).split())))
         if text in self.said:
             return
         self.said.add(text)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import json
 import numbers
 import os
@@ -144,6 +145,25 @@ def _parameter_problem(p: object) -> str | None:
     return None
 
 
+DECIDE_ARGUMENTS = ("kind", "obs", "options", "n_options", "params", "rng", "tables")
+
+
+def _arity_problem(decide: Callable) -> str | None:
+    """decide must take the engine's seven arguments: one with six gave numba's binding
+    error ("Cannot bind 'args=[Var(kind, ...") on the fast engine and "raised TypeError"
+    on the reference engine."""
+    try:
+        signature = inspect.signature(getattr(decide, "py_func", decide))
+    except (TypeError, ValueError):  # (no signature to read: left to the engines)
+        return None
+    try:
+        signature.bind(*DECIDE_ARGUMENTS)
+    except TypeError:
+        listed = ", ".join(signature.parameters)
+        return f"decide must take 7 arguments ({', '.join(DECIDE_ARGUMENTS)}); it takes ({listed})"
+    return None
+
+
 @dataclass(frozen=True)
 class StrategySpec:
     """A strategy as the tools see it.
@@ -186,6 +206,9 @@ class StrategySpec:
             return "its name may not hold ':', '=', ',' or surrounding spaces"
         if not callable(self.decide):
             return f"decide must be a function, got {type(self.decide).__name__}"
+        arity = _arity_problem(self.decide)
+        if arity is not None:
+            return arity
         if not isinstance(self.parameters, tuple):
             return f"parameters must be a tuple of Parameter, got {type(self.parameters).__name__}"
         for p in self.parameters:

@@ -160,6 +160,25 @@ def test_a_decide_that_cannot_be_called_is_refused(decide):
         StrategySpec("x", "no decide", decide)
 
 
+def test_a_decide_with_the_wrong_arguments_is_refused():
+    """Six arguments gave numba's binding error (its Var(...) reprs) on the fast engine and
+    "raised TypeError" on the reference one; *args and other names still bind."""
+    from sunset_sim.engine.jit import jit
+
+    def six(kind, obs, options, n_options, params, rng):
+        return 0
+
+    for decide in (six, jit(six)):
+        with pytest.raises(StrategyError) as raised:
+            StrategySpec("x", "six arguments", decide)
+        assert str(raised.value) == (
+            "strategy x: decide must take 7 arguments (kind, obs, options, n_options, "
+            "params, rng, tables); it takes (kind, obs, options, n_options, params, rng)"
+        )
+    StrategySpec("x", "any names", lambda a, b, c, d, e, f, g: 0)
+    StrategySpec("x", "star", lambda *arguments: 0)
+
+
 def test_a_list_of_parameters_is_kept_as_a_tuple():
     spec = StrategySpec("x", "listed", DECIDE, [Parameter("a", 1, 0, 2)])
     assert spec.parameters == (Parameter("a", 1, 0, 2),) and hash(spec)

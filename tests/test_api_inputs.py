@@ -47,6 +47,19 @@ def _report(**options):
         ),
         (lambda: sunset_sim.compare([], rules_b={"days": 4}, games=5), "give at least one"),
         (lambda: sunset_sim.sweep(rule="days=4,5", strategies=[], games=5), "give at least one"),
+        # a string was split into characters: values="12" swept 1 and 2
+        (
+            lambda: sunset_sim.sweep(param="greedy:lateness", values="12", games=5),
+            "values: expected a list of values, e.g. .0, 0.5, 1.; got .12.",
+        ),
+        (
+            lambda: sunset_sim.sweep(rule="days", values="45", games=5),
+            "values: expected a list of values",
+        ),
+        (
+            lambda: sunset_sim.sweep(param="greedy:lateness", values=[True], games=5),
+            "lateness=True is not a number",
+        ),
         (lambda: sunset_sim.tune("balanced", [], games=5), "opponent: give at least one"),
         (lambda: sunset_sim.read_results(""), "path: empty path"),
         (lambda: sunset_sim.write_report(None, "out"), "report: expected a Report"),
@@ -70,6 +83,9 @@ def _report(**options):
         "tournament-label",
         "compare",
         "sweep",
+        "sweep-string",
+        "sweep-rule-string",
+        "sweep-bool",
         "tune",
         "read",
         "write",

@@ -317,6 +317,25 @@ def test_a_bad_thread_count_in_the_environment_is_one_line(threads):
     )
 
 
+def test_a_numba_setting_it_cannot_read_is_one_warning_line():
+    """NUMBA_DISABLE_JIT=x (docs/writing-a-strategy.md has users set it) printed numba's
+    warning with a whole traceback flattened into it, then ran as usual."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "x"}
+    done = subprocess.run(
+        [sys.executable, "-m", "sunset_sim", "simulate", "-q", "--games", "5", "--players", "2"],
+        capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (
+        "warning: environment variable NUMBA_DISABLE_JIT: its value 'x' could not be read; "
+        "numba ignores it\n"
+    )
+
+
 def test_a_chunk_too_large_to_hold_in_memory_is_refused():
     """--chunk-size 10000000000 grew by 11 MB/s until memory ran out (a chunk's rows are
     held in memory; the README says memory stays flat)."""

@@ -160,6 +160,57 @@ def test_plan_tradeoff_plot_has_no_raw_win_share_panel(monkeypatch, report):
     assert len(figure.axes) == 4 and figure.get_figwidth() <= 10  # a 2 x 2 grid, page width
 
 
+def _points(axis) -> tuple[list[float], list[str]]:
+    """The y value and colour of each point an axis draws (errorbar's marker lines)."""
+    from matplotlib.colors import to_hex
+
+    lines = [line for line in axis.lines if line.get_marker() == "o"]
+    return [float(line.get_ydata()[0]) for line in lines], [
+        to_hex(line.get_color()) for line in lines
+    ]
+
+
+def test_plots_draw_rates_in_the_tables_units_and_grey_their_own_small_samples(
+    monkeypatch, frame, report
+):
+    """plan_tradeoff drew win_effect in fractions beside a table in points, and greyed a
+    card in every panel where only its effect had too few samples; commission_pricing
+    drew rates 0 to 1 beside a table in %."""
+    from sunset_sim.analysis.report.plotting import GREY
+    from sunset_sim.analysis.report.sections import commissions, plans
+
+    # P3 to P5's effects under min_samples (no strategy both keeps and leaves them 1,000
+    # times), each card kept more often than that
+    least = 1000
+    tables = build_report(frame, CARDS, min_samples=least).tables
+    table = tables["plan_cards"]
+    figure = figure_of(monkeypatch, plans, plans.plan_tradeoff, tables)
+    panels = {axis.get_title(): axis for axis in figure.axes if axis.get_visible()}
+    effect = panels["win share: chosen - not, within strategy (points)"]
+    values, colours = _points(effect)
+    shown = table["win_effect"].to_numpy(dtype=float)
+    assert np.allclose(values, 100 * shown, equal_nan=True)
+    grey = (table["note"] != "").to_numpy()
+    assert [c == GREY for c in colours] == list(grey)
+    _, colours = _points(panels["turn position that day (0 = first)"])
+    assert [c == GREY for c in colours] == list(table["n"] < least)
+    assert grey.any() and not (table["n"] < least).any()  # (the two differ here)
+    rates = report.tables["commissions"]
+    figure = figure_of(monkeypatch, commissions, commissions.commission_pricing, report.tables)
+    values, _ = _points(figure.axes[0])
+    assert np.allclose(values, 100 * rates["completion_rate"].to_numpy(float), equal_nan=True)
+    assert "(%" in figure.axes[0].get_ylabel()
+    # a row's note says whose sample is small: the price flag rests on the games shown
+    # (a row read "under-priced" beside "too few samples", about its completions)
+    rates = build_report(frame, CARDS, min_samples=800).tables["commissions"]
+    effect_only = (rates["n"] < 800) & (rates["n_shown"] >= 800)
+    both = rates["n_shown"] < 800
+    assert effect_only.any() and both.any()
+    assert (rates.loc[effect_only, "note"] == "completer's win: too few samples").all()
+    assert (rates.loc[both, "note"] == "too few samples").all()
+    assert (rates.loc[rates["n"] >= 800, "note"] == "").all()
+
+
 def test_seat_plot_of_a_run_that_did_not_rotate_shows_no_balance(monkeypatch, report):
     from sunset_sim.analysis.report.sections import fairness
 
@@ -589,7 +640,7 @@ def test_balance_of_too_few_games_is_marked_as_every_other_figure():
     balance = build_report(fixed, CARDS, min_samples=30).tables["balance"].iloc[0]
     assert balance["caveat"] == (
         "each seat held one strategy: seat and strategy are mixed; "
-        "too few samples (1 games, fewer than 30)"
+        "too few samples (1 game, fewer than 30)"
     )
 
 

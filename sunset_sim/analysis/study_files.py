@@ -301,13 +301,13 @@ def suggestions_heading(suggestions: pd.DataFrame) -> str:
     """ "Verified suggestions (N cards, M fields)", or "Suggestions (...)" saying how many
     cards are a nearest step, not verified inside (``NEAREST``): a tester read such rows
     under a heading that called them all verified."""
-    cards = suggestions["card"].nunique() if len(suggestions) else 0
+    card = suggestions["card"] if "card" in suggestions else pd.Series([], dtype=object)
+    cards = card.nunique()
     counts = (
-        f"{cards} card{'s' if cards != 1 else ''}, "
-        f"{len(suggestions)} field{'s' if len(suggestions) != 1 else ''}"
+        f"{cards} card{'s' if cards != 1 else ''}, {len(card)} field{'s' if len(card) != 1 else ''}"
     )
     inside = suggestions.get("after_inside", pd.Series(True, index=suggestions.index))
-    nearest = suggestions.loc[~inside.fillna(True).astype(bool), "card"].nunique()
+    nearest = card[~inside.fillna(True).astype(bool)].nunique() if len(card) else 0
     if not nearest:
         return f"Verified suggestions ({counts})"
     return (

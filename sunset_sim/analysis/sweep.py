@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -89,16 +89,26 @@ def parse_param_sweep(
     else:
         if sep:
             raise StrategyError(f"{text!r}: give the values either after '=' or as values")
-        numbers = [_swept_number(name, key, v) for v in values]
+        numbers = [_swept_number(name, key, v) for v in _listed(values, StrategyError)]
     _check_values(numbers, f"{name}:{key}")
     for number in numbers:
         spec.param_vector({key: number})  # the range check, as StrategyError
     return name, key, numbers
 
 
+def _listed(values: object, error: type[Exception]) -> list:
+    """``values`` as a list: a string is refused (``values="12"`` swept 1 and 2)."""
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        shown = validation.short_number(repr(values))
+        raise error(f"values: expected a list of values, e.g. [0, 0.5, 1]; got {shown}")
+    return list(values)
+
+
 def _swept_number(name: str, key: str, value: object) -> float:
     """One of ``values`` for a parameter sweep as a float (a StrategyError if it is none;
     the range check follows in ``parse_param_sweep``)."""
+    if isinstance(value, bool):  # (float(True) is 1.0: a flag is not a number here)
+        raise StrategyError(f"values: strategy {name}: {key}={value} is not a number")
     try:
         return validation.number_text(value) if isinstance(value, str) else float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
@@ -126,6 +136,7 @@ def parse_rule_sweep(text: str, values: Sequence | None = None) -> tuple[str, li
     else:
         if sep:
             raise RuleOptionError(f"{text!r}: give the values either after '=' or as values")
+        values = _listed(values, RuleOptionError)
         parsed = [Rules.from_dict({key: value}).to_dict()[key] for value in values]
     _check_values(parsed, key, RuleOptionError)
     return key, parsed

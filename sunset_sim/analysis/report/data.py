@@ -82,6 +82,7 @@ def _mark(table: pd.DataFrame, n_column: str | Sequence[str], min_samples: int, 
     for column in columns:
         small |= table[column].to_numpy() < min_samples
     table["note"] = np.where(small, TOO_FEW, "")
+    table.attrs["min_samples"] = min_samples  # (a plot greys its own small samples)
     if by is not None:
         values = table[by].where(~small)
         table["rank"] = values.rank(ascending=False, method="min").astype("Int64")

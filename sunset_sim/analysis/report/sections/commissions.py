@@ -127,6 +127,9 @@ def _pricing(table: pd.DataFrame, min_samples: int) -> None:
     x = table["fame_per_painting"].to_numpy(dtype=np.float64)
     measured = _rate_measured(table, min_samples)
     table["rate_note"] = np.where(measured, "", TOO_FEW)
+    # the row's note is then the completer's win share's (its completions): a row read
+    # "under-priced, too few samples" (C02 never completed in 203 games shown)
+    table.loc[(table["note"] != "") & measured, "note"] = f"completer's win: {TOO_FEW}"
     m = max(int(measured.sum()), 1)
     threshold = abs(stats.Z95) if m == 1 else _bonferroni_z(m)
     for column, residual_name, ok in (
@@ -258,9 +261,17 @@ def commission_pricing(tables) -> bytes:
     table = tables["commissions"]
     figure, axes = _figure(11, 4.5, ncols=2)
     shown = "games shown" if "n_shown" in table else "games"
+    rates = ("completion_rate", "completer_win")  # in %, as the table shows them
+    table = table.assign(
+        **{
+            f"{c}{end}": 100 * table[f"{c}{end}"]
+            for c in rates
+            for end in ("", "_ci_low", "_ci_high")
+        }
+    )
     for axis, column, label, note_column in (
-        (axes[0], "completion_rate", f"completion rate (share of {shown})", "rate_note"),
-        (axes[1], "completer_win", "completer's win share", "note"),
+        (axes[0], "completion_rate", f"completion rate (% of {shown})", "rate_note"),
+        (axes[1], "completer_win", "completer's win share (%)", "note"),
     ):
         # grey where the value's own sample is too small: the games shown for the rate
         # (the price flags are set on those), the completions for the win share

@@ -34,7 +34,7 @@ from sunset_sim.analysis.report.model import (
     Tables,
     effect_candidates,
 )
-from sunset_sim.analysis.report.plotting import _colours, _figure, _labelled_points, _png
+from sunset_sim.analysis.report.plotting import GREY, _colours, _figure, _labelled_points, _png
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import DIRECTION_SETS
 
@@ -480,8 +480,16 @@ def plan_tradeoff(tables) -> bytes:
         "cards_painted": "cards painted that day",
         "fame_gained": "fame gained that day",
         "win_when_chosen": "win share when chosen",
-        "win_effect": "win share: chosen - not, within strategy",
+        "win_effect": "win share: chosen - not, within strategy (points)",
     }
+    # grey where the panel's own sample is too small: win_effect's note (chosen, not
+    # chosen, the smaller group); the other panels rest on the times chosen alone (P4 to
+    # P8 were grey in every panel where only their effects had too few samples)
+    least = table.attrs.get("min_samples", 0)
+    chosen_colours = [GREY if n < least else "C0" for n in table["n"]]
+    in_points = table.assign(
+        **{c: 100 * table[c] for c in ("win_effect", "win_effect_ci_low", "win_effect_ci_high")}
+    )  # (points, as the table beside it; it was drawn in fractions)
     ncols = 2 if len(panels) > 1 else 1
     nrows = -(-len(panels) // ncols)
     figure, axes = _figure(4.6 * ncols, 3.6 * nrows, nrows=nrows, ncols=ncols)
@@ -489,14 +497,20 @@ def plan_tradeoff(tables) -> bytes:
         unused.set_visible(False)
     x = table["wake_minutes"].to_numpy(dtype=float)
     ticks = table["wake"].tolist()
-    colours = _colours(table)
     for axis, column in zip(axes, panels, strict=False):
-        _labelled_points(axis, table, column, "plan", x, colours, capsize=3, fontsize=7, offset=3)
+        effect = column == "win_effect"
+        _labelled_points(
+            axis, in_points if effect else table, column, "plan", x,
+            _colours(table) if effect else chosen_colours, capsize=3, fontsize=7, offset=3,
+        )  # fmt: skip
         axis.set_xticks(x, ticks, rotation=60, fontsize=7)
         axis.set_xlabel("wake-up time")
         axis.set_title(labels[column], fontsize=9)
     n = int(table["n"].sum())
-    figure.suptitle(f"Early rise vs paint power (95% CIs; n = {n:,} plan choices)", fontsize=10)
+    figure.suptitle(
+        f"Early rise vs paint power (95% CIs; n = {n:,} plan choices; grey: too few samples)",
+        fontsize=10,
+    )
     return _png(figure)
 
 
