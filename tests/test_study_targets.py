@@ -304,9 +304,7 @@ def test_a_commissions_walk_reaches_fame_1_or_the_sets_highest_fame():
     assert walk_limit(cards, plan, 6) == 6
     above = pd.Series({"family": "commission", "card": "C08", "status": "above"})
     assert walk_limit(cards, above, 6) == 8
-    assert [step[:2] for step in _candidates(cards, "commission", "C08", "above")] == [
-        ("fame", -1)
-    ]
+    assert [step[:2] for step in _candidates(cards, "commission", "C08", "above")] == [("fame", -1)]
     one = edit_card(cards, "C08", "fame", -8)
     assert _candidates(one, "commission", "C08", "above") == []  # not to 0
     assert _candidates(one, "commission", "C08", "below")[0][:2] == ("fame", 1)
