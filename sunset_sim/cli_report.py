@@ -56,6 +56,20 @@ def _report_owns(name: str) -> bool:
     return name in ours or name in STUDY_FILES or re.fullmatch(r"players-\d+", name) is not None
 
 
+def _not_into_the_results(results: str | None, out_dir: Path) -> None:
+    """A report written into the dataset folder it reads (`report ds/ -o ds --force`) left
+    a folder that `simulate --resume` and `--force` then refused: foreign files."""
+    if results is None or not Path(results).is_dir():
+        return
+    folder = Path(results).resolve()
+    where = out_dir.resolve()
+    if where == folder or folder in where.parents:
+        raise CliError(
+            f"--out {out_dir}: is the results folder {results} or inside it; write the "
+            "report to another folder"
+        )
+
+
 @click.command("report")
 @click.argument(
     "results", type=PathText(), required=False, metavar="[RESULTS.parquet|DATASET_DIR/]"
@@ -180,6 +194,7 @@ def report_command(
     checked(validation.check_whole, min_samples, "--min-samples")
     checked(validation.check_whole, min_group, "--min-group")
     out_dir = Path(out_dir)
+    _not_into_the_results(results, out_dir)
     check_out_folder(out_dir, force)
     rules = parse_rules(rule_texts)
     stream = progress_output(quiet)

@@ -429,6 +429,26 @@ def test_ids_equal_in_another_unicode_form_are_one_id(tmp_path: Path) -> None:
     )
 
 
+def test_loader_given_the_sets_text_as_its_path_says_so_in_one_short_line() -> None:
+    """load_cards(text) raised an error of 8,627 characters over 511 lines (the whole text
+    as the file name, then "File name too long")."""
+    from sunset_sim.cards.loader import default_cards_text
+
+    with pytest.raises(CardSetError) as raised:
+        load_cards(default_cards_text())
+    (line,) = str(raised.value).splitlines()
+    assert line.startswith("card-set path: expected a file path, got text of ") and len(line) < 140
+
+
+def test_an_array_or_table_in_the_wrong_place_is_shown_as_the_file_has_it(tmp_path) -> None:
+    """[[set]] read "got array [{'name': 'sunset-default-reconstruct... (1 characters)":
+    Python's repr, and a count of one item called characters."""
+    found = problems_of(tmp_path, BASE.replace("[set]", "[[set]]", 1))
+    line = next(line for line in found if "[set]: must be a table" in line)
+    assert 'got array [{"name": "' in line and line.endswith("(1 item)")
+    assert "'name'" not in line and "characters" not in line
+
+
 def test_loader_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "nope.toml"
     with pytest.raises(CardSetError) as info:

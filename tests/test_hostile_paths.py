@@ -482,3 +482,17 @@ def test_json_numbers_of_more_than_4300_digits_name_their_field(tmp_path):
     with pytest.raises(RecordError, match=r"^days\[0\]\.fame\[1\]: a number of more than 4,300"):
         load_record(record)
     fails(cli("replay", record), "days[0].fame[1]: a number of more than 4,300 digits")
+
+
+def test_a_report_is_not_written_into_the_dataset_folder_it_reads(tmp_path):
+    """`report ds/ -o ds --force` wrote plots and tables into the dataset, which
+    `simulate --resume` and `--force` then refused (files not part of a dataset)."""
+    from conftest import cli, fails, ok
+
+    folder = tmp_path / "ds"
+    ok(cli("simulate", "-q", "-n", 40, "-p", 2, "--jobs", 1, "-o", f"{folder}/"))
+    before = sorted(p.name for p in folder.iterdir())
+    for out in (folder, folder / "sub"):
+        fails(cli("report", folder, "-o", out, "--force", "-q"), "is the results folder")
+    assert sorted(p.name for p in folder.iterdir()) == before
+    ok(cli("report", folder, "-o", tmp_path / "rep", "-q"))

@@ -6,6 +6,7 @@ wrong>`` in the ``Checker``; ``loader.parse_cards`` runs these over a whole file
 from __future__ import annotations
 
 import datetime
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -151,8 +152,16 @@ def _show(value: Any) -> str:
 def quoted(value: Any, limit: int = 60) -> str:
     """``repr(value)`` cut to about ``limit`` characters, with its length when cut: a
     frame of 100,000 characters stays a short problem line."""
-    size = f"{len(value)} characters" if isinstance(value, str | list | dict) else ""
-    return one_line(repr(value), limit, keep=limit - 3, size=size)
+    if isinstance(value, bool):  # as the file has it, not Python's True
+        return "true" if value else "false"
+    if not isinstance(value, list | dict):
+        size = f"{len(value)} characters" if isinstance(value, str) else ""
+        return one_line(repr(value), limit, keep=limit - 3, size=size)
+    # an array or table as JSON writes it (a TOML reader knows ["a", 1] and {"k": "v"}),
+    # and its size in items: "[{'name': ... (1 characters)" counted a table's one item
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    size = f"{len(value)} item{'s' * (len(value) != 1)}"
+    return one_line(text, limit, keep=limit - 3, size=size)
 
 
 def parse_set(chk: Checker, data: dict[str, Any]) -> tuple[str | None, tuple[str, ...] | None]:

@@ -273,6 +273,15 @@ def load_cards(path: str | os.PathLike[str] | None = None) -> CardSet:
     label = os.fspath(path)
     if not label:  # (Path("") is the working directory)
         raise CardSetError(["card-set path: empty, give a card-set file (or None: the default)"])
+    text_like = isinstance(label, str) and "\n" in label and "=" in label
+    if isinstance(label, str) and (len(label) > 4096 or text_like and not os.path.lexists(label)):
+        # the set's text given as its path: the error held all 8,627 characters of it
+        raise CardSetError(
+            [
+                f"card-set path: expected a file path, got text of {len(label):,} characters "
+                "(for a set's TOML text, use parse_cards)"
+            ]
+        )
     file = Path(label)
     try:
         if file.exists() and not file.is_dir() and not file.is_file():
