@@ -397,3 +397,36 @@ def test_unused_record_entries_are_refused(base, extra):
         day["reshuffles"] = [list(record["setup"]["landscapes"][:3])]
     with pytest.raises(RecordError):
         replay(via_json(record))
+
+
+def test_record_values_in_error_lines_are_written_as_json_and_missing_ones_named(base, tmp_path):
+    """Python's reprs showed in these lines (an end of {'reason': 'dayz', 'day': 6}, a
+    painted cell [True, 2], a fame of [9, 5, '\\x00']), a turn without its seat was "for
+    player None", a painted entry without its cell "cell None is not a cell of the grid",
+    and a UTF-8 byte-order mark was "Unexpected UTF-8 BOM (decode using utf-8-sig)"."""
+    turn = next(t for t in base.record["days"][0]["turns"] if t["painted"])
+    seat = turn["seat"]
+
+    def replayed(change) -> str:
+        record = edit(base)
+        change(record)
+        with pytest.raises(RecordError) as info:
+            replay(via_json(record))
+        return str(info.value)
+
+    def first_turn(record):
+        return next(t for t in record["days"][0]["turns"] if t["seat"] == seat)
+
+    ended = replayed(lambda r: r.update(end={"reason": "dayz", "day": 6}))
+    assert 'ended {"reason": "dayz", "day": 6}, the rules give {"reason": "days"' in ended
+    cell = replayed(lambda r: first_turn(r)["painted"][0].update(cell=[True, 2]))
+    assert "painted cell [true, 2] is not a cell of the grid" in cell
+    no_cell = replayed(lambda r: first_turn(r)["painted"][0].pop("cell"))
+    assert no_cell.endswith("painted: cell: missing")
+    no_seat = replayed(lambda r: first_turn(r).pop("seat"))
+    assert "seat: missing" in no_seat and "None" not in no_seat
+    fame = replayed(lambda r: r["days"][0].update(fame=[9, 5, "\x00", 1][: base.record["players"]]))
+    assert "None" not in fame and "'" not in fame.split("recorded as")[-1]
+    path = tmp_path / "bom.json"
+    path.write_text("\ufeff" + json.dumps(base.record), encoding="utf-8")
+    assert replay(load_record(path)).fame == base.record["fame"]

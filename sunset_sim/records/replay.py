@@ -25,6 +25,11 @@ from sunset_sim.rules.state import GameState
 from sunset_sim.validation import one_line
 
 
+def _shown(value: Any) -> str:
+    """A record's card id as written (L47), anything else as JSON shows it."""
+    return printable(value) if isinstance(value, str) else as_json(value)
+
+
 def as_json(value: Any) -> str:
     """A record's value as JSON shows it ("1" for a string, 1 for a number, null), safe to
     print (control characters as escapes): a message about a wrong type must not read like
@@ -92,7 +97,7 @@ def load_record(path: str | Path) -> dict:
             raw = stream.read(MAX_RECORD_BYTES + 1)
         if len(raw) > MAX_RECORD_BYTES:
             raise RecordError(f"larger than {MAX_RECORD_BYTES >> 20} MiB: not a game record")
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").removeprefix("\ufeff")  # (a BOM, as card files allow)
     except OSError as error:
         raise RecordError(f"cannot read: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
@@ -267,10 +272,12 @@ class RecordDecider(Decider):
                 f"turns[{position}]: seat: expected a whole number, got {as_json(self.turn['seat'])}",
                 state.day,
             )
+        if "seat" not in self.turn:
+            raise self._fail(f"turns[{position}]: seat: missing", state.day)
         if self.turn.get("seat") != seat:
             raise RuleViolation(
                 "R-ORD-1",
-                f"turn {position + 1} is recorded for player {self.turn.get('seat')}",
+                f"turn {position + 1} is recorded for player {as_json(self.turn['seat'])}",
                 state.day,
                 seat,
             )
@@ -315,12 +322,14 @@ class RecordDecider(Decider):
                 raise self._fail(
                     f"painted: expected objects (cell, card), got {as_json(entry)}", state.day, seat
                 )
+            if "cell" not in entry:
+                raise self._fail("painted: cell: missing", state.day, seat)
             cell = entry.get("cell")
             row, col = cell if isinstance(cell, list) and len(cell) == 2 else (-1, -1)
             if not all(is_whole(x) and 0 <= x < GRID_SIZE for x in (row, col)):
                 raise RuleViolation(
                     "R-PAINT-1",
-                    f"painted cell {entry.get('cell')} is not a cell of the grid",
+                    f"painted cell {as_json(entry['cell'])} is not a cell of the grid",
                     state.day,
                     seat,
                 )
@@ -421,7 +430,7 @@ def _compare_turn(day: int, mine: dict, theirs: dict) -> None:
         ):
             raise RecordError(
                 f"day {day}, player {mine['seat']}: R-PAINT-2: cell "
-                f"{painted_mine['cell']} held {painted_mine['card']}, not {printable(painted_theirs['card'])}"
+                f"{painted_mine['cell']} held {painted_mine['card']}, not {_shown(painted_theirs['card'])}"
             )
     if "goal" in theirs and not isinstance(theirs["goal"], bool):
         raise RecordError(
@@ -443,7 +452,7 @@ def _compare_day(day: int, mine: dict, turns: list[dict], theirs: dict) -> None:
     if "goal" in theirs and theirs["goal"] != mine["goal"]:
         rule = "R-SET-3" if day == 1 else "R-CLEAN-3"  # turned up at set-up, then at clean-up
         raise RecordError(
-            f"day {day}: {rule}: the day's goal is {mine['goal']}, not {printable(theirs['goal'])}"
+            f"day {day}: {rule}: the day's goal is {mine['goal']}, not {_shown(theirs['goal'])}"
         )
     for key in ("turns", "reshuffles"):
         if theirs.get(key) is not None and not isinstance(theirs[key], list):  # (null: none)
@@ -478,7 +487,7 @@ def _compare_day(day: int, mine: dict, turns: list[dict], theirs: dict) -> None:
         check_type(f"day {day}: fame", theirs["fame"], mine["fame"])
     if "fame" in theirs and theirs["fame"] != mine["fame"]:
         raise RecordError(
-            f"day {day}: R-END-2: fame after the day recorded as {printable(theirs['fame'])}, the "
+            f"day {day}: R-END-2: fame after the day recorded as {as_json(theirs['fame'])}, the "
             f"rules give {mine['fame']}"
         )
 
@@ -495,8 +504,8 @@ def compare_results(recorded: dict, derived: dict) -> None:
         check_type("end", recorded["end"], derived["end"])
     if "end" in recorded and recorded["end"] != derived["end"]:
         raise RecordError(
-            f"R-END-1: the record says the game ended {printable(recorded['end'])}, the rules give "
-            f"{derived['end']}"
+            f"R-END-1: the record says the game ended {as_json(recorded['end'])}, the rules give "
+            f"{as_json(derived['end'])}"
         )
     for key, rule in (("fame", "R-END-2"), ("fame_parts", "R-END-2"), ("winners", "R-END-3")):
         if key in recorded and not isinstance(recorded[key], list):

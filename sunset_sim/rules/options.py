@@ -31,7 +31,8 @@ class Rules:
         if isinstance(days, numbers.Integral) and not isinstance(days, bool):
             days = int(days)
         if type(days) is not int or not 1 <= days <= 12:
-            raise RuleOptionError(f"days: {self.days!r} is not a whole number from 1 to 12")
+            shown = str(self.days).lower() if isinstance(self.days, bool) else repr(self.days)
+            raise RuleOptionError(f"days: {shown} is not a whole number from 1 to 12")
         object.__setattr__(self, "days", days)  # plain values: records and JSON
         object.__setattr__(self, "tie_break", str(self.tie_break))
 
