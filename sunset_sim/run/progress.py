@@ -134,7 +134,9 @@ def progress_bar(
     check_progress(progress)  # not True either: an InputError naming progress
     from tqdm.auto import tqdm
 
-    settings = {"total": total, "desc": label, "unit": "game", "unit_scale": True}
+    # (1.2M games, but whole counts below a thousand: tqdm's scale drew "2.00/200")
+    scaled = total is None or total >= 1000
+    settings = {"total": total, "desc": label, "unit": "game", "unit_scale": scaled}
     try:
         bar = tqdm(**settings, mininterval=0.5)
     except ImportError:  # Jupyter without ipywidgets: the text bar (shown as stderr)
