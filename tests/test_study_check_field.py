@@ -44,6 +44,7 @@ def test_an_identical_check_field_agrees_on_cards_measured_again(tmp_path):
         assert "; the check field " in text
     for column in ("check_field_status", "check_field_value", "check_field_value_ci_low"):
         assert column in targets
+    assert {"check_field_target_low", "check_field_target_high"} <= set(targets)
 
 
 def test_the_check_fields_mark_says_what_that_field_found():
@@ -69,3 +70,13 @@ def test_the_check_fields_mark_says_what_that_field_found():
     assert line.endswith("; the check field finds the same on its deals (-0.10 (-0.32 to 0.12))")
     line = outside_text(row.replace({"unsettled": "inside"}))
     assert line.endswith("; the check field does not: inside on its deals, -0.10 (-0.32 to 0.12)")
+    # with its own target: "inside on its deals, 0.03" beside the study's 0.07 to 0.44
+    # read as a contradiction (the check field's band was its own, written nowhere)
+    own = pd.concat(
+        [row, pd.Series({"check_field_target_low": -0.2, "check_field_target_high": 0.3})]
+    )
+    line = outside_text(own.replace({"unsettled": "inside"}))
+    assert line.endswith(
+        "; the check field does not: inside on its deals, -0.10 (-0.32 to 0.12) against its "
+        "target -0.20 to 0.30"
+    )

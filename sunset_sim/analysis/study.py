@@ -467,7 +467,8 @@ def _check(
     """Per target row (of ``study_targets``): the second field's status, value and CI on
     its deals (``check_field_*``): a card the study judged outside only on fresh deals,
     after an unsettled start, was marked "the check field finds the same" where that
-    field was unsettled too, and its own figures were written nowhere."""
+    field was unsettled too, and its own figures were written nowhere. Its own target
+    too: its value was printed beside the study's band, against which it read wrong."""
     entrants = [s if isinstance(s, Player) else make_player(s) for s in check_field]
     lab = Lab(seatings(entrants, players), games, seed, rules, 0, jobs, progress, backend=backend)
     say(f"check field {', '.join(p.name for p in entrants)}: {games} deals")
@@ -485,7 +486,13 @@ def _check(
             "check_field_status": [found["status"].get(key) for key in keys],
             **{
                 f"check_field_{column}": [found[column].get(key, math.nan) for key in keys]
-                for column in ("value", "value_ci_low", "value_ci_high")
+                for column in (
+                    "value",
+                    "value_ci_low",
+                    "value_ci_high",
+                    "target_low",
+                    "target_high",
+                )  # fmt: skip
             },
         }
     )

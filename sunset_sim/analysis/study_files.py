@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import warnings
@@ -231,6 +232,11 @@ def _check_mark(row: pd.Series) -> str:
         f"{row['check_field_value']:.2f} ({row['check_field_value_ci_low']:.2f} to "
         f"{row['check_field_value_ci_high']:.2f})"
     )
+    if pd.notna(row.get("check_field_target_low", math.nan)):  # (its own band, not the study's)
+        figures += (
+            f" against its target {row['check_field_target_low']:.2f} to "
+            f"{row['check_field_target_high']:.2f}"
+        )
     if theirs == row["status"]:
         return f"; the check field finds the same on its deals ({figures})"
     if theirs == "unsettled":
