@@ -298,12 +298,12 @@ def run_study(
     ``games`` deals are played at every rotation of the table for each arm;
     ``verify_games`` fresh deals (default ``games``) verify the suggestions;
     ``max_steps``: the longest walk of a plan card's search (a commission's may go down to
-    fame 0 or up to the set's highest commission fame); ``check_field`` replays the values
+    fame 1 or up to the set's highest commission fame); ``check_field`` replays the values
     with a second field (``check_games`` deals) and marks in
     ``targets.holds_in_check_field`` whether that field's status on its deals is the
     study's (after the fresh deals, where a card was measured again), with that field's
     own status, value and CI in ``targets.check_field_status``, ``check_field_value`` and
-    its CI columns.
+    its CI columns, and its own target in ``check_field_target_low`` and ``_high``.
     ``progress``: a callable told the games played, or True for a ``tqdm.auto`` bar over
     the values and edits (Jupyter or stderr; the suggestions' search is not counted).
     ``backend``/``scheduler``: where the chunks are played, as ``simulate`` takes them

@@ -171,8 +171,8 @@ def study_section(study) -> Section:
         s.blocks.append(
             (
                 "text",
-                f"{suggestions_heading(study.suggestions)} (suggestions.csv; the edited set is "
-                "suggested-cards.toml): the smallest edit that brings each card inside its "
+                f"{suggestions_heading(study.suggestions)}, in suggestions.csv (the edited set "
+                "is suggested-cards.toml): the smallest edit that brings each card inside its "
                 "target, verified by playing the edited set on fresh deals (before and after "
                 "on the same fresh deals, more of them while the after-value's CI holds an "
                 "edge of the target).",
