@@ -294,3 +294,15 @@ def test_a_strategy_in_two_seats_moves_by_the_mean_of_its_seats_updates():
     assert rated.loc["a", "rating_mu"] == pytest.approx((first[0].mu + last[0].mu) / 2)
     assert rated.loc["b", "rating_mu"] == pytest.approx(second[0].mu)
     assert rated.loc["a", "rating_sigma"] == pytest.approx((first[0].sigma + last[0].sigma) / 2)
+
+
+def test_no_rating_games_gives_no_rating():
+    """rating_games=0 returned the openskill prior (25, 8.33, 0) for every strategy, as if
+    they had been rated and come out equal."""
+    import sunset_sim
+
+    result = sunset_sim.tournament(["greedy", "random"], players=2, games=10, rating_games=0)
+    standings = result.standings
+    assert standings[["rating_mu", "rating_sigma", "rating"]].isna().all().all()
+    rated = sunset_sim.tournament(["greedy", "random"], players=2, games=10, rating_games=10)
+    assert rated.standings["rating_mu"].notna().all()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 import os
 import warnings
 from collections import Counter
@@ -324,6 +325,8 @@ def tournament(
         ]
     )
     standings = standings.merge(_ratings(rated, labels), on="strategy")
+    if not rated:  # rating_games=0: no rating, not the prior (25, 8.33, 0) as if rated
+        standings[["rating_mu", "rating_sigma", "rating"]] = math.nan
     standings = standings.sort_values("win_share", ascending=False, ignore_index=True)
     head = pd.DataFrame(
         [
