@@ -653,3 +653,28 @@ def test_a_strategys_finding_from_fixed_seats_says_its_seat_is_in_it(report):
 
     rotated = finding_candidates(report.tables, False, 30)  # (as from rotated seats)
     assert rotated and all("advantage" not in candidate[7] for candidate in rotated)
+
+
+def test_intervals_stay_within_what_their_measure_can_take():
+    """C05 raised to fame 15 at 2 players: its completer's win effect read +96.2 points
+    (+91.3 to +101.0), and in a 7-game report a turn position ran -0.08 to 0.25."""
+    from sunset_sim.cards.edit import edit_card
+
+    cards = edit_card(CARDS, "C05", "fame", 12)
+    frame = sunset_sim.simulate(
+        games=400, players=2, strategies=["greedy", "late-riser"], cards=cards, seed=0, jobs=1
+    )
+    tables = build_report(frame, cards, min_samples=30).tables
+    assert tables["commissions"].set_index("commission").loc["C05", "completer_win_effect"] > 0.9
+    for name, table in tables.items():
+        for column in (c for c in table.columns if "win_effect_ci_" in c):
+            values = table[column].dropna()
+            assert values.between(-1.0, 1.0).all(), (name, column, values.max())
+    with pytest.warns(UserWarning):  # (2 strategies for 3 seats: a note)
+        seven = sunset_sim.simulate(
+            games=7, players=3, strategies=["greedy", "late-riser"], seed=0, jobs=1
+        )
+    few = build_report(seven, CARDS)
+    plans = few.tables["plan_cards"]
+    assert plans["turn_position_ci_low"].dropna().ge(0).all()
+    assert plans["turn_position_ci_high"].dropna().le(2).all()

@@ -108,6 +108,7 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
             seen[key] = True
             sums[key] += np.array(_group_sums(codes, value, n_plans))
     seat_days = int(picks.sum())
+    last = data.players - 1  # the last turn position
     turn_n, turn_s, turn_q = sums["turn"] if seen["turn"] else np.full((3, n_plans), np.nan)
     paint_n, paint_s, paint_q = (
         sums["painted"] if seen["painted"] else np.full((3, n_plans), np.nan)
@@ -136,8 +137,9 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 "paint": card.paint,
                 "n": int(picks[i]),
                 **_ci_columns("pick_rate", *pick),
-                **_ci_columns(
-                    "turn_position", *stats.mean_ci_sums(turn_n[i], turn_s[i], turn_q[i])
+                **_ci_columns(  # (0 .. players - 1: a 7-game report had -0.08 to 0.25)
+                    "turn_position",
+                    *_bounded(stats.mean_ci_sums(turn_n[i], turn_s[i], turn_q[i]), last),
                 ),
                 **_ci_columns(  # (no day paints more than the card allows: P1's went to 1.00008)
                     "cards_painted",
