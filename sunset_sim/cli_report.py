@@ -8,6 +8,7 @@ import re
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -485,7 +486,25 @@ def _as_recorded(results, frame, run, rules, study_games) -> tuple[int, object]:
                 f"{option}: a results file holds its games; {option} is for games played "
                 "here (--games) or for a study beside the report (--study-games)"
             )
+    _other_field_note(results, run, context.params.get("strategy_texts") or ())
     return n_players, rules
+
+
+def _other_field_note(results, run: dict | None, strategy_texts) -> None:
+    """A study field other than the results' own was taken without a word, and the card
+    values and early-rise answer then described another field than the header's."""
+    seats = run.get("strategies") if run else None
+    if not strategy_texts or not isinstance(seats, list):
+        return
+    theirs = {seat.get("label") for seat in seats if isinstance(seat, dict)}
+    ours = {seat.name for seat in make_seats(strategy_texts, max(len(strategy_texts), 1))}
+    if ours != theirs:
+        warnings.warn(
+            f"note: the study beside this report plays {', '.join(sorted(ours))}, not the "
+            f"field of {results} ({', '.join(sorted(map(str, theirs)))}): its card values "
+            "describe that field",
+            stacklevel=2,
+        )
 
 
 def _read(path: Path):

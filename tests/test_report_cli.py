@@ -288,3 +288,23 @@ def test_findings_of_several_player_counts_name_their_count():
     assert combined.sections[0].key == "findings"
     assert combined.sections[0].blocks[0] == ("list", [f.text for f in combined.findings])
     assert combined.sections[1].key == "player-counts"
+
+
+def test_a_study_of_another_field_than_the_results_says_so(tmp_path):
+    """`report s3.csv --study-games N --strategy greedy --strategy random` on a file played
+    by greedy, balanced and late-riser exited 0 without a word: the card values and the
+    early-rise answer then described another field than the report's header."""
+    results = tmp_path / "r.csv"
+    ok(cli("simulate", "-n", 30, "-p", 2, "--strategy", "greedy", "--strategy", "balanced",
+           "--out", results, "-q"))  # fmt: skip
+    other = cli("report", results, "--study-games", 20, "--strategy", "greedy", "--strategy",
+                "random", "--out", tmp_path / "a", "-q")  # fmt: skip
+    ok(other)
+    assert (
+        f"note: the study beside this report plays greedy, random, not the field of {results} "
+        "(balanced, greedy): its card values describe that field"
+    ) in other.stderr
+    same = cli("report", results, "--study-games", 20, "--strategy", "balanced", "--strategy",
+               "greedy", "--out", tmp_path / "b", "-q")  # fmt: skip
+    ok(same)
+    assert "the study beside this report plays" not in same.stderr
