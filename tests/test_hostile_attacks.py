@@ -191,7 +191,7 @@ def _painted(record: dict) -> dict:
 @pytest.mark.parametrize(
     ("mutate", "needle"),
     [
-        (lambda r: r["rules"].__setitem__("days", True), "days: True is not a whole number"),
+        (lambda r: r["rules"].__setitem__("days", True), "days: true is not a whole number"),
         (lambda r: r.__setitem__("rules", "days"), "rules: expected an object"),
         (lambda r: r.__setitem__("rules", 6), "rules: expected an object"),
         (lambda r: r["days"][0]["plans"][0].__setitem__("kept", ["P1"]), "unknown plan id"),
@@ -213,7 +213,7 @@ def _painted(record: dict) -> dict:
         (lambda r: r["days"][0].__setitem__("goal_holder", "0"), "goal_holder: expected a seat"),
         # accepted before
         (lambda r: r.__setitem__("rules", []), "rules: expected an object"),
-        (lambda r: _painted(r).__setitem__("cell", [True, 2]), "R-PAINT-1: painted cell [True"),
+        (lambda r: _painted(r).__setitem__("cell", [True, 2]), "R-PAINT-1: painted cell [true"),
         (lambda r: r.__setitem__("winners", [float(w) for w in r["winners"]]), "winners: expected"),
         (lambda r: r.__setitem__("cards", None), "cards: expected an object"),
         (lambda r: r["cards"].__setitem__("name", 5), "cards: name: expected a string, got 5"),

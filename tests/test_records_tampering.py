@@ -198,7 +198,7 @@ def test_a_set_named_without_a_hash_is_not_replayed_on_the_default(base):
     del record["cards"]["hash"]
     replay(via_json(record))  # the packaged set's own name: replayed on it
     record["cards"]["name"] = "moon-set"
-    with pytest.raises(RecordError, match="card set 'moon-set', not .* gives no hash"):
+    with pytest.raises(RecordError, match='card set "moon-set", not .* gives no hash'):
         replay(via_json(record))
 
 
@@ -281,7 +281,7 @@ def test_hike_with_negative_steps(base):
 def test_hike_in_an_unknown_direction(base):
     record = set_turn(edit(base), 1, 0, hike={"direction": "UP", "steps": 1})
     message = rejects(record, "R-HIKE-1", f"day 1, player {base.record['days'][0]['order'][0]}")
-    assert "'UP'" in message
+    assert '"UP"' in message
 
 
 def hike_edit(pool, problem):
