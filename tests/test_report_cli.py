@@ -275,7 +275,7 @@ def test_findings_of_several_player_counts_name_their_count():
         frame = sunset_sim.simulate(
             games=60, players=players, strategies=["greedy", "random"], seed=players, jobs=1
         )
-        reports[players] = build_report(frame, min_samples=5)
+        reports[players] = build_report(frame, min_samples=5, source=f"{players}p games")
         reports[players].findings = [
             Finding(f"effect at {players}", "plan_cards", 1.0, 0.5, 1.5, 60, 0.01),
             Finding(f"plan P1 outside at {players}", "card value", 1.0, 0.5, 1.5, 60, 0.01),
@@ -288,6 +288,8 @@ def test_findings_of_several_player_counts_name_their_count():
     assert combined.sections[0].key == "findings"
     assert combined.sections[0].blocks[0] == ("list", [f.text for f in combined.findings])
     assert combined.sections[1].key == "player-counts"
+    # the header's source names each count's games (it gave the largest count's alone)
+    assert combined.meta["source"] == "2 players: 2p games; 3 players: 3p games"
 
 
 def test_a_study_of_another_field_than_the_results_says_so(tmp_path):

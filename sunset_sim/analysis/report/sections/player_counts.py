@@ -120,4 +120,8 @@ def combine(reports: dict[int, Report], study_folders: dict[int, str] | None = N
     base.sections[0] = findings_section(base)
     base.sections.insert(1, player_counts_section(reports, tables, study_folders))
     base.meta["player_counts"] = list(reports)
+    # every count's source (the header gave the largest count's alone, for all of them)
+    sources = {players: reports[players].meta.get("source") for players in sorted(reports)}
+    if all(sources.values()):
+        base.meta["source"] = "; ".join(f"{p} players: {text}" for p, text in sources.items())
     return base
