@@ -75,6 +75,41 @@ def test_a_card_as_strong_as_a_later_one_in_every_field_is_held_under_it():
     assert bounds(edit_card(strong, "P7", "hike", -1))[1] == pytest.approx(21.3)
 
 
+def test_a_plan_cards_walk_aims_above_the_cards_that_wake_before_it():
+    """P8 too strong in a 3-player field was cut to paint 2 (6.25) where P7 (6:30) was
+    worth 11.35: inside its band (from -11.56), the step nearest the band's centre, and
+    the next study named P7 and P8 out of wake-up order. The walk now aims at the centre
+    of the band above P7 less the 2-point margin; the band itself, which the edit must
+    reach, is as before (requiring the floor left P2's walk unverified)."""
+    from sunset_sim.analysis.edit_bounds import bounds_of, centre_of
+
+    metric = {"P1": 0.4, "P2": 0.5, "P3": 0.9, "P4": 6.5, "P5": 8.3, "P6": 9.8,
+              "P7": 11.35, "P8": 16.0}  # fmt: skip
+    values = pd.DataFrame(
+        {"family": "plan", "card": list(metric), "strategy": "all", "value": list(metric.values())}
+    )
+    target = pd.Series(
+        {"family": "plan", "card": "P8", "status": "above", "target_low": -30.0,
+         "target_high": 30.0}
+    )  # fmt: skip
+    targets = Targets()
+    bounds = bounds_of(values, targets, target)
+    cut = edit_card(DEFAULT, "P8", "paint", -1)
+    low, high = bounds(cut)
+    assert low < 0  # the band: as before
+    aim = bounds.centre(cut)
+    assert aim == pytest.approx(centre_of(max(low, 11.35 - 2.0), high))
+    assert abs(12.0 - aim) < abs(6.25 - aim)  # a step to 12 is preferred to one to 6.25
+    # a commission aims at its band's centre
+    commission = pd.Series({"family": "commission", "card": "C05", "status": "above"})
+    frame = pd.DataFrame(
+        {"family": "commission", "card": ["C05", "C06", "C07", "C08"], "strategy": "all",
+         "value": [1.0, 0.6, 0.9, 1.2], "value_per_fame": [0.33, 0.2, 0.3, 0.3]}
+    )  # fmt: skip
+    fame = bounds_of(frame, targets, commission)
+    assert fame.centre(DEFAULT) == pytest.approx(centre_of(*fame(DEFAULT)))
+
+
 def test_study_names_a_late_card_made_stronger_than_the_last():
     """The study itself: P7 above P8 in every field is named, weaker, and inside its
     target (P8's value, as targets.csv gives it) after."""

@@ -22,7 +22,8 @@ suggestions that are verified by playing before they are suggested.
 4. **Suggestions** (``suggestions.py``): for every commission or plan card outside its
    band, a walk toward the band one step at a time (at each step, of every field's one-step
    edit, the one that leaves the card's metric on the study's deals nearest the band,
-   then nearest its centre), to the first set inside. Each is then VERIFIED by playing
+   then nearest its centre: for a plan card, the centre of the part of the band no more
+   than the margin under the cards that wake before it), to the first set inside. Each is then VERIFIED by playing
    the whole field on the set with those edits on fresh deals (game indices after the
    study's), before (original set) and after (edited set) with CIs; while the
    after-value's CI holds an edge of the band, as many fresh deals again are played and

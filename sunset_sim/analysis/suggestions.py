@@ -10,11 +10,13 @@ edge, on fresh deals: a suggestion is sought only for a card still outside there
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 
+from sunset_sim.analysis.edit_bounds import Bounds, centre_of
+from sunset_sim.analysis.edit_bounds import bounds_of as _bounds_of
 from sunset_sim.analysis.experiments import Lab, Restriction
 from sunset_sim.analysis.fresh_deals import (
     VERIFY_ROUNDS,
@@ -27,9 +29,7 @@ from sunset_sim.analysis.targets import (
     METRIC,
     METRIC_TEXT,
     Targets,
-    card_band,
     dominated_pairs,
-    half_widths,
 )
 from sunset_sim.cards.difficulty import FAME_MIN
 from sunset_sim.cards.edit import CardEditError, card_value, edit_card
@@ -66,17 +66,8 @@ def _candidates(cards: CardSet, family: str, card: str, status: str) -> list:
     return found
 
 
-def _centre(low: float, high: float) -> float:
-    if np.isfinite(low + high):
-        return (low + high) / 2
-    return high if np.isfinite(high) else low
-
-
 def _edit_text(edits: dict[str, int]) -> str:
     return ", ".join(f"{field_} {steps:+d}" for field_, steps in edits.items())
-
-
-Bounds = Callable[[CardSet], tuple[float, float]]
 
 
 def _search(
@@ -86,7 +77,7 @@ def _search(
     """A walk toward the band, one step at a time: at each step every field's one-step
     edit of the set walked so far (commissions: fame; plan cards: wake, hike, paint,
     directions) is measured on the study's deals, and the one that leaves the metric
-    nearest the band (then nearest its centre) is taken. Yields the edits so far
+    nearest the band (then nearest where it aims, ``edit_bounds``) is taken. Yields the edits so far
     (field -> steps) each time the walk is inside the band, until ``max_steps``
     steps or no field can move further.
 
@@ -106,7 +97,8 @@ def _search(
             step = _measured_step(lab, edited, target, walked, status, bounds)
             miss, _, measure, low, high = step
             value = measure[0]
-            key = (miss, abs(value - _centre(low, high)) if np.isfinite(value) else math.inf)
+            aim = bounds.centre(edited) if hasattr(bounds, "centre") else centre_of(low, high)
+            key = (miss, abs(value - aim) if np.isfinite(value) else math.inf)
             if best is None or key < best[0]:
                 best = (key, walked, edited)
             if tried is not None:
@@ -463,35 +455,6 @@ def _verified_rows(
     if near is not None and (after[1] <= high and after[2] >= low):
         near.append((miss, sum(abs(v) for v in edits.values()), rows))
     return []
-
-
-def _bounds_of(values: pd.DataFrame, targets: Targets, target: pd.Series) -> Bounds:
-    """The card's band on an edited set (``card_band``, from the other cards' values as
-    the study measured them, with the edited set's ``dominated_pairs``, whatever the
-    card's value on the study: ``card_band``'s ``edited``). A commission's
-    is at its edited fame (the cap of its whole value, per fame point, moves with the
-    fame). A plan card's is its target and also the band at its new wake-up time if an
-    edit moves it. Both: a later time frees a card from the caps of the cards it no
-    longer wakes before, and a walk could then stop at a value that only the move made
-    acceptable."""
-    family, card = target["family"], target["card"]
-    overall = values[(values["strategy"] == "all") & (values["family"] == family)]
-    metric_of = dict(zip(overall["card"], overall[METRIC[family]].to_numpy(float), strict=True))
-    whole_of = dict(zip(overall["card"], overall["value"].to_numpy(float), strict=True))
-    half = half_widths(overall, METRIC[family])
-
-    def bounds(cards: CardSet) -> tuple[float, float]:
-        wake_of = {plan.id: plan.wake for plan in cards.plans}
-        fame_of = {commission.id: commission.fame for commission in cards.commissions}
-        low, high = card_band(
-            targets, family, metric_of, card, wake_of, whole_of, fame_of.get(card), half,
-            dominated_pairs(cards), edited=True,
-        )  # fmt: skip
-        if family == "commission":
-            return low, high
-        return max(low, target["target_low"]), min(high, target["target_high"])
-
-    return bounds
 
 
 def walk_limit(cards: CardSet, target: pd.Series, max_steps: int) -> int:

@@ -177,6 +177,21 @@ def dominated_pairs(cards: CardSet) -> Pairs:
     )
 
 
+def earlier_floor(
+    metric_of: dict[str, float], card: str, wake_of: dict[str, int], margin: float
+) -> float:
+    """The least a plan card may be worth by the cards that wake before it: ``margin``
+    below the best of them (-inf if none)."""
+    return max(
+        (
+            v - margin
+            for c, v in metric_of.items()
+            if c != card and c in wake_of and wake_of[c] < wake_of[card] and np.isfinite(v)
+        ),
+        default=-math.inf,
+    )
+
+
 def pair_margin(early: str, late: str, margin: float, dominates: Pairs) -> float:
     """How much more than ``late`` the earlier card ``early`` may be worth."""
     return 0.0 if (early, late) in dominates else margin
