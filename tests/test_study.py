@@ -70,8 +70,10 @@ WEAKER = {
     "wake": lambda a, b: b > a,  # "5:30" < "5:45" as text too, same width
     "hike": lambda a, b: int(b) < int(a),
     "paint": lambda a, b: int(b) < int(a),
+    # fewer directions: the suggested set a strict part of the current one (all ->
+    # horizontal, two steps, is weaker too)
     "directions": lambda a, b: (
-        (a, b) in {("all", "orthogonal"), ("orthogonal", "horizontal"), ("all", "diagonal")}
+        enums.DIRECTION_SETS[b] & enums.DIRECTION_SETS[a] == enums.DIRECTION_SETS[b] and a != b
     ),
 }
 
