@@ -16,6 +16,19 @@ from sunset_sim.cards.loader import load_cards
 DEFAULT = load_cards()
 
 
+def _walk_bounds(metric: dict[str, float], card: str):
+    """The walk's bounds of plan card ``card`` above its target, the other cards' values
+    as the study measured them (``metric``), within a wide target."""
+    values = pd.DataFrame(
+        {"family": "plan", "card": list(metric), "strategy": "all", "value": list(metric.values())}
+    )
+    target = pd.Series(
+        {"family": "plan", "card": card, "status": "above", "target_low": -30.0,
+         "target_high": 30.0}
+    )  # fmt: skip
+    return values, target, _bounds_of(values, Targets(), target)
+
+
 def test_a_card_as_strong_as_a_later_one_in_every_field_is_held_under_it():
     """P7 given all directions, hike 4 and paint 5 at 6:30 beats P8 (6:45, all, 4, 3) in
     everything, and was worth 21.05 points to P8's 19.30 (4 players, 2,000 deals): under
@@ -55,14 +68,7 @@ def test_a_card_as_strong_as_a_later_one_in_every_field_is_held_under_it():
     assert top_with(near, {**halves, "P7": 0.5}) == pytest.approx(21.3)  # past, CI and all
     assert top_with({**metric, "P7": 25.0}, halves) == pytest.approx(21.3)
     # the walk's bounds: the edited set's pairs, within the card's target
-    values = pd.DataFrame(
-        {"family": "plan", "card": list(metric), "strategy": "all", "value": list(metric.values())}
-    )
-    target = pd.Series(
-        {"family": "plan", "card": "P7", "status": "above", "target_low": -30.0,
-         "target_high": 30.0}
-    )  # fmt: skip
-    bounds = _bounds_of(values, targets, target)
+    values, target, bounds = _walk_bounds(metric, "P7")
     assert bounds(strong)[1] == pytest.approx(19.3)
     assert bounds(edit_card(strong, "P7", "hike", -1))[1] == pytest.approx(21.3)
     assert bounds(edit_card(strong, "P7", "paint", -1))[1] == pytest.approx(19.3)  # 4 >= 3
@@ -85,15 +91,8 @@ def test_a_plan_cards_walk_aims_above_the_cards_that_wake_before_it():
 
     metric = {"P1": 0.4, "P2": 0.5, "P3": 0.9, "P4": 6.5, "P5": 8.3, "P6": 9.8,
               "P7": 11.35, "P8": 16.0}  # fmt: skip
-    values = pd.DataFrame(
-        {"family": "plan", "card": list(metric), "strategy": "all", "value": list(metric.values())}
-    )
-    target = pd.Series(
-        {"family": "plan", "card": "P8", "status": "above", "target_low": -30.0,
-         "target_high": 30.0}
-    )  # fmt: skip
     targets = Targets()
-    bounds = bounds_of(values, targets, target)
+    _, _, bounds = _walk_bounds(metric, "P8")
     cut = edit_card(DEFAULT, "P8", "paint", -1)
     low, high = bounds(cut)
     assert low < 0  # the band: as before
