@@ -109,26 +109,6 @@ def test_a_plan_cards_walk_aims_above_the_cards_that_wake_before_it():
     assert fame.centre(DEFAULT) == pytest.approx(centre_of(*fame(DEFAULT)))
 
 
-def test_a_card_that_beats_another_at_its_own_wake_up_time_is_held_under_it():
-    """A walk moved P5 (given all, 4 and 3) to 6:15 at paint 2: beside P6 (6:15,
-    orthogonal, 3, 2) it is more in every field at the same time, and was worth a point
-    more, inside the margin's band. It is now held to P6's value; two cards alike at one
-    time hold neither."""
-    moved = edit_card(edit_card(DEFAULT, "P5", "hike", 2), "P5", "wake", 1)  # 6:15, all, 4, 2
-    assert ("P5", "P6") in dominated_pairs(moved)
-    assert ("P6", "P5") not in dominated_pairs(moved)
-    twin = edit_card(edit_card(DEFAULT, "P5", "wake", 1), "P5", "hike", 1)  # 6:15, all, 3, 2
-    twin = edit_card(twin, "P5", "directions", -1)  # orthogonal: P6's numbers
-    assert not {("P5", "P6"), ("P6", "P5")} & dominated_pairs(twin)
-    wake = {p.id: p.wake for p in moved.plans}
-    metric = {"P1": 0.4, "P2": 0.5, "P3": 0.9, "P4": 10.5, "P5": 13.6, "P6": 12.62,
-              "P7": 16.0, "P8": 19.3}  # fmt: skip
-    high = card_band(Targets(), "plan", metric, "P5", wake, None, None, None,
-                     dominated_pairs(moved), edited=True)[1]  # fmt: skip
-    assert high == pytest.approx(12.62)
-    assert card_band(Targets(), "plan", metric, "P5", wake)[1] > 13.6  # (no pairs: as before)
-
-
 def test_study_names_a_late_card_made_stronger_than_the_last():
     """The study itself: P7 above P8 in every field is named, weaker, and inside its
     target (P8's value, as targets.csv gives it) after."""

@@ -170,21 +170,10 @@ def dominated_pairs(cards: CardSet) -> Pairs:
         (early.id, late.id)
         for early in cards.plans
         for late in cards.plans
-        if early.hike >= late.hike
+        if early.wake < late.wake
+        and early.hike >= late.hike
         and early.paint >= late.paint
         and early.direction_mask & late.direction_mask == late.direction_mask
-        and (early.wake < late.wake or early.wake == late.wake and _stronger(early, late))
-    )
-
-
-def _stronger(card, other) -> bool:
-    """At the same wake-up time, more in some field (so held to the other's value too: a
-    walk moved P5, given all, 4 and 3, to 6:15 at paint 2, beside P6 at 6:15 with
-    orthogonal, 3 and 2, and worth a point more)."""
-    return (
-        card.hike > other.hike
-        or card.paint > other.paint
-        or card.direction_mask != other.direction_mask
     )
 
 
@@ -227,8 +216,7 @@ def broken_pairs(
     pairs = {}
     for early in cards:
         for late in cards:
-            same = wake_of[early] == wake_of[late] and (early, late) in dominates
-            if wake_of[early] >= wake_of[late] and not same:
+            if wake_of[early] >= wake_of[late]:
                 continue
             excess = (
                 metric_of[early] - metric_of[late] - pair_margin(early, late, margin, dominates)
@@ -266,10 +254,9 @@ def lone_pair_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -
                 f"{metric_of[late]:.2f})"
             )
             if (early, late) in dominates:  # the numbers tell: no margin, no doubt
-                when = "at the same time" if wake_of[early] == wake_of[late] else "earlier"
                 notes.append(
                     f"{early} matches or beats {late} in hike, paint and directions and wakes "
-                    f"{when}, and is worth more {worth}: {early} is named as too strong for "
+                    f"earlier, and is worth more {worth}: {early} is named as too strong for "
                     f"its wake-up time (or else {late} does too little for its own)"
                 )
                 continue
@@ -381,10 +368,10 @@ def _plan_band(
         c: v for c, v in metric_of.items() if c != card and c not in culprits and np.isfinite(v)
     }
     low, high = targets.band(np.array(list(peers.values()), dtype=float), "plan")
-    later = [  # (and a card at its own time that it beats in everything: margin 0)
+    later = [
         v + pair_margin(card, c, margin, dominates)
         for c, v in peers.items()
-        if wake_of[c] > wake_of[card] or wake_of[c] == wake_of[card] and (card, c) in dominates
+        if wake_of[c] > wake_of[card]
     ]
     if later and min(later) < high:
         high = min(later)
