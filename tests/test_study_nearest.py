@@ -150,3 +150,29 @@ def test_the_heading_over_nearest_steps_does_not_call_them_verified():
     verified = frame.assign(after_inside=True)
     assert suggestions_heading(verified) == "Verified suggestions (3 cards, 4 fields)"
     assert suggestions_heading(frame.iloc[:0]) == "Verified suggestions (0 cards, 0 fields)"
+
+
+def test_a_commissions_walk_reaches_fame_1_or_the_sets_highest_fame():
+    """A plan card's walk is max_steps long; a commission's goes down to fame 1 or up to
+    the set's highest commission fame (at least max_steps): 6 steps left an over-priced
+    easy card unsuggested. Never to fame 0 (FAME_MIN is 1): C05 3 -> 0 was suggested,
+    its after-value 0.00 a card no one sells, "inside" by the CI floor of a value that
+    never moved, and the study's note put the target between fame 2 and fame 1."""
+    default = load_cards()
+    top = max(c.fame for c in default.commissions)
+    cards = edit_card(default, "C08", "fame", 5)  # 4 -> 9
+    plan = pd.Series({"family": "plan", "card": "P3", "status": "above"})
+    assert suggestions.walk_limit(cards, plan, 6) == 6
+    above = pd.Series({"family": "commission", "card": "C08", "status": "above"})
+    assert suggestions.walk_limit(cards, above, 6) == 8
+    assert [step[:2] for step in suggestions._candidates(cards, "commission", "C08", "above")] == [
+        ("fame", -1)
+    ]
+    one = edit_card(cards, "C08", "fame", -8)
+    assert suggestions._candidates(one, "commission", "C08", "above") == []  # not to 0
+    assert suggestions._candidates(one, "commission", "C08", "below")[0][:2] == ("fame", 1)
+    zero = edit_card(cards, "C08", "fame", -9)  # a card at 0 may still go up
+    assert suggestions._candidates(zero, "commission", "C08", "below")[0][:2] == ("fame", 1)
+    assert suggestions.walk_limit(cards, above, 12) == 12
+    below = pd.Series({"family": "commission", "card": "C02", "status": "below"})  # fame 1
+    assert suggestions.walk_limit(cards, below, 6) == max(6, max(top, 9) - 1)

@@ -23,7 +23,6 @@ from sunset_sim.analysis.suggestions import (
     _unsettled_note,
     _verified_rows,
     all_edits_together,
-    walk_limit,
 )
 from sunset_sim.analysis.targets import (
     Targets,
@@ -288,31 +287,6 @@ def test_a_card_whose_ci_holds_its_bands_edge_is_measured_on_fresh_deals_too():
     (note,) = [note for note in study.notes if note.startswith("C30: 0.19 on the study's")]
     assert "the band's own error" in note
     assert study.suggestions[study.suggestions["card"] == "C30"].empty
-
-
-def test_a_commissions_walk_reaches_fame_1_or_the_sets_highest_fame():
-    """A plan card's walk is max_steps long; a commission's goes down to fame 1 or up to
-    the set's highest commission fame (at least max_steps): 6 steps left an over-priced
-    easy card unsuggested. Never to fame 0 (FAME_MIN is 1): C05 3 -> 0 was suggested,
-    its after-value 0.00 a card no one sells, "inside" by the CI floor of a value that
-    never moved, and the study's note put the target between fame 2 and fame 1."""
-    from sunset_sim.analysis.suggestions import _candidates
-
-    top = max(c.fame for c in DEFAULT.commissions)
-    cards = edit_card(DEFAULT, "C08", "fame", 5)  # 4 -> 9
-    plan = pd.Series({"family": "plan", "card": "P3", "status": "above"})
-    assert walk_limit(cards, plan, 6) == 6
-    above = pd.Series({"family": "commission", "card": "C08", "status": "above"})
-    assert walk_limit(cards, above, 6) == 8
-    assert [step[:2] for step in _candidates(cards, "commission", "C08", "above")] == [("fame", -1)]
-    one = edit_card(cards, "C08", "fame", -8)
-    assert _candidates(one, "commission", "C08", "above") == []  # not to 0
-    assert _candidates(one, "commission", "C08", "below")[0][:2] == ("fame", 1)
-    zero = edit_card(cards, "C08", "fame", -9)  # a card at 0 may still go up
-    assert _candidates(zero, "commission", "C08", "below")[0][:2] == ("fame", 1)
-    assert walk_limit(cards, above, 12) == 12
-    below = pd.Series({"family": "commission", "card": "C02", "status": "below"})  # fame 1
-    assert walk_limit(cards, below, 6) == max(6, max(top, 9) - 1)
 
 
 def test_study_walks_an_over_priced_easy_commission_back_past_six_steps():
