@@ -442,7 +442,7 @@ def print_summary(summary, players: int, table_format: str, err: bool = False) -
     if table_format == "table":
         click.echo(cli_tables.records_text(rows), err=err)
         click.echo(
-            f"{summary.games:,} game{'s' * (summary.games != 1)}, {players} players; "
+            f"{validation.counted(summary.games, 'game')}, {players} players; "
             f"tied games {tie[0]:.1%}; "
             f"ended by commission shortage {early[0]:.1%}",
             err=err,

@@ -317,7 +317,7 @@ def report_command(
         raise CliError(f"{where}{error}") from None
     step("done")
     meta = {"games": int(report.meta["games"]), "players": report.meta["players"]}
-    played_text = f"{meta['games']:,} game{'s' * (meta['games'] != 1)}, {meta['players']} players"
+    played_text = f"{validation.counted(meta['games'], 'game')}, {meta['players']} players"
     headline = report.headline()
     if len(reports) > 1:  # each count's table, a "players" column first (only the last was)
         import pandas as pd
@@ -410,15 +410,14 @@ def _play_count(
         names = ", ".join(seat.name for seat in tables[0])
         return (
             frame,
-            f"{total:,} game{'s' * (total != 1)} played now (seed {seed}; {rules_text(rules)}; "
-            f"seats: {names})",
+            f"{validation.counted(total, 'game')} played now (seed {seed}; "
+            f"{rules_text(rules)}; seats: {names})",
         )
     names = ", ".join(dict.fromkeys(seat.name for table in tables for seat in table))
     return frame, (
-        f"{total:,} game{'s' * (total != 1)} played now (seed {seed}; {rules_text(rules)}; "
-        f"strategies {names} "
-        f"rotated through the seats: {len(tables)} seatings of {players}, {per_table:,} "
-        f"game{'s' * (per_table != 1)} each, every game a different deal)"
+        f"{validation.counted(total, 'game')} played now (seed {seed}; {rules_text(rules)}; "
+        f"strategies {names} rotated through the seats: {len(tables)} seatings of {players}, "
+        f"{validation.counted(per_table, 'game')} each, every game a different deal)"
     )
 
 

@@ -93,6 +93,12 @@ def first_line(error: BaseException) -> str:
     return text[0] if text else type(error).__name__
 
 
+def counted(number: int, noun: str) -> str:
+    """ "1 game", "2 games", "1,000,020 games": a count with its noun (one place for the
+    plural; "1 games" was written in the report's header, source and Balance caveat)."""
+    return f"{number:,} {noun}{'s' * (number != 1)}"
+
+
 def short_number(value: object) -> str:
     """A value in a message, cut short if it is a huge number (one line, always)."""
     text = str(value)

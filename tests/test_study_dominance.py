@@ -7,8 +7,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from sunset_sim.analysis.edit_bounds import EditBand, centre_of
 from sunset_sim.analysis.study import run_study
-from sunset_sim.analysis.suggestions import _bounds_of
 from sunset_sim.analysis.targets import Targets, card_band, dominated_pairs, out_of_wake_order
 from sunset_sim.cards.edit import edit_card
 from sunset_sim.cards.loader import load_cards
@@ -26,7 +26,7 @@ def _walk_bounds(metric: dict[str, float], card: str):
         {"family": "plan", "card": card, "status": "above", "target_low": -30.0,
          "target_high": 30.0}
     )  # fmt: skip
-    return values, target, _bounds_of(values, Targets(), target)
+    return values, target, EditBand(values, Targets(), target)
 
 
 def test_a_card_as_strong_as_a_later_one_in_every_field_is_held_under_it():
@@ -76,7 +76,7 @@ def test_a_card_as_strong_as_a_later_one_in_every_field_is_held_under_it():
     # field is held under P8 all the same (the walk stopped at 21.3, the margin's band of
     # the strong card it came from, and the next study named the suggested card)
     outside = values.assign(value=[*metric.values()][:6] + [25.0, 19.3])
-    bounds = _bounds_of(outside, targets, target)
+    bounds = EditBand(outside, targets, target)
     assert bounds(edit_card(strong, "P7", "paint", -1))[1] == pytest.approx(19.3)
     assert bounds(edit_card(strong, "P7", "hike", -1))[1] == pytest.approx(21.3)
 
@@ -87,8 +87,6 @@ def test_a_plan_cards_walk_aims_above_the_cards_that_wake_before_it():
     the next study named P7 and P8 out of wake-up order. The walk now aims at the centre
     of the band above P7 less the 2-point margin; the band itself, which the edit must
     reach, is as before (requiring the floor left P2's walk unverified)."""
-    from sunset_sim.analysis.edit_bounds import bounds_of, centre_of
-
     metric = {"P1": 0.4, "P2": 0.5, "P3": 0.9, "P4": 6.5, "P5": 8.3, "P6": 9.8,
               "P7": 11.35, "P8": 16.0}  # fmt: skip
     targets = Targets()
@@ -96,7 +94,7 @@ def test_a_plan_cards_walk_aims_above_the_cards_that_wake_before_it():
     cut = edit_card(DEFAULT, "P8", "paint", -1)
     low, high = bounds(cut)
     assert low < 0  # the band: as before
-    aim = bounds.centre(cut)
+    aim = bounds.aim(cut, low, high)
     assert aim == pytest.approx(centre_of(max(low, 11.35 - 2.0), high))
     assert abs(12.0 - aim) < abs(6.25 - aim)  # a step to 12 is preferred to one to 6.25
     # a commission aims at its band's centre
@@ -105,8 +103,8 @@ def test_a_plan_cards_walk_aims_above_the_cards_that_wake_before_it():
         {"family": "commission", "card": ["C05", "C06", "C07", "C08"], "strategy": "all",
          "value": [1.0, 0.6, 0.9, 1.2], "value_per_fame": [0.33, 0.2, 0.3, 0.3]}
     )  # fmt: skip
-    fame = bounds_of(frame, targets, commission)
-    assert fame.centre(DEFAULT) == pytest.approx(centre_of(*fame(DEFAULT)))
+    fame = EditBand(frame, targets, commission)
+    assert fame.aim(DEFAULT, *fame(DEFAULT)) == pytest.approx(centre_of(*fame(DEFAULT)))
 
 
 def test_study_names_a_late_card_made_stronger_than_the_last():

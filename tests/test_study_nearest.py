@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from sunset_sim.analysis import suggestions
+from sunset_sim.analysis.edit_bounds import EditBand
 from sunset_sim.analysis.report.sections.card_values import study_findings
 from sunset_sim.analysis.study_files import NEAREST, suggestion_text, suggestions_heading
 from sunset_sim.cards.edit import edit_card
@@ -41,8 +42,18 @@ class FameDeals:
         pass
 
 
+class FixedBand(EditBand):
+    """The same band, wherever the walk goes."""
+
+    def __init__(self, *args) -> None:
+        self.family = "commission"
+
+    def __call__(self, cards) -> tuple[float, float]:
+        return BAND
+
+
 def _suggest(monkeypatch, per_fame: dict[int, float], half_width: float):
-    monkeypatch.setattr(suggestions, "_bounds_of", lambda *args: lambda cards: BAND)
+    monkeypatch.setattr(suggestions, "EditBand", FixedBand)
     original = load_cards(None)
     own = next(c.fame for c in original.commissions if c.id == "C11")
     cards = edit_card(original, "C11", "fame", 6)

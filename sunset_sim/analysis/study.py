@@ -23,9 +23,10 @@ suggestions that are verified by playing before they are suggested.
    band, a walk toward the band one step at a time (at each step, of every field's one-step
    edit, the one that leaves the card's metric on the study's deals nearest the band,
    then nearest its centre: for a plan card, the centre of the part of the band no more
-   than the margin under the cards that wake before it), to the first set inside. Each is then VERIFIED by playing
-   the whole field on the set with those edits on fresh deals (game indices after the
-   study's), before (original set) and after (edited set) with CIs; while the
+   than the margin under the cards that wake before it), to the first set inside. Each
+   is then VERIFIED by playing the whole field on the set with those edits on fresh
+   deals (game indices after the study's), before (original set) and after (edited set)
+   with CIs; while the
    after-value's CI holds an edge of the band, as many fresh deals again are played and
    both values are taken over all of them (at most four batches). If the after-value
    is not inside, the walk goes on to its next set inside (four tries, shared with the
@@ -493,7 +494,7 @@ def _check(
                     "value_ci_high",
                     "target_low",
                     "target_high",
-                )  # fmt: skip
+                )
             },
         }
     )

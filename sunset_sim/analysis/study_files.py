@@ -19,7 +19,7 @@ from sunset_sim.cards.edit import dump_cards, edited_text
 from sunset_sim.cards.fields import MAX_FILE_BYTES
 from sunset_sim.cards.model import CardSet
 from sunset_sim.files import folder_written_whole, write_atomically
-from sunset_sim.validation import InputError, as_cards, check_folder_path, check_path
+from sunset_sim.validation import InputError, as_cards, check_folder_path, check_path, counted
 
 __all__ = [
     "STUDY_FILES",
@@ -309,9 +309,7 @@ def suggestions_heading(suggestions: pd.DataFrame) -> str:
     under a heading that called them all verified."""
     card = suggestions["card"] if "card" in suggestions else pd.Series([], dtype=object)
     cards = card.nunique()
-    counts = (
-        f"{cards} card{'s' if cards != 1 else ''}, {len(card)} field{'s' if len(card) != 1 else ''}"
-    )
+    counts = f"{counted(cards, 'card')}, {counted(len(card), 'field')}"
     inside = suggestions.get("after_inside", pd.Series(True, index=suggestions.index))
     nearest = card[~inside.fillna(True).astype(bool)].nunique() if len(card) else 0
     if not nearest:

@@ -15,8 +15,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import pandas as pd
 
-from sunset_sim.analysis.edit_bounds import Bounds, centre_of
-from sunset_sim.analysis.edit_bounds import bounds_of as _bounds_of
+from sunset_sim.analysis.edit_bounds import EditBand
 from sunset_sim.analysis.experiments import Lab, Restriction
 from sunset_sim.analysis.fresh_deals import (
     VERIFY_ROUNDS,
@@ -53,7 +52,7 @@ def _candidates(cards: CardSet, family: str, card: str, status: str) -> list:
     the field's range allows): ``(field, steps, edited set)``."""
     sign = -1 if status == "above" else 1
     if family == "commission":  # never under FAME_MIN: a fame-0 card no one sells read
-        fame = next(c.fame for c in cards.commissions if c.id == card)  # as "inside"
+        fame = int(card_value(cards, card, "fame"))  # as "inside"
         fields = [("fame", sign)] if fame + sign >= FAME_MIN else []
     else:
         fields = [(f, sign * STRONGER[f]) for f in PLAN_FIELDS]
@@ -71,15 +70,15 @@ def _edit_text(edits: dict[str, int]) -> str:
 
 
 def _search(
-    lab: Lab, cards: CardSet, target: pd.Series, max_steps: int, status: Status, bounds: Bounds,
+    lab: Lab, cards: CardSet, target: pd.Series, max_steps: int, status: Status, bounds: EditBand,
     tried: list | None = None,
 ) -> Iterator[dict[str, int]]:  # fmt: skip
     """A walk toward the band, one step at a time: at each step every field's one-step
     edit of the set walked so far (commissions: fame; plan cards: wake, hike, paint,
     directions) is measured on the study's deals, and the one that leaves the metric
-    nearest the band (then nearest where it aims, ``edit_bounds``) is taken. Yields the edits so far
-    (field -> steps) each time the walk is inside the band, until ``max_steps``
-    steps or no field can move further.
+    nearest the band (then nearest where it aims, ``EditBand.aim``) is taken. Yields the
+    edits so far (field -> steps) each time the walk is inside the band, until
+    ``max_steps`` steps or no field can move further.
 
     Steps may mix fields: an early card made strong in several fields at once came back
     inside its band only by giving up some of more than one (one field at a time fell
@@ -97,7 +96,7 @@ def _search(
             step = _measured_step(lab, edited, target, walked, status, bounds)
             miss, _, measure, low, high = step
             value = measure[0]
-            aim = bounds.centre(edited) if hasattr(bounds, "centre") else centre_of(low, high)
+            aim = bounds.aim(edited, low, high)
             key = (miss, abs(value - aim) if np.isfinite(value) else math.inf)
             if best is None or key < best[0]:
                 best = (key, walked, edited)
@@ -112,7 +111,7 @@ def _search(
 
 def _measured_step(
     lab: Lab, edited: CardSet, target: pd.Series, walked: dict[str, int], status: Status,
-    bounds: Bounds, how: str = "",
+    bounds: EditBand, how: str = "",
 ) -> tuple:  # fmt: skip
     """One edit measured on the study's deals, as ``tried`` holds it: (miss, edits,
     (value, CI low, CI high), band low, band high); miss is how far outside (0 inside)."""
@@ -147,7 +146,7 @@ def _miss(value: float, low: float, high: float) -> float:
 
 def _pruned(
     lab: Lab, cards: CardSet, target: pd.Series, walked: dict[str, int], status: Status,
-    bounds: Bounds, tried: list,
+    bounds: EditBand, tried: list,
 ) -> dict[str, int]:  # fmt: skip
     """The walk's edits less each field it did not need: a plan card's walk may take
     steps of one field that move its value little before those of the field that
@@ -188,7 +187,7 @@ def _plausible(tried: list) -> list:
 
 
 def _single_fields(
-    lab: Lab, cards: CardSet, target: pd.Series, limit: int, status: Status, bounds: Bounds,
+    lab: Lab, cards: CardSet, target: pd.Series, limit: int, status: Status, bounds: EditBand,
     tried: list,
 ) -> None:  # fmt: skip
     """Each field of a plan card walked alone, up to ``limit`` steps, measured on the
@@ -210,7 +209,7 @@ def _single_fields(
 
 
 def _out_of_dominance(
-    lab: Lab, cards: CardSet, target: pd.Series, status: Status, bounds: Bounds, tried: list,
+    lab: Lab, cards: CardSet, target: pd.Series, status: Status, bounds: EditBand, tried: list,
     most: int = 2,
 ) -> None:  # fmt: skip
     """The ``most`` nearest steps outside only as they still match or beat a later card in
@@ -389,11 +388,11 @@ def all_edits_together(
 
 def _verified_rows(
     labs: Sequence[Lab], cards: CardSet, target: pd.Series, edits: dict[str, int],
-    status: Status, bounds: Bounds, outside: list | None = None, near: list | None = None,
+    status: Status, bounds: EditBand, outside: list | None = None, near: list | None = None,
 ) -> list[dict]:  # fmt: skip
     """Play the set with this card's edits on the fresh deals: a row per edited field
     (each with the value after all of them) if the after-value is inside the target,
-    else none (``bounds``: the band the edited card must be in, ``_bounds_of``).
+    else none (``bounds``: the band the edited card must be in, ``EditBand``).
 
     ``labs``: batches of fresh deals, the first ``verify_lab``. While the after-value's
     CI holds an edge of the band, the next batch is played too and the value is taken
@@ -492,7 +491,7 @@ def suggest(
     for _, target in target_frame[chosen].iterrows():
         card = target["card"]
         status(f"searching an edit for {target['family']} {card} ({target['status']})")
-        bounds = _bounds_of(values, targets, target)
+        bounds = EditBand(values, targets, target)
         found: list[dict] = []
         tries = 0
         limit = walk_limit(cards, target, max_steps)

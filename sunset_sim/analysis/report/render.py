@@ -12,6 +12,7 @@ import pandas as pd
 
 from sunset_sim.analysis.report.model import RESULTS_NOTE, TOO_FEW, PlotFunction, Report
 from sunset_sim.analysis.report.sections import SECTIONS
+from sunset_sim.validation import counted
 
 # every section's plots, in report order: name -> (tables needed, function)
 PLOTS: dict[str, tuple[tuple[str, ...], PlotFunction]] = {
@@ -267,7 +268,9 @@ def _csv_note(name: str, table: pd.DataFrame) -> str:
 
 def _header_lines(report: Report) -> list[str]:
     meta = report.meta
-    games = f"{meta['games']:,} game{'s' * (meta['games'] != 1)}, {meta['players']} players ({meta['rows']:,} seat rows)"
+    games = (
+        f"{counted(meta['games'], 'game')}, {meta['players']} players ({meta['rows']:,} seat rows)"
+    )
     counts = meta.get("player_counts") or []
     if len(counts) > 1:  # the sections but one show the largest count's games
         games = (

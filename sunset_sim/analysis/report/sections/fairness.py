@@ -28,6 +28,7 @@ from sunset_sim.analysis.report.model import (
     effect_candidates,
 )
 from sunset_sim.analysis.report.plotting import _colours, _errors, _figure, _png
+from sunset_sim.validation import counted
 
 
 def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
@@ -84,9 +85,7 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         caveats.append("each seat held one strategy: seat and strategy are mixed")
     if games < min_samples:  # (as every other figure: "Balance 0.500"; with the seat caveat
         # too, which had replaced it: a 1-game report's Balance 0.00 carried no mark)
-        caveats.append(
-            f"too few samples ({games:,} game{'s' * (games != 1)}, fewer than {min_samples:,})"
-        )
+        caveats.append(f"too few samples ({counted(games, 'game')}, fewer than {min_samples:,})")
     caveat = "; ".join(caveats)
     tables["balance"] = pd.DataFrame(
         [
