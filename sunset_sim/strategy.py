@@ -448,7 +448,12 @@ def make_player(text: str) -> Player:
     overrides: dict[str, float] = {}
     from_file: dict[str, float] = {}
     given: set[str] = set()  # a key twice is ambiguous, not "the last one wins"
-    items = [a for a in (a.strip() for a in arguments.split(",")) if a]
+    items = [a.strip() for a in arguments.split(",")]
+    if "" in items and any(items):  # "greedy:lateness=1,": a second entrant in a
+        raise StrategyError(  # tournament, labelled apart from greedy:lateness=1
+            f"strategy {name}: an empty item in {arguments.strip()!r} (a comma too many)"
+        )
+    items = [item for item in items if item]  # ("greedy:" and "greedy:," set nothing)
     for at, item in enumerate(items):  # every item's form first: a file name with a comma
         if "=" not in item:  # read as "params 'a' is neither a file nor ..." before
             after = any(i.partition("=")[0].strip() == "params" for i in items[:at])

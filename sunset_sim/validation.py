@@ -499,3 +499,16 @@ def warn_repeated(entrants: Sequence, players: int, beside: str = "") -> None:
     note = seat_note(entrants, players, beside)
     if note is not None:
         warnings.warn(note, TournamentSeatWarning, stacklevel=2)
+
+
+def free_memory() -> int | None:
+    """MemAvailable (Linux), None where it cannot be read: a run whose arrays need more is
+    refused before its games, not after them."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as stream:
+            for line in stream:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None

@@ -276,3 +276,15 @@ def test_write_study_checks_its_inputs_before_writing(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         sunset_sim.write_study(study, tmp_path / "a", load_cards())
     assert {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()} == before
+
+
+@pytest.mark.parametrize(
+    "rules", [{"days": 3}, {"days": 3, "tie_break": "seat"}, "days=3", ["days=3"], Rules(days=3)]
+)
+def test_a_base_rule_on_the_swept_option_is_refused_as_on_the_command_line(rules):
+    """sweep(rule="days=4,5", rules={"days": 3}) played days 4 and 5 and dropped the 3
+    without a word; `sweep --rule-values days=4,5 --rule days=3` is refused."""
+    with pytest.raises(InputError, match="^rules: days is the option swept by rule"):
+        sunset_sim.sweep(rule="days=4,5", rules=rules, players=2, games=2)
+    other = sunset_sim.sweep(rule="days=2,3", rules={"tie_break": "seat"}, players=2, games=2)
+    assert list(other["days_played"]) == [2.0, 3.0]

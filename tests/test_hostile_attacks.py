@@ -144,6 +144,19 @@ def test_a_strategy_parameter_given_twice_is_refused(text):
     fails(cli("play", "--players", "2", "--quiet", "--strategy", text), "more than once")
 
 
+@pytest.mark.parametrize(
+    "text", ["greedy:lateness=1,", "greedy:lateness=1,,goal=0", "greedy:,goal=0"]
+)
+def test_an_empty_item_beside_others_is_refused(text):
+    """ "greedy:lateness=1," was a second entrant beside "greedy:lateness=1" (its label
+    kept the comma), where `sweep --param greedy:lateness=0,,1` refuses an empty value."""
+    from sunset_sim.strategy import StrategyError, make_player
+
+    with pytest.raises(StrategyError, match="an empty item in .*a comma too many"):
+        make_player(text)
+    fails(cli("play", "--players", "2", "--quiet", "--strategy", text), "a comma too many")
+
+
 @pytest.mark.parametrize("text", ["greedy:", "greedy: ", "greedy:,"])
 def test_a_strategy_text_that_sets_nothing_is_the_plain_strategy(text):
     """The audit: "greedy:" was labelled "greedy:" ("greedy: " with its space), so a

@@ -378,6 +378,8 @@ FAILING_PLUGIN = textwrap.dedent(
         ("str", "'a'", "play", "returned str 'a': decide must return an integer index"),
         ("helper", "helper(n_options)", "simulate", "decorate helpers with @jit"),
         ("helper", "helper(n_options)", "play", "decorate helpers with @jit"),
+        # a tester's: numba's line ended at "found for signature:", with the helper hint
+        ("tables", "0 if tables[0].shape[0] > 0 else 1", "simulate", "never by index"),
     ],
 )
 def test_a_plugin_answering_no_index_is_one_line(
@@ -405,6 +407,8 @@ def test_a_plugin_answering_no_index_is_one_line(
     lines = [line for line in result.stderr.splitlines() if not line.startswith("sunset-sim:")]
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
     assert f"strategy {name}" in lines[0] and needle in lines[0], lines[0]
+    if kind == "tables":  # the line of the plug-in numba stopped at, not the helper hint
+        assert f"{module}.py, line 12): " in lines[0] and "decorate helpers" not in lines[0]
 
 
 def test_a_plugin_that_exits_or_reuses_a_taken_name_is_one_warning_line(tmp_path, monkeypatch):

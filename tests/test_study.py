@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -486,6 +487,12 @@ def test_value_is_study_under_another_name(tmp_path, verbose):
         )  # fmt: skip
     )
     assert "Outside their targets" in stdout and (out / "study.md").exists()
+    # study.md's headings carry the CLI's counts (they had none)
+    for heading in ("Outside their targets", "Unsettled"):
+        counts = re.findall(rf"^{heading} \((\d+)\)", stdout, flags=re.M)
+        md = re.findall(rf"^## {heading} \((\d+)\)$", (out / "study.md").read_text(), re.M)
+        assert counts == md, heading
+    assert re.search(r"^Outside their targets \(\d+\)", stdout, flags=re.M)
     assert "P1" in (out / "values.csv").read_text()
     # suggestions not asked for are not called "none" (nor "(0)")
     assert "Verified suggestions: not looked for (--no-suggest)" in stdout

@@ -12,9 +12,16 @@ import pytest
 from sunset_sim.analysis import suggestions
 from sunset_sim.analysis.edit_bounds import EditBand
 from sunset_sim.analysis.report.sections.card_values import study_findings
-from sunset_sim.analysis.study_files import NEAREST, suggestion_text, suggestions_heading
+from sunset_sim.analysis.study_files import (
+    NEAREST,
+    nearest_cards,
+    suggested_text,
+    suggestion_text,
+    suggestions_heading,
+    telling_digits,
+)
 from sunset_sim.cards.edit import edit_card
-from sunset_sim.cards.loader import load_cards
+from sunset_sim.cards.loader import load_cards, parse_cards
 
 BAND = (0.06, 0.39)
 
@@ -80,7 +87,8 @@ def test_the_nearest_step_within_noise_is_suggested_when_none_is_inside(monkeypa
     assert row["after_ci_high"] >= BAND[0]  # its CI reaches the target
     assert next(c.fame for c in suggested.commissions if c.id == "C11") == own
     assert any("not verified inside" in note and note.startswith("C11: ") for note in notes)
-    assert suggestion_text(row).endswith(f"target 0.06 to 0.39: {NEAREST})")
+    # 0.0599 against a bottom of 0.06: shown with the digits that part them
+    assert suggestion_text(row).endswith(f"target 0.0600 to 0.3900: {NEAREST})")
 
     class Study:
         def outside(self):
@@ -161,6 +169,44 @@ def test_the_heading_over_nearest_steps_does_not_call_them_verified():
     verified = frame.assign(after_inside=True)
     assert suggestions_heading(verified) == "Verified suggestions (3 cards, 4 fields)"
     assert suggestions_heading(frame.iloc[:0]) == "Verified suggestions (0 cards, 0 fields)"
+
+
+def test_suggested_cards_header_names_the_edits_not_verified_inside():
+    """suggested-cards.toml's header said "with the verified suggestions ... applied"
+    over a file holding two nearest steps (C06, C07 3 -> 1, each worth 0.00): a tester
+    would apply them as tested fixes. It now names them."""
+    default = load_cards()
+    edited = edit_card(edit_card(default, "C06", "fame", -2), "C07", "fame", -2)
+    frame = pd.DataFrame({"card": ["C05", "C06", "C07"], "after_inside": [True, False, False]})
+    assert nearest_cards(frame) == ["C06", "C07"]
+    first = suggested_text(default, edited, nearest_cards(frame)).splitlines()[0]
+    assert "verified suggestions" not in first
+    assert first.endswith("not verified inside their targets (the nearest step): C06, C07")
+    verified = suggested_text(default, edited, nearest_cards(frame.assign(after_inside=True)))
+    assert "with the verified suggestions of a sunset-sim study applied" in verified
+    # a study of that file replaces its header, whichever it was
+    once = parse_cards(suggested_text(default, edited, ["C06"]), "suggested.toml")
+    twice = suggested_text(once, edited)
+    assert sum("sunset-sim study" in line for line in twice.splitlines()) == 1
+
+
+def test_a_value_rounded_onto_its_band_edge_is_shown_with_more_digits():
+    """ "0.64 → 0.28 (...; target 0.05 to 0.28: outside the target by its value)": the
+    after-value was 0.28125 against a top of 0.27778."""
+    assert telling_digits(0.28125, 0.05, 0.27778) == 3
+    assert telling_digits(0.2, 0.05, 0.27778) == 2
+    assert telling_digits(0.27781, 0.05, 0.27778) == 4
+    assert telling_digits(0.25, 0.05, 0.25) == 2  # equal: no digits can part them
+    row = pd.Series(
+        {
+            "card": "C05", "field": "fame", "current": 3, "suggested": 2, "metric": "value",
+            "before": 0.64, "after": 0.28125, "after_ci_low": 0.1, "after_ci_high": 0.45,
+            "n": 400, "target_low": 0.05, "target_high": 0.27778, "after_inside": False,
+            "likely": False,
+        }
+    )  # fmt: skip
+    assert "0.281 (after" in suggestion_text(row)
+    assert "target 0.050 to 0.278" in suggestion_text(row)
 
 
 def test_a_commissions_walk_reaches_fame_1_or_the_sets_highest_fame():

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from conftest import cli, fails, ok
 
+from sunset_sim import validation
 from sunset_sim.analysis import tune as tune_module
 from sunset_sim.analysis.tune import CrossEntropy, TuneError, maximise, tune, write_params
 from sunset_sim.strategy import make_player, registry
@@ -287,7 +288,6 @@ def test_params_the_defaults_beat_are_not_advised(tmp_path, monkeypatch):
     """Validation said "default beats tuned", and the next line still said "params written
     to FILE; seat with --strategy greedy:params=FILE" (fresh deals agreed: the file was
     worse). The file is written as asked, and the line now says to keep the defaults."""
-    from sunset_sim.analysis import tune as tune_module
 
     real = tune_module.tune
 
@@ -315,3 +315,26 @@ def test_one_validation_deal_gives_no_interval(tmp_path):
     assert "(no CI from one deal)" in ok(result) + result.stderr
     difference = json.loads(out.read_text(), parse_constant=lambda name: pytest.fail(name))
     assert difference["tuning"]["validation"]["difference"]["diff_ci_low"] is None
+
+
+def test_a_search_larger_than_free_memory_is_refused_before_its_games(monkeypatch):
+    """10**10 validation deals were refused ("Unable to allocate 596 GiB") only after
+    every generation had been played and printed."""
+    played = []
+    monkeypatch.setattr(validation, "free_memory", lambda: 10**9)  # bytes
+    arguments = {"strategy": "balanced", "opponents": ["greedy"], **SMALL}
+    with pytest.raises(TuneError, match="^validation_games: not enough memory"):
+        tune(**{**arguments, "validation_games": 10**8}, on_games=played.append)
+    with pytest.raises(TuneError, match="^games: not enough memory"):
+        tune(**{**arguments, "games": 10**8}, on_games=played.append)
+    assert played == []
+
+
+def test_opponents_may_be_any_iterable():
+    """An iterator or a generator of opponents, as simulate and tournament take: tune
+    raised "object of type 'generator' has no len()" after its games."""
+    arguments = {"strategy": "balanced", **SMALL, "generations": 1, "validation_games": 2}
+    tuned = tune(opponents=(name for name in ["greedy"]), **arguments)
+    assert tuned.opponents == ["greedy"]
+    three = tune(opponents=iter(["greedy", "random"]), **{**arguments, "players": 3})
+    assert three.opponents == ["greedy", "random"]

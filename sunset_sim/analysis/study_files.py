@@ -8,6 +8,7 @@ import math
 import os
 import shlex
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -121,7 +122,8 @@ def write_study_into(
     written.append(cards_file)
     if study.suggested_cards is not None:
         write_atomically(
-            folder / "suggested-cards.toml", suggested_text(cards, study.suggested_cards)
+            folder / "suggested-cards.toml",
+            suggested_text(cards, study.suggested_cards, nearest_cards(study.suggestions)),
         )
         note = layout_note(cards, study.suggested_cards)
         if note is not None:
@@ -138,7 +140,7 @@ def write_study_into(
     return written
 
 
-SUGGESTED_HEADER = "with the verified suggestions of a sunset-sim study applied"
+SUGGESTED_HEADER = "suggestions of a sunset-sim study applied"  # (in every such header)
 UNCHANGED = "unchanged"  # suggested-cards.toml's header where nothing was suggested
 
 
@@ -160,16 +162,24 @@ def layout_note(cards: CardSet, suggested: CardSet) -> str | None:
     )
 
 
-def suggested_text(cards: CardSet, suggested: CardSet) -> str:
+def suggested_text(cards: CardSet, suggested: CardSet, nearest: Sequence[str] = ()) -> str:
     """suggested-cards.toml: the user's file with the edits in place (a diff against
     original-cards.toml shows just them), under a two-line header in the file's own line
-    endings; a header of an earlier study (a study of a suggested set) is replaced, not
-    stacked. Never larger than the card loader reads: then without the header, or the
-    edited set written plainly (``dump_cards``)."""
+    endings that names the cards whose edit is a nearest step, not verified inside
+    (``nearest``; a tester applied such a file as if every edit were verified); a header
+    of an earlier study (a study of a suggested set) is replaced, not stacked. Never
+    larger than the card loader reads: then without the header, or the edited set written
+    plainly (``dump_cards``)."""
     body = _without_study_header(edited_text(cards, suggested))
     newline = "\r\n" if "\r\n" in body else "\n"
+    applied = f"with the verified {SUGGESTED_HEADER}"
+    if nearest:
+        applied = (
+            f"with the {SUGGESTED_HEADER}; not verified inside their targets (the nearest "
+            f"step): {', '.join(nearest)}"
+        )
     header = (
-        f"# {cards.name} {SUGGESTED_HEADER}{newline}"
+        f"# {cards.name} {applied}{newline}"
         f"# (suggestions.csv beside this file lists them).{newline}"
     )
     for text in (header + body, body):
@@ -214,10 +224,11 @@ def _fits(text: str) -> bool:
 def outside_text(row: pd.Series) -> str:
     """One card outside its target, in a line (study.md and the CLI), marked with whether
     the check field (``--check-field``) finds it too, where one was played."""
+    d = telling_digits(row["value"], row["target_low"], row["target_high"])
     return (
-        f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} "
+        f"{row['family']} {row['card']}: {row['metric']} {row['value']:.{d}f} "
         f"({row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}), {row['status']} its target "
-        f"{row['target_low']:.2f} to {row['target_high']:.2f}" + _check_mark(row)
+        f"{row['target_low']:.{d}f} to {row['target_high']:.{d}f}" + _check_mark(row)
     )
 
 
@@ -294,13 +305,35 @@ def suggestion_text(row: pd.Series) -> str:
     commission's moves with its fame) and caveat: a tester re-measured three "likely"
     suggestions on new seeds and found them outside."""
     caveat = suggestion_caveat(row)
+    d = telling_digits(row["after"], row["target_low"], row["target_high"])
     return (
         f"{row['card']} {row['field']}: {row['current']} → {row['suggested']}; "
-        f"{row['metric']} {row['before']:.2f} → {row['after']:.2f} "
+        f"{row['metric']} {row['before']:.2f} → {row['after']:.{d}f} "
         f"(after: {row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, n = {row['n']} fresh "
-        f"deals; target {row['target_low']:.2f} to {row['target_high']:.2f}"
+        f"deals; target {row['target_low']:.{d}f} to {row['target_high']:.{d}f}"
         + (f": {caveat})" if caveat else ")")
     )
+
+
+def telling_digits(value: float, *edges: float) -> int:
+    """Decimals (2 to 4) that show ``value`` apart from each band edge it differs from: a
+    tester read "0.28 ... target 0.05 to 0.28: outside the target" (0.281 against 0.278)."""
+    for digits in (2, 3):
+        if all(
+            value == edge or f"{value:.{digits}f}" != f"{edge:.{digits}f}"
+            for edge in edges
+            if np.isfinite(value) and np.isfinite(edge)
+        ):
+            return digits
+    return 4
+
+
+def nearest_cards(suggestions: pd.DataFrame) -> list[str]:
+    """The cards whose suggestion is the nearest step, not verified inside its target."""
+    if "card" not in suggestions or not len(suggestions):
+        return []
+    inside = suggestions.get("after_inside", pd.Series(True, index=suggestions.index))
+    return list(suggestions["card"][~inside.fillna(True).astype(bool)].unique())
 
 
 def suggestions_heading(suggestions: pd.DataFrame) -> str:
@@ -310,8 +343,7 @@ def suggestions_heading(suggestions: pd.DataFrame) -> str:
     card = suggestions["card"] if "card" in suggestions else pd.Series([], dtype=object)
     cards = card.nunique()
     counts = f"{counted(cards, 'card')}, {counted(len(card), 'field')}"
-    inside = suggestions.get("after_inside", pd.Series(True, index=suggestions.index))
-    nearest = card[~inside.fillna(True).astype(bool)].nunique() if len(card) else 0
+    nearest = len(nearest_cards(suggestions))
     if not nearest:
         return f"Verified suggestions ({counts})"
     return (
@@ -359,7 +391,7 @@ def study_markdown(study: Study) -> str:
         "",
         *[f"- {md_escape(line)}" for line in study.target_text()],
         "",
-        "## Outside their targets",
+        f"## Outside their targets ({len(study.outside())})",
         "",
     ]
     outside = study.outside()
@@ -368,7 +400,7 @@ def study_markdown(study: Study) -> str:
     lines += [f"- {md_escape(outside_text(row))}" for _, row in outside.iterrows()]
     unsettled = study.unsettled()
     if not unsettled.empty:
-        lines += ["", "## Unsettled", "", f"Unsettled: {UNSETTLED_TEXT}:", ""]
+        lines += ["", f"## Unsettled ({len(unsettled)})", "", f"Unsettled: {UNSETTLED_TEXT}:", ""]
         lines += [f"- {md_escape(unsettled_text(row))}" for _, row in unsettled.iterrows()]
     lines += ["", f"## {suggestions_heading(study.suggestions)}", ""]
     if not study.suggested:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -187,6 +187,24 @@ def sweep_tables(
     return tables
 
 
+def _rule_keys_given(rules: RulesLike) -> set[str]:
+    """The rule options ``rules`` sets: a mapping's keys, a text's or list's, and those a
+    Rules object holds at other than their default (a base rule the sweep would drop
+    without a word: ``rules={"days": 3}`` beside ``rule="days=4,5"``)."""
+    if rules is None:
+        return set()
+    if isinstance(rules, Rules):
+        default = Rules().to_dict()
+        return {key for key, value in rules.to_dict().items() if value != default.get(key)}
+    if isinstance(rules, Mapping):
+        keys = rules.keys()
+    else:
+        keys = [
+            str(text).partition("=")[0] for text in ([rules] if isinstance(rules, str) else rules)
+        ]
+    return {str(key).strip().replace("-", "_") for key in keys}
+
+
 def sweep(
     param: str | None = None,
     values: Sequence | None = None,
@@ -239,6 +257,8 @@ def sweep(
         total = sweep_games(entrants, players, games, (name, key, numbers))
     else:
         key, options = parse_rule_sweep(rule, values)
+        if key in _rule_keys_given(rules):  # (as the command line's --rule)
+            raise validation.InputError(f"rules: {key} is the option swept by rule")
         total = sweep_games(entrants, players, games, rule_values=len(options))
     with (
         using_backend(backend, jobs, scheduler) as runner,

@@ -349,6 +349,20 @@ class _Evaluator:
         return result
 
 
+def _check_memory(players: int, games: int, population: int, validation_games: int) -> None:
+    """Refuse, before any game, a search whose win-share arrays ([candidate, seat, deal],
+    ``_Evaluator.shares``) need more memory than is free: 10**10 validation deals were
+    refused only after every generation had been played."""
+    need = 8 * players * max(population * games, 2 * validation_games)
+    free = checks.free_memory()
+    if free is not None and need > free:
+        which = "validation_games" if 2 * validation_games > population * games else "games"
+        raise TuneError(
+            f"{which}: not enough memory for this run: its win shares need about "
+            f"{need / 2**30:.1f} GiB, more than the {free / 2**30:.1f} GiB free here"
+        )
+
+
 def _row(label: str, shares: np.ndarray) -> dict:
     """Win share of one parameter vector [seats, deals]: CI over deals (a deal's seats
     share its cards, so the deal is the independent unit)."""
@@ -440,6 +454,7 @@ def tune(
         rules = checks.as_rules(rules)
         card_set = checks.as_cards(cards, players=players, days=rules.days)
         field_players = [chosen[seat % len(chosen)] for seat in range(players - 1)]
+        _check_memory(players, games, population, validation_games)
     except TuneError:
         raise
     except (InputError, RunError) as error:
@@ -517,7 +532,7 @@ def tune(
         half = math.nan
     return TuneResult(
         strategy=spec.name,
-        opponents=[p.name for p in field_players[: len(opponents)]],
+        opponents=[p.name for p in field_players[: len(chosen)]],
         players=players,
         games=games,
         generations=generations,

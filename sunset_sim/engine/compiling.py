@@ -21,11 +21,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterable
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -79,11 +81,29 @@ def not_compilable(spec: StrategySpec, error: Exception) -> Exception:
         return StrategyError(f"strategy {spec.name} ({file}): {ours[0].split(': ')[-1]}")
     shown = [line for line in lines if not line.startswith("Failed in nopython mode")]
     detail = (shown or ["numba could not type it"])[0].removeprefix("TypingError: ")
-    detail = detail if len(detail) <= 160 else detail[:157] + "..."
+    if detail.endswith(":") and len(shown) > 1:  # "... found for signature:" and the next
+        detail += " " + shown[1]  # line holds it (a tester saw it end at "signature:")
+    where = next(  # the plug-in's own line numba stopped at (its path may be relative)
+        (m[2] for m in (re.match(r'File "(.+)", line (\d+)', line) for line in lines)
+         if m and Path(m[1]).name == Path(file).name),
+        None,
+    )  # fmt: skip
+    at = f", line {where}" if where else ""
+    if "TablesRef" in detail:  # its repr is the type of every card table: kilobytes
+        detail = detail.split(" found for signature")[0] + " for tables"
+        hint = (
+            "on the fast engine tables is a reference to the card tables: read each by "
+            "name (tables.land_icons), never by index or as a tuple"
+        )
+    else:
+        hint = (
+            "every function decide calls must be numba-compiled too: decorate helpers with "
+            "@jit from sunset_sim.engine.jit"
+        )
+    detail = detail if len(detail) <= 200 else detail[:197] + "..."
     return StrategyError(
-        f"strategy {spec.name} ({file}): decide must be numba-compilable and return an "
-        f"integer option index; numba: {detail} (every function decide calls must be "
-        "numba-compiled too: decorate helpers with @jit from sunset_sim.engine.jit)"
+        f"strategy {spec.name} ({file}{at}): decide must be numba-compilable and return an "
+        f"integer option index; numba: {detail} ({hint})"
     )
 
 
@@ -96,7 +116,7 @@ def compile_adapter(spec: StrategySpec):
         failure = not_compilable(spec, error)
         if failure is error:
             raise
-        raise failure from None
+        raise failure from error  # (numba's whole message, for a debugger)
 
 
 def lineup(specs: Iterable[StrategySpec]) -> tuple[StrategySpec, ...]:

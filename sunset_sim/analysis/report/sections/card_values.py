@@ -16,17 +16,22 @@ from sunset_sim.analysis.report.model import Finding, Section
 def study_findings(study) -> list[Finding]:
     """The cards outside their targets, as findings: measured by paired experiments on
     the same deals (restricted play), so they lead the list; each names its suggestion."""
-    from sunset_sim.analysis.study_files import NEAREST, suggestion_caveat  # (see study_section)
+    from sunset_sim.analysis.study_files import (  # (see study_section)
+        NEAREST,
+        suggestion_caveat,
+        telling_digits,
+    )
 
     suggested: dict[str, list] = {}  # a card's rows are one edit (one row per field)
     for _, row in study.suggestions.iterrows():
         suggested.setdefault(row["card"], []).append(row)
     findings = []
     for _, row in study.outside().iterrows():
+        d = telling_digits(row["value"], row["target_low"], row["target_high"])
         text = (
-            f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} (95% CI "
+            f"{row['family']} {row['card']}: {row['metric']} {row['value']:.{d}f} (95% CI "
             f"{row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}, n = {int(row['n']):,}), "
-            f"{row['status']} its target {row['target_low']:.2f} to {row['target_high']:.2f}"
+            f"{row['status']} its target {row['target_low']:.{d}f} to {row['target_high']:.{d}f}"
         )
         if row["card"] in suggested:
             # every field of the edit: "hike 4 -> 2" alone, of a three-field edit, was
@@ -36,11 +41,12 @@ def study_findings(study) -> list[Finding]:
             changes = ", ".join(f"{f['field']} {f['current']} → {f['suggested']}" for f in fields)
             caveat = suggestion_caveat(edit)
             nearest = caveat == NEAREST  # (not verified inside)
+            d = telling_digits(edit["after"], edit["target_low"], edit["target_high"])
             text += (
                 f"; {'suggestion, the nearest step' if nearest else 'verified suggestion'}: "
                 f"{changes}"
                 + (" (together)" if len(fields) > 1 else "")
-                + f" ({edit['after']:.2f}, 95% CI {edit['after_ci_low']:.2f} "
+                + f" ({edit['after']:.{d}f}, 95% CI {edit['after_ci_low']:.2f} "
                 f"to {edit['after_ci_high']:.2f}, on {int(edit['n']):,} fresh deals"
             )
             band = (round(edit["target_low"], 2), round(edit["target_high"], 2))
@@ -48,7 +54,10 @@ def study_findings(study) -> list[Finding]:
                 # a commission's band moves with its fame: the after-value is held to the
                 # edited card's (0.23 read as outside "0.05 to 0.19", which was the old one's)
                 at = ", ".join(f"{f['field']} {f['suggested']}" for f in fields)
-                text += f"; its target at {at}: {band[0]:.2f} to {band[1]:.2f}"
+                text += (
+                    f"; its target at {at}: {edit['target_low']:.{d}f} to "
+                    f"{edit['target_high']:.{d}f}"
+                )
             # the caveats the card-values section gives, here too (a finding read alone
             # said "verified" where the after-value's CI still reached outside)
             if caveat:
