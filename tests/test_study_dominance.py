@@ -156,3 +156,24 @@ def test_one_cards_edits_are_not_said_to_interact():
     # (no lab: nothing is played for one card's edits)
     together, inside, notes = all_edits_together(None, DEFAULT, DEFAULT, frame)
     assert together == [0.58, 0.58] and inside == [True, True] and notes == []
+
+
+def test_suggested_plan_cards_get_notes_on_same_wake_dominance_and_joint_edits():
+    """A tester's loops: P1 made strong was fixed to 5:30, all directions, hike 4, paint 1,
+    beside P3 (5:30, diagonal, 2, 1), which it then beats in every field at the same
+    time (the targets hold a card under later cards only: no study names it); and P8 got
+    an edit beside a broken P2, though it was inside on the shipped set."""
+    from sunset_sim.analysis.suggestions import plan_edit_notes
+
+    default = load_cards()
+    strong = edit_card(edit_card(edit_card(default, "P1", "wake", 2), "P1", "hike", 3), "P1", "directions", 2)  # fmt: skip
+    notes = plan_edit_notes(strong, ["P1"])
+    assert notes == [
+        "P1: as suggested it wakes at the same time as P3 and P1 matches or beats P3 in hike, "
+        "paint and directions, so P3 is never the better pick at that time"
+    ]
+    weak = edit_card(default, "P4", "wake", 1)  # 6:00, as P5 (all directions, 2, 2)
+    assert "P5 matches or beats P4" in plan_edit_notes(weak, ["P4"])[0]
+    assert plan_edit_notes(default, ["P2", "C05"]) == []  # P2 alone at 5:15: nothing
+    joint = plan_edit_notes(default, ["P2", "C05", "P8"])
+    assert joint[0].startswith("P2, P8: several plan cards get an edit")

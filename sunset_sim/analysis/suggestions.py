@@ -339,6 +339,43 @@ SUGGESTION_COLUMNS = [
 ]
 
 
+def plan_edit_notes(suggested: CardSet, edited: Sequence[str]) -> list[str]:
+    """Notes on the suggested plan cards that a tester's loop of studies tripped on: several
+    edited at once (each was measured beside the others as they were, so one card out of
+    line moves the others' values and targets: P2 given P8's power put P8 above its
+    target, which was inside on the shipped set, and studies of the suggested sets went
+    on to weaken P7, then P6), and a card that matches or beats another waking at the
+    same time in every field (the targets hold a card under later cards only)."""
+    plans = {p.id: p for p in suggested.plans}
+    ours = [card for card in edited if card in plans]
+    notes = []
+    if len(ours) > 1:
+        notes.append(
+            f"{', '.join(ours)}: several plan cards get an edit, each measured beside the "
+            "others as they were; one card out of line moves the others' values and targets, "
+            "so apply the edit of the card you changed (or the furthest outside) first and "
+            "study that set again before editing the others"
+        )
+    for card in ours:
+        for other in plans.values():
+            mine = plans[card]
+            if other.id == card or other.wake != mine.wake:
+                continue
+            for strong, weak in ((mine, other), (other, mine)):
+                fields = (strong.hike, strong.paint, strong.direction_mask)
+                if fields != (weak.hike, weak.paint, weak.direction_mask) and (
+                    strong.hike >= weak.hike
+                    and strong.paint >= weak.paint
+                    and strong.direction_mask & weak.direction_mask == weak.direction_mask
+                ):
+                    notes.append(
+                        f"{card}: as suggested it wakes at the same time as {other.id} and "
+                        f"{strong.id} matches or beats {weak.id} in hike, paint and "
+                        f"directions, so {weak.id} is never the better pick at that time"
+                    )
+    return notes
+
+
 def _apply(cards: CardSet, edits: Sequence[tuple[str, str, int]]) -> CardSet:
     for card, field_, steps in edits:
         cards = edit_card(cards, card, field_, steps)
@@ -550,6 +587,7 @@ def suggest(
     if not rows:
         return frame, None, notes
     suggested = _apply(cards, edits)
+    notes += plan_edit_notes(suggested, list(dict.fromkeys(frame["card"])))
     status(f"checking all {len(rows)} edit(s) together on the fresh deals")
     together, inside, more = all_edits_together(verify_lab, cards, suggested, frame)
     notes += more
