@@ -496,8 +496,16 @@ def _other_field_note(results, run: dict | None, strategy_texts) -> None:
     if not strategy_texts or not isinstance(seats, list):
         return
     theirs = {seat.get("label") for seat in seats if isinstance(seat, dict)}
-    ours = {seat.name for seat in make_seats(strategy_texts, max(len(strategy_texts), 1))}
-    if ours != theirs:
+    players = make_seats(strategy_texts, max(len(strategy_texts), 1))
+    ours = {seat.name for seat in players}
+
+    def played(seat) -> tuple:  # (what a seat plays: greedy:lateness=1 is greedy:lateness=1.0)
+        return (seat.get("strategy"), tuple(seat.get("params") or ()))
+
+    same = all(isinstance(seat, dict) and "params" in seat for seat in seats) and {
+        played(seat) for seat in seats
+    } == {(p.spec.name, tuple(float(v) for v in p.params)) for p in players}
+    if ours != theirs and not same:
         warnings.warn(
             f"note: the study beside this report plays {', '.join(sorted(ours))}, not the "
             f"field of {results} ({', '.join(sorted(map(str, theirs)))}): its card values "

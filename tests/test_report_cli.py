@@ -310,3 +310,18 @@ def test_a_study_of_another_field_than_the_results_says_so(tmp_path):
                "greedy", "--out", tmp_path / "b", "-q")  # fmt: skip
     ok(same)
     assert "the study beside this report plays" not in same.stderr
+
+
+def test_a_study_of_the_same_field_spelled_otherwise_gets_no_note(tmp_path):
+    """greedy:lateness=1 in the results and greedy:lateness=1.0 for the study are one
+    strategy: the note said the study played another field (labels were compared)."""
+    results = tmp_path / "ds"
+    ok(cli("simulate", "-n", 30, "-p", 2, "--strategy", "greedy:lateness=1", "--strategy",
+           "random", "--out", f"{results}/", "-q"))  # fmt: skip
+    same = cli("report", results, "--study-games", 20, "--strategy", "greedy:lateness=1.0",
+               "--strategy", "random", "--out", tmp_path / "a", "-q")  # fmt: skip
+    ok(same)
+    assert "the study beside this report plays" not in same.stderr
+    other = cli("report", results, "--study-games", 20, "--strategy", "greedy:lateness=2",
+                "--strategy", "random", "--out", tmp_path / "b", "-q")  # fmt: skip
+    assert "the study beside this report plays greedy:lateness=2, random" in ok(other) + other.stderr

@@ -5,6 +5,7 @@ hostile reader found out of its range or drawn in other units than its table."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from test_report_trust import CARDS, FIELD, figure_of
 
@@ -36,6 +37,21 @@ def test_vs_field_of_a_strategy_that_never_wins_is_not_a_zero_width_interval():
         assert row["vs_field_ci_low"] <= row["vs_field"] <= row["vs_field_ci_high"]
     random = table.loc["random"]
     assert random["vs_field_ci_high"] - random["vs_field_ci_low"] > 0.005
+
+
+@pytest.mark.parametrize("games", [1, 300])
+def test_vs_field_stays_in_its_range_and_its_p_agrees_with_its_interval(games):
+    """At 2 players vs_field read -100.5 to -95.2 points (the normal interval is not
+    bounded: -1 / (p - 1) to 1), and one game's CI of -0.315 to 1.0 sat beside p = 0.003
+    (from the lopsided interval's mean half-width)."""
+    results = sunset_sim.simulate(
+        games=games, players=2, strategies=["balanced", "early-bird"], seed=3, jobs=1
+    )
+    table = build_report(results, CARDS, min_samples=30).tables["strategies"]
+    for _, row in table.iterrows():
+        assert -1.0 <= row["vs_field_ci_low"] <= row["vs_field"] <= row["vs_field_ci_high"] <= 1.0
+        excludes_zero = row["vs_field_ci_low"] > 0 or row["vs_field_ci_high"] < 0
+        assert (row["vs_field_p"] < 0.05) == excludes_zero, row.to_dict()
 
 
 def _points(axis) -> tuple[list[float], list[str]]:
@@ -111,3 +127,73 @@ def test_intervals_stay_within_what_their_measure_can_take():
     plans = few.tables["plan_cards"]
     assert plans["turn_position_ci_low"].dropna().ge(0).all()
     assert plans["turn_position_ci_high"].dropna().le(2).all()
+
+
+def test_no_price_residual_outside_the_other_commissions_fame_per_painting():
+    """C05 at fame 20 (20 per painting, no other commission near it) read "over-priced:
+    +108.8 points against commissions of the same fame per painting": the others' line,
+    extrapolated, predicted a rate of -9%. Within half their range beyond either end (the
+    lowest and the highest commission) it is given, its prediction a rate (0 to 1)."""
+    from sunset_sim.analysis.report.sections.commissions import _pricing
+
+    x = np.append(np.linspace(1.0, 3.0, 11), 20.0)
+    rate = np.append(0.9 - 0.2 * x[:11] + np.tile([0.004, -0.004], 6)[:11], 0.998)
+    half = np.full(12, 0.01)
+    table = pd.DataFrame(
+        {
+            "fame_per_painting": x, "note": "", "completion_rate": rate,
+            "completion_rate_ci_low": rate - half, "completion_rate_ci_high": rate + half,
+            "completer_win": 0.3, "completer_win_ci_low": 0.29, "completer_win_ci_high": 0.31,
+            "n_shown": 5_000,
+        }
+    )  # fmt: skip
+    _pricing(table, 10)
+    assert np.isnan(table.loc[11, "completion_residual"]) and table.loc[11, "price_flag"] == ""
+    assert np.isfinite(table.loc[:10, "completion_residual"]).all()
+    table.loc[11, "fame_per_painting"] = 3.9  # just past the others' highest: given
+    _pricing(table, 10)
+    assert np.isfinite(table.loc[11, "completion_residual"])
+    assert table.loc[11, "completion_residual"] == pytest.approx(0.998 - 0.12, abs=0.05)
+
+
+def test_a_goals_keeps_under_min_samples_are_noted():
+    """G3's last-mover rate read 0.0% (0.0 to 49.0) beside n = 34 (days shown) with no
+    note: it rests on its 4 keeps (n_kept, now shown)."""
+    results = sunset_sim.simulate(
+        games=40, players=3, strategies=["greedy", "greedy:lateness=1", "random"], seed=5, jobs=1
+    )
+    goals = build_report(results, CARDS, min_samples=30).tables["goals"]
+    few = goals[(goals["n"] >= 30) & (goals["n_kept"] < 30)]
+    assert len(few) and set(few["note"]) == {"last mover, keeper's win: too few samples"}
+    assert set(goals[goals["n_kept"] >= 30]["note"]) <= {""}
+
+
+def test_lead_by_day_greys_each_measures_own_small_samples(monkeypatch):
+    """The table marked day 5 "leader wins: too few samples" and day 6 "too few
+    samples"; the plot drew them as the rest under "n = 200 games"."""
+    from matplotlib.colors import to_hex
+
+    from sunset_sim.analysis.report.plotting import GREY
+    from sunset_sim.analysis.report.sections import fairness
+
+    table = pd.DataFrame(
+        {
+            "day": [1, 2, 3], "n": [200, 200, 8], "n_comparable": [0, 150, 8],
+            "n_ongoing": [200, 12, 0],
+        }
+    )  # fmt: skip
+    for column in ("lead_change", "leader_wins", "sole_leader"):
+        table[column] = [0.5, 0.5, 0.5]
+        table[f"{column}_ci_low"] = 0.4
+        table[f"{column}_ci_high"] = 0.6
+    table.attrs["min_samples"] = 30
+    assert fairness._lead_small(table, "leader_wins").tolist() == [False, True, True]
+    assert fairness._lead_small(table, "lead_change").tolist() == [False, False, True]
+    figure = figure_of(monkeypatch, fairness, fairness.lead_by_day, {"lead_by_day": table})
+    grey = [
+        line.get_xdata().tolist()
+        for line in figure.axes[0].lines
+        if line.get_marker() == "o" and to_hex(line.get_color()) == GREY
+    ]
+    assert len(grey) == 3  # one grey overlay per measure
+    assert "grey: too few samples" in figure.axes[0].get_title()

@@ -576,3 +576,20 @@ def test_a_several_field_edit_says_its_rows_go_together():
         "P6: its 3 rows are one edit (each shows the effect of all of them): apply them together"
     ]
     assert joint_edit_lines(rows[rows["card"] == "C01"]) == []
+
+
+def test_a_goal_on_fewer_keeps_than_30_is_unsettled_either_way():
+    """11 keeps of 11 by the last to move (Wilson 0.74 to 1.00) were "above" and a
+    report's finding, beside its rule that groups under 30 are never listed; 3 keeps in
+    800 games were "inside". Under MIN_GOAL_KEEPS the goal is unsettled and its line
+    says why."""
+    from sunset_sim.analysis.study_files import unsettled_text
+    from sunset_sim.analysis.targets import MIN_GOAL_KEEPS
+
+    cards = load_cards()
+    eleven = goal_targets(cards, _keeps_by_the_last_mover(11), Targets()).iloc[0]
+    assert eleven["value_ci_low"] > Targets().last_mover  # above by its interval alone
+    assert eleven["status"] == "unsettled"
+    assert unsettled_text(eleven).endswith(f"; too few keeps to judge (under {MIN_GOAL_KEEPS})")
+    enough = goal_targets(cards, _keeps_by_the_last_mover(MIN_GOAL_KEEPS), Targets()).iloc[0]
+    assert enough["status"] == "above"

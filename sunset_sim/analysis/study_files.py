@@ -16,6 +16,7 @@ import pandas as pd
 
 from sunset_sim.analysis.report.render import md_cell, md_escape
 from sunset_sim.analysis.study import Study
+from sunset_sim.analysis.targets import MIN_GOAL_KEEPS
 from sunset_sim.cards.edit import dump_cards, edited_text
 from sunset_sim.cards.fields import MAX_FILE_BYTES
 from sunset_sim.cards.model import CardSet
@@ -268,7 +269,12 @@ def unsettled_text(row: pd.Series) -> str:
     return (
         f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} "
         f"({row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}, n = {int(row['n']):,}), "
-        f"target {row['target_low']:.2f} to {row['target_high']:.2f}" + _edge_noise(row)
+        f"target {row['target_low']:.2f} to {row['target_high']:.2f}"
+        + (
+            f"; too few keeps to judge (under {MIN_GOAL_KEEPS})"
+            if row["family"] == "goal" and row["n"] < MIN_GOAL_KEEPS
+            else _edge_noise(row)
+        )
     )
 
 

@@ -502,6 +502,12 @@ def card_targets(values: pd.DataFrame, targets: Targets, cards: CardSet) -> pd.D
     return pd.DataFrame(rows, columns=TARGET_COLUMNS)
 
 
+# Fewer keeps than this leave a goal unsettled: a report listed "above its target" on 11
+# keeps (CI 0.74 to 1.00) beside its own rule that groups under 30 (--min-samples) are
+# never listed, and called a goal "inside" on 3 keeps in 800 games.
+MIN_GOAL_KEEPS = 30
+
+
 def goal_targets(cards: CardSet, base: FieldRun, targets: Targets) -> pd.DataFrame:
     """Per goal card: the share of the days it was kept that the keeper moved last, with
     its CI over the deals (a deal's rotations share its goal deck: ``cluster_rate_ci``)."""
@@ -527,6 +533,8 @@ def goal_targets(cards: CardSet, base: FieldRun, targets: Targets) -> pd.DataFra
         # the last to move read 1.00 (1.00 to 1.00), "above", on a few days)
         share, low, high = cluster_rate_ci(last[:, index], kept[:, index])
         status = band_status(share, low, high, 0.0, targets.last_mover) if n else "no value"
+        if 0 < n < MIN_GOAL_KEEPS:  # (as a report lists no group under --min-samples)
+            status = "unsettled"
         rows.append(
             [
                 "goal",

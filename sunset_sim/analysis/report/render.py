@@ -193,7 +193,7 @@ KEY_COLUMNS = {
         "completer_win_effect", "n_smaller", "price_flag", "note",
     ),
     "goals": (
-        "goal", "kind", "fame", "n", "claim_rate", "taken_rate", "last_mover_rate",
+        "goal", "kind", "fame", "n", "claim_rate", "taken_rate", "last_mover_rate", "n_kept",
         "keeper_win_effect", "n_smaller", "note",
     ),
     "seats": ("seat", "n", "win_share", "mean_fame", "win_effect", "n_smaller", "note"),

@@ -27,7 +27,7 @@ from sunset_sim.analysis.report.model import (
     Tables,
     effect_candidates,
 )
-from sunset_sim.analysis.report.plotting import _colours, _errors, _figure, _png
+from sunset_sim.analysis.report.plotting import GREY, _colours, _errors, _figure, _png
 from sunset_sim.validation import counted
 
 
@@ -459,6 +459,16 @@ def margins(tables) -> bytes:
     return _png(figure)
 
 
+def _lead_small(table: pd.DataFrame, column: str) -> np.ndarray:
+    """Where a lead_by_day measure rests on fewer games than the report's minimum (the
+    day's games; for a lead change those with a leader the day before, for the leader's
+    win those still going)."""
+    least = table.attrs.get("min_samples", 0)
+    rests_on = {"lead_change": "n_comparable", "leader_wins": "n_ongoing"}.get(column, "n")
+    n = table[rests_on].to_numpy()
+    return ((n > 0) & (n < least)) | (table["n"].to_numpy() < least)
+
+
 def lead_by_day(tables) -> bytes:
     table = tables["lead_by_day"]
     figure, (axis,) = _figure(7, 4)
@@ -478,9 +488,15 @@ def lead_by_day(tables) -> bytes:
             label=label,
             color=f"C{i}",
         )
+        # each measure's own small samples in grey, as the table's notes (a day's leader
+        # on 8 games still going was drawn as the rest)
+        small = _lead_small(table, column)
+        if small.any():
+            x = (table["day"] + (i - 1) * 0.06).to_numpy()[small]
+            axis.plot(x, 100 * table[column].to_numpy()[small], "o", color=GREY, zorder=3)
     axis.set_xlabel("day")
     axis.set_ylabel("% of games (95% CI)")
-    axis.set_title(f"Lead by day (n = {int(table['n'].iloc[0]):,} games)")
+    axis.set_title(f"Lead by day (n = {int(table['n'].iloc[0]):,} games; grey: too few samples)")
     axis.legend(fontsize="small")
     return _png(figure)
 

@@ -18,6 +18,7 @@ from sunset_sim.analysis.report.data import (
     _within,
 )
 from sunset_sim.analysis.report.model import (
+    TOO_FEW,
     WITHIN,
     Candidate,
     Report,
@@ -94,7 +95,12 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 "keeper_win_diff_p": diff[g, 3],
             }
         )
-    return {"goals": _mark(pd.DataFrame(rows), "n", min_samples, None)}
+    table = _mark(pd.DataFrame(rows), "n", min_samples, None)
+    # the last-mover rate and the keeper's win rest on the keeps, not the days shown (G3:
+    # 0% of 4 keeps beside n = 34 and no note)
+    few_keeps = (table["note"] == "") & (table["n_kept"] < min_samples)
+    table.loc[few_keeps, "note"] = f"last mover, keeper's win: {TOO_FEW}"
+    return {"goals": table}
 
 
 def _goal_sides(data: _Data, days: list[int], n_goals: int) -> tuple[np.ndarray, np.ndarray]:
