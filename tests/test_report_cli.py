@@ -324,4 +324,6 @@ def test_a_study_of_the_same_field_spelled_otherwise_gets_no_note(tmp_path):
     assert "the study beside this report plays" not in same.stderr
     other = cli("report", results, "--study-games", 20, "--strategy", "greedy:lateness=2",
                 "--strategy", "random", "--out", tmp_path / "b", "-q")  # fmt: skip
-    assert "the study beside this report plays greedy:lateness=2, random" in ok(other) + other.stderr
+    assert (
+        "the study beside this report plays greedy:lateness=2, random" in ok(other) + other.stderr
+    )
