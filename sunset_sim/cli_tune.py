@@ -172,9 +172,12 @@ def tune_command(
     checked(validation.check_jobs, jobs, "--jobs")
     try:  # the API's limits (10**30 generations ran on; a 2**64 population, a traceback)
         generations, population, elite = check_search(generations, population, elite, "--")
-        player = tunable_spec(strategy)
     except TuneError as error:
         raise CliError(str(error)) from None
+    try:
+        player = tunable_spec(strategy)
+    except TuneError as error:  # (named, as --opponent's are)
+        raise CliError(f"STRATEGY: {error}") from None
     if len(opponent_texts) > players - 1:
         raise CliError(
             f"--opponent: {len(opponent_texts)} opponents do not fit round a table of "

@@ -217,8 +217,8 @@ def test_cli_default_out_and_refuses_to_overwrite(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     "args, needle",
     [
-        (["nosuch"], "unknown strategy 'nosuch'"),
-        (["random"], "strategy random has no parameters to tune"),
+        (["nosuch"], "error: STRATEGY: unknown strategy 'nosuch'"),
+        (["random"], "STRATEGY: strategy random has no parameters to tune"),
         (["balanced:deny=9"], "outside"),
         (["balanced", "--opponent", "nosuch"], "--opponent: unknown strategy"),
         (["balanced", "--games", "0"], "--games"),
