@@ -484,7 +484,15 @@ def report_invariants(summary, kept: int = 0) -> None:
 
 @main.command("replay")
 @click.argument("record_path", type=cli_common.PathText(path_type=Path))
-@cards_option
+@click.option(
+    "--cards",
+    "cards_path",
+    type=cli_common.PathText(dir_okay=False, path_type=Path),
+    default=None,
+    help="Card-set TOML file, for a record without its card set inline (one that carries "
+    "its set is replayed with it, and a note says this file is not used; default: the "
+    "packaged reconstructed set).",
+)
 @click.option("--quiet", is_flag=True, help="Print only the final scores.")
 def replay_command(record_path: Path, cards_path: Path | None, quiet: bool) -> None:
     """Replay a game record under the rules; exit 2 at the first illegal step or wrong score."""

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
-from conftest import small_cards_toml
+from conftest import cli, ok, small_cards_toml
 from records_tools import (
     CARDS,
     edit,
@@ -430,3 +430,10 @@ def test_record_values_in_error_lines_are_written_as_json_and_missing_ones_named
     path = tmp_path / "bom.json"
     path.write_text("\ufeff" + json.dumps(base.record), encoding="utf-8")
     assert replay(load_record(path)).fame == base.record["fame"]
+
+
+def test_replay_help_says_when_cards_is_used():
+    """--help read "Card-set TOML file (default: the packaged reconstructed set)", but a
+    record that carries its card set inline is replayed with it and --cards is not used."""
+    text = " ".join(ok(cli("replay", "--help")).split())
+    assert "for a record without its card set inline" in text

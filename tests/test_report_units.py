@@ -197,3 +197,31 @@ def test_lead_by_day_greys_each_measures_own_small_samples(monkeypatch):
     ]
     assert len(grey) == 3  # one grey overlay per measure
     assert "grey: too few samples" in figure.axes[0].get_title()
+
+
+def test_a_plot_of_many_cards_draws_them_by_colour_without_labels():
+    """A set of 1,000 plan cards: one error bar and one label per card took 49 s of a
+    94 s report. Past MANY_POINTS rows they are drawn in one call per colour."""
+    import matplotlib.pyplot as plt
+
+    from sunset_sim.analysis.report.plotting import MANY_POINTS, _labelled_points
+
+    for rows in (MANY_POINTS, MANY_POINTS + 1):
+        values = np.linspace(0.0, 1.0, rows)
+        table = pd.DataFrame(
+            {"card": [f"P{i}" for i in range(rows)], "value": values,
+             "value_ci_low": values - 0.1, "value_ci_high": values + 0.1}
+        )  # fmt: skip
+        figure, axis = plt.subplots()
+        colours = ["C0" if i % 3 else "#aaaaaa" for i in range(rows)]
+        _labelled_points(axis, table, "value", "card", np.arange(rows), colours, 3, 6, 2)
+        drawn = sorted(
+            y for line in axis.lines if line.get_marker() == "o" for y in line.get_ydata()
+        )
+        assert drawn == pytest.approx(sorted(values))  # every card, once
+        if rows > MANY_POINTS:
+            assert len([line for line in axis.lines if line.get_marker() == "o"]) == 2
+            assert not axis.texts
+        else:
+            assert len(axis.texts) == rows
+        plt.close(figure)
