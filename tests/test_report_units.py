@@ -225,3 +225,19 @@ def test_a_plot_of_many_cards_draws_them_by_colour_without_labels():
         else:
             assert len(axis.texts) == rows
         plt.close(figure)
+
+
+def test_wake_ticks_are_each_time_once_and_at_most_24():
+    """1,000 plan cards gave 1,000 tick labels (15 s of a report to draw)."""
+    import matplotlib.pyplot as plt
+
+    from sunset_sim.analysis.report.sections.plans import wake_ticks
+
+    figure, axis = plt.subplots()
+    x = np.array([300.0, 315.0, 300.0, 330.0])
+    wake_ticks(axis, x, ["5:00", "5:15", "5:00", "5:30"])
+    assert [t.get_text() for t in axis.get_xticklabels()] == ["5:00", "5:15", "5:30"]
+    many = np.arange(1000, dtype=float)
+    wake_ticks(axis, many, [f"{m // 60}:{m % 60:02d}" for m in range(1000)])
+    assert len(axis.get_xticks()) <= 24 and axis.get_xticks()[0] == 0.0
+    plt.close(figure)

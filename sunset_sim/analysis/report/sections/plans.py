@@ -34,7 +34,14 @@ from sunset_sim.analysis.report.model import (
     Tables,
     effect_candidates,
 )
-from sunset_sim.analysis.report.plotting import GREY, _colours, _figure, _labelled_points, _png
+from sunset_sim.analysis.report.plotting import (
+    GREY,
+    MANY_POINTS,
+    _colours,
+    _figure,
+    _labelled_points,
+    _png,
+)
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import DIRECTION_SETS
 
@@ -468,6 +475,14 @@ def finding_candidates(tables: Tables, confounded: bool, min_samples: int) -> li
     )
 
 
+def wake_ticks(axis, x: np.ndarray, wakes: list[str]) -> None:
+    """The wake-up times as x ticks, each once and at most 24 of them (1,000 plan cards
+    gave 1,000 tick labels, 15 s of a report to draw)."""
+    at = dict(zip(x.tolist(), wakes, strict=True))
+    shown = sorted(at)[:: max(1, -(-len(at) // 24))]
+    axis.set_xticks(shown, [at[minutes] for minutes in shown], rotation=60, fontsize=7)
+
+
 def plan_tradeoff(tables) -> bytes:
     table = tables["plan_cards"]
     # win_when_chosen is left out: in a mixed field it mostly says which strategy chose
@@ -505,7 +520,7 @@ def plan_tradeoff(tables) -> bytes:
             axis, in_points if effect else table, column, "plan", x,
             _colours(table) if effect else chosen_colours, capsize=3, fontsize=7, offset=3,
         )  # fmt: skip
-        axis.set_xticks(x, ticks, rotation=60, fontsize=7)
+        wake_ticks(axis, x, ticks)
         axis.set_xlabel("wake-up time")
         axis.set_title(labels[column], fontsize=9)
     n = int(table["n"].sum())
@@ -528,11 +543,13 @@ def plan_value(tables) -> bytes:
             x, table[column], c=value, cmap="viridis", s=90, edgecolors="black", zorder=3
         )
         for xi, yi, plan, v in zip(x, table[column], table["plan"], value, strict=True):
+            if len(table) > MANY_POINTS:  # (unreadable, and a second each: _labelled_points)
+                break
             axis.annotate(
                 f"{plan} {v:.1f}", (xi, yi), textcoords="offset points", xytext=(0, 8),
                 ha="center", fontsize=7,
             )  # fmt: skip
-        axis.set_xticks(x, table["wake"].tolist(), rotation=60, fontsize=7)
+        wake_ticks(axis, x, table["wake"].tolist())
         axis.set_xlabel("wake-up time")
         axis.set_ylabel(f"{column} (cards)" if column == "paint" else "hike (steps)")
         axis.set_ylim(table[column].min() - 0.6, table[column].max() + 0.9)
