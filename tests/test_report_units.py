@@ -241,3 +241,32 @@ def test_wake_ticks_are_each_time_once_and_at_most_24():
     wake_ticks(axis, many, [f"{m // 60}:{m % 60:02d}" for m in range(1000)])
     assert len(axis.get_xticks()) <= 24 and axis.get_xticks()[0] == 0.0
     plt.close(figure)
+
+
+def test_the_pricing_plot_draws_the_line_of_the_commissions_not_flagged(monkeypatch):
+    """The plot drew a line fitted over every commission, the flagged one too, so an
+    over-priced card sat near a line it had pulled to itself, while its table residual
+    is against the others' line."""
+    from sunset_sim.analysis.report.sections import commissions
+
+    x = np.linspace(1.0, 3.0, 12)
+    rate = 0.2 + 0.1 * x + np.tile([0.004, -0.004], 6)
+    rate[5] += 0.4  # over-priced
+    half = np.full(12, 0.01)
+    table = pd.DataFrame(
+        {
+            "commission": [f"C{i:02d}" for i in range(12)], "fame_per_painting": x,
+            "note": "", "completion_rate": rate, "completion_rate_ci_low": rate - half,
+            "completion_rate_ci_high": rate + half, "completer_win": 0.3,
+            "completer_win_ci_low": 0.29, "completer_win_ci_high": 0.31, "n_shown": 5_000,
+            "games": 5_000,
+        }
+    )  # fmt: skip
+    commissions._pricing(table, 10)
+    assert table.loc[5, "price_flag"] == "over-priced"
+    figure = figure_of(
+        monkeypatch, commissions, commissions.commission_pricing, {"commissions": table}
+    )
+    (line,) = [line for line in figure.axes[0].lines if line.get_marker() in ("None", "")]
+    grid, drawn = line.get_xdata(), line.get_ydata()
+    assert np.allclose(drawn, 100 * (0.2 + 0.1 * grid), atol=0.5)  # the others' line
