@@ -197,14 +197,19 @@ def interrupted_note(context: click.Context | None) -> str:
     return kept() if callable(kept) else kept
 
 
-def cards_option(function):
-    return click.option(
+CARDS_HELP = "Card-set TOML file (default: the packaged reconstructed set)."
+
+
+def cards_option(function=None, *, help_text: str = CARDS_HELP):
+    """``--cards FILE``; ``cards_option(help_text=...)`` where a command reads it otherwise."""
+    option = click.option(
         "--cards",
         "cards_path",
         type=PathText(dir_okay=False, path_type=Path),
         default=None,
-        help="Card-set TOML file (default: the packaged reconstructed set).",
-    )(function)
+        help=help_text,
+    )
+    return option if function is None else option(function)
 
 
 def rule_option(function):

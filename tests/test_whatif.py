@@ -12,6 +12,7 @@ import pytest
 from conftest import cli, fails, ok
 
 import sunset_sim
+from sunset_sim import validation
 from sunset_sim.analysis.sweep import sweep
 from sunset_sim.analysis.whatif import (
     COMPARE_COLUMNS,
@@ -424,10 +425,9 @@ def test_a_compare_larger_than_free_memory_is_refused_before_its_games(monkeypat
     """compare reserved B's per-deal sums only after A's games: 60 million deals of four
     strategies played A for an hour, then asked for 13 GB more than the machine had.
     Both variants' sums are now counted against the free memory before any game."""
-    from sunset_sim.analysis import whatif
 
-    monkeypatch.setattr(whatif, "_free_memory", lambda: 100_000)  # bytes
+    monkeypatch.setattr(validation, "free_memory", lambda: 100_000)  # bytes
     with pytest.raises(sunset_sim.InputError, match="1,000 deals need about .* GiB for the two"):
         sunset_sim.compare(["greedy", "random"], players=2, games=1000, rules_b={"days": 4})
-    monkeypatch.setattr(whatif, "_free_memory", lambda: None)  # (unknown: played)
+    monkeypatch.setattr(validation, "free_memory", lambda: None)  # (unknown: played)
     assert len(sunset_sim.compare(["greedy", "random"], players=2, games=20, rules_b={"days": 4}))

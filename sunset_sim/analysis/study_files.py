@@ -376,6 +376,7 @@ def study_markdown(study: Study) -> str:
     """A short, readable summary of the study (the report embeds the same tables)."""
     s = study.settings
     check = s.get("check_field") or []
+    outside = study.outside()
     lines = [
         "# Designer study",
         "",
@@ -397,10 +398,9 @@ def study_markdown(study: Study) -> str:
         "",
         *[f"- {md_escape(line)}" for line in study.target_text()],
         "",
-        f"## Outside their targets ({len(study.outside())})",
+        f"## Outside their targets ({len(outside)})",
         "",
     ]
-    outside = study.outside()
     if outside.empty:
         lines.append("No card is outside its target.")
     lines += [f"- {md_escape(outside_text(row))}" for _, row in outside.iterrows()]

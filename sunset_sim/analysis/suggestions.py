@@ -29,6 +29,7 @@ from sunset_sim.analysis.targets import (
     METRIC_TEXT,
     Targets,
     dominated_pairs,
+    matches_or_beats,
 )
 from sunset_sim.cards.difficulty import FAME_MIN
 from sunset_sim.cards.edit import CardEditError, card_value, edit_card
@@ -357,17 +358,13 @@ def plan_edit_notes(suggested: CardSet, edited: Sequence[str]) -> list[str]:
             "study that set again before editing the others"
         )
     for card in ours:
+        mine = plans[card]
         for other in plans.values():
-            mine = plans[card]
             if other.id == card or other.wake != mine.wake:
                 continue
             for strong, weak in ((mine, other), (other, mine)):
-                fields = (strong.hike, strong.paint, strong.direction_mask)
-                if fields != (weak.hike, weak.paint, weak.direction_mask) and (
-                    strong.hike >= weak.hike
-                    and strong.paint >= weak.paint
-                    and strong.direction_mask & weak.direction_mask == weak.direction_mask
-                ):
+                # (a strict one: two cards alike beat each other both ways)
+                if matches_or_beats(strong, weak) and not matches_or_beats(weak, strong):
                     notes.append(
                         f"{card}: as suggested it wakes at the same time as {other.id} and "
                         f"{strong.id} matches or beats {weak.id} in hike, paint and "

@@ -19,7 +19,7 @@ import pandas as pd
 
 from sunset_sim.analysis.experiments import FieldRun
 from sunset_sim.analysis.stats import cluster_rate_ci
-from sunset_sim.cards.model import CardSet
+from sunset_sim.cards.model import CardSet, PlanCard
 from sunset_sim.enums import GOAL_FLAG_KEPT
 
 __all__ = [
@@ -170,10 +170,17 @@ def dominated_pairs(cards: CardSet) -> Pairs:
         (early.id, late.id)
         for early in cards.plans
         for late in cards.plans
-        if early.wake < late.wake
-        and early.hike >= late.hike
-        and early.paint >= late.paint
-        and early.direction_mask & late.direction_mask == late.direction_mask
+        if early.wake < late.wake and matches_or_beats(early, late)
+    )
+
+
+def matches_or_beats(strong: PlanCard, weak: PlanCard) -> bool:
+    """Whether a plan card is at least as strong as another in every field: hike, paint
+    and every direction of the other (wake-up time aside)."""
+    return (
+        strong.hike >= weak.hike
+        and strong.paint >= weak.paint
+        and strong.direction_mask & weak.direction_mask == weak.direction_mask
     )
 
 

@@ -208,16 +208,13 @@ def _check_memory(games: int, players: int, labels: int) -> None:
     more memory than this machine has free: B's were taken only after A's games, so 60
     million deals of four strategies played A for an hour, then asked for 13 GB more."""
     need = 2 * games * 8 * (players + len(GAME_METRICS) + len(PER_STRATEGY) * labels)
-    free = _free_memory()
+    free = validation.free_memory()
     if free is not None and need > free:
         raise validation.InputError(
             f"games: not enough memory for this run: {games:,} deals need about "
             f"{need / 2**30:.1f} GiB for the two variants' per-deal sums, more than the "
             f"{free / 2**30:.1f} GiB free here; use fewer --games"
         )
-
-
-_free_memory = validation.free_memory  # (a name of this module: tests replace it)
 
 
 def _play(
