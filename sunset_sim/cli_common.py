@@ -157,7 +157,8 @@ def sigterm_as_interrupt() -> Iterator[None]:
     """SIGTERM raises ``Terminated`` in the main thread for the block (a command's run),
     so that what Ctrl-C cleans up is cleaned up on ``kill`` too; both it and Ctrl-C are
     noted (``files.note_signal``), so that one Python drops (raised in a finalizer) still
-    stops the run before it commits anything. The handlers before are put back after.
+    stops the run before it commits anything. The handlers before are put back after,
+    and the noted signals forgotten.
     Elsewhere than the main thread nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -173,6 +174,9 @@ def sigterm_as_interrupt() -> Iterator[None]:
     finally:
         for kind, handler in previous.items():
             signal.signal(kind, handler if handler is not None else signal.SIG_DFL)
+        # the signals were this run's: an API call after it in the same process (a test
+        # worker, a notebook) must not find them and stop before it writes anything
+        SIGNALS_SEEN.clear()
 
 
 def signal_seen() -> int | None:

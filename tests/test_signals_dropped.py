@@ -100,3 +100,22 @@ def test_a_failure_after_a_dropped_signal_is_the_interrupt(monkeypatch):
     monkeypatch.setattr(tournament, "seatings", failing)
     result = cli("tournament", "--strategy", "greedy", "--strategy", "random", "-n", "20")
     assert isinstance(result.exception, RuntimeError)
+
+
+def test_an_api_write_after_an_interrupted_command_is_not_stopped(tmp_path, monkeypatch):
+    """The signals noted were the command's: a file the API writes after it in the same
+    process (a notebook, a test worker) is written. CI once crashed a test worker here:
+    write_params, run after another test's interrupted command, raised KeyboardInterrupt."""
+    from sunset_sim.analysis import tournament
+
+    real = tournament.seatings
+
+    def noting(*args, **kwargs):
+        files.note_signal(signal.SIGINT)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tournament, "seatings", noting)
+    result = cli("tournament", "--strategy", "greedy", "--strategy", "random", "-n", "20")
+    assert result.exit_code == 130, (result.output, result.exception)
+    path = files.write_atomically(tmp_path / "after.txt", "written\n")
+    assert path.read_text() == "written\n"
