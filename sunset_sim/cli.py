@@ -46,6 +46,7 @@ from sunset_sim.cli_tune import tune_command
 from sunset_sim.cli_watchdog import exit_when_interrupted
 from sunset_sim.cli_whatif import compare_command, sweep_command
 from sunset_sim.strategy import StrategyError, StrategyFault
+from sunset_sim.strategy_path import one_command
 from sunset_sim.validation import InputError
 
 __all__ = ["main", *cli_common.__all__]
@@ -80,7 +81,7 @@ class OneLineErrors(click.Group):
             closed = "standard output is closed, so nothing asked for could be printed"
             error_line(f"{closed}; redirect it to a file or /dev/null instead")
             sys.exit(2)
-        with warnings.catch_warnings(), cli_common.sigterm_as_interrupt():
+        with warnings.catch_warnings(), cli_common.sigterm_as_interrupt(), one_command():
             warnings.showwarning = cli_notes.OneLineWarnings()
             with exit_when_interrupted(own_process=args is None):  # (no args: a script's)
                 return self._main(args, prog_name, complete_var, **extra)

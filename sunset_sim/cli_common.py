@@ -405,11 +405,17 @@ def compile_engine(players) -> None:
         raise CliError(f"--strategy: {error}") from None
 
 
+_NOWHERE: list = []  # the one os.devnull stream of the process, once opened
+
+
 def progress_output(quiet: bool):
     """Where progress bars go: stderr on a terminal; nowhere with --quiet or when stderr is
-    a file or pipe (a bar there is only noise in logs)."""
+    a file or pipe (a bar there is only noise in logs). One os.devnull stream for every
+    command of the process: each interrupted command in a notebook kept its own open."""
     if quiet or not sys.stderr.isatty():
-        return open(os.devnull, "w")  # noqa: SIM115 - closed with the process
+        if not _NOWHERE:
+            _NOWHERE.append(open(os.devnull, "w"))  # noqa: SIM115 - closed with the process
+        return _NOWHERE[0]
     return sys.stderr
 
 

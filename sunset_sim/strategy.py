@@ -324,6 +324,12 @@ class Player:
 _REGISTRY: dict[str, StrategySpec] = {}
 
 
+def forget_registry() -> None:
+    """Empty the registry: the next ``registry()`` call builds it again from the folders
+    named now (``strategy_path.one_command``)."""
+    _REGISTRY.clear()
+
+
 def register(spec: StrategySpec) -> StrategySpec:
     _REGISTRY[spec.name] = spec
     return spec

@@ -20,6 +20,7 @@ import os
 import pkgutil
 import sys
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 # Folders of plug-in strategies named by the user (``--strategy-path``), os.pathsep-separated;
@@ -80,6 +81,33 @@ def forget_modules() -> None:
     for folder in list(_SEEN):
         _forget(Path(folder))
     _SEEN.clear()
+
+
+@contextlib.contextmanager
+def one_command() -> Iterator[None]:
+    """The folders a command line names (``--strategy-path``) are that command's: after
+    it, the variable, ``sys.path`` and the modules imported from them are as before, and
+    the registry is built again. In one process (a notebook's or a test's CliRunner) a
+    later command naming another folder with a strategy of the same name played the first
+    folder's ("the name is taken ...: skipped"), and the API knew the plug-in too."""
+    before = os.environ.get(STRATEGY_PATH_VARIABLE)
+    seen, on_path = set(_SEEN), set(sys.path)
+    try:
+        yield
+    finally:
+        if os.environ.get(STRATEGY_PATH_VARIABLE) != before:
+            added = [f for f in folders() if f not in (before or "").split(os.pathsep)]
+            if before is None:
+                del os.environ[STRATEGY_PATH_VARIABLE]
+            else:
+                os.environ[STRATEGY_PATH_VARIABLE] = before
+            for folder in set(_SEEN) - seen:
+                _forget(Path(folder))
+                del _SEEN[folder]
+            sys.path[:] = [p for p in sys.path if p in on_path or p not in added]
+            from sunset_sim import strategy  # (imported by add_strategy_path already)
+
+            strategy.forget_registry()
 
 
 def folder_strategies(folder: str, spec_type: type) -> list[tuple[object, Path]]:

@@ -339,11 +339,15 @@ def as_cards(
 ) -> CardSet:
     """A card set from a ``CardSet``, a TOML path or None (the packaged set); with
     ``players``, also checked to be playable at that count (enough cards for ``days``)."""
+    from sunset_sim.cards.edit import matching_source
     from sunset_sim.cards.loader import CardSetError, check_playable, load_cards
     from sunset_sim.cards.model import CardSet
 
     if isinstance(cards, CardSet):
-        card_set = cards
+        try:  # (one changed with dataclasses.replace: its own source and hash)
+            card_set = matching_source(cards)
+        except CardSetError as error:
+            raise InputError(f"{name}: {error.problems[0]}") from None
     elif cards is None or isinstance(cards, str | os.PathLike):
         try:
             card_set = load_cards(cards)

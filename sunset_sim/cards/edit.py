@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 
 from sunset_sim.cards.fields import MAX_FAME, MAX_HIKE, MAX_PAINT, format_frame
-from sunset_sim.cards.loader import parse_cards
+from sunset_sim.cards.loader import SOURCE_CHECKED, CardSetError, parse_cards
 from sunset_sim.cards.model import CardSet, Commission, Goal, Landscape, PlanCard
 from sunset_sim.enums import (
     DIRCLASS_NAMES,
@@ -239,6 +239,36 @@ def _edited_path(cards: CardSet, what: str) -> str:
     if cards.path.startswith("<edited: ") and cards.path.endswith(">"):
         return f"{cards.path[:-1]}, {what}>"
     return f"<edited: {what}>"
+
+
+def matching_source(cards: CardSet) -> CardSet:
+    """``cards`` if its cards are those its source text gives, else the same cards read
+    back from their dump (the loader's checks, their own ``source`` and ``content_hash``).
+    A set made with ``dataclasses.replace`` kept the original's source and hash: it was
+    played on the original's cached tables (or the original on its), and recorded as the
+    original. Raises ``CardSetError`` where the changed cards break the loader's rules."""
+    if getattr(cards, SOURCE_CHECKED, False):
+        return cards
+    try:
+        given = parse_cards(cards.source, cards.path)
+    except (CardSetError, TypeError, AttributeError):  # (a source that is not the cards')
+        given = None
+    if given is not None and _cards_of(given) == _cards_of(cards):
+        object.__setattr__(cards, SOURCE_CHECKED, True)
+        return cards
+    path = cards.path if str(cards.path).startswith("<edited") else "<edited in Python>"
+    return parse_cards(dump_cards(cards), path)
+
+
+def _cards_of(cards: CardSet) -> tuple:
+    return (
+        cards.name,
+        cards.features,
+        cards.landscapes,
+        cards.commissions,
+        cards.goals,
+        cards.plans,
+    )
 
 
 def edit_card(cards: CardSet, card_id: str, field: str, steps: int) -> CardSet:

@@ -186,7 +186,7 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
         )  # fmt: skip
         raise CardSetError(chk.problems + too_few)
     assert name is not None and features is not None
-    return CardSet(
+    card_set = CardSet(
         name=name,
         features=features,
         landscapes=tuple(landscapes),
@@ -197,6 +197,13 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
         source=text,
         path=str(path),
     )
+    object.__setattr__(card_set, SOURCE_CHECKED, True)  # (edit.matching_source)
+    return card_set
+
+
+# Set on a CardSet whose cards are those its source text gives: every one the loader
+# made. Not a field: dataclasses.replace makes a new set without it.
+SOURCE_CHECKED = "_source_checked"
 
 
 def _toml_limit(text: str, error: Exception) -> str:
