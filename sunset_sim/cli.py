@@ -298,9 +298,10 @@ def simulate_command(
     if out_path is not None and not dataset:
         if out_path.is_dir():
             raise CliError(f"{out_path}: is a folder (give a folder name without a suffix)")
-        check_output(out_path, force, {"--cards": cards_path})
+        inputs = {"--cards": cards_path, **cli_common.params_inputs(strategy_texts)}
+        check_output(out_path, force, inputs)
         if out_path.suffix.lower() == ".csv":  # its provenance sidecar is written too
-            cli_common.check_companion(sidecar_path(out_path), force, {"--cards": cards_path})
+            cli_common.check_companion(sidecar_path(out_path), force, inputs)
     with contextlib.ExitStack() as stack:
         try:  # connect first: the dataset folder is created only for a run that can start
             runner = stack.enter_context(

@@ -15,7 +15,7 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import click
@@ -441,7 +441,7 @@ def check_output(path: Path, force: bool, inputs: dict[str, Path | None] | None 
     check_replaceable(path, force)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        raise CliError(f"{path}: folder {folder} does not exist")
+        raise CliError(f"{path}: folder {folder} {_not_a_folder(folder)}")
     if not os.access(folder, os.W_OK):
         raise CliError(f"{path}: folder {folder} is not writable")
     hold_output_lock(path)
@@ -450,11 +450,47 @@ def check_output(path: Path, force: bool, inputs: dict[str, Path | None] | None 
     on_interrupt(f"{path} left as it was" if path.exists() else f"nothing written to {path}")
 
 
+def _not_a_folder(folder: Path) -> str:
+    """Why an output's folder is none: "does not exist", or what is there instead."""
+    return "is a file, not a folder" if os.path.lexists(folder) else "does not exist"
+
+
 def check_not_input(path: Path, inputs: dict[str, Path | None] | None) -> None:
     """``path``, to be written, is none of the command's ``inputs`` (option: path)."""
     for option, given in (inputs or {}).items():
         if given is not None and path.exists() and given.exists() and path.samefile(given):
             raise CliError(f"{path}: is the {option} file too; write to another name")
+
+
+def params_inputs(texts: Iterable[str], option: str = "--strategy") -> dict[str, Path | None]:
+    """The params files strategy texts read (``NAME:params=FILE``), by option and text:
+    inputs no output may replace (``tune --opponent balanced:params=t.json`` wrote its
+    --out over t.json, and its record then named the new file as the opponent played)."""
+    found: dict[str, Path | None] = {}
+    for text in texts:
+        for item in text.partition(":")[2].split(","):
+            key, _, value = item.partition("=")
+            if key.strip() == "params" and value.strip():
+                found[f"{option} {text}"] = Path(value.strip())
+    return found
+
+
+def check_inputs_kept(out_dir: Path, inputs: dict[str, Path | None], replaced) -> None:
+    """No input lies in an entry of ``out_dir`` that the command replaces (``replaced``:
+    an entry's name -> whether it does): `report seats.png -o . --force` wrote its plot
+    over the results it read."""
+    if not out_dir.is_dir():
+        return
+    where = out_dir.resolve()
+    for option, given in inputs.items():
+        if given is None or not given.exists():
+            continue
+        path = given.resolve()
+        if where in path.parents and replaced(path.relative_to(where).parts[0]):
+            raise CliError(
+                f"--out {out_dir}: would replace {given} ({option}), one of the names the "
+                "command writes there; move it or write to another folder"
+            )
 
 
 def check_companion(path: Path, force: bool, inputs: dict[str, Path | None] | None = None) -> None:
@@ -525,7 +561,7 @@ def check_out_folder(out_dir: Path, force: bool) -> None:
         raise CliError(f"--out {out_dir}: folder is not empty (use --force to overwrite)")
     parent = out_dir if out_dir.is_dir() else out_dir.parent
     if not parent.is_dir():
-        raise CliError(f"--out {out_dir}: folder {parent} does not exist")
+        raise CliError(f"--out {out_dir}: folder {parent} {_not_a_folder(parent)}")
     if not os.access(parent, os.W_OK):
         raise CliError(f"--out {out_dir}: folder {parent} is not writable")
     hold_output_lock(out_dir)

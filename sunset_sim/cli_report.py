@@ -25,6 +25,7 @@ from sunset_sim.cli_common import (
     RangedInt,
     backend_options,
     cards_option,
+    check_inputs_kept,
     check_out_folder,
     check_players,
     checked,
@@ -35,6 +36,7 @@ from sunset_sim.cli_common import (
     make_seats,
     on_interrupt,
     open_cli_backend,
+    params_inputs,
     parse_rules,
     progress_output,
     rule_option,
@@ -196,6 +198,12 @@ def report_command(
     checked(validation.check_whole, min_group, "--min-group")
     out_dir = Path(out_dir)
     _not_into_the_results(results, out_dir)
+    inputs = {
+        "RESULTS": Path(results) if results is not None else None,
+        "--cards": Path(cards_path) if cards_path is not None else None,
+        **params_inputs(strategy_texts),
+    }
+    check_inputs_kept(out_dir, inputs, _report_owns)
     check_out_folder(out_dir, force)
     rules = parse_rules(rule_texts)
     stream = progress_output(quiet)

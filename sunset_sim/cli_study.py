@@ -16,6 +16,7 @@ from sunset_sim import cli_notes, validation
 from sunset_sim.cli_common import (
     CliError,
     PathText,
+    check_inputs_kept,
     check_out_folder,
     checked,
     checked_field,
@@ -23,6 +24,7 @@ from sunset_sim.cli_common import (
     games_progress,
     on_interrupt,
     open_cli_backend,
+    params_inputs,
     parse_number,
     parse_rules,
     progress_output,
@@ -211,6 +213,8 @@ def study_command(
             raise CliError("--check-field: no strategy given")
         check_field = _entrants(texts, "--check-field")
     out_path = Path(out_path)
+    # (--cards: its own line below)
+    check_inputs_kept(out_path, params_inputs(strategy_texts), STUDY_FILES.__contains__)
     check_out_folder(out_path, force)
     if cards_path is not None and Path(cards_path).name in STUDY_FILES:
         where = Path(cards_path).resolve().parent

@@ -30,6 +30,7 @@ from sunset_sim.cli_common import (
     load_card_set,
     on_interrupt,
     open_cli_backend,
+    params_inputs,
     parse_number,
     parse_rules,
     players_text_option,
@@ -199,7 +200,12 @@ def tune_command(
             f"--out: {out} has a ',', which --strategy {player.spec.name}:params=FILE cannot "
             "take (it separates key=value items); give a name without one"
         )
-    check_output(out, force, {"--cards": cards_path})
+    inputs = {
+        "--cards": cards_path,
+        **params_inputs([strategy], "STRATEGY"),
+        **params_inputs(opponent_texts, "--opponent"),
+    }
+    check_output(out, force, inputs)
 
     progress_stream = progress_output(quiet)
     on_terminal = progress_stream is sys.stderr

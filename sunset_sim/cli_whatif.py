@@ -30,6 +30,7 @@ from sunset_sim.cli_common import (
     load_card_set,
     on_interrupt,
     open_cli_backend,
+    params_inputs,
     parse_number,
     parse_rules,
     players_text_option,
@@ -523,7 +524,7 @@ def sweep_command(
     if plot_path is not None:
         if plot_path.suffix.lower() not in PLOT_SUFFIXES:
             raise CliError(f"--plot: {plot_path} must end in .png, .svg or .pdf")
-        check_output(plot_path, force, {"--cards": cards_path})
+        check_output(plot_path, force, {"--cards": cards_path, **params_inputs(strategy_texts)})
     compile_engine(entrants)
     with (
         open_cli_backend(backend, jobs, scheduler) as runner,

@@ -129,10 +129,13 @@ def read_provenance(path: str | Path, parquet_metadata: dict | None = None) -> d
         raise ValueError(f"{where}: provenance: {error}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{where}: provenance is not a {FORMAT} record")
-    if "version" in data and data["version"] != VERSION:
+    version = data.get("version", VERSION)  # (true == 1 and 1.0 == 1 in Python: not here)
+    if type(version) is not int or version != VERSION:
+        from sunset_sim.records.log import printable
+
+        shown = printable(f'"{version}"', 40) if isinstance(version, str) else _kind(version)
         raise ValueError(
-            f"{where}: provenance version {_kind(data['version'])}; this sunset-sim reads "
-            f"version {VERSION}"
+            f"{where}: provenance version {shown}; this sunset-sim reads version {VERSION}"
         )
     return check_run(data, where)
 

@@ -80,6 +80,13 @@ def test_an_output_folder_needs_its_parent_folder(tmp_path, command):
     assert not (tmp_path / "missing").exists()
 
 
+@pytest.mark.parametrize("out", ["x.parquet", "x/"])
+def test_an_output_under_a_file_says_the_file_is_no_folder(tmp_path, out):
+    (tmp_path / "afile").write_text("mine\n")
+    line = fails(cli("simulate", "-n", "5", "-q", "--out", f"{tmp_path}/afile/{out}"), "folder")
+    assert f"folder {tmp_path / 'afile'} is a file, not a folder" in line
+
+
 def test_a_csv_sidecar_is_not_replaced_without_force(tmp_path):
     """`simulate -o data.csv` replaced a user's data.csv.json (the provenance sidecar) with
     no --force; a folder of that name was reported as data.csv."""

@@ -154,6 +154,9 @@ def test_an_overwritten_csv_never_keeps_another_runs_sidecar(tmp_path, mine):
     ("key", "value", "needle"),
     [
         ("version", 7, "provenance version 7; this sunset-sim reads version 1"),
+        ("version", True, "provenance version true; this sunset-sim reads version 1"),
+        ("version", 1.0, "provenance version 1.0; this sunset-sim reads version 1"),
+        ("version", "1", 'provenance version "1"; this sunset-sim reads version 1'),
         ("games", 999, "games: the record says 999 games, the rows hold 20"),
         ("rules", {"tie_break": "random", "days": 3}, "rules.days: the record says 3 days, "),
         (
@@ -168,6 +171,9 @@ def test_an_overwritten_csv_never_keeps_another_runs_sidecar(tmp_path, mine):
     ],
     ids=[
         "version",
+        "version-true",  # (== 1 in Python: replay refused it, the report took it)
+        "version-float",
+        "version-text",
         "games",
         "days",
         "strategies",

@@ -84,6 +84,14 @@ def _kept_by_two(frame):
             lambda f: f.__setitem__("fame_day6", f["fame_day6"].where(~_game(f), 1000)),
             "column 'fame': not what the fame_day\\* columns give",
         ),
+        (  # (a middle day: only the last was checked, against fame)
+            lambda f: f.__setitem__("fame_day3", f["fame_day3"].where(~_game(f), 30000)),
+            "column 'fame_day3': 30000 is not a fame the seat can have then",
+        ),
+        (
+            lambda f: f.__setitem__("fame_day1", f["fame_day1"].where(~_game(f), 95)),
+            "column 'fame_day1': 95 is not a fame the seat can have then",
+        ),
         (
             lambda f: f.__setitem__("days_played", f["days_played"].where(~_game(f), 5)),
             "column 'fame_day6': -1 is for a day not played",
@@ -105,6 +113,10 @@ def _kept_by_two(frame):
         (  # (a landscape painted twice, back from the discard pile, counts once)
             lambda f: f.__setitem__("painted_0", f["painted_0"].where(~_game(f), 0)),
             "column 'painted_0': not the landscapes of the cards_painted it counts",
+        ),
+        (  # (R-SELL-2: one painting a frame; only its range was checked)
+            lambda f: f.__setitem__("paintings_sold", f["paintings_sold"].where(~_game(f), 99)),
+            "column 'paintings_sold': not the frames of the commissions completed",
         ),
         (
             lambda f: f.__setitem__("goals_won", f["goals_won"].where(~_game(f), 50)),

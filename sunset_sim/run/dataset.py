@@ -174,7 +174,8 @@ class DatasetStore:
         if folder.exists() and not folder.is_dir():
             raise RunError(f"{folder}: exists and is not a folder")
         if not parent.is_dir():
-            raise RunError(f"{folder}: folder {parent} does not exist")
+            missing = "is a file, not a folder" if os.path.lexists(parent) else "does not exist"
+            raise RunError(f"{folder}: folder {parent} {missing}")
         if not folder.exists() and not os.access(parent, os.W_OK):
             raise RunError(f"{folder}: folder {parent} is not writable")
         if folder.exists() and not os.access(folder, os.W_OK):

@@ -115,11 +115,20 @@ def check_card_words(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
         bad = _popcount(completed) != frame["commissions_won"].to_numpy()
         if bad.any():
             raise fail(bad, "commissions_won", "not the number of commissions completed")
+    fame = np.zeros(len(frame), dtype=np.int64)
+    frames = np.zeros(len(frame), dtype=np.int64)  # R-SELL-2: one painting a frame
+    for index, commission in enumerate(cards.commissions):
+        bit = (completed[:, index // 64] >> np.uint64(index % 64)) & np.uint64(1)
+        fame += bit.astype(np.int64) * commission.fame
+        frames += bit.astype(np.int64) * len(commission.frames)
+    if "paintings_sold" in frame:
+        bad = frames != frame["paintings_sold"].to_numpy()
+        if bad.any():
+            raise fail(
+                bad, "paintings_sold", f"not the frames of the commissions completed in card "
+                f"set {cards.name!r} (one painting a frame)",
+            )  # fmt: skip
     if "fame_commissions" in frame:  # (another card set's games: their fame differs)
-        fame = np.zeros(len(frame), dtype=np.int64)
-        for index, commission in enumerate(cards.commissions):
-            bit = (completed[:, index // 64] >> np.uint64(index % 64)) & np.uint64(1)
-            fame += bit.astype(np.int64) * commission.fame
         bad = fame != frame["fame_commissions"].to_numpy()
         if bad.any():
             raise fail(
@@ -277,3 +286,40 @@ def _check_whole_days(frame: pd.DataFrame) -> None:
                 f"{', '.join(map(str, sorted(days)))} of 1 to {every[-1]}: a cut or edited "
                 "file)"
             )
+
+
+def check_day_fame(frame: pd.DataFrame, cards: CardSet) -> None:
+    """Each day's fame (``fame_day{d}``, R-END-2 at the end of its hike phase) lies
+    between the fame of the commissions completed and the goals kept by then and that
+    plus half the icons of every landscape the seat painted in the game (its unsold
+    paintings are some of those, each held once at a time). Only the last day's was
+    checked (against ``fame``): a fame of 30,000 on day 3 moved plan cards' "fame gained"
+    by tens of points in a report that ended 0."""
+    days = [day for day in _days_of(frame, "commissions_day") if f"fame_day{day}" in frame]
+    painted = _words(frame, "painted_")
+    needed = [f"{name}{day}" for name in ("goal_day", "goal_card_day") for day in days]
+    if not days or painted is None or not all(c in frame for c in needed):
+        return
+    icons = np.zeros(len(frame), dtype=np.int64)
+    for index, landscape in enumerate(cards.landscapes[: 64 * painted.shape[1]]):
+        bit = (painted[:, index // 64] >> np.uint64(index % 64)) & np.uint64(1)
+        icons += bit.astype(np.int64) * landscape.icons
+    goal_fame = np.array([goal.fame for goal in cards.goals] + [0], dtype=np.int64)
+    commission_fame = np.array([c.fame for c in cards.commissions], dtype=np.int64)
+    earned = np.zeros(len(frame), dtype=np.int64)  # commissions and goals, through the day
+    for day in days:
+        words = _words(frame, f"commissions_day{day}_")
+        for index in range(min(len(commission_fame), 64 * words.shape[1])):
+            bit = (words[:, index // 64] >> np.uint64(index % 64)) & np.uint64(1)
+            earned += bit.astype(np.int64) * commission_fame[index]
+        kept = (np.maximum(frame[f"goal_day{day}"].to_numpy(), 0) & GOAL_FLAG_KEPT) != 0
+        earned += kept * goal_fame[frame[f"goal_card_day{day}"].to_numpy().astype(np.int64)]
+        fame = frame[f"fame_day{day}"].to_numpy().astype(np.int64)
+        bad = (fame != -1) & ((fame < earned) | (fame > earned + icons // 2))
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise _fail(
+                frame, bad, f"fame_day{day}", f"{fame[row]} is not a fame the seat can have "
+                f"then: {earned[row]} from its commissions and goals by that day, plus at most "
+                f"{icons[row] // 2} from its unsold paintings",
+            )  # fmt: skip

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis import stats
-from sunset_sim.analysis.report.checks import check_card_days, check_card_words
+from sunset_sim.analysis.report.checks import check_card_days, check_card_words, check_day_fame
 from sunset_sim.analysis.report.model import MIN_SAMPLES, TOO_FEW, ReportInputError
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.jit import jit
@@ -336,6 +336,7 @@ def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
         days_played = np.full(len(frame), max(days, default=0), dtype=np.int16)
     check_card_words(frame, cards, players)
     check_card_days(frame, cards, players)
+    check_day_fame(frame, cards)
     codes, labels = strategy_codes(frame["strategy"])
     return _Data(
         frame=frame,
