@@ -110,6 +110,14 @@ def one_command() -> Iterator[None]:
             strategy.forget_registry()
 
 
+def _shown(path: str | Path) -> str:
+    """A path in a warning, its control characters escaped (``\\n``): the one-line
+    warnings join a message's lines, so a newline in a folder's name read as a space."""
+    from sunset_sim.validation import one_line
+
+    return one_line(str(path), None)
+
+
 def folder_strategies(folder: str, spec_type: type) -> list[tuple[object, Path]]:
     """The ``STRATEGY`` of each module in ``folder`` and the module's file, imported under
     its own name with the folder on ``sys.path`` (so its modules may import each other).
@@ -119,7 +127,7 @@ def folder_strategies(folder: str, spec_type: type) -> list[tuple[object, Path]]
     noted as they are now (``edited``)."""
     path = Path(folder)
     if not path.is_dir():
-        warnings.warn(f"strategy path {folder}: not a folder", stacklevel=3)
+        warnings.warn(f"strategy path {_shown(folder)}: not a folder", stacklevel=3)
         return []
     key, files = str(path.resolve()), _files(path)
     if _SEEN.get(key, files) != files:  # edited since imported: import its modules again
@@ -137,13 +145,13 @@ def folder_strategies(folder: str, spec_type: type) -> list[tuple[object, Path]]
         except (Exception, SystemExit) as error:  # noqa: BLE001 - a broken plug-in must not
             # break the tool (nor end it: sys.exit() at import is SystemExit)
             problem = f"exited (SystemExit: {error})" if isinstance(error, SystemExit) else error
-            warnings.warn(f"strategy module {path / module.name}: {problem}", stacklevel=3)
+            warnings.warn(f"strategy module {_shown(path / module.name)}: {problem}", stacklevel=3)
             continue
         source = Path(getattr(imported, "__file__", None) or path / module.name)
         home = source.resolve().parent.parent if module.ispkg else source.resolve().parent
         if home != path.resolve():  # the name was taken before this file (json.py, ...)
             warnings.warn(
-                f"strategy module {path / module.name}: the module name {module.name!r} is "
+                f"strategy module {_shown(path / module.name)}: the module name {module.name!r} is "
                 f"already taken by {getattr(imported, '__file__', None) or 'a built-in module'} "
                 "(rename the file): skipped",
                 stacklevel=3,
@@ -154,7 +162,7 @@ def folder_strategies(folder: str, spec_type: type) -> list[tuple[object, Path]]
             found.append((spec, source))
         elif spec is not None:
             warnings.warn(
-                f"strategy module {source}: STRATEGY is not a StrategySpec "
+                f"strategy module {_shown(source)}: STRATEGY is not a StrategySpec "
                 f"({type(spec).__name__}): skipped",
                 stacklevel=3,
             )

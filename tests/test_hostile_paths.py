@@ -503,3 +503,17 @@ def test_a_report_is_not_written_into_the_dataset_folder_it_reads(tmp_path):
         fails(cli("report", folder, "-o", out, "--force", "-q"), "is the results folder")
     assert sorted(p.name for p in folder.iterdir()) == before
     ok(cli("report", folder, "-o", tmp_path / "rep", "-q"))
+
+
+def test_a_newline_in_a_strategy_path_folder_is_shown_escaped(monkeypatch):
+    """The one-line warnings join a message's lines: the newline read as a space."""
+    from sunset_sim import strategy
+
+    monkeypatch.setenv(strategy.STRATEGY_PATH_VARIABLE, "/nonexistent\nfolder")
+    strategy.forget_registry()
+    try:
+        result = cli("strategies")
+    finally:
+        monkeypatch.delenv(strategy.STRATEGY_PATH_VARIABLE)
+        strategy.forget_registry()
+    assert "warning: strategy path /nonexistent\\nfolder: not a folder" in result.stderr
