@@ -61,7 +61,11 @@ def test_a_results_file_is_not_replaced_after_a_dropped_sigterm(tmp_path, monkey
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv"]
 
 
-def test_a_command_that_writes_nothing_still_ends_interrupted(monkeypatch):
+def test_a_command_that_writes_nothing_still_ends_interrupted(monkeypatch, tmp_path):
+    """... and the signals noted were the command's: a file the API writes after it in
+    the same process (a notebook, a test worker) is written. CI once crashed a test
+    worker: write_params, after another test's interrupted command, raised
+    KeyboardInterrupt."""
     from sunset_sim.analysis import tournament
 
     real = tournament.seatings
@@ -73,6 +77,11 @@ def test_a_command_that_writes_nothing_still_ends_interrupted(monkeypatch):
     monkeypatch.setattr(tournament, "seatings", noting)
     result = cli("tournament", "--strategy", "greedy", "--strategy", "random", "-n", "20")
     assert result.exit_code == 130, (result.output, result.exception)
+    try:  # (a KeyboardInterrupt here would end the whole test session, not this test)
+        files.write_atomically(tmp_path / "after.txt", "written\n")
+    except KeyboardInterrupt:
+        pytest.fail("the interrupted command's signal stopped a later write")
+    assert (tmp_path / "after.txt").read_text() == "written\n"
     # and the next run starts afresh: the signal was this run's
     monkeypatch.setattr(tournament, "seatings", real)
     again = cli("tournament", "--strategy", "greedy", "--strategy", "random", "-n", "20")
@@ -100,22 +109,3 @@ def test_a_failure_after_a_dropped_signal_is_the_interrupt(monkeypatch):
     monkeypatch.setattr(tournament, "seatings", failing)
     result = cli("tournament", "--strategy", "greedy", "--strategy", "random", "-n", "20")
     assert isinstance(result.exception, RuntimeError)
-
-
-def test_an_api_write_after_an_interrupted_command_is_not_stopped(tmp_path, monkeypatch):
-    """The signals noted were the command's: a file the API writes after it in the same
-    process (a notebook, a test worker) is written. CI once crashed a test worker here:
-    write_params, run after another test's interrupted command, raised KeyboardInterrupt."""
-    from sunset_sim.analysis import tournament
-
-    real = tournament.seatings
-
-    def noting(*args, **kwargs):
-        files.note_signal(signal.SIGINT)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(tournament, "seatings", noting)
-    result = cli("tournament", "--strategy", "greedy", "--strategy", "random", "-n", "20")
-    assert result.exit_code == 130, (result.output, result.exception)
-    path = files.write_atomically(tmp_path / "after.txt", "written\n")
-    assert path.read_text() == "written\n"
