@@ -67,6 +67,18 @@ def compiled_engine() -> None:
         print(f"\n(compiled the engine and the built-in strategies in {seconds:.0f} s)")
 
 
+@pytest.fixture(autouse=True)
+def no_signal_left_noted():
+    """No test leaves a noted signal behind: the next test's writes on the same worker
+    would raise KeyboardInterrupt, which ends the worker (a CI run lost one so)."""
+    from sunset_sim import files
+
+    yield
+    left = list(files.SIGNALS_SEEN)
+    files.SIGNALS_SEEN.clear()
+    assert not left, f"signals left noted after the test: {left}"
+
+
 @pytest.fixture(scope="session")
 def cards() -> CardSet:
     return _DEFAULT_CARDS
