@@ -339,9 +339,13 @@ class Summary:
 
 
 def mean_ci(n: float, total: float, total_squares: float) -> tuple[float, float]:
-    """Mean and the half-width of its 95% confidence interval from count, sum, sum of squares."""
+    """Mean and the half-width of its 95% confidence interval from count, sum, sum of
+    squares; the half-width is NaN for fewer than 2 (one game has no spread to measure:
+    "28 (28 to 28)" claimed certainty), as ``stats.mean_ci_sums`` gives it."""
     if n == 0:
         return float("nan"), float("nan")
     mean = total / n
-    variance = max(total_squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    if n < 2:
+        return mean, float("nan")
+    variance = max(total_squares / n - mean * mean, 0.0) * n / (n - 1)
     return mean, Z95 * (variance / n) ** 0.5

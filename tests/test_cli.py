@@ -269,6 +269,17 @@ def test_simulate_table_win_shares_add_up(json_table):
     assert (table["mean_fame"] < table["mean_fame_ci_high"]).all()
 
 
+def test_one_game_gives_a_mean_fame_without_an_interval():
+    """One game has no spread: "28 (28 to 28)" claimed certainty; tournament and sweep
+    already gave no interval there."""
+    result = cli("simulate", "--games", "1", "--players", "2", "--strategy", "greedy",
+                 "--strategy", "random", "--jobs", "1", "--format", "json")  # fmt: skip
+    rows = json.loads(ok(result))["strategies"]
+    assert [row["n"] for row in rows] == [1, 1]
+    assert all(row["mean_fame_ci_low"] is None and row["mean_fame_ci_high"] is None for row in rows)
+    assert all(row["win_share_ci_high"] > row["win_share_ci_low"] for row in rows)  # (Wilson's)
+
+
 def test_simulate_table_matches_the_rows(json_table, frame):
     by_strategy = frame.groupby("strategy", observed=True)
     for row in json_table.itertuples():

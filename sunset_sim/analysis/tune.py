@@ -527,9 +527,8 @@ def tune(
         )
     validation = pd.DataFrame([_row("tuned", shares[0]), _row("default", shares[1])])
     per_deal = (shares[0] - shares[1]).mean(axis=0)
+    # (one deal: no spread, a NaN half-width; it read +0.0000 to +0.0000)
     mean, half = mean_ci(per_deal.size, per_deal.sum(), (per_deal**2).sum())
-    if per_deal.size < 2:  # no spread from one deal: no interval (it read +0.0000 to +0.0000)
-        half = math.nan
     return TuneResult(
         strategy=spec.name,
         opponents=[p.name for p in field_players[: len(chosen)]],
