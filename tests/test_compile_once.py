@@ -364,10 +364,19 @@ def test_missing_parts_are_split_over_the_cores_longest_first(monkeypatch):
 
 def test_children_compile_into_the_cache_this_process_then_loads(tmp_path, monkeypatch):
     """Two plug-ins never compiled before (their text is new): one child process each
-    compiles its adapter into the disk cache; this process then finds both cached."""
+    compiles its adapter into the disk cache; this process then finds both cached. The
+    children import this process's package, never a ``sunset_sim`` folder in the current
+    one (``-m`` put it first on their path: a tester's file ran in both)."""
     from sunset_sim import strategy as strategy_module
     from sunset_sim.engine import compiling
 
+    shadowed = tmp_path / "here"
+    (shadowed / "sunset_sim").mkdir(parents=True)
+    marker = tmp_path / "shadow-imported"
+    (shadowed / "sunset_sim" / "__init__.py").write_text(
+        f"open({str(marker)!r}, 'a').write('imported')\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(shadowed)
     token = uuid.uuid4().hex[:12]
     names = []
     for number in (1, 2):
@@ -401,6 +410,7 @@ def test_children_compile_into_the_cache_this_process_then_loads(tmp_path, monke
         assert compiling._compile_in_children(groups, times) == set(names)
         assert set(times) == {f"strategy:{name}" for name in names}
         assert compiling.missing(specs) == []  # both are on disk now: loading, not compiling
+        assert not marker.exists()
     finally:
         forget_compiled(*(f"child_plugin_{number}_{token}" for number in (1, 2)))
 

@@ -10,7 +10,7 @@ machine.
 
 numba compiles on one core and holds the GIL while it does, so when several parts are
 missing and the disk cache can be written, ``prepare`` compiles them in child processes,
-one per core (``python -m sunset_sim.engine.compiling PART ...``), and then loads them
+one per core (``CHILD``: the package this process runs, compiling PART ...), and then loads them
 from the cache: on 2 cores the engine and the nine built-ins compile in about half the
 time. A part a child cannot compile (a strategy defined in this process only, a failed
 child) is compiled here as before.
@@ -272,12 +272,39 @@ def _child_groups(specs: tuple[StrategySpec, ...], todo: list[str], times: dict)
     return groups
 
 
+# A child's program (``python -P -c CHILD ROOT PARENT PART ...``). ``-m`` put the current
+# folder first on the path: a ``sunset_sim`` folder there was imported instead of the
+# package this process runs (a tester's file ran in both children). So ``-P`` and the
+# folder holding this process's package, for that import only. Linux ends the child
+# with its parent (PR_SET_PDEATHSIG): a parent killed with SIGKILL left its children
+# compiling for minutes (numba holds the GIL: no thread of the child could watch).
+CHILD = """\
+import os, sys
+root, parent = sys.argv.pop(1), int(sys.argv.pop(1))
+try:
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+except (OSError, AttributeError):
+    pass
+if os.getppid() != parent:
+    sys.exit(1)
+sys.path.insert(0, root)
+import sunset_sim
+sys.path.remove(root)
+from sunset_sim.engine import compiling
+sys.exit(compiling._child_main(sys.argv[1:]))
+"""
+
+
 def _compile_in_children(groups: list[list[str]], times: dict) -> set[str]:
     """Compile each group in a child process, all at once, into the disk cache; the
     names compiled there, their times merged into ``times``."""
+    import sunset_sim
+
+    root = str(Path(sunset_sim.__file__).resolve().parent.parent)
     children = [
         subprocess.Popen(
-            [sys.executable, "-m", "sunset_sim.engine.compiling", *group],
+            [sys.executable, "-P", "-c", CHILD, root, str(os.getpid()), *group],
             env={**os.environ, JOBS_VARIABLE: "1"},  # a child compiles in itself only
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -377,8 +404,3 @@ __all__ = [
     "not_compilable",
     "prepare",
 ]
-
-if __name__ == "__main__":  # a child of _compile_in_children: run the package's own copy
-    from sunset_sim.engine import compiling
-
-    sys.exit(compiling._child_main(sys.argv[1:]))
