@@ -196,3 +196,51 @@ def test_a_worker_with_other_code_stops_the_run(cluster, monkeypatch, tmp_path):
     address = cluster.scheduler_address
     result = cli(*RUN, "--backend", "dask", "--scheduler", address, "--out", tmp_path / "x")
     fails(result, "runs other engine or strategy code than this machine", "here driver-code")
+
+
+@pytest.mark.parametrize("case", ["killed", "no worker"])
+def test_a_cluster_that_fails_mid_run_ends_it_in_one_line(monkeypatch, case):
+    """A chunk whose worker dies: with no failure allowed the scheduler gives the task up
+    (KilledWorker), which left joblib waiting forever; a worker without a nanny to start
+    it again leaves the cluster without one, where the run also waited forever. Each ends
+    the run with a RunError of one line."""
+    import os
+    import subprocess
+
+    distributed = pytest.importorskip("distributed")
+    dask = pytest.importorskip("dask")
+    from sunset_sim.run import backends
+
+    def dies(*args, **kwargs):
+        os._exit(1)
+
+    monkeypatch.setattr(backends, "play_chunk", dies)
+    monkeypatch.setenv(backends.TIMEOUT_VARIABLE, "2")
+    worker = None
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0 if case == "killed" else 9}),
+        distributed.LocalCluster(
+            n_workers=1 if case == "killed" else 0, threads_per_worker=1, processes=True,
+            host="127.0.0.1", dashboard_address=None,
+        ) as lonely,
+    ):  # fmt: skip
+        address = lonely.scheduler_address
+        try:
+            if case == "no worker":
+                worker = subprocess.Popen(
+                    [sys.executable, "-m", "distributed.cli.dask_worker", address,
+                     "--no-nanny", "--nthreads", "1", "--no-dashboard"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )  # fmt: skip
+                with distributed.Client(address) as client:
+                    client.wait_for_workers(1, timeout=120)
+            with pytest.raises(RunError) as caught:
+                simulate(40, 2, ["greedy"], seed=1, backend="dask", scheduler=address)
+        finally:
+            if worker is not None:
+                worker.kill()
+                worker.wait(timeout=60)
+    message = str(caught.value)
+    expected = "KilledWorker" if case == "killed" else "the cluster has had no worker for 2 s"
+    assert expected in message and "\n" not in message, message
+    assert message.startswith(f"--scheduler {address}: ")
