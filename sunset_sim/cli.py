@@ -15,14 +15,13 @@ import warnings
 
 import click
 
-from sunset_sim import cli_common, cli_notes, cli_tables, validation
+from sunset_sim import cli_common, cli_notes, cli_outputs, cli_tables, validation
 from sunset_sim.cli_catalog import cards_command, strategies_command
 from sunset_sim.cli_common import (
     CliError,
     backend_options,
     cards_option,
     check_fast,
-    check_output,
     check_players,
     checked,
     compile_engine,
@@ -31,7 +30,6 @@ from sunset_sim.cli_common import (
     load_card_set,
     make_seats,
     on_interrupt,
-    output_kind,
     parse_rules,
     progress_output,
     rule_option,
@@ -39,6 +37,7 @@ from sunset_sim.cli_common import (
 )
 from sunset_sim.cli_engine import cache_group, warmup_command
 from sunset_sim.cli_games import play_command, replay_command
+from sunset_sim.cli_outputs import check_output, output_kind
 from sunset_sim.cli_report import report_command
 from sunset_sim.cli_study import study_command, value_command
 from sunset_sim.cli_tournament import tournament_command
@@ -298,10 +297,10 @@ def simulate_command(
     if out_path is not None and not dataset:
         if out_path.is_dir():
             raise CliError(f"{out_path}: is a folder (give a folder name without a suffix)")
-        inputs = {"--cards": cards_path, **cli_common.params_inputs(strategy_texts)}
+        inputs = {"--cards": cards_path, **cli_outputs.params_inputs(strategy_texts)}
         check_output(out_path, force, inputs)
         if out_path.suffix.lower() == ".csv":  # its provenance sidecar is written too
-            cli_common.check_companion(sidecar_path(out_path), force, inputs)
+            cli_outputs.check_companion(sidecar_path(out_path), force, inputs)
     with contextlib.ExitStack() as stack:
         try:  # connect first: the dataset folder is created only for a run that can start
             runner = stack.enter_context(

@@ -12,12 +12,10 @@ from sunset_sim import cli_common, cli_notes
 from sunset_sim.cli_common import (
     CliError,
     cards_option,
-    check_output,
     check_players,
     load_card_set,
     make_seats,
     on_interrupt,
-    params_inputs,
     parse_rules,
     players_option,
     rule_option,
@@ -25,6 +23,7 @@ from sunset_sim.cli_common import (
     write_atomically,
 )
 from sunset_sim.cli_engine import announce_reference_compile
+from sunset_sim.cli_outputs import check_output, params_inputs
 
 
 @click.command("play")

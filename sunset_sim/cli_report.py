@@ -25,8 +25,6 @@ from sunset_sim.cli_common import (
     RangedInt,
     backend_options,
     cards_option,
-    check_inputs_kept,
-    check_out_folder,
     check_players,
     checked,
     checked_field,
@@ -36,12 +34,12 @@ from sunset_sim.cli_common import (
     make_seats,
     on_interrupt,
     open_cli_backend,
-    params_inputs,
     parse_rules,
     progress_output,
     rule_option,
     strategy_option,
 )
+from sunset_sim.cli_outputs import check_inputs_kept, check_out_folder, params_inputs
 from sunset_sim.cli_tables import (
     one_table_format_option,
     print_tables,

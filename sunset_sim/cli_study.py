@@ -16,20 +16,18 @@ from sunset_sim import cli_notes, validation
 from sunset_sim.cli_common import (
     CliError,
     PathText,
-    check_inputs_kept,
-    check_out_folder,
     checked,
     checked_field,
     compile_engine,
     games_progress,
     on_interrupt,
     open_cli_backend,
-    params_inputs,
     parse_number,
     parse_rules,
     progress_output,
     text_option,
 )
+from sunset_sim.cli_outputs import check_inputs_kept, check_out_folder, params_inputs
 from sunset_sim.cli_tables import (
     print_tables,
 )

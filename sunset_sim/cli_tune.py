@@ -21,7 +21,6 @@ from sunset_sim.cli_common import (
     PathText,
     backend_options,
     cards_option,
-    check_output,
     check_players,
     checked,
     compile_engine,
@@ -30,7 +29,6 @@ from sunset_sim.cli_common import (
     load_card_set,
     on_interrupt,
     open_cli_backend,
-    params_inputs,
     parse_number,
     parse_rules,
     players_text_option,
@@ -38,6 +36,7 @@ from sunset_sim.cli_common import (
     rule_option,
     text_option,
 )
+from sunset_sim.cli_outputs import check_output, params_inputs
 from sunset_sim.cli_tables import (
     one_table_format_option,
     print_table,

@@ -204,7 +204,7 @@ def test_a_refused_csv_leaves_no_sidecar_of_its_own_beside_another_file(
 
 
 def test_a_folder_output_through_a_link_or_replaced_by_a_file_is_kept(tmp_path):
-    from sunset_sim.cli_common import keep_what_appears
+    from sunset_sim.cli_outputs import keep_what_appears
     from sunset_sim.files import folder_written_whole
 
     real, link, spot = tmp_path / "real", tmp_path / "link", tmp_path / "spot"

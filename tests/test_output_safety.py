@@ -265,7 +265,7 @@ def test_a_folder_is_written_whole_or_not_at_all(tmp_path, monkeypatch, command,
     Before, the old files were deleted first and the new ones left half-written."""
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "runs" / "out"
-    out.parent.mkdir()  # the folder --out goes in must exist (cli_common.check_out_folder)
+    out.parent.mkdir()  # the folder --out goes in must exist (cli_outputs.check_out_folder)
     before = old_folder(out) if existing else None
     if fault == "full-disk":
         fail_on_write(monkeypatch, 3, OSError(28, "No space left on device"))
