@@ -336,7 +336,12 @@ def report_command(
         meta = {"games": [int(reports[c].meta["games"]) for c in counts], "players": counts}
         parts = [f"{reports[c].meta['games']:,} games at {c} players" for c in counts]
         played_text = ", ".join(parts[:-1]) + f" and {parts[-1]}"
+    aliases = report.meta.get("aliases") or {}
+    if aliases:  # the table shows them; what they stand for (report.md's header lists them too)
+        meta["aliases"] = dict(aliases)
     print_tables([("strategies", "", headline)], table_format, None, meta)
+    if aliases:
+        cli_notes.say("short labels: " + "; ".join(f"{a} = {f}" for f, a in aliases.items()))
     for note in report.notes:  # notes and where the files went: status lines, on stderr
         cli_notes.say(f"note: {note}")
     cli_notes.say(

@@ -213,6 +213,18 @@ def test_default_set_identity(cards: CardSet) -> None:
     assert load_cards(str(DEFAULT_TOML)).commissions == cards.commissions
 
 
+def test_a_set_saved_with_windows_line_endings_has_the_same_hash(cards: CardSet, tmp_path):
+    """--resume and replay compare the hash: a CRLF copy of the file was refused as
+    another set. Its text keeps the CRLF (suggested cards write the file's endings)."""
+    crlf = tmp_path / "crlf.toml"
+    crlf.write_bytes(cards.source.replace("\n", "\r\n").encode())
+    loaded = load_cards(crlf)
+    assert loaded.content_hash == cards.content_hash
+    assert "\r\n" in loaded.source
+    edited = parse_cards(cards.source.replace("fame = 5", "fame = 4", 1))
+    assert edited.content_hash != cards.content_hash
+
+
 def test_default_set_playable_for_two_to_four_players(cards: CardSet) -> None:
     for players in (2, 3, 4):
         assert check_playable(cards, players) == []

@@ -4,12 +4,14 @@ old report, or checks one of the rules that keep findings honest."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from conftest import cli, ok
 
 import sunset_sim
 from sunset_sim.analysis.report import build_report
@@ -582,3 +584,17 @@ def test_a_strategys_finding_from_fixed_seats_says_its_seat_is_in_it(report):
 
     rotated = finding_candidates(report.tables, False, 30)  # (as from rotated seats)
     assert rotated and all("advantage" not in candidate[7] for candidate in rotated)
+
+
+def test_report_command_says_what_its_short_labels_stand_for(tmp_path):
+    """The printed table shows ``balanced*``: stderr says it is balanced:params=tuned (it
+    was only in report.md), and --format json carries the aliases with the rows."""
+    args = ["report", "--games", "30", "-p", "2", "--strategy", "balanced:params=tuned"]
+    args += ["--strategy", "greedy", "--study-games", "0", "--jobs", "1", "--out"]
+    result = cli(*args, tmp_path / "a")
+    assert "balanced*" in ok(result)
+    assert "short labels: balanced* = balanced:params=tuned" in result.stderr
+    result = cli(*args, tmp_path / "b", "--format", "json", "-q")
+    payload = json.loads(ok(result))
+    assert payload["aliases"] == {"balanced:params=tuned": "balanced*"}
+    assert {row["strategy"] for row in payload["strategies"]} == {"balanced*", "greedy"}

@@ -70,8 +70,10 @@ class CardSetError(InputError):
 
 
 def content_hash(text: str) -> str:
-    """First 16 hex digits of the SHA-256 of the text: identifies a card set in records."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    """First 16 hex digits of the SHA-256 of the text: identifies a card set in records.
+    Windows line endings count as Unix ones: a file re-saved with CRLF is the same set to
+    --resume and replay, as it is to compare (its text, suggested cards' too, keeps them)."""
+    return hashlib.sha256(text.replace("\r\n", "\n").encode("utf-8")).hexdigest()[:16]
 
 
 def parse_cards(text: str, path: str = "<string>") -> CardSet:
