@@ -166,8 +166,9 @@ def study_command(
     \b
     Then read DIR/study.md and DIR/suggestions.csv, and check the suggested set:
       sunset-sim study --strategy balanced --strategy greedy --out study
-      sunset-sim compare --strategy balanced --strategy greedy \\
+      sunset-sim compare --strategy balanced --strategy greedy --seed 1 \\
           --a-cards study/original-cards.toml --b-cards study/suggested-cards.toml
+    (--seed 1: deals the study, on seed 0, did not play; study.md prints the line.)
     Results are bot-versus-bot: they describe these strategies, not human play.
     """
     from sunset_sim.analysis.experiments import restrictions_for

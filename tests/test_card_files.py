@@ -248,6 +248,14 @@ BAD_CASES = [
         "frames[1]",
         "no landscape in the set can match 'mountain mountain'",
     ),
+    (  # each frame fits the one such card, both never at once (one painting a frame)
+        "frames-never-filled-together",
+        '["mountain ?..."]',
+        '["mountain flower", "mountain ?"]',
+        "C01",
+        "frames",
+        "only 1 landscape(s) in the set can fill 2 of its frames",
+    ),
     (
         "frame-never-matched-wild",
         '["mountain ?..."]',

@@ -59,9 +59,12 @@ def test_the_check_fields_mark_says_what_that_field_found():
          "value_ci_low": -0.29, "value_ci_high": 0.01, "status": "below", "target_low": 0.05,
          "target_high": 0.4, "holds_in_check_field": True, "check_field_status": "unsettled",
          "check_field_value": -0.1, "check_field_value_ci_low": -0.32,
-         "check_field_value_ci_high": 0.12}
+         "check_field_value_ci_high": 0.12, "n": 600, "measured_on": "fresh"}
     )  # fmt: skip
     line = outside_text(row)
+    # judged on fresh deals alone, it says so (its value differs from the Values table's)
+    assert "(-0.29 to 0.01, n = 600 fresh deals), below its target" in line
+    assert "n = 600), below" in outside_text(row.replace({"fresh": "study"}))
     assert line.endswith(
         "; the check field cannot tell on its deals: unsettled, -0.10 (-0.32 to 0.12)"
     )

@@ -351,18 +351,14 @@ class _Batch:
     games = 100
     tables = [[], []]
 
-    def __init__(self, after: tuple[float, float, float]) -> None:
+    def __init__(self, after: tuple[float, float, float], use_rate: float = 0.5) -> None:
         self.after = after
+        self.use_rate = use_rate
 
     def value(self, cards, restriction) -> dict:
         v = (1.0, 0.9, 1.1) if cards is DEFAULT else self.after
-        return dict(
-            zip(
-                ("value_per_fame", "value_per_fame_ci_low", "value_per_fame_ci_high"),
-                v,
-                strict=True,
-            )
-        )
+        names = ("value_per_fame", "value_per_fame_ci_low", "value_per_fame_ci_high")
+        return {**dict(zip(names, v, strict=True)), "use_rate": self.use_rate}
 
     def forget(self, cards) -> None:
         pass
@@ -400,6 +396,28 @@ def test_a_verification_at_the_bands_edge_plays_more_fresh_deals():
     assert "(0.29 to 0.39, 400 fresh deals) still reaches outside" in note
     (clear,) = verify((0.20, 0.15, 0.25))
     assert _unsettled_note(clear) == ""
+
+
+def test_a_step_at_which_nobody_used_the_card_is_not_the_nearest_step():
+    """An edit outside its band whose CI still reaches it is kept for ``suggest``'s
+    nearest step, unless the seat never used the card on any batch: then no game changed
+    and its CI is only the bound of one that might (C07 3 -> 1, sold by nobody, was
+    suggested as "within the noise of its target")."""
+    target = pd.Series({"family": "commission", "card": "C05", "status": "above"})
+
+    def near_after(use_rate, after=(0.0, -0.3, 0.3)):
+        near, outside = [], []
+        batches = [_Batch(after, use_rate) for _ in range(VERIFY_ROUNDS)]
+        rows = _verified_rows(
+            batches, DEFAULT, target, {"fame": -2}, lambda _: None, lambda _: (0.04, 0.23),
+            outside, near,
+        )  # fmt: skip
+        assert rows == [] and len(outside) == 1  # outside by its value either way
+        return near
+
+    assert near_after(0.0) == []
+    assert len(near_after(0.02)) == 1  # sold now and then: its CI is the noise's
+    assert len(near_after(float("nan"))) == 1  # not known: judged by the CI alone
 
 
 def test_study_files_describe_the_targets_the_study_was_given(tmp_path):

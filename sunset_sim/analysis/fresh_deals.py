@@ -20,6 +20,7 @@ __all__ = [
     "VERIFY_ROUNDS",
     "fresh_batches",
     "measured_metric",
+    "metric_and_use",
     "pooled",
     "refine_targets",
     "straddles",
@@ -31,7 +32,17 @@ Status = Callable[[str], None]
 
 def measured_metric(lab: Lab, cards: CardSet, family: str, card: str) -> tuple:
     """The family's target metric (value, or value per fame point) with its CI."""
+    return _metric(lab.value(cards, Restriction(family, card)), family)
+
+
+def metric_and_use(lab: Lab, cards: CardSet, family: str, card: str) -> tuple[tuple, float]:
+    """``measured_metric`` and how often the restricted seat used the card (``use_rate``:
+    0 where no game changed, and the CI is only the bound of one that might)."""
     row = lab.value(cards, Restriction(family, card))
+    return _metric(row, family), row["use_rate"]
+
+
+def _metric(row: dict, family: str) -> tuple:
     name = METRIC[family]
     return row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"]
 

@@ -46,6 +46,12 @@ STUDY_FILES = (
 )
 
 
+def _rules_text(settings: dict) -> str:
+    """The rule options a study played (``days=4``: said only in its compare line)."""
+    rules = settings.get("rules") or {}
+    return ", ".join(f"{key}={value}" for key, value in rules.items()) or "the defaults"
+
+
 def compare_command(study: Study, cards_file: str, suggested_file: str) -> str:
     """The ``sunset-sim compare`` line that plays the original against the suggested set,
     on deals of another seed than the study's (without one, compare played seed 0: a
@@ -228,9 +234,17 @@ def outside_text(row: pd.Series) -> str:
     d = telling_digits(row["value"], row["target_low"], row["target_high"])
     return (
         f"{row['family']} {row['card']}: {row['metric']} {row['value']:.{d}f} "
-        f"({row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}), {row['status']} its target "
+        f"({row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}, {_deals(row)}), "
+        f"{row['status']} its target "
         f"{row['target_low']:.{d}f} to {row['target_high']:.{d}f}" + _check_mark(row)
     )
+
+
+def _deals(row: pd.Series) -> str:
+    """How many deals a target's value stands on, and which: a card judged on fresh
+    deals alone (``measured_on``) showed another value than the study's table, unsaid."""
+    fresh = row.get("measured_on") == "fresh"
+    return f"n = {int(row['n']):,}" + (" fresh deals" if fresh else "")
 
 
 def _check_mark(row: pd.Series) -> str:
@@ -268,7 +282,7 @@ def unsettled_text(row: pd.Series) -> str:
     """One unsettled card, in a line (study.md, the CLI and the report)."""
     return (
         f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} "
-        f"({row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}, n = {int(row['n']):,}), "
+        f"({row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}, {_deals(row)}), "
         f"target {row['target_low']:.2f} to {row['target_high']:.2f}"
         + (
             f"; too few keeps to judge (under {MIN_GOAL_KEEPS})"
@@ -383,8 +397,9 @@ def study_markdown(study: Study) -> str:
         md_escape(
             f"{s['games']} deals x {s['tables']} table rotation(s) per arm, {s['players']} "
             f"players, field: {', '.join(s['strategies'])}; cards {s['cards']} "
-            f"({s['cards_name']}); seed {s['seed']}. Values are paired differences on the same "
-            "deals with 95% CIs (points of win share: 1 point = 0.01). Results are between bots."
+            f"({s['cards_name']}); rules {_rules_text(s)}; seed {s['seed']}. Values are "
+            "paired differences on the same deals with 95% CIs (points of win share: 1 "
+            "point = 0.01). Results are between bots."
             + (
                 f" Check field: {', '.join(check)} (each card outside its target is marked "
                 "with what that field finds on its own "

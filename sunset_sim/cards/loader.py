@@ -76,6 +76,19 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.replace("\r\n", "\n").encode("utf-8")).hexdigest()[:16]
 
 
+def _frames_short(matched) -> tuple[int, int] | None:
+    """Hall's condition on a commission's frames (``matched``: landscapes x frames, each
+    frame fit by some card): (cards, frames) for a set of frames fewer distinct cards
+    fit than it has frames (three frames only two cards of the set fit), else None."""
+    n_frames = matched.shape[1]
+    for mask in range(1, 1 << n_frames):
+        chosen = [frame for frame in range(n_frames) if (mask >> frame) & 1]
+        fitting = int(matched[:, chosen].any(axis=1).sum())
+        if 0 < fitting < len(chosen):
+            return fitting, len(chosen)
+    return None
+
+
 def parse_cards(text: str, path: str = "<string>") -> CardSet:
     """Validate a whole card-set TOML text and build the ``CardSet``.
 
@@ -162,6 +175,15 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
                         f"frames[{index}]",
                         f"no landscape in the set can match {quoted(frame_text)}",
                     )
+            short = _frames_short(matched)
+            if short is not None:  # each frame fits some card, but not all at once
+                fitting, n_frames = short
+                chk.add(
+                    where,
+                    "frames",
+                    f"only {fitting} landscape(s) in the set can fill {n_frames} of its frames "
+                    "(one painting a frame, R-SELL-2): it can never be completed",
+                )
 
     goals: list[Goal] = []
     goal_tables = card_tables(chk, data, "goal")
