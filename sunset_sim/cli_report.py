@@ -485,11 +485,20 @@ def _as_recorded(results, frame, run, rules, study_games) -> tuple[int, object]:
     if given("players_text") and context.params["players_text"].strip() != str(n_players):
         raise CliError(f"--players: {results} holds {n_players}-player games")
     recorded = Rules.from_dict(run["rules"]) if run and isinstance(run.get("rules"), dict) else None
+    named = _rule_keys(context.params.get("rule_texts") or ()) if given("rule_texts") else set()
     if recorded is not None:
-        if given("rule_texts") and rules != recorded:
+        # only the options named: --rule days=6 for a file of 6 days with tie_break=seat
+        # was refused for the tie_break it did not name (its default)
+        differ = [key for key in sorted(named) if getattr(rules, key) != getattr(recorded, key)]
+        if differ:
             shown = ", ".join(f"{k}={v}" for k, v in recorded.to_dict().items())
-            raise CliError(f"--rule: {results} was played with {shown}")
+            raise CliError(
+                f"--rule: {differ[0]}={getattr(rules, differ[0])}, but {results} was played "
+                f"with {shown}"
+            )
         rules = recorded
+    else:
+        rules = _days_of_rows(results, frame, rules, "days" in named)
     for name, option in (("seed", "--seed"), ("strategy_texts", "--strategy")):
         if given(name) and not study_games:
             raise CliError(
@@ -498,6 +507,40 @@ def _as_recorded(results, frame, run, rules, study_games) -> tuple[int, object]:
             )
     _other_field_note(results, run, context.params.get("strategy_texts") or ())
     return n_players, rules
+
+
+def _rule_keys(rule_texts) -> set[str]:
+    """The rule options named in --rule texts (``days=4`` -> ``days``; validated already)."""
+    return {text.split("=", 1)[0].strip().replace("-", "_") for text in rule_texts}
+
+
+def _days_of_rows(results, frame, rules, named: bool):
+    """The rules of rows without a run record (a CSV without its sidecar): days as the rows
+    played them. A game that ended by the days (R-END-1) played every day, so its
+    days_played is the rules' days; no game plays more. Such a file was reported under the
+    default 6 days (its header said so beside 'days played 4.00'), and a study beside it
+    played 6. --rule days=N that the rows contradict is refused; without it, days is
+    taken from the rows, with a note."""
+    from dataclasses import replace
+
+    if "days_played" not in frame or not len(frame):
+        return rules
+    days_played = frame["days_played"].to_numpy()
+    ended = days_played[(frame["end_reason"] == "days").to_numpy()] if "end_reason" in frame else []
+    played = int(ended.max()) if len(ended) else None
+    longest = int(days_played.max())
+    if played is None and longest <= rules.days:
+        return rules  # (every game cut short, none longer than the rules: not told)
+    days = played if played is not None else longest
+    if days == rules.days:
+        return rules
+    if named:
+        raise CliError(
+            f"--rule: days={rules.days}, but the games in {results} were played over "
+            f"{days} days (the file has no run record)"
+        )
+    cli_notes.say(f"note: {results} has no run record: its games were played over {days} days")
+    return replace(rules, days=days)
 
 
 def _other_field_note(results, run: dict | None, strategy_texts) -> None:

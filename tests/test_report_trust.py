@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from conftest import cli, ok
+from conftest import cli, fails, ok
 
 import sunset_sim
 from sunset_sim.analysis.report import build_report
@@ -594,7 +594,40 @@ def test_report_command_says_what_its_short_labels_stand_for(tmp_path):
     result = cli(*args, tmp_path / "a")
     assert "balanced*" in ok(result)
     assert "short labels: balanced* = balanced:params=tuned" in result.stderr
+    labels = pd.read_csv(tmp_path / "a" / "tables" / "short-labels.csv")  # beside the tables
+    assert labels.to_dict("records") == [
+        {"short_label": "balanced*", "strategy": "balanced:params=tuned"}
+    ]
     result = cli(*args, tmp_path / "b", "--format", "json", "-q")
     payload = json.loads(ok(result))
     assert payload["aliases"] == {"balanced:params=tuned": "balanced*"}
     assert {row["strategy"] for row in payload["strategies"]} == {"balanced*", "greedy"}
+
+
+def test_rows_without_a_run_record_are_reported_under_the_days_they_were_played(tmp_path):
+    """A CSV without its sidecar was reported under the default 6 days (its header said
+    so beside 'days played 4.00'), and --rule days=6 was taken: days now come from the
+    rows (a game that ended by the days played every day), and a --rule the rows
+    contradict is refused in one line."""
+    rows = tmp_path / "d3.csv"
+    ok(cli("simulate", "-n", 20, "-p", 2, "--strategy", "greedy", "--rule", "days=3",
+           "--rule", "tie_break=seat", "--jobs", 1, "-q", "--out", rows))  # fmt: skip
+    (tmp_path / "d3.csv.json").unlink()
+    result = cli("report", rows, "--out", tmp_path / "r", "--jobs", 1)
+    ok(result)
+    assert "its games were played over 3 days" in result.stderr
+    assert "days=3" in (tmp_path / "r" / "report.md").read_text()
+    fails(cli("report", rows, "--rule", "days=6", "--out", tmp_path / "r6"),
+          "--rule: days=6, but the games in", "were played over 3 days")  # fmt: skip
+    ok(cli("report", rows, "--rule", "days=3", "--out", tmp_path / "r3", "--jobs", 1))
+
+
+def test_a_rule_option_is_checked_against_the_record_only_where_it_is_named(tmp_path):
+    """--rule days=6 for a file of 6 days played with tie_break=seat was refused, for the
+    tie_break it did not name (its default, random), in a message that did not say why."""
+    rows = tmp_path / "seat.parquet"
+    ok(cli("simulate", "-n", 20, "-p", 2, "--strategy", "greedy", "--rule", "tie_break=seat",
+           "--jobs", 1, "-q", "--out", rows))  # fmt: skip
+    ok(cli("report", rows, "--rule", "days=6", "--out", tmp_path / "r", "--jobs", 1))
+    fails(cli("report", rows, "--rule", "tie_break=random", "--out", tmp_path / "r2"),
+          "--rule: tie_break=random, but", "was played with tie_break=seat, days=6")  # fmt: skip

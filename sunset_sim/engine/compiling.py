@@ -89,7 +89,14 @@ def not_compilable(spec: StrategySpec, error: Exception) -> Exception:
         None,
     )  # fmt: skip
     at = f", line {where}" if where else ""
-    if "TablesRef" in detail:  # its repr is the type of every card table: kilobytes
+    if "setitem(readonly array" in detail:  # (decisions.READ_ONLY)
+        written = re.search(r"setitem\((readonly array\([^)]*\))", detail)
+        detail = f"a write to a {written[1] if written else 'readonly array'}"
+        hint = (
+            "obs, options, params and tables are the game's own arrays and read-only: "
+            "copy what decide must change into an array of its own (stack_empty)"
+        )
+    elif "TablesRef" in detail:  # its repr is the type of every card table: kilobytes
         detail = detail.split(" found for signature")[0] + " for tables"
         hint = (
             "on the fast engine tables is a reference to the card tables: read each by "

@@ -36,6 +36,7 @@ failure's branch only, so a decision costs nothing more. ``batch.play_block`` re
 
 from __future__ import annotations
 
+import hashlib
 import numbers
 import threading
 from collections.abc import Iterable
@@ -64,6 +65,22 @@ NO_FAULT = -1  # the fault slot's value while no strategy has failed
 _LOCK = threading.Lock()
 _ADAPTERS: dict[int, object] = {}
 _CONTEXT_TYPE: list = []
+
+
+# What a strategy may not write: obs, options and params (their indices in the context)
+# and every table. In the fast engine they are the game's own arrays: a decide that wrote
+# the options row it chose, the grid in obs or a commission's fame in tables changed the
+# game played (the reference engine hands out copies), and --check-invariants missed the
+# tables. Typed read-only, such a write does not compile (numba: "Cannot modify
+# readonly array"), and the compiled code is the same: a type flag, not a copy.
+READ_ONLY = (0, 1, 2)
+
+
+def read_only(member: types.Type) -> types.Type:
+    """``member`` typed read-only where it is an array (the same data model)."""
+    if isinstance(member, types.Array) and member.mutable:
+        return member.copy(readonly=True)
+    return member
 
 
 def context_type() -> types.Type:
@@ -200,7 +217,7 @@ class TablesRef(types.Type):
     a field is read must change VERSION, which is in the type's name and so in every
     cache key of such a helper."""
 
-    VERSION = 1
+    VERSION = 2  # 2: each table read-only (read_only)
 
     def __init__(self, tables_type: types.Type) -> None:
         self.tables_type = tables_type
@@ -225,7 +242,7 @@ if not numba.config.DISABLE_JIT:
 
         def generic_resolve(self, typ, attr):
             fields = typ.tables_type.fields
-            return typ.tables_type.types[fields.index(attr)] if attr in fields else None
+            return read_only(typ.tables_type.types[fields.index(attr)]) if attr in fields else None
 
     @lower_getattr_generic(TablesRef)
     def _tables_ref_getattr(context, builder, typ, value, attr):
@@ -234,7 +251,7 @@ if not numba.config.DISABLE_JIT:
         field = builder.gep(value, [ir.IntType(32)(0), ir.IntType(32)(index)])
         loaded = _load_fields(builder, field, builder.module.add_metadata([]))
         array = strip_references(context, builder, member, loaded)
-        return impl_ret_borrowed(context, builder, member, array)
+        return impl_ret_borrowed(context, builder, read_only(member), array)
 
 
 @intrinsic
@@ -252,7 +269,10 @@ def load_context(typingctx, address, value_type):
     commission-hunter +4%, greedy +5% games/s."""
     stored = value_type.instance_type
     *arrays, tables = stored.types
-    target = types.Tuple((*arrays, TablesRef(tables)))
+    shown = [
+        read_only(member) if index in READ_ONLY else member for index, member in enumerate(arrays)
+    ]
+    target = types.Tuple((*shown, TablesRef(tables)))
 
     def codegen(context, builder, signature, args):
         pointer = builder.inttoptr(args[0], context.get_value_type(stored).as_pointer())
@@ -261,7 +281,7 @@ def load_context(typingctx, address, value_type):
         for index, member in enumerate(arrays):
             field = builder.gep(pointer, [ir.IntType(32)(0), ir.IntType(32)(index)])
             loaded = _load_fields(builder, field, invariant)
-            value = builder.insert_value(
+            value = builder.insert_value(  # (a read-only array: the same data model)
                 value, strip_references(context, builder, member, loaded), index
             )
         tables_at = builder.gep(pointer, [ir.IntType(32)(0), ir.IntType(32)(len(arrays))])
@@ -318,10 +338,36 @@ def adapter_dispatcher(decide):
 
         # A name per strategy, so that each has its own cache index file.
         name = f"{py_func.__module__}.{py_func.__qualname__}".replace("<locals>", "locals")
-        adapter.__qualname__ = adapter.__name__ = "adapter_" + "_".join(name.split("."))
+        adapter.__qualname__ = adapter.__name__ = (
+            "adapter_" + "_".join(name.split(".")) + _closure_tag(py_func)
+        )
         dispatcher = jit(adapter)
         _ADAPTERS[id(decide)] = (decide, dispatcher)  # decide kept so its id stays unique
         return dispatcher
+
+
+def _closure_tag(py_func, depth: int = 0) -> str:
+    """ "" for a plain function; for a closure (one factory making several strategies'
+    decide), a digest of what it closes over. Its cache key is its files', the same for
+    every closure the factory makes: with one name, two such strategies shared a cache
+    entry and one played the other's code. A value without a stable repr (an object's
+    address) changes the tag each run: that closure compiles again, never wrongly."""
+    cells = getattr(py_func, "__closure__", None)
+    if not cells or depth > 3:  # (a closure over itself: deep enough)
+        return ""
+    shown = []
+    for cell in cells:
+        try:
+            value = cell.cell_contents
+        except ValueError:  # (an empty cell)
+            shown.append("<empty>")
+            continue
+        inner = getattr(value, "py_func", value)
+        if callable(inner) and hasattr(inner, "__code__"):
+            shown.append(f"{inner.__module__}.{inner.__qualname__}{_closure_tag(inner, depth + 1)}")
+        else:
+            shown.append(f"{type(value).__name__}:{value!r}")
+    return "_c" + hashlib.sha256("\n".join(shown).encode()).hexdigest()[:12]
 
 
 def adapter_for(decide):

@@ -59,6 +59,9 @@ def write_report(
     return [out / path.relative_to(staging) for path in written]
 
 
+SHORT_LABELS = "short-labels.csv"  # (tables/: each short label and the strategy it names)
+
+
 def write_report_into(
     report: Report, folder: Path, on_step: Callable[[str], None] | None = None
 ) -> list[Path]:
@@ -81,6 +84,12 @@ def _write_all(report: Report, out: Path, written: list[Path], on_step) -> list[
     for name, table in report.tables.items():
         path = folder / f"{name}.csv"
         write_atomically(path, table.to_csv(index=False).encode("utf-8"))
+        written.append(path)
+    aliases = report.meta.get("aliases") or {}
+    if aliases:  # the tables show balanced*: what it stands for, beside them (not only on the page)
+        path = folder / SHORT_LABELS
+        frame = pd.DataFrame({"short_label": list(aliases.values()), "strategy": list(aliases)})
+        write_atomically(path, frame.to_csv(index=False).encode("utf-8"))
         written.append(path)
     markdown = out / "report.md"
     write_atomically(markdown, render_markdown(report, images).encode("utf-8"))

@@ -1,0 +1,106 @@
+"""What a plug-in's ``decide`` may not do to the fast engine: write the game's own arrays
+(obs, options, params, tables: typed read-only, so such a write does not compile), or
+share a compiled adapter with another strategy made by the same factory function.
+
+Testers' cases: a decide that set every commission's fame to 50 gave its opponent 71.0
+mean fame with --check-invariants reporting 0 violations; one that rewrote the options
+row it chose painted off its path; two strategies from one factory played one's code."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import cli, fails, run_process
+
+WRITER = """\
+from sunset_sim.engine.jit import jit
+from sunset_sim.strategy import StrategySpec
+
+
+@jit
+def decide(kind, obs, options, n_options, params, rng, tables):
+    {write}
+    return 0
+
+
+STRATEGY = StrategySpec(name="writer-{name}", description="writes", decide=decide)
+"""
+
+WRITES = {
+    "obs": ("obs[0] = 0", "readonly array(int32, 1d, C)"),
+    "options": ("options[0, 0] = 0", "readonly array(int32, 2d, C)"),
+    "params": ("params[0] = 1.0", "readonly array(float64, 1d, C)"),
+    "tables": ("tables.comm_fame[0] = 50", "readonly array("),
+}
+
+
+@pytest.mark.parametrize("name", list(WRITES))
+def test_a_decide_writing_the_games_arrays_is_refused_in_one_line(tmp_path, name):
+    write, shown = WRITES[name]
+    (tmp_path / f"writer_{name}_mod.py").write_text(WRITER.format(write=write, name=name))
+    result = cli(
+        "--strategy-path", tmp_path, "simulate", "-n", 4, "-p", 2, "--jobs", 1, "-q",
+        "--strategy", f"writer-{name}", "--strategy", "random",
+    )  # fmt: skip
+    fails(result, f"strategy writer-{name}", "line 7", f"a write to a {shown}", "read-only")
+
+
+FACTORY = """\
+from sunset_sim.engine.jit import jit
+from sunset_sim.strategy import StrategySpec
+
+
+def make(last):
+    @jit
+    def decide(kind, obs, options, n_options, params, rng, tables):
+        if last:
+            return n_options - 1
+        return 0
+
+    return decide
+
+
+STRATEGY = StrategySpec(name="made-zero", description="option 0", decide=make(False))
+"""
+FACTORY_TWO = """\
+from made_by_factory import make
+from sunset_sim.strategy import StrategySpec
+
+STRATEGY = StrategySpec(name="made-last", description="last option", decide=make(True))
+"""
+
+
+def test_two_strategies_made_by_one_factory_play_their_own_code(tmp_path):
+    """Separate runs, as the tester's: the first compiles made-last's adapter; the next
+    loads one adapter from the cache and compiles the other. With one cache name for both
+    closures, made-last played made-zero's option 0 there (mean fame 0.07 against about
+    17, exit 0). Each line-up's seeded results are also the same run after run."""
+    (tmp_path / "made_by_factory.py").write_text(FACTORY)
+    (tmp_path / "made_second.py").write_text(FACTORY_TWO)
+    base = ["--strategy-path", tmp_path, "simulate", "-n", 30, "-p", 2, "--jobs", 1, "-q"]
+    base += ["--format", "csv"]
+
+    def mean_fame(*strategies: str) -> dict[str, float]:
+        done = run_process(*base, *[f"--strategy={name}" for name in strategies])
+        assert done.returncode == 0, done.stderr
+        rows = [line.split(",") for line in done.stdout.splitlines()[1:]]
+        return {row[0]: float(row[5]) for row in rows}
+
+    alone = mean_fame("made-last", "random")
+    together = mean_fame("made-zero", "made-last")
+    assert together["made-zero"] == 0.0 and together["made-last"] > 5.0, together
+    assert mean_fame("made-last", "random") == alone
+    assert mean_fame("made-zero", "made-last") == together
+
+
+def test_closures_are_told_apart_by_what_they_close_over():
+    from sunset_sim.engine.decisions import _closure_tag
+
+    def make(value):
+        def decide():
+            return value
+
+        return decide
+
+    assert _closure_tag(make(1)) == _closure_tag(make(1)) != _closure_tag(make(2))
+    assert _closure_tag(make("a")) != _closure_tag(make(1))
+    assert _closure_tag(test_closures_are_told_apart_by_what_they_close_over) == ""
