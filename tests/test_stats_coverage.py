@@ -3,6 +3,8 @@ known (deterministic seeds), where an interval was once found too narrow."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -138,3 +140,34 @@ def test_compares_balance_difference_covers_it():
         assert covered / 150 >= 0.95, (rates_a, covered)
     same = np.eye(4)[rng.choice(4, 500)]
     assert paired_balance_diff(same, same) == (0.0, 0.0, 0.0, 1.0)
+
+
+def test_a_stratum_whose_outcome_never_varies_is_no_evidence_of_an_effect():
+    """A plan card's effect in a field where only random (which never wins) both took and
+    left it read "+0.0 pt (-0.4 to +0.4)", the interval from the rule of succession alone:
+    with no stratum that varies, the effect is NaN and rests on no seat (n 0, marked too
+    few); beside an informative stratum the pooled effect is as before."""
+    from sunset_sim.analysis.stats import carried_weights, stratified_diff_sums
+
+    still = stratified_diff_sums([472], [0], [0], [1528], [0], [0], rate=True)
+    assert all(math.isnan(v) for v in still[:4]) and still[4:] == (0.0, 0.0)
+    assert carried_weights([472], [0], [0], [1528], [0], [0], rate=True).tolist() == [0.0]
+    both = stratified_diff_sums([472, 100], [0, 60], [0, 60], [1528, 100], [0, 40], [0, 40],
+                                rate=True)  # fmt: skip
+    weight = 472 * 1528 / 2000
+    assert both[0] == pytest.approx(50 * 0.2 / (weight + 50))  # diluted, as Mantel-Haenszel
+    assert both[4:] == (572.0, 1628.0)
+    # without rate (fame, say) a constant stratum is a measured zero difference
+    fame = stratified_diff_sums([472], [0], [0], [1528], [0], [0])
+    assert fame[0] == 0.0
+
+
+def test_a_difference_of_rates_has_its_interval_within_minus_one_to_one():
+    """Three seats that all won against three that all lost: +1.00, and its interval
+    cut at 1 (the normal one reached past it: "+50.2 pt (-10.0 to +110.3)")."""
+    from sunset_sim.analysis.stats import diff_ci_sums, stratified_diff_sums
+
+    diff, low, high, _ = diff_ci_sums(3, 3, 3, 3, 0, 0, rate=True)
+    assert diff == 1.0 and high == 1.0 and 0 < low < 1
+    assert stratified_diff_sums([3], [3], [3], [3], [0], [0], rate=True)[2] == 1.0
+    assert diff_ci_sums(3, 3, 3, 3, 0, 0)[2] == 1.0  # (no spread, no rate: zero width)

@@ -243,7 +243,17 @@ def diff_ci_sums(na, ta, qa, nb, tb, qb, z: float = Z95, rate: bool = False):
         diff = np.where((na > 0) & (nb > 0), ma - mb, np.nan)
         se = np.where(ok, se, np.nan)
     p = z_test_p(diff, se)
-    return _scalar(diff), _scalar(diff - z * se), _scalar(diff + z * se), p
+    low, high = _within_rates(diff - z * se, diff + z * se, rate)
+    return _scalar(diff), _scalar(low), _scalar(high), p
+
+
+def _within_rates(low, high, rate: bool):
+    """A difference of two rates lies in -1 .. 1: its normal interval cut there (a
+    seat's "+50.2 pt (-10.0 to +110.3)" on few games)."""
+    if not rate:
+        return low, high
+    with np.errstate(invalid="ignore"):
+        return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
 
 
 def stratum_weights(na, nb, min_n: float = 2) -> tuple[np.ndarray, np.ndarray]:
@@ -277,6 +287,36 @@ def stratified_diff_sums(
     win). Returns ``(diff, lo, hi, p_value, n_a, n_b)``, ``n_a``/``n_b`` the observations in
     the strata that carry weight."""
     na, ta, qa, nb, tb, qb = (np.asarray(v, dtype=np.float64) for v in (na, ta, qa, nb, tb, qb))
+    used, w, ma, mb, va, vb = _strata(na, ta, qa, nb, tb, qb, min_n, rate)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        total = w.sum(axis=-1)
+        diff = np.where(total > 0, (w * (ma - mb)).sum(axis=-1) / total, np.nan)
+        variance = (w * w * np.where(used, va / na + vb / nb, 0.0)).sum(axis=-1)
+        se = np.where(total > 0, np.sqrt(variance) / total, np.nan)
+    p = z_test_p(diff, se)
+    carried = w > 0  # (used, and informative)
+    n_a = np.where(carried, na, 0.0).sum(axis=-1)
+    n_b = np.where(carried, nb, 0.0).sum(axis=-1)
+    low, high = _within_rates(diff - z * se, diff + z * se, rate)
+    return (
+        _scalar(diff),
+        _scalar(low),
+        _scalar(high),
+        p,
+        _scalar(n_a),
+        _scalar(n_b),
+    )
+
+
+def carried_weights(na, ta, qa, nb, tb, qb, min_n: float = 2, rate: bool = False) -> np.ndarray:
+    """Each stratum's weight in ``stratified_diff_sums`` (0 where it carries none): the
+    strata an effect rests on (the report's ``n_smaller``)."""
+    args = (np.asarray(v, dtype=np.float64) for v in (na, ta, qa, nb, tb, qb))
+    return _strata(*args, min_n, rate)[1]
+
+
+def _strata(na, ta, qa, nb, tb, qb, min_n, rate):
+    """(used, weight, mean a, mean b, variance a, variance b) per stratum (arrays)."""
     used, w = stratum_weights(na, nb, min_n)
     with np.errstate(invalid="ignore", divide="ignore"):
         ma = np.where(used, ta / na, 0.0)
@@ -284,23 +324,16 @@ def stratified_diff_sums(
         va = np.where(used, np.maximum(qa / na - ma * ma, 0.0) * na / (na - 1), 0.0)
         vb = np.where(used, np.maximum(qb / nb - mb * mb, 0.0) * nb / (nb - 1), 0.0)
         if rate:
+            # a stratum in which the outcome never varies, the same on both sides (random
+            # never wins, chosen or not), tells nothing of the effect: where no other
+            # stratum does, the effect is NaN (too few), not "+0.0 (-0.4 to +0.4)" from the
+            # rule of succession's variance alone
+            still = (va <= 1e-12) & (vb <= 1e-12) & (ma == mb)
+            informative = (used & ~still).any(axis=-1)
             va = np.where(used & (va <= 1e-12), _succession_variance(ta, na), va)
             vb = np.where(used & (vb <= 1e-12), _succession_variance(tb, nb), vb)
-        total = w.sum(axis=-1)
-        diff = np.where(total > 0, (w * (ma - mb)).sum(axis=-1) / total, np.nan)
-        variance = (w * w * np.where(used, va / na + vb / nb, 0.0)).sum(axis=-1)
-        se = np.where(total > 0, np.sqrt(variance) / total, np.nan)
-    p = z_test_p(diff, se)
-    n_a = np.where(used, na, 0.0).sum(axis=-1)
-    n_b = np.where(used, nb, 0.0).sum(axis=-1)
-    return (
-        _scalar(diff),
-        _scalar(diff - z * se),
-        _scalar(diff + z * se),
-        p,
-        _scalar(n_a),
-        _scalar(n_b),
-    )
+            w = np.where(informative[..., None], w, 0.0)
+    return used, w, ma, mb, va, vb
 
 
 def _succession_variance(total, n):

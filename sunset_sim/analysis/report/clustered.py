@@ -107,7 +107,10 @@ def over_games(
     se = np.maximum(se, (hi - lo) / (2 * stats.Z95))
     se = np.where(np.isfinite(diff), se, np.nan)
     p = stats.z_test_p(diff, se)
-    return (diff, diff - stats.Z95 * se, diff + stats.Z95 * se, p, *result[4:])
+    low, high = diff - stats.Z95 * se, diff + stats.Z95 * se
+    if values is None:  # a difference of win shares lies in -1 .. 1 ("+50.2 pt (-10.0 to +110.3)")
+        low, high = np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
+    return (diff, low, high, p, *result[4:])
 
 
 def side_words(codes: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:

@@ -403,6 +403,7 @@ def _within(a: np.ndarray, b: np.ndarray, m: int = 3, columns=(0, 1, 2), min_n: 
     result = stats.stratified_diff_sums(  # (every effect here is one of win share)
         a[..., n], a[..., t], a[..., q], b[..., n], b[..., t], b[..., q], min_n=min_n, rate=True
     )
-    used, _ = stats.stratum_weights(a[..., n], b[..., n], min_n)
-    smaller = np.where(used, np.minimum(a[..., n], b[..., n]), 0.0).sum(axis=-1)
+    sums = (a[..., n], a[..., t], a[..., q], b[..., n], b[..., t], b[..., q])
+    carried = stats.carried_weights(*sums, min_n=min_n, rate=True) > 0
+    smaller = np.where(carried, np.minimum(a[..., n], b[..., n]), 0.0).sum(axis=-1)
     return (*result, smaller)
