@@ -37,6 +37,9 @@ def one_line(error: pytest.ExceptionInfo) -> str:
         ({"strategies": ["nosuch"]}, "unknown strategy 'nosuch'"),
         ({"rules": {"dayz": 4}}, "rules: unknown rule option 'dayz'"),
         ({"rules": {"days": 0}}, "rules: days: 0 is not a whole number from 1 to 12"),
+        ({"rules": {"tie_break": None}}, "rules: tie_break: null is not one of random"),
+        ({"rules": {"days": True}}, "rules: days: true is not a whole number"),
+        ({"rules": ["days=-1"]}, "rules: days: -1 is not a whole number"),  # (was '-1')
         ({"rules": 4}, "rules: expected a Rules record, a dict"),
         ({"cards": 7}, "cards: expected a CardSet, a TOML file path or None"),
         ({"cards": ""}, "card-set path: empty, give a card-set file"),

@@ -14,6 +14,14 @@ class RuleOptionError(InputError):
     """A rule option that does not exist or has a bad value."""
 
 
+def _shown(value) -> str:
+    """A bad option value as a record (JSON) or the command line wrote it: null and
+    true, not Python's None and True."""
+    if value is None:
+        return "null"
+    return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
 @dataclass(frozen=True)
 class Rules:
     """R-ORD-2 ``tie_break``: random | seat | lowest-fame; ``days``: game length (6)."""
@@ -23,16 +31,14 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.tie_break not in TIE_BREAK_NAMES:
-            raise RuleOptionError(
-                f"tie_break: {self.tie_break!r} is not one of {', '.join(TIE_BREAK_NAMES)}"
-            )
+            shown = _shown(self.tie_break)
+            raise RuleOptionError(f"tie_break: {shown} is not one of {', '.join(TIE_BREAK_NAMES)}")
         days = self.days
         # any whole number (numpy's too: np.arange(3, 7) as sweep values), never a bool
         if isinstance(days, numbers.Integral) and not isinstance(days, bool):
             days = int(days)
         if type(days) is not int or not 1 <= days <= 12:
-            shown = str(self.days).lower() if isinstance(self.days, bool) else repr(self.days)
-            raise RuleOptionError(f"days: {shown} is not a whole number from 1 to 12")
+            raise RuleOptionError(f"days: {_shown(self.days)} is not a whole number from 1 to 12")
         object.__setattr__(self, "days", days)  # plain values: records and JSON
         object.__setattr__(self, "tie_break", str(self.tie_break))
 
@@ -84,7 +90,7 @@ class Rules:
             if key in values:
                 raise RuleOptionError(f"rule option {key[:40]!r} is given more than once")
             digits = value.strip()
-            number = digits[1:] if digits.startswith("+") else digits  # (a sign, as README)
+            number = digits[1:] if digits[:1] in ("+", "-") else digits  # (a sign, as README)
             whole = number.isascii() and number.isdigit() and len(number) < 10
-            values[key] = int(number) if key == "days" and whole else digits
+            values[key] = int(digits) if key == "days" and whole else digits
         return cls.from_dict(values)
