@@ -94,7 +94,7 @@ def test_a_rule_number_with_a_sign_is_read_as_the_readme_says():
     from sunset_sim.rules.options import Rules
 
     assert Rules.parse(["days=+4"]).days == 4
-    assert "'-4' is not a whole number" in fails(cli("simulate", "--rule", "days=-4"))
+    assert "days: -4 is not a whole number" in fails(cli("simulate", "--rule", "days=-4"))
 
 
 @pytest.mark.parametrize(

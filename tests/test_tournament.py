@@ -355,3 +355,16 @@ def test_no_rating_games_gives_no_rating():
     assert standings[["rating_mu", "rating_sigma", "rating"]].isna().all().all()
     rated = sunset_sim.tournament(["greedy", "random"], players=2, games=10, rating_games=10)
     assert rated.standings["rating_mu"].notna().all()
+
+
+def test_by_seat_and_by_turn_position_mark_groups_too_small_to_read():
+    """A day-1 turn position early-bird got in 5 of 900 games read "0.000 (0.000 to
+    0.434)" with nothing to say so; the report marks such groups, and so now does a
+    tournament (under stats.MIN_SAMPLES games)."""
+    field = ["greedy", "early-bird", "late-riser"]
+    result = tournament(field, players=3, games=120, seed=0, rating_games=0)
+    for table in (result.by_seat, result.by_turn_position):
+        small = table["n"] < stats.MIN_SAMPLES
+        assert (table.loc[small, "note"] == stats.TOO_FEW).all()
+        assert (table.loc[~small, "note"] == "").all()
+    assert (result.by_turn_position["n"] < stats.MIN_SAMPLES).any()  # (the case is met)

@@ -54,6 +54,11 @@ import math
 
 import numpy as np
 
+# a group of fewer observations is marked (the report's tables, a tournament's by-seat and
+# by-turn-position win shares) and never ranked or reported as a finding
+MIN_SAMPLES = 30
+TOO_FEW = "too few samples"
+
 Z95 = 1.959963984540054
 # Fewer deals than this give no verdict ("significant", "beats"): the normal intervals
 # assume many (two deals gave p = 2.6e-55 and zero-width intervals marked significant; at

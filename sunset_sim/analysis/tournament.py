@@ -19,7 +19,13 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim import enums, validation
-from sunset_sim.analysis.stats import ci_columns, cluster_mean_ci, cluster_rate_ci
+from sunset_sim.analysis.stats import (
+    MIN_SAMPLES,
+    TOO_FEW,
+    ci_columns,
+    cluster_mean_ci,
+    cluster_rate_ci,
+)
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.batch import BatchArrays
 from sunset_sim.rules.options import Rules
@@ -350,6 +356,11 @@ def tournament(
             for (label, pos), s in sorted(accumulator.position.items())
         ]
     )
+    # as the report marks its groups: a day-1 turn position a strategy rarely got (5 of
+    # 900 games) showed "0.000 (0.000 to 0.434)" with nothing to say it rests on little
+    for table in (by_seat, by_position):
+        if len(table):
+            table["note"] = np.where(table["n"] < MIN_SAMPLES, TOO_FEW, "")
     return TournamentResult(
         standings, head, by_seat, by_position, games, len(tables), min(games, rating_games)
     )

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from sunset_sim.analysis.stats import MIN_SAMPLES as MIN_SAMPLES  # (defined there: tournament)
+from sunset_sim.analysis.stats import TOO_FEW as TOO_FEW
 from sunset_sim.validation import InputError
 
 if TYPE_CHECKING:
     from sunset_sim.analysis.report.data import _Data
 
-MIN_SAMPLES = 30
 MIN_GROUP = 1000  # an effect whose smaller group is smaller than this is never a finding
-TOO_FEW = "too few samples"
 RESULTS_NOTE = (
     "These are results between bots: they describe how these strategies play against "
     "each other, not how people play."
