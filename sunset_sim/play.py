@@ -57,7 +57,9 @@ class StrategyDecider:
         # one writable copy per seat and game, as the fast engine's batch has (a Player's
         # own vector is read-only, and numba would compile decide again for one)
         self.params = [player.params.copy() for player in players]
-        self.tables = tables
+        # the strategies' own copy, as the docs say: a decide that wrote to the tables it
+        # was handed changed the game played and scored (the fast engine's are read-only)
+        self.tables = CardTables(*(np.array(array, copy=True) for array in tables))
         self.bans = _seat_bans(banned, game_index, len(players), tables)
         self.setup = Stream(seed, game_index, STREAM_SETUP)
         self.chance = Stream(seed, game_index, STREAM_CHANCE)

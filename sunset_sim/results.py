@@ -327,6 +327,8 @@ class Summary:
         for label, (n, sw, _sw2, sf, sf2) in self.sums.items():
             win = proportion_ci(sw / WIN_SCALE, n)
             fame, fame_half = mean_ci(n, float(sf), float(sf2))
+            if self.games < 2:  # its seats in one game are not a sample of games either
+                fame_half = float("nan")
             rows.append(
                 {
                     "strategy": label,

@@ -410,6 +410,13 @@ def test_loader_reports_file_card_and_field(
         assert PROBLEM_LINE.match(line), line
 
 
+def test_a_frame_no_card_fits_is_said_once(tmp_path: Path) -> None:
+    """Not also as "only N landscapes can fill its frames": that follows from it."""
+    problems = problems_of(tmp_path, edited('"waterfall ?..."]', '"mountain mountain"]'))
+    assert any("no landscape in the set can match" in line for line in problems)
+    assert not any("can never be completed" in line for line in problems)
+
+
 def test_loader_too_many_features(tmp_path: Path) -> None:
     names = [f"f{i}" for i in range(MAX_FEATURES + 1)]
     text = edited('["mountain", "flower", "waterfall"]', str(names).replace("'", '"'))

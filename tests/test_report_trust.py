@@ -339,6 +339,28 @@ def test_bitmask_columns_hold_only_what_a_game_can(edit, message):
         build_report(frame, CARDS)
 
 
+def test_plan_cards_kept_twice_or_turns_out_of_wake_order_are_refused():
+    """A seat keeping one plan card on two days, or a 6:45 riser acting before a 6:30
+    one, changed the plan and turn tables of a report that exited 0 (R-PLAN-1, R-ORD-1)."""
+    from sunset_sim.analysis.report import ReportInputError
+
+    frame = sunset_sim.simulate(games=30, players=3, strategies=["greedy", "late-riser"],
+                                seed=2, jobs=1)  # fmt: skip
+    build_report(frame, CARDS)  # as played (ties in random order): accepted
+    twice = frame.copy()
+    twice.loc[4, "plan_day3"] = twice.loc[4, "plan_day1"]
+    with pytest.raises(ReportInputError, match="seat 1, column 'plan_day3': a plan card this"):
+        build_report(twice, CARDS)
+    wake = {plan.id: plan.wake for plan in CARDS.plans}
+    times = frame["plan_day1"].astype(str).map(wake).to_numpy().reshape(-1, 3)
+    game = int(np.flatnonzero(times.max(axis=1) > times.min(axis=1))[0])
+    early, late = 3 * game + times[game].argmin(), 3 * game + times[game].argmax()
+    swapped = frame.copy()
+    swapped.loc[[early, late], "turn_day1"] = frame.loc[[late, early], "turn_day1"].to_numpy()
+    with pytest.raises(ReportInputError, match="'turn_day1': a seat acting before one that"):
+        build_report(swapped, CARDS)
+
+
 def test_results_without_an_optional_column_get_a_note_saying_what_is_left_out():
     """Results without fame_goals were reported without its rows of 'where fame comes
     from', and unchecked against their parts, without a word."""

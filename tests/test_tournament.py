@@ -368,3 +368,15 @@ def test_by_seat_and_by_turn_position_mark_groups_too_small_to_read():
         assert (table.loc[small, "note"] == stats.TOO_FEW).all()
         assert (table.loc[~small, "note"] == "").all()
     assert (result.by_turn_position["n"] < stats.MIN_SAMPLES).any()  # (the case is met)
+
+
+def test_a_head_to_head_interval_is_never_narrower_than_over_its_games():
+    """Two strategies of two seats each meet in 4 seat pairs a game: a score of 1.00
+    from 6 games read (0.86 to 1.00), Wilson at 24 trials; at most the games now count,
+    as at 2 players on the same deals."""
+    four = tournament(["greedy", "random"], players=4, games=3, seed=0, rating_games=0)
+    two = tournament(["greedy", "random"], players=2, games=3, seed=0, rating_games=0)
+    for result in (four, two):
+        row = result.head_to_head.set_index("strategy").loc["greedy"]
+        assert row["n"] == 6 and row["score"] == 1.0
+        assert row["score_ci_low"] == pytest.approx(stats.proportion_ci(6, 6)[1])

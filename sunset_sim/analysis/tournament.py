@@ -129,7 +129,7 @@ class _DealSums:
     def rate_row(self, prefix: str) -> dict:
         """Wilson's interval at the effective number of trials (the values are sums of
         ``weight`` values in [0, 1])."""
-        return ci_columns(prefix, *cluster_rate_ci(self.totals, self.counts))
+        return ci_columns(prefix, *cluster_rate_ci(self.totals, self.counts, most=self.games))
 
 
 DEAL_SLOTS = 1 << 20  # _DealSums' per-deal slots: 16 MiB a strategy at most

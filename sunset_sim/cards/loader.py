@@ -175,7 +175,7 @@ def parse_cards(text: str, path: str = "<string>") -> CardSet:
                         f"frames[{index}]",
                         f"no landscape in the set can match {quoted(frame_text)}",
                     )
-            short = _frames_short(matched)
+            short = _frames_short(matched) if matched.any(axis=0).all() else None
             if short is not None:  # each frame fits some card, but not all at once
                 fitting, n_frames = short
                 chk.add(

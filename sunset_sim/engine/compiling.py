@@ -26,6 +26,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -67,14 +68,24 @@ def check_compilable(spec: StrategySpec) -> None:
         )
 
 
+IN_PLACE = r"\b(setitem|arr_fill|\w*sort\w*|copyto|put)\((readonly array\([^)]*\))"
+
+
 def not_compilable(spec: StrategySpec, error: Exception) -> Exception:
     """What to raise when numba cannot compile ``spec``'s ``decide`` (or its adapter):
     for a plug-in from ``--strategy-path``, a StrategyError of one line naming it, its
     file and numba's first line of the problem; for any other strategy (a built-in) the
     error itself, as a bug of this project must surface whole."""
     file = plugin_file(spec)
-    if file is None or not isinstance(error, numba.core.errors.NumbaError):
+    if file is None:
         return error
+    if not isinstance(error, numba.core.errors.NumbaError):
+        # numba's own slip on what it cannot type: "obs += 0" on a read-only array raised
+        # an AttributeError from npydecl.py with a 40-line traceback
+        frames = traceback.extract_tb(error.__traceback__)
+        in_place = any(Path(frame.filename).name == "npydecl.py" for frame in frames)
+        shown = "setitem(readonly array())" if in_place else f"{type(error).__name__}: {error}"
+        error = numba.core.errors.TypingError(shown)
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     ours = [line for line in lines if decisions.NOT_AN_INDEX in line]  # option_index's
     if ours:
@@ -89,9 +100,12 @@ def not_compilable(spec: StrategySpec, error: Exception) -> Exception:
         None,
     )  # fmt: skip
     at = f", line {where}" if where else ""
-    if "setitem(readonly array" in detail:  # (decisions.READ_ONLY)
-        written = re.search(r"setitem\((readonly array\([^)]*\))", detail)
-        detail = f"a write to a {written[1] if written else 'readonly array'}"
+    # a write, a fill, a sort in place on a read-only argument (decisions.READ_ONLY): the
+    # call numba found no version of for it ("arr_fill(readonly array(int32, 1d, C))")
+    writes = (re.search(IN_PLACE, line) for line in lines)
+    written = next((found for found in writes if found), None)
+    if written is not None:
+        detail = f"a write to a {written[2]}"
         hint = (
             "obs, options, params and tables are the game's own arrays and read-only: "
             "copy what decide must change into an array of its own (stack_empty)"
@@ -119,7 +133,7 @@ def compile_adapter(spec: StrategySpec):
     numba cannot type is a one-line StrategyError (``not_compilable``)."""
     try:
         return decisions.adapter_for(spec.decide)
-    except numba.core.errors.NumbaError as error:
+    except Exception as error:  # (numba's, or its own slip on a plug-in: not_compilable)
         failure = not_compilable(spec, error)
         if failure is error:
             raise

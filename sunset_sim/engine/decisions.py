@@ -363,7 +363,10 @@ def _closure_tag(py_func, depth: int = 0) -> str:
             shown.append("<empty>")
             continue
         inner = getattr(value, "py_func", value)
-        if callable(inner) and hasattr(inner, "__code__"):
+        if isinstance(value, np.ndarray):  # (its repr elides and rounds: its bytes)
+            data = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()
+            shown.append(f"ndarray:{value.dtype}:{value.shape}:{data}")
+        elif callable(inner) and hasattr(inner, "__code__"):
             shown.append(f"{inner.__module__}.{inner.__qualname__}{_closure_tag(inner, depth + 1)}")
         else:
             shown.append(f"{type(value).__name__}:{value!r}")

@@ -258,6 +258,38 @@ def check_card_days(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
             )  # fmt: skip
 
 
+def check_plans_and_turns(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
+    """Each seat keeps a plan card once (R-PLAN-1/3: a kept card leaves the deck), and a
+    day's turns follow wake-up times (R-ORD-1: an earlier riser acts first; ties go by
+    R-ORD-2). A row with a card kept twice, or a 6:45 riser acting before a 6:30 one,
+    changed the plan and turn tables with exit 0 (``frame`` sorted by game and seat)."""
+    days = sorted(
+        int(c[len("plan_day") :]) for c in frame.columns if re.fullmatch(r"plan_day\d+", c)
+    )
+    ids = [plan.id for plan in cards.plans]
+    wake = np.array([plan.wake for plan in cards.plans] + [np.nan], dtype=np.float64)
+    kept: list[np.ndarray] = []  # each day's card codes (-1: none, or not of the set)
+    for day in days:
+        codes = pd.Categorical(frame[f"plan_day{day}"], categories=ids).codes
+        codes = codes.astype(np.int64)
+        for previous in kept:
+            bad = (codes >= 0) & (codes == previous)
+            if bad.any():
+                raise _fail(frame, bad, f"plan_day{day}", "a plan card this seat kept on an "
+                            "earlier day (a kept card leaves the deck, R-PLAN-1)")  # fmt: skip
+        kept.append(codes)
+        if f"turn_day{day}" not in frame:
+            continue
+        times = wake[codes]  # (code -1: the NaN at the end, never before or after)
+        turns = frame[f"turn_day{day}"].to_numpy().astype(np.float64)
+        times, turns = times.reshape(-1, players), turns.reshape(-1, players)
+        before = (times[:, :, None] < times[:, None, :]) & (turns[:, :, None] > turns[:, None, :])
+        bad = (before.any(axis=2) | before.any(axis=1)).ravel()
+        if bad.any():
+            raise _fail(frame, bad, f"turn_day{day}", "a seat acting before one that woke "
+                        "earlier (turns go by wake-up time, R-ORD-1)")  # fmt: skip
+
+
 # the per-day columns check_card_days reads
 _DAY_COLUMNS = r"(fame_day|painted_day|goal_day|goal_card_day|plan_day)(\d+)"
 # every per-day column (a commissions_day word's day is its first number)

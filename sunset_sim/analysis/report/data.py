@@ -13,7 +13,12 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis import stats
-from sunset_sim.analysis.report.checks import check_card_days, check_card_words, check_day_fame
+from sunset_sim.analysis.report.checks import (
+    check_card_days,
+    check_card_words,
+    check_day_fame,
+    check_plans_and_turns,
+)
 from sunset_sim.analysis.report.model import MIN_SAMPLES, TOO_FEW, ReportInputError
 from sunset_sim.cards.model import CardSet
 from sunset_sim.engine.jit import jit
@@ -337,6 +342,7 @@ def _prepare(frame: pd.DataFrame, cards: CardSet) -> _Data:
     check_card_words(frame, cards, players)
     check_card_days(frame, cards, players)
     check_day_fame(frame, cards)
+    check_plans_and_turns(frame, cards, players)
     codes, labels = strategy_codes(frame["strategy"])
     return _Data(
         frame=frame,
