@@ -108,6 +108,11 @@ class OneLineErrors(click.Group):
 
     def _main(self, args, prog_name, complete_var, **extra):
         try:
+            os.getcwd()
+        except FileNotFoundError:  # every relative path, and the output lock, need it
+            error_line("the current folder no longer exists (deleted or moved): cd to another")
+            sys.exit(2)
+        try:
             value = super().main(args, prog_name, complete_var, False, **extra)
         except ReaderGone:
             # the reader of standard output closed it (`| head`): stop, as `seq | head`

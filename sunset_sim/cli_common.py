@@ -89,13 +89,24 @@ def check_path_text(option: str, text: str | os.PathLike) -> None:
 
 class PathText(click.Path):
     """``click.Path`` that refuses an empty path in one line (``check_path_text``), named
-    as the option (or argument) it was given for. Every path option uses it."""
+    as the option (or argument) it was given for. Every path option uses it. With
+    ``dash=False`` (an output of files: tune's params, a study's or report's folder) a
+    "-" is refused, not made a file or folder named "-" (simulate's --out - is stdout)."""
+
+    def __init__(self, *args, dash: bool = True, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.dash = dash
 
     def convert(self, value, param, ctx):
         name = None
         if param is not None:
             name = param.opts[-1] if isinstance(param, click.Option) else param.name.upper()
             check_path_text(name, value)
+            if not self.dash and str(value) == "-":
+                raise click.UsageError(
+                    f"{name}: '-' is not stdout here (this command writes files); give a name",
+                    ctx,
+                )
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter as error:
@@ -411,9 +422,9 @@ def progress_output(quiet: bool):
     """Where progress bars go: stderr on a terminal; nowhere with --quiet or when stderr is
     a file or pipe (a bar there is only noise in logs). One os.devnull stream for every
     command of the process: each interrupted command in a notebook kept its own open."""
-    if quiet or not sys.stderr.isatty():
-        return _nowhere()
-    return sys.stderr
+    if quiet or not sys.stderr.isatty() or os.environ.get("TERM") == "dumb":
+        return _nowhere()  # (a dumb terminal, an editor's shell: click's bar hides the
+    return sys.stderr  # cursor with escape codes it shows as junk)
 
 
 def games_progress(total: int, stream):

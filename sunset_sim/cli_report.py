@@ -97,7 +97,7 @@ def _not_into_the_results(results: str | None, out_dir: Path) -> None:
     "--out",
     "out_dir",
     required=True,
-    type=PathText(),
+    type=PathText(dash=False),
     help="Folder for report.md, report.html, the PNG plots and tables/*.csv (made if "
     "missing, in a folder that exists).",
 )

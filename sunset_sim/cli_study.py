@@ -98,7 +98,7 @@ def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
 @click.option(
     "--out",
     "out_path",
-    type=PathText(file_okay=False),  # text: an empty --out is refused, not "."
+    type=PathText(file_okay=False, dash=False),  # text: an empty --out is refused, not "."
     default=Path("study"),
     show_default=True,
     help="Folder for values.csv, edits.csv, targets.csv, suggestions.csv, "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sys
 
 import pandas as pd
 import pytest
@@ -484,3 +485,41 @@ def test_one_game_gives_mean_fame_no_interval_even_over_two_seats():
                  "--strategy", "greedy", "--strategy", "random")  # fmt: skip
     rows = json.loads(ok(result))["strategies"]
     assert all(row["n"] == 2 and row["mean_fame_ci_low"] is None for row in rows), rows
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("tune", "greedy", "--opponent", "random", "-p", "2", "-n", "5", "--out", "-"),
+        ("study", "--strategy", "greedy", "-p", "2", "-n", "5", "--out", "-"),
+        ("report", "--games", "5", "-p", "2", "--strategy", "greedy", "--out", "-"),
+    ],
+    ids=["tune", "study", "report"],
+)
+def test_a_dash_for_an_output_of_files_is_refused(args, tmp_path, monkeypatch):
+    """tune, study and report made a file or folder named '-' (simulate's --out - is
+    stdout; play --record - was refused already)."""
+    monkeypatch.chdir(tmp_path)
+    fails(cli(*args), "--out: '-' is not stdout here")
+    assert not (tmp_path / "-").exists()
+
+
+def test_a_deleted_current_folder_is_one_line(tmp_path, monkeypatch):
+    """Every command that writes gave a traceback (os.path.abspath) and exit 1."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    fails(cli("simulate", "-n", 10, "--jobs", 1, "-q", "-o", "x.csv"), "current folder no longer")
+
+
+def test_no_progress_bar_on_a_dumb_terminal(monkeypatch):
+    """click's bar hides and shows the cursor with escape codes a dumb terminal (an
+    editor's shell) prints as junk."""
+    from sunset_sim import cli_common
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert cli_common.progress_output(False) is sys.stderr
+    monkeypatch.setenv("TERM", "dumb")
+    assert cli_common.progress_output(False) is not sys.stderr
