@@ -59,7 +59,7 @@ class StrategyDecider:
         self.params = [player.params.copy() for player in players]
         # the strategies' own copy, as the docs say: a decide that wrote to the tables it
         # was handed changed the game played and scored (the fast engine's are read-only)
-        self.tables = CardTables(*(np.array(array, copy=True) for array in tables))
+        self.tables = tables and CardTables(*(np.array(array, copy=True) for array in tables))
         self.bans = _seat_bans(banned, game_index, len(players), tables)
         self.setup = Stream(seed, game_index, STREAM_SETUP)
         self.chance = Stream(seed, game_index, STREAM_CHANCE)

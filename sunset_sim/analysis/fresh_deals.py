@@ -6,6 +6,7 @@ which plays its verifications on the same batches."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -39,7 +40,7 @@ def metric_and_use(lab: Lab, cards: CardSet, family: str, card: str) -> tuple[tu
     """``measured_metric`` and how often the restricted seat used the card (``use_rate``:
     0 where no game changed, and the CI is only the bound of one that might)."""
     row = lab.value(cards, Restriction(family, card))
-    return _metric(row, family), row["use_rate"]
+    return _metric(row, family), row.get("use_rate", math.nan)  # (NaN: not known)
 
 
 def _metric(row: dict, family: str) -> tuple:

@@ -195,16 +195,15 @@ def cluster_rate_ci(
     games share the cards, so they are not independent trials): Wilson at the effective
     number of trials p(1 - p) / var(p), var(p) the ratio estimate's variance over the
     clusters, between ``least`` and all the trials (all of them when the clusters do not
-    vary, as at p = 0 or 1), and at most ``most`` (the games, where a game counts
-    several trials: a head-to-head's 4 seat pairs a game of two seats each read 1.00
-    (0.86 to 1.00) from 6 games, Wilson at 24)."""
+    vary, as at p = 0 or 1: then at most ``most``, the games, where a game counts several
+    trials: a head-to-head's 4 seat pairs a game of two seats each read 1.00 (0.86 to
+    1.00) from 6 games, Wilson at 24)."""
     p, variance, total, _ = _ratio_estimate(successes, trials)
     if total <= 0:
         return proportion_ci(0.0, 0, z)
-    top = total if most is None else min(total, max(float(most), min(least, total)))
-    effective = top
+    effective = total if most is None else min(total, max(float(most), min(least, total)))
     if variance > 0:
-        effective = min(max(p * (1 - p) / variance, min(least, total)), top)
+        effective = min(max(p * (1 - p) / variance, min(least, total)), total)
     return proportion_ci(p * effective, effective, z)
 
 
