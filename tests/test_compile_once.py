@@ -183,6 +183,35 @@ def test_an_unwritable_cache_folder_is_one_warning(tmp_path, monkeypatch, capsys
     assert str(blocker) in warnings[0]
 
 
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing compiles")
+def test_a_read_only_cache_is_one_warning_for_every_module(tmp_path, monkeypatch, capsys):
+    """A cache mounted read-only gave a line per module whose save failed (four for one
+    run: each named its module's subfolder); one names the cache's folder."""
+    from numba.core import caching
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(jit_module, "_warned", set())
+
+    def refuse(self, sig, data):
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(caching.Cache, "save_overload", refuse)
+
+    def once(n):
+        return n + 1
+
+    def again(n):
+        return n + 2
+
+    first, second = jit_module.jit(once), jit_module.jit(again)
+    first._cache._cache_path = str(tmp_path / "cache" / "sunset_sim.engine.kernel")
+    second._cache._cache_path = str(tmp_path / "cache" / "sunset_sim.engine.turn")
+    assert first(1) == 2 and second(1) == 3
+    warnings = capsys.readouterr().err.strip().splitlines()
+    assert len(warnings) == 1, warnings
+    assert f"{tmp_path / 'cache'} (Read-only file system)" in warnings[0]
+
+
 def test_cache_folder_honours_the_environment(monkeypatch, tmp_path):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))

@@ -437,8 +437,8 @@ class DependencyCache(caching.FunctionCache):
             super().save_overload(sig, data)
         except OSError as error:
             self.disable()
-            warn_once(
-                f"cannot write the compile cache in {self._cache_path} ({error.strerror or error}); "
+            warn_once(  # (the cache's folder, not each module's: 4 lines for one cache)
+                f"cannot write the compile cache in {cache_folder()} ({error.strerror or error}); "
                 "compiling in memory, so the next run compiles again"
             )
 
