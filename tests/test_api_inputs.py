@@ -185,6 +185,16 @@ def test_api_odd_types_are_one_line_input_errors():
         make_player("greedy").spec.param_vector({"lateness": "x"})
 
 
+def test_rules_named_reads_keys_as_parse_does():
+    """The options a --rule list names: report checks a results file's rules
+    against those alone, so a spelling parse accepts must name the same key."""
+    assert Rules.named(["tie-break = seat", " days=4"]) == {"tie_break", "days"}
+    assert Rules.named("days=4") == {"days"}
+    assert Rules.named([]) == frozenset()
+    with pytest.raises(InputError, match="given more than once"):
+        Rules.named(["days=4", "days=5"])
+
+
 def test_play_reference_checks_its_tables_and_bans():
     """The audit: another card set's tables or a ``banned`` of the wrong shape or type
     gave an IndexError or numba's TypingError from inside the game."""

@@ -252,15 +252,15 @@ def diff_ci_sums(na, ta, qa, nb, tb, qb, z: float = Z95, rate: bool = False):
         diff = np.where((na > 0) & (nb > 0), ma - mb, np.nan)
         se = np.where(ok, se, np.nan)
     p = z_test_p(diff, se)
-    low, high = _within_rates(diff - z * se, diff + z * se, rate)
+    low, high = diff - z * se, diff + z * se
+    if rate:
+        low, high = rate_difference_bounds(low, high)
     return _scalar(diff), _scalar(low), _scalar(high), p
 
 
-def _within_rates(low, high, rate: bool):
+def rate_difference_bounds(low, high):
     """A difference of two rates lies in -1 .. 1: its normal interval cut there (a
-    seat's "+50.2 pt (-10.0 to +110.3)" on few games)."""
-    if not rate:
-        return low, high
+    seat's "+50.2 pt (-10.0 to +110.3)" on few games). NaN stays NaN."""
     with np.errstate(invalid="ignore"):
         return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
 
@@ -306,7 +306,9 @@ def stratified_diff_sums(
     carried = w > 0  # (used, and informative)
     n_a = np.where(carried, na, 0.0).sum(axis=-1)
     n_b = np.where(carried, nb, 0.0).sum(axis=-1)
-    low, high = _within_rates(diff - z * se, diff + z * se, rate)
+    low, high = diff - z * se, diff + z * se
+    if rate:
+        low, high = rate_difference_bounds(low, high)
     return (
         _scalar(diff),
         _scalar(low),

@@ -197,12 +197,8 @@ def _rule_keys_given(rules: RulesLike) -> set[str]:
         default = Rules().to_dict()
         return {key for key, value in rules.to_dict().items() if value != default.get(key)}
     if isinstance(rules, Mapping):
-        keys = rules.keys()
-    else:
-        keys = [
-            str(text).partition("=")[0] for text in ([rules] if isinstance(rules, str) else rules)
-        ]
-    return {str(key).strip().replace("-", "_") for key in keys}
+        return {str(key).strip().replace("-", "_") for key in rules}
+    return set(Rules.named(rules))  # (texts: read by resolve_rules already)
 
 
 def sweep(

@@ -38,6 +38,7 @@ from sunset_sim.analysis.stats import (
     Z95,
     balance,
     mean_ci,
+    rate_difference_bounds,
     seat_gaps,
     z_test_p,
 )
@@ -493,10 +494,13 @@ def compare_deals(a: _Deals, b: _Deals, alpha: float = 0.05) -> pd.DataFrame:
     for metric in GAME_METRICS:
         row("game", "all games", metric, a.game_values(metric), b.game_values(metric))
     frame = pd.DataFrame([r + [False] for r in rows], columns=COMPARE_COLUMNS)
-    # a share's difference lies in -1 .. 1 (the normal interval of a few deals went past)
-    shares = frame["metric"].isin(SHARE_METRICS)
-    for column in ("diff_ci_low", "diff_ci_high"):
-        frame.loc[shares, column] = frame.loc[shares, column].clip(-1.0, 1.0)
+    # a share's difference (the normal interval of a few deals went past -1 .. 1)
+    shares = frame["metric"].isin(SHARE_METRICS).to_numpy()
+    low, high = rate_difference_bounds(
+        frame["diff_ci_low"].to_numpy(float), frame["diff_ci_high"].to_numpy(float)
+    )
+    frame["diff_ci_low"] = np.where(shares, low, frame["diff_ci_low"])
+    frame["diff_ci_high"] = np.where(shares, high, frame["diff_ci_high"])
     frame["significant"] = (
         (frame["p_value"] < alpha)
         & (frame["diff"].abs() > 1e-12)

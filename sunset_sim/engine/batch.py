@@ -91,7 +91,31 @@ def kernel_arguments(
     return functions, np.array(ids, dtype=np.int64), params
 
 
-_CHECKED_TABLES: list[CardTables] = []  # the last few tables that passed, held alive
+@dataclass(frozen=True)
+class _SeenTables:
+    """Card tables that passed ``check_tables``, with their bytes and a copy of each
+    array as first seen: what ``_check_unwritten`` holds a block of games to."""
+
+    tables: CardTables
+    data: bytes
+    copies: tuple[np.ndarray, ...]
+
+
+_SEEN: list[_SeenTables] = []  # the last 8 tables seen, held alive so an id is never another's
+
+
+def _seen(tables: CardTables) -> _SeenTables | None:
+    return next((seen for seen in _SEEN if seen.tables is tables), None)
+
+
+def _remember(tables: CardTables) -> _SeenTables:
+    seen = _seen(tables)
+    if seen is None:
+        copies = tuple(np.array(array, copy=True) for array in tables)
+        seen = _SeenTables(tables, _tables_bytes(tables), copies)
+        _SEEN.insert(0, seen)
+        del _SEEN[8:]
+    return seen
 
 
 def check_tables(tables: CardTables) -> CardTables:
@@ -106,13 +130,12 @@ def check_tables(tables: CardTables) -> CardTables:
             f"card tables hold {tables.plan_wake.shape[0]} plan cards; a hand is "
             f"{enums.PLAN_HAND} (R-PLAN-1)"
         )
-    if numba.config.DISABLE_JIT or any(tables is known for known in _CHECKED_TABLES):
+    if numba.config.DISABLE_JIT or _seen(tables) is not None:
         return tables
     expected = decisions.context_type().types[-1]
     if numba.typeof(tables) != expected:
         raise ValueError(f"card tables typed {numba.typeof(tables)}, the engine needs {expected}")
-    _CHECKED_TABLES.insert(0, tables)
-    del _CHECKED_TABLES[8:]
+    _remember(tables)
     return tables
 
 
@@ -212,7 +235,7 @@ def play_block(
     games of a chunk with it)."""
     functions, ids, params, banned = arguments
     functions = decisions.with_fault_slot(functions)  # this call's own: threads share arguments
-    pristine = _pristine(tables)
+    pristine = _remember(tables)
     try:
         kernel.play_games(
             np.uint64(seed),
@@ -253,35 +276,20 @@ def play_block(
     _check_unwritten(tables, pristine, players)
 
 
-_PRISTINE: list[tuple[CardTables, bytes, list[np.ndarray]]] = []  # the last few tables seen
-
-
-def _pristine(tables: CardTables) -> tuple[bytes, list[np.ndarray]]:
-    """The tables' bytes and a copy of each, as first seen (the last 8 sets, held alive
-    so that an id is never another's): what ``_check_unwritten`` holds them to."""
-    for known, data, copies in _PRISTINE:
-        if known is tables:
-            return data, copies
-    copies = [np.array(array, copy=True) for array in tables]
-    _PRISTINE.insert(0, (tables, _tables_bytes(tables), copies))
-    del _PRISTINE[8:]
-    return _PRISTINE[0][1:]
-
-
 def _tables_bytes(tables: CardTables) -> bytes:
     return b"".join(np.ascontiguousarray(array).tobytes() for array in tables)
 
 
-def _check_unwritten(tables: CardTables, pristine: tuple, players: list[Player]) -> None:
+def _check_unwritten(tables: CardTables, pristine: _SeenTables, players: list[Player]) -> None:
     """The card tables as they were before the block (10 KB, compared in microseconds). A
     strategy sees them read-only, but numba lets a write through ``.flat`` (or past an
     array's end) by: a plug-in that set every commission's fame to 50 through
     ``tables.comm_fame.flat`` gave greedy 202.7 mean fame with --check-invariants silent,
     and the changed tables stayed cached for the process's later runs. Now they are put
     back and the run stops, naming the table's plug-ins (a built-in writes nothing)."""
-    data, copies = pristine
-    if _tables_bytes(tables) == data:
+    if _tables_bytes(tables) == pristine.data:
         return
+    copies = pristine.copies
     changed = [
         name
         for name, array, copy in zip(tables._fields, tables, copies, strict=True)

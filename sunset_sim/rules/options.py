@@ -71,6 +71,16 @@ class Rules:
     def parse(cls, assignments: list[str] | tuple[str, ...]) -> Rules:
         """Rules from ``key=value`` strings as the CLI's ``--rule`` takes them. A key given
         twice is refused: which value was meant is ambiguous, not "the last one wins"."""
+        return cls.from_dict(cls._assigned(assignments))
+
+    @classmethod
+    def named(cls, assignments: list[str] | tuple[str, ...]) -> frozenset[str]:
+        """The options that ``key=value`` strings name (``tie-break=seat`` names
+        ``tie_break``): a results file's rules are checked against those alone."""
+        return frozenset(cls._assigned(assignments))
+
+    @staticmethod
+    def _assigned(assignments) -> dict:
         if isinstance(assignments, str):  # one assignment, not its letters
             assignments = [assignments]
         try:
@@ -93,4 +103,4 @@ class Rules:
             number = digits[1:] if digits[:1] in ("+", "-") else digits  # (a sign, as README)
             whole = number.isascii() and number.isdigit() and len(number) < 10
             values[key] = int(digits) if key == "days" and whole else digits
-        return cls.from_dict(values)
+        return values

@@ -108,8 +108,8 @@ def over_games(
     se = np.where(np.isfinite(diff), se, np.nan)
     p = stats.z_test_p(diff, se)
     low, high = diff - stats.Z95 * se, diff + stats.Z95 * se
-    if values is None:  # a difference of win shares lies in -1 .. 1 ("+50.2 pt (-10.0 to +110.3)")
-        low, high = np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
+    if values is None:  # a difference of win shares
+        low, high = stats.rate_difference_bounds(low, high)
     return (diff, low, high, p, *result[4:])
 
 

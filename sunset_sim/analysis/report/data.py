@@ -385,8 +385,8 @@ def _effect_columns(prefix: str, result) -> dict:
     the size of the smaller group the effect rests on (summed over the strategies that
     carry weight), which a reader needs to judge it."""
     diff, lo, hi, p = result[:4]
-    # a difference of win shares lies in -1 .. 1 (a completer's effect read +91.3 to +101.0)
-    lo, hi = np.clip(lo, -1.0, 1.0), np.clip(hi, -1.0, 1.0)
+    # a difference of win shares (a completer's effect read +91.3 to +101.0)
+    lo, hi = stats.rate_difference_bounds(lo, hi)
     columns = {**_ci_columns(prefix, diff, lo, hi), f"{prefix}_p": p}
     if len(result) > 6:
         columns["n_smaller"] = int(result[6])
