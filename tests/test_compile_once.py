@@ -212,6 +212,35 @@ def test_a_read_only_cache_is_one_warning_for_every_module(tmp_path, monkeypatch
     assert f"{tmp_path / 'cache'} (Read-only file system)" in warnings[0]
 
 
+def test_cache_writable_looks_at_the_nearest_folder_that_exists(monkeypatch, tmp_path):
+    """The compile notice said "cached in C" for a cache that could not be written (the
+    warning after it said otherwise): whether C, or the folder it will be made in, takes
+    writes."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "not" / "made" / "yet"))
+    assert jit_module.cache_writable()
+    unwritable = {str(tmp_path)}
+    real_access = jit_module.os.access
+
+    def access(path, mode):
+        return (
+            False
+            if str(path) in unwritable and mode & jit_module.os.W_OK
+            else real_access(path, mode)
+        )
+
+    monkeypatch.setattr(jit_module.os, "access", access)
+    assert not jit_module.cache_writable()  # tmp_path: the nearest that exists
+    (tmp_path / "not").mkdir()
+    assert jit_module.cache_writable()
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "file" / "cache"))
+    assert not jit_module.cache_writable()  # under a file: nothing can be made
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    monkeypatch.setenv("HOME", "")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    assert not jit_module.cache_writable()  # nowhere
+
+
 def test_cache_folder_honours_the_environment(monkeypatch, tmp_path):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))

@@ -212,8 +212,11 @@ def _prepare(specs: tuple[StrategySpec, ...], key: tuple, announce: bool) -> flo
         in_children = {name for group in groups for name in group}
         seconds = sum(_estimate(times, name) for name in todo if name not in in_children)
         seconds += max((sum(_estimate(times, name) for name in g) for g in groups), default=0)
-        if isinstance(getattr(engine_entry(), "_cache", None), jit.DependencyCache):
+        cached = isinstance(getattr(engine_entry(), "_cache", None), jit.DependencyCache)
+        if cached and jit.cache_writable():
             when = f"first run only, about {_duration(seconds)}; cached in {jit.cache_folder()}"
+        elif cached:  # (said once, with the reason, by DependencyCache.save_overload)
+            when = f"about {_duration(seconds)}, on every run: {jit.cache_folder()} is read-only"
         else:
             when = f"about {_duration(seconds)}, on every run: nothing can be cached"
         print(

@@ -74,6 +74,16 @@ def cache_folder() -> Path | None:
     return None if home is None else home / "sunset-sim" / "numba"
 
 
+def cache_writable() -> bool:
+    """Whether compiled code can be kept: the cache folder, or the nearest folder above
+    it that exists (it is made on first use), is writable. A read-only cache still loads
+    what it holds; the compile notice then says the new code is not kept."""
+    folder = cache_folder()
+    while folder is not None and not folder.exists():
+        folder = None if folder.parent == folder else folder.parent
+    return folder is not None and folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
+
+
 # What this tool writes in ``cache_folder()``, and all that ``clear_cache`` removes (the
 # folder may be NUMBA_CACHE_DIR, shared with other programs, or hold the user's files):
 # - one folder per module (``_Locator``) holding numba's index and data files of each
