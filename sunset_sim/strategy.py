@@ -506,14 +506,18 @@ def packaged_params(spec: StrategySpec) -> dict[str, Path]:
 
 
 def params_path(spec: StrategySpec, value: str) -> str | Path:
-    """``params=VALUE``: a file path, or the name of a packaged set (``tuned``) when no
-    such file exists and VALUE is a plain name (no folder, no .json)."""
+    """``params=VALUE``: the packaged set of that name (``tuned``) where VALUE is a plain
+    name (no folder, no .json) that the strategy has one of, else a file path. A file
+    named ``tuned`` in the current folder had been read instead of the packaged set the
+    README's commands mean, under the same label: such a file is ``./tuned``."""
     plain = value and not any(sep in value for sep in ("/", os.sep)) and "." not in value
-    if not plain or Path(value).exists():
+    if not plain:
         return value
     found = packaged_params(spec)
     if value in found:
         return found[value]
+    if Path(value).exists():
+        return value
     known = ", ".join(found) or "none"
     raise StrategyError(
         f"strategy {spec.name}: params {value!r} is neither a file nor a packaged parameter "

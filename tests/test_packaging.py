@@ -96,6 +96,20 @@ def test_the_packaged_tuned_parameters_are_addressable_by_name():
         make_player("balanced:params=nosuch")
 
 
+def test_a_file_named_tuned_does_not_shadow_the_packaged_set(tmp_path, monkeypatch):
+    """A file ``tuned`` in the current folder was read for ``params=tuned`` under the same
+    label, changing the README's commands without a word; the file is ``./tuned``."""
+    from sunset_sim.strategy import make_player
+
+    packaged = make_player("balanced:params=tuned").params
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tuned").write_text('{"name": "balanced", "params": {"deny": 3}}', "utf-8")
+    assert list(make_player("balanced:params=tuned").params) == list(packaged)
+    assert make_player("balanced:params=./tuned").params[-1] == 3.0
+    (tmp_path / "mine").write_text('{"params": {"deny": 2}}', "utf-8")  # no such packaged set
+    assert make_player("balanced:params=mine").params[-1] == 2.0
+
+
 def test_the_exports_are_visible_to_type_checkers():
     """``__all__`` is a literal list and every name in it is imported under TYPE_CHECKING
     (IDEs see them), while ``import sunset_sim`` imports neither numba nor pandas."""
