@@ -112,7 +112,8 @@ def _not_into_the_results(results: str | None, out_dir: Path) -> None:
     type=WHOLE,
     default=30,
     show_default=True,
-    help="Groups with fewer samples are marked 'too few samples' and never ranked.",
+    help="Groups with fewer samples are marked 'too few samples' and never ranked; a "
+    "strategy with fewer on either side of a within-strategy effect is left out of it.",
 )
 @click.option(
     "--min-group",

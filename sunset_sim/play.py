@@ -226,9 +226,9 @@ def play_reference(
     players = validation.check_strategies(players, "players")
     validation.check_players(len(players), "players (one per seat)")
     cards = validation.as_cards(cards)
-    # enough landscapes and plan cards for this many days (a short row of commissions is
-    # played: R-CLEAN-5 ends the game), refused here rather than a RuleViolation mid-set-up
-    problems = check_playable(cards, len(players), rules.days, commissions=False)
+    # enough cards of each kind for this many players and days (R-SET-1, R-SET-2,
+    # R-PLAN-3), refused here rather than a RuleViolation mid-set-up
+    problems = check_playable(cards, len(players), rules.days)
     if problems:
         raise validation.InputError(problems[0])
     seed = validation.check_seed(seed)  # a numpy seed as an int: the same game as seed=5

@@ -195,6 +195,24 @@ def test_rules_named_reads_keys_as_parse_does():
         Rules.named(["days=4", "days=5"])
 
 
+def test_a_game_without_commissions_for_its_row_is_refused_by_play_and_replay():
+    """R-SET-2 lays out players + 1 commissions and a preview: with 3 in the set, the
+    reference engine set up a short row for 4 players, ended the game after day 1, and
+    ``replay`` passed the record, where the command line refused the set."""
+    from dataclasses import replace
+
+    from sunset_sim.records.replay import RecordError, replay
+
+    cards = sunset_sim.load_cards()
+    few = replace(cards, commissions=cards.commissions[:3])
+    with pytest.raises(InputError, match=r"commissions: 3 cards, a game needs at least 6"):
+        play_reference(few, ["greedy"] * 4)
+    record = play_reference(cards, ["greedy"] * 4, seed=1).record
+    with pytest.raises(RecordError, match=r"commissions: 3 cards, a game needs at least 6"):
+        replay(record, few)
+    assert replay(record, cards).fame == play_reference(cards, ["greedy"] * 4, seed=1).fame
+
+
 def test_play_reference_checks_its_tables_and_bans():
     """The audit: another card set's tables or a ``banned`` of the wrong shape or type
     gave an IndexError or numba's TypingError from inside the game."""

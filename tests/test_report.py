@@ -194,6 +194,33 @@ def report(frame, cards_module):
     return build_report(frame, cards_module, min_samples=30)
 
 
+def test_the_early_rise_extremes_name_only_those_that_played(cards_module):
+    """A field with early-bird and no late-riser read '"Always earliest" (early-bird) and
+    "always most powerful" (late-riser) against the field:' over a one-row table."""
+    frame = sunset_sim.simulate(games=40, players=3, strategies=["greedy", "early-bird"], jobs=1)
+    report = build_report(frame, cards_module, min_samples=30)
+    texts = [b[1] for s in report.sections for b in s.blocks if b[0] == "text"]
+    line = next(text for text in texts if "(early-bird)" in text)
+    assert line == '"Always earliest" (early-bird) against the field:'
+    assert report.tables["plan_extremes"]["strategy"].tolist() == ["early-bird"]
+
+
+def test_an_effect_on_too_few_seats_within_strategies_is_marked_in_every_table():
+    """A commission only random completed, and every feature type beside random's seats,
+    had an empty within-strategy effect and no note (plan cards had one): every table
+    with ``n_smaller`` marks a row whose effect rests on fewer than min_samples."""
+    from sunset_sim.analysis.report.data import _mark
+    from sunset_sim.analysis.report.model import TOO_FEW
+
+    table = pd.DataFrame(
+        {"n": [500, 500, 10], "n_smaller": [0, 400, 400],
+         "completer_win_effect": [np.nan, 0.1, 0.3]}
+    )  # fmt: skip
+    marked = _mark(table, "n", 30, "completer_win_effect")
+    assert marked["note"].tolist() == [TOO_FEW, "", TOO_FEW]
+    assert marked["rank"].tolist()[1] == 1 and marked["rank"].isna().tolist() == [True, False, True]
+
+
 def test_report_tables(report, frame):
     t = report.tables
     for name in ("strategies", "plan_cards", "seats", "balance", "game_shape", "margins"):

@@ -59,26 +59,47 @@ class FixedBand(EditBand):
         return BAND
 
 
-def _suggest(monkeypatch, per_fame: dict[int, float], half_width: float):
+def _suggest(monkeypatch, per_fame: dict[int, float], half_width: float, later=None):
+    """``later``: the value per fame at the card's own (raised) fame on the fresh deals
+    after the first batch, where not the first batch's."""
     monkeypatch.setattr(suggestions, "EditBand", FixedBand)
     original = load_cards(None)
     own = next(c.fame for c in original.commissions if c.id == "C11")
     cards = edit_card(original, "C11", "fame", 6)
     target = pd.DataFrame(
         [{"family": "commission", "card": "C11", "status": "above", "target_low": BAND[0],
-          "target_high": BAND[1]}]
+          "target_high": BAND[1], "value": per_fame[6], "n": FameDeals.games}]
     )  # fmt: skip
     table = {own + step: value for step, value in per_fame.items()}
     deals = FameDeals(table, half_width)
-    frame, suggested, notes = suggestions.suggest(
-        deals, [deals] * 4, cards, target, None, None, 4, lambda line: None
+    after = deals if later is None else FameDeals({**table, own + 6: later}, half_width)
+    frame, suggested, notes, changed = suggestions.suggest(
+        deals, [deals, after, after, after], cards, target, None, None, 4, lambda line: None
     )
-    return own, frame, suggested, notes
+    return own, frame, suggested, notes, changed
+
+
+def test_a_card_measured_inside_on_more_fresh_deals_is_restated_not_edited(monkeypatch):
+    """A card called outside on its first batch of fresh deals, whose edit's verification
+    went on to more batches, on which the card's own value reached its target: C20 was
+    "below" on 200 fresh deals (-0.33, CI -0.68 to 0.01) beside a suggestion whose
+    before-value on 800 of them was -0.10 (CI -0.25 to 0.04). The larger sample stands."""
+    per_fame = {6: 0.9, 5: 0.9, 4: 0.9, 3: 0.8, 2: 0.7, 1: 0.51, 0: 0.0599}
+    _, frame, suggested, notes, changed = _suggest(monkeypatch, per_fame, 0.1, later=0.2)
+    assert frame.empty and suggested is None
+    assert changed["C11"]["status"] == "inside" and changed["C11"]["n"] == 4 * FameDeals.games
+    assert changed["C11"]["value"] == pytest.approx((0.9 + 3 * 0.2) / 4)
+    (note,) = notes
+    assert note.startswith("C11: 0.38 (95% CI 0.33 to 0.42) on 3200 fresh deals")
+    assert "inside, not above" in note and note.endswith("no edit is suggested for it")
+    # the same card still outside on every batch: suggested, nothing restated
+    _, frame, _, _, changed = _suggest(monkeypatch, per_fame, 0.1, later=0.8)
+    assert frame["card"].tolist() == ["C11"] and changed == {}
 
 
 def test_the_nearest_step_within_noise_is_suggested_when_none_is_inside(monkeypatch):
     per_fame = {6: 0.9, 5: 0.9, 4: 0.9, 3: 0.8, 2: 0.7, 1: 0.51, 0: 0.0599}
-    own, frame, suggested, notes = _suggest(monkeypatch, per_fame, 0.1)
+    own, frame, suggested, notes, _ = _suggest(monkeypatch, per_fame, 0.1)
     assert frame["card"].tolist() == ["C11"]
     row = frame.iloc[0]
     assert (row["current"], row["suggested"]) == (str(own + 6), str(own))  # down: above
@@ -107,14 +128,14 @@ def test_the_nearest_step_within_noise_is_suggested_when_none_is_inside(monkeypa
 
 def test_no_step_is_suggested_when_every_ci_misses_the_target(monkeypatch):
     per_fame = {6: 0.9, 5: 0.9, 4: 0.9, 3: 0.8, 2: 0.7, 1: 0.51, 0: -0.2}
-    _, frame, suggested, notes = _suggest(monkeypatch, per_fame, 0.05)
+    _, frame, suggested, notes, _ = _suggest(monkeypatch, per_fame, 0.05)
     assert frame.empty and suggested is None
     assert any(note.endswith("nothing suggested for it") for note in notes)
 
 
 def test_a_step_inside_is_preferred_to_a_nearer_one_outside(monkeypatch):
     per_fame = {6: 0.9, 5: 0.9, 4: 0.9, 3: 0.8, 2: 0.7, 1: 0.40, 0: 0.2}
-    own, frame, _, _ = _suggest(monkeypatch, per_fame, 0.1)
+    own, frame, _, _, _ = _suggest(monkeypatch, per_fame, 0.1)
     assert frame["suggested"].tolist() == [str(own)] and frame["after_inside"].tolist() == [True]
 
 
@@ -122,7 +143,7 @@ def test_a_step_on_its_targets_edge_to_the_last_bits_is_inside(monkeypatch):
     """Win shares are twelfths: 0.12499999999999999 against a top of 0.12499999999999996
     was "outside the target by its value", and the target "between two steps"."""
     per_fame = {6: 0.9, 5: 0.9, 4: 0.9, 3: 0.8, 2: 0.7, 1: BAND[1] + 1e-15, 0: -0.2}
-    own, frame, _, notes = _suggest(monkeypatch, per_fame, 0.1)
+    own, frame, _, notes, _ = _suggest(monkeypatch, per_fame, 0.1)
     assert frame["suggested"].tolist() == [str(own + 1)]
     assert frame["after_inside"].tolist() == [True]
     assert not any("not verified inside" in note for note in notes)

@@ -159,3 +159,29 @@ def refine_targets(
             )
         )
     return frame, notes
+
+
+def restated(target: pd.Series, before: tuple[float, float, float], deals: int) -> dict | None:
+    """A card's target row measured again on more fresh deals than ``refine_targets``
+    took (the before-value of an edit's verification: the same batches and the next),
+    where its status there differs; else None. The larger sample's verdict stands: C20
+    was "below" on 200 fresh deals, -0.33 (CI -0.68 to 0.01), while its suggestion's
+    before-value on 800 of them, -0.10 (CI -0.25 to 0.04), reached its target."""
+    if not deals > target.get("n", math.inf):
+        return None
+    low, high = target["target_low"], target["target_high"]
+    edge_sds = (target.get("target_low_sd", 0.0), target.get("target_high_sd", 0.0))
+    found = band_status(*before, low, high, *edge_sds)
+    if found == target["status"]:
+        return None
+    note = (
+        f"{target['card']}: {before[0]:.2f} (95% CI {before[1]:.2f} to {before[2]:.2f}) on "
+        f"{deals} fresh deals, measured while an edit was verified, against "
+        f"{target['value']:.2f} on the first {int(target['n'])}: {found}, not {target['status']} "
+        f"{low:.2f} to {high:.2f}, so no edit is suggested for it"
+    )
+    columns = ["value", "value_ci_low", "value_ci_high", "status", "n", "measured_on"]
+    return {
+        "values": dict(zip(columns, [*before, found, deals, "fresh"], strict=True)),
+        "note": note,
+    }

@@ -336,14 +336,15 @@ def _strata(na, ta, qa, nb, tb, qb, min_n, rate):
         vb = np.where(used, np.maximum(qb / nb - mb * mb, 0.0) * nb / (nb - 1), 0.0)
         if rate:
             # a stratum in which the outcome never varies, the same on both sides (random
-            # never wins, chosen or not), tells nothing of the effect: where no other
-            # stratum does, the effect is NaN (too few), not "+0.0 (-0.4 to +0.4)" from the
-            # rule of succession's variance alone
+            # never wins, chosen or not), tells nothing of the effect: it carries no weight
+            # (with its weight, its 0 pulled the effect toward 0 by random's share of the
+            # seats, and its seats counted in n_smaller: 313 of a finding's 1,073), and
+            # where no other stratum does, the effect is NaN (too few), not "+0.0 (-0.4
+            # to +0.4)" from the rule of succession's variance alone
             still = (va <= 1e-12) & (vb <= 1e-12) & (ma == mb)
-            informative = (used & ~still).any(axis=-1)
             va = np.where(used & (va <= 1e-12), _succession_variance(ta, na), va)
             vb = np.where(used & (vb <= 1e-12), _succession_variance(tb, nb), vb)
-            w = np.where(informative[..., None], w, 0.0)
+            w = np.where(still, 0.0, w)
     return used, w, ma, mb, va, vb
 
 

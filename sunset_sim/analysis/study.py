@@ -412,10 +412,16 @@ def run_study(
     suggestions = pd.DataFrame(columns=SUGGESTION_COLUMNS)
     suggested = None
     if suggest:
-        suggestions, suggested, more = suggest_edits(
+        suggestions, suggested, more, changed = suggest_edits(
             lab, batches, card_set, target_frame, values, targets, max_steps, say
         )
         notes += more
+        for card, columns in changed.items():  # measured on more fresh deals: that stands
+            where = target_frame.index[target_frame["card"] == card]
+            target_frame.loc[where, list(columns)] = list(columns.values())
+        if check_field and changed:
+            held = target_frame["check_field_status"] == target_frame["status"]
+            target_frame["holds_in_check_field"] = held.to_numpy(dtype=bool)
     settings = {
         "strategies": [p.name for p in entrants],
         "players": players,

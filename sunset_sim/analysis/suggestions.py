@@ -23,6 +23,7 @@ from sunset_sim.analysis.fresh_deals import (
     measured_metric,
     metric_and_use,
     pooled,
+    restated,
     straddles,
 )
 from sunset_sim.analysis.targets import (
@@ -523,16 +524,20 @@ def suggest(
     max_steps: int,
     status: Status,
     attempts: int = 4,
-) -> tuple[pd.DataFrame, CardSet | None, list[str]]:
+) -> tuple[pd.DataFrame, CardSet | None, list[str], dict[str, dict]]:
     """Search and verify an edit per card outside its target (module docstring);
-    ``batches``: the fresh deals (``fresh_batches``)."""
+    ``batches``: the fresh deals (``fresh_batches``). Also returns, by card, the target
+    columns of a card whose verification measured it on more fresh deals than its status
+    rests on, and found it no longer outside (``fresh_deals.restated``): no edit for it."""
     notes = []
+    changed: dict[str, dict] = {}
     verify_lab = batches[0]  # (the others: for verifications that stay at the band's edge)
     chosen = target_frame["status"].isin(["above", "below"]) & target_frame["family"].isin(METRIC)
     rows: list[dict] = []
     edits: list[tuple[str, str, int]] = []
     for _, target in target_frame[chosen].iterrows():
         card = target["card"]
+        first_note = len(notes)
         status(f"searching an edit for {target['family']} {card} ({target['status']})")
         bounds = EditBand(values, targets, target)
         found: list[dict] = []
@@ -587,11 +592,18 @@ def suggest(
             unsettled = _unsettled_note(found[0])
             if unsettled:
                 notes.append(unsettled)
+        before = (found[0]["before"], found[0]["before_ci_low"], found[0]["before_ci_high"])
+        change = restated(target, before, found[0]["n"])
+        if change is not None:  # (its search's notes are of a card not outside)
+            del notes[first_note:]
+            notes.append(change["note"])
+            changed[card] = change["values"]
+            continue
         rows.extend(found)
         edits.extend((card, row["field"], row["steps"]) for row in found)
     frame = pd.DataFrame(rows, columns=SUGGESTION_COLUMNS)
     if not rows:
-        return frame, None, notes
+        return frame, None, notes, changed
     suggested = _apply(cards, edits)
     notes += plan_edit_notes(suggested, list(dict.fromkeys(frame["card"])))
     status(f"checking all {len(rows)} edit(s) together on the fresh deals")
@@ -599,4 +611,4 @@ def suggest(
     notes += more
     frame["after_all_edits"] = together
     frame["inside_with_all_edits"] = inside
-    return frame, suggested, notes
+    return frame, suggested, notes, changed

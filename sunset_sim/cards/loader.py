@@ -334,36 +334,33 @@ def load_cards(path: str | os.PathLike[str] | None = None) -> CardSet:
     return parse_cards(text, label)
 
 
-def check_playable(
-    cards: CardSet, players: int, days: int = DEFAULT_DAYS, commissions: bool = True
-) -> list[str]:
+def check_playable(cards: CardSet, players: int, days: int = DEFAULT_DAYS) -> list[str]:
     """Problems that stop a game of ``players`` over ``days`` being set up (empty if none).
 
     Separate from parsing because it depends on the game, not the file: a 40-commission
-    variant is fine for 2 players whatever it holds. ``commissions=False`` leaves out the
-    row's count, which the reference engine does not need (a short row ends the game,
-    R-CLEAN-5); the landscapes and the plan deck it needs as the fast engine does.
+    variant is fine for 2 players whatever it holds. Both engines and ``replay`` hold a
+    game to it: the reference engine had set up a row of 3 commissions for 4 players
+    (R-SET-2 lays out players + 1 and a preview) and ended the game after day 1, where
+    the command line refused the set.
     """
     if players < 1:
         raise ValueError(f"players must be at least 1, got {players}")
     if days < 1:
         raise ValueError(f"days must be at least 1, got {days}")
-    n_commissions = len(cards.commissions) if commissions else None
     return count_problems(
-        cards.path, len(cards.landscapes), n_commissions, len(cards.plans), players, days
+        cards.path, len(cards.landscapes), len(cards.commissions), len(cards.plans), players, days
     )
 
 
 def count_problems(
     path: str | Path,
     n_landscapes: int,
-    n_commissions: int | None,
+    n_commissions: int,
     n_plans: int,
     players: int,
     days: int,
 ) -> list[str]:
-    """check_playable's counts: too few landscapes, commissions (None: not counted, as
-    the reference engine plays a short row: R-CLEAN-5 ends the game) or plan cards."""
+    """check_playable's counts: too few landscapes, commissions or plan cards."""
     problems: list[str] = []
 
     def need(field: str, have: int, want: int, why: str) -> None:
@@ -373,13 +370,12 @@ def count_problems(
             )
 
     need("landscapes", n_landscapes, MIN_LANDSCAPES, "to deal the 5x5 wilderness")
-    if n_commissions is not None:
-        need(
-            "commissions",
-            n_commissions,
-            players + 2,
-            f"a row of players+1 and a preview for {players} players",
-        )
+    need(
+        "commissions",
+        n_commissions,
+        players + 2,
+        f"a row of players+1 and a preview for {players} players",
+    )
     if days > DEFAULT_DAYS and DEFAULT_DAYS + 2 <= n_plans < days + 2:
         # the days option, not the set, is what asks for more: say so
         problems.append(

@@ -11,7 +11,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from sunset_sim.cards.loader import CardSetError, load_cards, parse_cards
+from sunset_sim.cards.loader import CardSetError, check_playable, load_cards, parse_cards
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import DIRECTION_NAMES, GRID_SIZE
 from sunset_sim.files import JSONTextError, parse_json
@@ -152,8 +152,14 @@ def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
                 "sunset-sim open a file, so pass it with --cards FILE"
             )
         cards = load_cards(None)
-    unchecked = "hash" not in named and "inline" not in named and not given_cards
-    if unchecked and named.get("name", cards.name) != cards.name:
+    unchecked = "hash" not in named and "inline" not in named
+    if unchecked and given_cards and named.get("name", cards.name) != cards.name:
+        warnings.warn(  # (the user named the set: replayed on it, but not without a word)
+            f"note: the record names card set {as_json(named['name'])} and gives no hash; "
+            f"it is replayed on the card set given, {as_json(cards.name)}",
+            stacklevel=2,
+        )
+    elif unchecked and named.get("name", cards.name) != cards.name:
         # with no hash, the name is all that says which set: another set's game would be
         # checked against the packaged cards (and could pass)
         raise RecordError(
@@ -381,6 +387,9 @@ def replay(record: dict, cards: CardSet | None = None, on_event=None) -> GameRes
     players = record.get("players")
     if not isinstance(players, int) or not 2 <= players <= 4:
         raise RecordError(f"players: {as_json(players)} is not a player count from 2 to 4")
+    problems = check_playable(cards, players, rules.days)  # (a game that cannot be set up)
+    if problems:
+        raise RecordError(problems[0])
     decider = RecordDecider(record, cards)
     meta = {k: record[k] for k in ("seed", "game_index", "strategies") if k in record}
 
@@ -481,7 +490,7 @@ def _compare_day(day: int, mine: dict, turns: list[dict], theirs: dict) -> None:
     if "goal_holder" in theirs and holder != mine["goal_holder"]:
         raise RecordError(
             f"day {day}: R-GOAL-2: goal kept by {as_json(holder)}, the rules give "
-            f"{mine['goal_holder']}"
+            f"{as_json(mine['goal_holder'])}"
         )
     if "fame" in theirs:
         check_type(f"day {day}: fame", theirs["fame"], mine["fame"])

@@ -80,9 +80,22 @@ def _ci_columns(prefix: str, mean, lo, hi) -> dict:
     return stats.ci_columns(prefix, mean, lo, hi)
 
 
-def _mark(table: pd.DataFrame, n_column: str | Sequence[str], min_samples: int, by: str | None):
-    """Add ``note`` (too few samples) and ``rank`` (by ``by`` descending, big groups only)."""
+def _mark(
+    table: pd.DataFrame,
+    n_column: str | Sequence[str],
+    min_samples: int,
+    by: str | None,
+    within: bool = True,
+):
+    """Add ``note`` (too few samples) and ``rank`` (by ``by`` descending, big groups only).
+    A table with a within-strategy effect is also marked where its ``n_smaller`` is under
+    ``min_samples``: with no strategy both taking and leaving a card often enough, the
+    effect is empty, and the row says why (a commission only random completed, and every
+    feature type beside random's seats, had an empty effect and no note); ``within=False``
+    for a table that notes its effect's own small samples."""
     columns = [n_column] if isinstance(n_column, str) else list(n_column)
+    if within and "n_smaller" in table and "n_smaller" not in columns:
+        columns.append("n_smaller")
     small = np.zeros(len(table), dtype=bool)
     for column in columns:
         small |= table[column].to_numpy() < min_samples

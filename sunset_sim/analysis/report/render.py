@@ -258,7 +258,7 @@ def _html_table(name: str, table: pd.DataFrame) -> str:
 
 def _csv_note(name: str, table: pd.DataFrame) -> str:
     hidden = len(display_table(table).columns) - len(shown_columns(name, table).columns)
-    more = f"{hidden} more columns and " if hidden > 0 else ""
+    more = f"{hidden} more column{'s' if hidden > 1 else ''} and " if hidden > 0 else ""
     return f"({more}every figure unrounded: tables/{name}.csv)"
 
 

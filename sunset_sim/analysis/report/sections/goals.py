@@ -95,11 +95,14 @@ def goal_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
                 "keeper_win_diff_p": diff[g, 3],
             }
         )
-    table = _mark(pd.DataFrame(rows), "n", min_samples, None)
+    table = _mark(pd.DataFrame(rows), "n", min_samples, None, within=False)
     # the last-mover rate and the keeper's win rest on the keeps, not the days shown (G3:
-    # 0% of 4 keeps beside n = 34 and no note)
+    # 0% of 4 keeps beside n = 34 and no note); the keeper's win effect on the keepers
+    # within strategies (n_smaller)
     few_keeps = (table["note"] == "") & (table["n_kept"] < min_samples)
     table.loc[few_keeps, "note"] = f"last mover, keeper's win: {TOO_FEW}"
+    few_within = (table["note"] == "") & (table["n_smaller"] < min_samples)
+    table.loc[few_within, "note"] = f"keeper's win: {TOO_FEW}"
     return {"goals": table}
 
 

@@ -167,10 +167,9 @@ def plan_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
     if np.all(np.isnan(table["fame_gained"])):
         table = table.drop(columns=[c for c in table if c.startswith("fame_gained")])
     by_day = pd.DataFrame(day_rows)
-    # n_smaller too: with no strategy both keeping and not keeping a card often enough,
-    # its within-strategy effect is empty, and the row says why (P8 in a field that
-    # keeps it whenever it can had an empty effect and no note, P5 beside it one)
-    groups = ["n", "n_not_chosen", "n_smaller"]
+    # (and n_smaller, as _mark adds: P8 in a field that keeps it whenever it can had an
+    # empty effect and no note, P5 beside it one)
+    groups = ["n", "n_not_chosen"]
     tables = {"plan_cards": _mark(table, groups, min_samples, "win_effect")}
     if len(by_day):
         tables["plan_by_day"] = _mark(by_day, groups, min_samples, None)
@@ -436,12 +435,18 @@ def fill(s: Section, report: Report) -> None:
                 ["strategy", "n", "win_share", "win_share_ci_low", "win_share_ci_high"]
                 + ["vs_field", "vs_field_ci_low", "vs_field_ci_high", "vs_field_p", "note"]
             ].reset_index(drop=True)
+            played = set(extremes["strategy"].str.split(":").str[0])
+            named = [
+                words
+                for name, words in (
+                    ("early-bird", '"Always earliest" (early-bird)'),
+                    ("late-riser", '"always most powerful" (late-riser)'),
+                )
+                if name in played
+            ]
+            text = " and ".join(named)
             s.blocks += [
-                (
-                    "text",
-                    '"Always earliest" (early-bird) and "always most powerful" (late-riser) '
-                    "against the field:",
-                ),
+                ("text", f"{text[0].upper()}{text[1:]} against the field:"),
                 ("table", "plan_extremes"),
             ]
         else:
