@@ -279,7 +279,7 @@ def simulate_command(
       sunset-sim simulate --games 10000000 --out big-run/ --resume   (finishes the rest)
     """
     from sunset_sim.provenance import sidecar_path
-    from sunset_sim.run import RunError
+    from sunset_sim.run import OutputTaken, RunError
     from sunset_sim.run.backends import open_backend
     from sunset_sim.runner import open_dataset, simulate_to_dataset, simulate_to_file
 
@@ -362,6 +362,9 @@ def simulate_command(
                         backend=runner,
                         stream=sys.stdout if to_stdout else None,
                     )
+            except OutputTaken as error:  # (README: "its results printed before")
+                print_summary(error.summary, players, table_format, err=to_stdout)
+                raise CliError(str(error)) from None
             except RunError as error:  # e.g. a strategy that a Dask worker does not have
                 raise CliError(str(error)) from None
     if out_path is not None:

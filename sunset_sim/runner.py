@@ -8,6 +8,7 @@ cards, rules).
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -34,7 +35,7 @@ from sunset_sim.files import (
 from sunset_sim.provenance import METADATA_KEY, provenance, sidecar_path
 from sunset_sim.results import Summary, to_frame
 from sunset_sim.rules.options import Rules
-from sunset_sim.run import RunError, chunk_ranges
+from sunset_sim.run import OutputTaken, RunError, chunk_ranges
 from sunset_sim.run.backends import (  # numba_threads, open_backend: imported from here too
     BackendOption,
     DaskBackend,
@@ -300,6 +301,9 @@ def simulate_to_file(
                 writer.write(to_frame(batch, labels, plan_ids))
         if writer is not None:
             writer.close()
+    except OutputTaken as error:  # the games are played: their summary is still told
+        error.summary = summary
+        raise
     except BaseException:
         if writer is not None:
             writer.abort()
@@ -489,7 +493,10 @@ class _TableWriter:
                 write_atomically(sidecar, _json(self.made).decode("utf-8") + "\n")
         except OSError as error:
             self.abort()
-            raise RunError(f"{self.path}: cannot write: {error.strerror or error}") from None
+            taken = error.errno == errno.EEXIST  # (made meanwhile: check_still_free's)
+            raise (OutputTaken if taken else RunError)(
+                f"{self.path}: cannot write: {error.strerror or error}"
+            ) from None
         self._unlock()
 
     def abort(self) -> None:

@@ -244,3 +244,18 @@ def test_a_cluster_that_fails_mid_run_ends_it_in_one_line(monkeypatch, case):
     expected = "KilledWorker" if case == "killed" else "the cluster has had no worker for 2 s"
     assert expected in message and "\n" not in message, message
     assert message.startswith(f"--scheduler {address}: ")
+
+
+def test_the_clients_own_error_lines_are_quiet_while_the_run_owns_it(cluster):
+    """A scheduler killed mid-run printed distributed.client's "ERROR - Failed to
+    reconnect to scheduler" line beside the run's own one-line error (docs/cluster.md:
+    one line); the logger is as it was once the run's client is closed."""
+    import logging
+
+    from sunset_sim.run.backends import DaskBackend
+
+    logger = logging.getLogger("distributed.client")
+    before = logger.level
+    with DaskBackend(scheduler=cluster.scheduler_address):
+        assert logger.level == logging.CRITICAL
+    assert logger.level == before

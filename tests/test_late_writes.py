@@ -142,6 +142,9 @@ def test_a_results_file_made_while_simulate_plays_is_kept(tmp_path, monkeypatch)
     fails(result, f"{out}: cannot write: already exists (made while this run played")
     assert out.read_text() == "precious\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["race.parquet"]  # nothing left
+    # its summary printed before, as the README says (it had printed nothing: the games
+    # were played and their figures lost)
+    assert "20 games, 2 players" in result.stdout and "greedy" in result.stdout
 
 
 def test_a_folder_filled_while_the_run_played_is_kept(tmp_path):

@@ -380,3 +380,19 @@ def test_a_head_to_head_interval_is_never_narrower_than_over_its_games():
         row = result.head_to_head.set_index("strategy").loc["greedy"]
         assert row["n"] == 6 and row["score"] == 1.0
         assert row["score_ci_low"] == pytest.approx(stats.proportion_ci(6, 6)[1])
+
+
+def test_a_sweep_value_at_which_the_swept_strategy_plays_as_an_opponent_gets_a_note():
+    """sweep is one of the README's fields where one strategy spelled two ways is told:
+    greedy:lateness at 0.3 (its default) beside greedy played alike without a word."""
+    import warnings
+
+    import sunset_sim
+
+    with pytest.warns(SameEntrantWarning, match="greedy:lateness=0.3 and greedy are one"):
+        sunset_sim.sweep(param="greedy:lateness", values=[0.3, 1.0], strategies=["greedy"],
+                         players=2, games=4)  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SameEntrantWarning)  # no value plays as greedy
+        sunset_sim.sweep(param="greedy:lateness", values=[1.0], strategies=["greedy"],
+                         players=2, games=4)  # fmt: skip

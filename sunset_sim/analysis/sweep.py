@@ -271,6 +271,9 @@ def sweep(
         if param is not None:
             for number in numbers:
                 tables = sweep_tables(entrants, players, (name, key, number))
+                # a value at which the swept strategy plays as an opponent does: a note
+                # (balanced:deny=0 beside balanced), as a tournament's field gets
+                check_distinct([tables[0][0], *entrants])
                 deals = play(tables, base_rules)
                 rows.append(_sweep_row(f"{name}:{key}", number, tables[0][0].name, deals))
         else:

@@ -30,6 +30,13 @@ class RunError(Exception):
     missing optional dependency, a dataset folder that belongs to another run."""
 
 
+class OutputTaken(RunError):
+    """The output file was made by another process while the games played: it is left
+    as it is, and the run's summary (``summary``, set where known) is still printed."""
+
+    summary: object = None
+
+
 def chunk_ranges(games: int, chunk_size: int, first_game: int = 0) -> list[tuple[int, int]]:
     """(first game, number of games) of each chunk, in game order."""
     if chunk_size < 1:

@@ -16,6 +16,7 @@ strategy code than the driver stops the run rather than mix two engines in one r
 from __future__ import annotations
 
 import collections
+import logging
 import math
 import os
 import socket
@@ -256,6 +257,7 @@ class DaskBackend:
         self.check_invariants = check_invariants
         self.given = client  # the caller's Client: never closed here
         self.client = None
+        self.logger_level: int | None = None
 
     def __enter__(self) -> DaskBackend:
         if self.given is not None:
@@ -263,9 +265,15 @@ class DaskBackend:
             return self
         timeout = connect_timeout()
         distributed = import_dask()
+        # a lost scheduler is said once, in the run's own line: the client's logger had
+        # printed "... distributed.client - ERROR - Failed to reconnect ..." before it
+        logger = logging.getLogger("distributed.client")
+        self.logger_level = logger.level
+        logger.setLevel(logging.CRITICAL)
         try:
             self.client = distributed.Client(self.scheduler, timeout=timeout)
         except Exception as error:  # noqa: BLE001 - any failure to connect is one line
+            self._restore_logger()
             message = str(error).splitlines()[0] if str(error) else type(error).__name__
             raise RunError(
                 f"--scheduler {self.scheduler}: cannot connect to the Dask scheduler ({message})"
@@ -273,9 +281,17 @@ class DaskBackend:
         return self
 
     def __exit__(self, *exc_info) -> None:
-        if self.client is not None and self.given is None:
-            self.client.close()
-        self.client = None
+        try:
+            if self.client is not None and self.given is None:
+                self.client.close()
+        finally:
+            self.client = None
+            self._restore_logger()
+
+    def _restore_logger(self) -> None:
+        if self.logger_level is not None:
+            logging.getLogger("distributed.client").setLevel(self.logger_level)
+            self.logger_level = None
 
     def play(
         self,
