@@ -275,3 +275,16 @@ def test_the_pricing_plot_draws_the_line_of_the_commissions_not_flagged(monkeypa
     (line,) = [line for line in figure.axes[0].lines if line.get_marker() in ("None", "")]
     grid, drawn = line.get_xdata(), line.get_ydata()
     assert np.allclose(drawn, 100 * (0.2 + 0.1 * grid), atol=0.5)  # the others' line
+
+
+def test_a_day_no_game_reached_is_said_so_not_too_few_samples():
+    """Games cut short by a commission shortage (R-CLEAN-5): a day every game had ended
+    before read "too few samples" in the lead-by-day table, as if a few had been seen."""
+    from conftest import small_cards
+
+    cards = small_cards()  # 4 commissions: the row runs out within a day or two
+    results = sunset_sim.simulate(games=60, players=2, strategies=["greedy"], cards=cards, jobs=1)
+    lead = build_report(results, cards, min_samples=30).tables["lead_by_day"]
+    assert (lead["n"] == 0).any()
+    assert set(lead.loc[lead["n"] == 0, "note"]) == {"no game went on to this day"}
+    assert set(lead.loc[(lead["n"] > 0) & (lead["n"] < 30), "note"]) <= {"too few samples"}

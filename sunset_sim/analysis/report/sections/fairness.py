@@ -190,6 +190,8 @@ def fairness_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
         # a lead change needs a sole leader the day before: none on the first day, which
         # is not a small sample (the lead change is just undefined there)
         lead = _mark(lead, ["n"], min_samples, None)
+        # a day every game had ended before (commission shortages): nothing was sampled
+        lead.loc[lead["n"] == 0, "note"] = "no game went on to this day"
         first = (lead["n_comparable"] == 0) & (lead["note"] == "")
         lead.loc[first, "note"] = "no earlier leader"
         final = (lead["n_ongoing"] == 0) & (lead["note"] == "")
