@@ -73,7 +73,9 @@ def _list(option: str, text: str, choices: tuple[str, ...]) -> list[str]:
     "--verify-games",
     "verify_text",
     None,
-    "Fresh deals that verify the suggestions (default: --games).",
+    "Fresh deals, per batch of up to four, that judge again each card the study's deals "
+    "found outside its target or at an edge, and that verify the suggestions (default: "
+    "--games). Too few leave such a card unsettled, never inside.",
     show_default=False,
 )
 @text_option(

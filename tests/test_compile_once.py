@@ -420,6 +420,23 @@ def test_missing_parts_are_split_over_the_cores_longest_first(monkeypatch):
     assert compiling._child_groups(specs, todo, times) == []
 
 
+def test_a_compile_jobs_value_that_is_no_number_is_said_and_ignored(monkeypatch, capsys):
+    """SUNSET_SIM_COMPILE_JOBS=abc was ignored without a word."""
+    from sunset_sim.engine import compiling
+    from sunset_sim.strategy import registry
+
+    monkeypatch.setattr(jit_module, "_warned", set())
+    monkeypatch.setattr(compiling, "_workers", lambda: 1)
+    monkeypatch.setenv(compiling.JOBS_VARIABLE, "abc")
+    specs = compiling.lineup([registry()["greedy"]])
+    assert compiling._child_groups(specs, ["engine", "greedy"], {}) == []  # (one core)
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        "sunset-sim: warning: SUNSET_SIM_COMPILE_JOBS='abc' is not a whole number of "
+        "processes; ignored"
+    )
+
+
 def test_children_compile_into_the_cache_this_process_then_loads(tmp_path, monkeypatch):
     """Two plug-ins never compiled before (their text is new): one child process each
     compiles its adapter into the disk cache; this process then finds both cached. The

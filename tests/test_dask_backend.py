@@ -134,6 +134,17 @@ def test_a_bad_dask_timeout_is_one_line_and_no_matter_for_local_runs(monkeypatch
     fails(result, f"SUNSET_SIM_DASK_TIMEOUT='{value}': expected a positive number of seconds")
 
 
+def test_a_dask_timeout_past_an_hour_is_refused(monkeypatch):
+    """1e300 waited on a port that refuses every connection for as long as it said."""
+    from sunset_sim.run import backends
+
+    monkeypatch.setenv(backends.TIMEOUT_VARIABLE, "1e300")
+    result = cli(*RUN, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1")
+    fails(result, "SUNSET_SIM_DASK_TIMEOUT='1e300': at most 3600 seconds")
+    monkeypatch.setenv(backends.TIMEOUT_VARIABLE, "3600")
+    assert backends.connect_timeout() == 3600.0
+
+
 # ---- on a LocalCluster -----------------------------------------------------------------
 
 

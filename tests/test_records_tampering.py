@@ -573,3 +573,16 @@ def test_reshuffle_in_the_wrong_order(reshuffled):
     assert len(deck) > 1
     message = rejects(record, "R-")
     assert message.startswith("day ")
+
+
+def test_strategy_labels_that_are_not_one_string_a_seat_are_refused(base):
+    """``strategies`` is informational, but the replay log labels seats with it:
+    ``[1, 2, 3]`` read "seat 0 [1]", and two labels for three seats replayed too."""
+    for labels in ([1, 2], ["greedy"], "greedy"):
+        record = edit(base)
+        record["strategies"] = labels
+        with pytest.raises(RecordError, match="strategies: expected a list of 2 strategy labe"):
+            replay(via_json(record))
+    record = edit(base)
+    record["strategies"] = ["mine"] * record["players"]
+    replay(via_json(record))  # any text: informational

@@ -94,7 +94,8 @@ def test_a_card_at_its_edge_is_judged_on_the_fresh_deals_alone():
     assert refined.loc[0, "status"] == "unsettled" and refined.loc[0, "n"] == 4000
     assert refined.loc[0, "value"] == pytest.approx(0.30)
     assert [batch.asked for batch in batches] == [["C08"]] * 4
-    assert notes[0].endswith("on 4000 fresh deals: unsettled, so no edit is sought for it")
+    assert "on 4000 fresh deals: unsettled (its CI" in notes[0]
+    assert notes[0].endswith("would settle it), so no edit is sought for it")
 
 
 def test_a_findings_line_carries_its_suggestions_caveats():
@@ -198,3 +199,23 @@ def test_batches_that_changed_no_game_pool_their_bound_as_one_run():
     assert pooled([(0.0, -0.1, 0.1), (0.0, -0.2, 0.2)])[2] == pytest.approx(
         math.sqrt(0.05**2 + 0.1**2)
     )
+
+
+def test_fresh_deals_too_few_to_settle_a_card_leave_it_unsettled_not_inside():
+    """With --verify-games 5, P3 at 16.73 (CI 14.10 to 19.36) above its band on the
+    study's 1,500 deals was called "inside" on 20 fresh ones, 0.00 (CI -24.00 to 24.00),
+    and nothing was sought for it. The fresh deals overturn a verdict only when they
+    settle it: a value inside whose CI still holds an edge is unsettled."""
+    frame = pd.DataFrame(
+        [row("C30", 0.45, 0.40, 0.50, "above"), row("C05", 0.45, 0.40, 0.50, "above")],
+        columns=TARGET_COLUMNS,
+    )
+    measured = {"C30": (0.10, -0.5, 0.7), "C05": (0.15, 0.10, 0.20)}
+    batches = [FreshDeals(measured) for _ in range(4)]
+    refined, notes = refine_targets(batches, load_cards(None), frame, lambda line: None)
+    refined = refined.set_index("card")
+    assert refined.loc["C30", "status"] == "unsettled" and refined.loc["C30", "n"] == 4000
+    assert refined.loc["C05", "status"] == "inside" and refined.loc["C05", "n"] == 1000
+    unsettled = next(note for note in notes if note.startswith("C30: "))
+    assert "on 4000 fresh deals: unsettled (its CI" in unsettled
+    assert unsettled.endswith("would settle it), so no edit is sought for it")

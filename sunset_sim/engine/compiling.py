@@ -276,6 +276,8 @@ def _child_groups(specs: tuple[StrategySpec, ...], todo: list[str], times: dict)
     try:
         jobs = int(os.environ.get(JOBS_VARIABLE, "") or _workers())
     except ValueError:
+        jit.warn_once(f"{JOBS_VARIABLE}={os.environ[JOBS_VARIABLE][:40]!r} is not a whole "
+                  "number of processes; ignored")  # fmt: skip
         jobs = _workers()
     known = registry()
     parts = [

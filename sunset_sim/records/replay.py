@@ -387,6 +387,16 @@ def replay(record: dict, cards: CardSet | None = None, on_event=None) -> GameRes
     players = record.get("players")
     if not isinstance(players, int) or not 2 <= players <= 4:
         raise RecordError(f"players: {as_json(players)} is not a player count from 2 to 4")
+    labels = record.get("strategies")  # (informational: the log's seat labels)
+    if labels is not None and not (
+        isinstance(labels, list)
+        and len(labels) == players
+        and all(isinstance(label, str) for label in labels)
+    ):
+        raise RecordError(
+            f"strategies: expected a list of {players} strategy labels (strings), got "
+            f"{as_json(labels)[:80]}"
+        )
     problems = check_playable(cards, players, rules.days)  # (a game that cannot be set up)
     if problems:
         raise RecordError(problems[0])

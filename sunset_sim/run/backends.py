@@ -42,6 +42,7 @@ from sunset_sim.validation import InputError, number_text
 BACKENDS = ("local", "dask")
 TIMEOUT_VARIABLE = "SUNSET_SIM_DASK_TIMEOUT"
 DEFAULT_CONNECT_TIMEOUT_S = 20.0
+MAX_CONNECT_TIMEOUT_S = 3600.0
 
 
 def connect_timeout() -> float:
@@ -57,6 +58,10 @@ def connect_timeout() -> float:
         seconds = math.nan
     if not (math.isfinite(seconds) and seconds > 0):
         raise InputError(f"{TIMEOUT_VARIABLE}={text[:40]!r}: expected a positive number of seconds")
+    if seconds > MAX_CONNECT_TIMEOUT_S:  # (1e300 waited on a refused port for ever)
+        raise InputError(
+            f"{TIMEOUT_VARIABLE}={text[:40]!r}: at most {MAX_CONNECT_TIMEOUT_S:.0f} seconds"
+        )
     return seconds
 
 
