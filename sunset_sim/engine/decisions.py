@@ -76,6 +76,35 @@ _CONTEXT_TYPE: list = []
 READ_ONLY = (0, 1, 2)
 
 
+def _refuse_flat_writes_to_read_only() -> None:
+    """numba types a write through ``.flat`` of a read-only array (its flat iterator is a
+    mutable sequence to ``SetItemSequence``) where numpy raises: a plug-in that rewrote
+    the options row it chose through ``options.flat`` made the engine carry out a plan
+    card it did not hold, exit 0 (--check-invariants: 276 of 300 games broken). Such a
+    write is refused when it compiles, as any other write to a read-only array."""
+    from numba.core.typing import collections as sequences
+
+    template = sequences.SetItemSequence
+    if getattr(template, "refuses_read_only_flat", False):
+        return
+    generic = template.generic
+
+    def checked(self, args, kws):
+        target = args[0] if args else None
+        if isinstance(target, types.NumpyFlatType) and not target.array_type.mutable:
+            raise numba.core.errors.NumbaTypeError(
+                f"Cannot modify readonly array of type: {target.array_type} (through .flat): "
+                f"setitem({target.array_type})"
+            )
+        return generic(self, args, kws)
+
+    template.generic = checked
+    template.refuses_read_only_flat = True
+
+
+_refuse_flat_writes_to_read_only()
+
+
 def read_only(member: types.Type) -> types.Type:
     """``member`` typed read-only where it is an array (the same data model)."""
     if isinstance(member, types.Array) and member.mutable:
