@@ -271,10 +271,10 @@ def _check_mark(row: pd.Series) -> str:
 
 
 UNSETTLED_TEXT = (  # after "Unsettled: " (study.md, the report) or "Unsettled (N): " (the CLI)
-    "the value is outside the target, but its 95% CI, widened by the SD of the target's "
-    "edge (the target is measured too), still reaches in (on fresh deals, for plan "
-    "cards and commissions); more deals (--games, --verify-games) would tell whether the "
-    "card is outside"
+    "the value is outside the target with its 95% CI, widened by the SD of the target's "
+    "edge (the target is measured too), still reaching in, or, on fresh deals, inside "
+    "with it still reaching out (plan cards and commissions the study's deals found "
+    "outside); more deals (--games, --verify-games) would tell whether the card is outside"
 )
 
 
