@@ -401,7 +401,7 @@ def _default_study_games(strategy_texts, players: int) -> int:
 def rules_text(rules) -> str:
     """The rule options the games were played under, for the report's source line (a
     report under tie_break=seat did not say so)."""
-    return "rules " + ", ".join(f"{key}={value}" for key, value in rules.to_dict().items())
+    return "rules " + rules.describe()
 
 
 def _play_count(

@@ -221,6 +221,23 @@ def test_an_effect_on_too_few_seats_within_strategies_is_marked_in_every_table()
     assert marked["rank"].tolist()[1] == 1 and marked["rank"].isna().tolist() == [True, False, True]
 
 
+def test_a_report_built_in_python_names_the_rules_its_games_were_played_under(cards_module):
+    """build_report of 4-day games played with tie_break=seat read as the 6-day game: only
+    the command line's source line named the rules. They come from the rows' run record,
+    said once where the source names them too."""
+    from sunset_sim.analysis.report.render import _header_lines
+
+    rules = {"days": 4, "tie_break": "seat"}
+    frame = sunset_sim.simulate(games=40, players=2, strategies=["greedy"], rules=rules, jobs=1)
+    report = build_report(frame, cards_module)
+    assert report.meta["rules"] == "rules tie_break=seat, days=4"
+    assert _header_lines(report)[0].endswith("; rules tie_break=seat, days=4")
+    named = build_report(frame, cards_module, source="r.csv (rules tie_break=seat, days=4)")
+    assert _header_lines(named)[0].count("tie_break=seat") == 1
+    frame.attrs.pop("provenance")  # (rows without a run record: nothing to say)
+    assert build_report(frame, cards_module).meta["rules"] == ""
+
+
 def test_report_tables(report, frame):
     t = report.tables
     for name in ("strategies", "plan_cards", "seats", "balance", "game_shape", "margins"):

@@ -46,6 +46,7 @@ from sunset_sim.rng import Stream
 from sunset_sim.rules.options import Rules
 from sunset_sim.rules.setup import commission_order, shuffled_orders
 from sunset_sim.strategy import Player, make_player
+from sunset_sim.validation import InputError
 
 DEFAULT = load_cards()
 FIELD = ["greedy"]
@@ -530,6 +531,21 @@ def test_report_with_a_study(tmp_path):
     assert (out / "suggestions.csv").is_file() and (out / "values.csv").is_file()
     html = (out / "report.html").read_text()
     assert 'id="card-values"' in html
+
+
+def test_write_study_refuses_another_text_of_the_set_saying_so(mistaken_study, tmp_path):
+    """A copy of the studied file with a comment added was refused as "not
+    'sunset-default-reconstructed'" (the same name on both sides): its text differs, and
+    suggested-cards.toml is the studied text with the edits made in it."""
+    from dataclasses import replace
+
+    cards, study = mistaken_study
+    commented = parse_cards("# my notes\n" + cards.source, "mine.toml")
+    with pytest.raises(InputError, match="not another text of that set .its comments or lay"):
+        write_study(study, tmp_path / "a", commented)
+    renamed = replace(commented, name="other")
+    with pytest.raises(InputError, match=r"not 'other' \(hash [0-9a-f]+\); give the file it"):
+        write_study(study, tmp_path / "b", renamed)
 
 
 def test_write_study_names_the_folder_it_becomes(mistaken_study, tmp_path):

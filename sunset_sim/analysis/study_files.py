@@ -21,6 +21,7 @@ from sunset_sim.cards.edit import dump_cards, edited_text
 from sunset_sim.cards.fields import MAX_FILE_BYTES
 from sunset_sim.cards.model import CardSet
 from sunset_sim.files import folder_written_whole, write_atomically
+from sunset_sim.rules.options import Rules
 from sunset_sim.validation import InputError, as_cards, check_folder_path, check_path, counted
 
 __all__ = [
@@ -48,8 +49,8 @@ STUDY_FILES = (
 
 def _rules_text(settings: dict) -> str:
     """The rule options a study played (``days=4``: said only in its compare line)."""
-    rules = settings.get("rules") or {}
-    return ", ".join(f"{key}={value}" for key, value in rules.items()) or "the defaults"
+    rules = settings.get("rules")
+    return Rules.from_dict(rules).describe() if rules else "the defaults"
 
 
 def compare_command(study: Study, cards_file: str, suggested_file: str) -> str:
@@ -95,9 +96,16 @@ def write_study(
     cards = as_cards(cards, "cards")
     recorded = study.settings.get("cards_hash")
     if recorded is not None and cards.content_hash != recorded:
+        name = study.settings.get("cards_name")
+        # (suggested-cards.toml is the studied file's text with the edits made in it)
+        other = (
+            "another text of that set (its comments or layout differ)"
+            if cards.name == name
+            else repr(cards.name)
+        )
         raise InputError(
-            f"cards: the study was run on card set {study.settings.get('cards_name')!r} (hash "
-            f"{recorded}), not {cards.name!r} (hash {cards.content_hash}); give that set"
+            f"cards: the study was run on card set {name!r} (hash {recorded}), not "
+            f"{other} (hash {cards.content_hash}); give the file it was run on"
         )
     with folder_written_whole(folder, owned=lambda name: name in STUDY_FILES) as staging:
         return write_study_into(study, staging, cards, named=named or folder)

@@ -422,7 +422,8 @@ def tune(
     another, each one's chunks in parallel there.
     The result depends only on the arguments (not on ``jobs`` or the backend).
     Bad settings are a TuneError (an InputError) in one line, with the command line's
-    limits (``check_search``: 1 to 10,000 generations, 2 to 10,000 candidates); the
+    limits (``check_search``: 1 to 10,000 generations, 2 to 10,000 candidates, of
+    which the elite share keeps at least one: 3 or more at the default 0.25); the
     spreads ``initial_std`` and ``min_std`` are finite and not negative."""
     player = tunable_spec(strategy)
     spec = player.spec

@@ -50,6 +50,10 @@ class Rules:
         """The options as plain data (JSON-ready: manifests, provenance, records)."""
         return asdict(self)
 
+    def describe(self) -> str:
+        """``tie_break=random, days=6``: how a report's or a study's header names them."""
+        return ", ".join(f"{key}={value}" for key, value in self.to_dict().items())
+
     @classmethod
     def from_dict(cls, data: dict) -> Rules:
         """Rules from ``{"days": 4, ...}``; an unknown key, or anything but a mapping, is

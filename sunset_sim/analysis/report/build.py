@@ -36,6 +36,7 @@ from sunset_sim.analysis.report.sections.card_values import (
 )
 from sunset_sim.cards.model import CardSet
 from sunset_sim.result_rows import check_rows
+from sunset_sim.rules.options import Rules
 
 
 def _played_cards(
@@ -177,6 +178,7 @@ def build_report(
     meta = {
         "title": title,
         "source": source,
+        "rules": _played_rules(frame),
         "games": data.games,
         "players": data.players,
         "rows": len(data.frame),
@@ -193,6 +195,21 @@ def build_report(
     if study is not None:
         report.sections.insert(1, study_section(study))
     return report
+
+
+def _played_rules(frame: pd.DataFrame) -> str:
+    """``rules tie_break=..., days=...`` from the rows' run record (``simulate()`` and
+    ``read_results`` keep it in ``frame.attrs["provenance"]``), "" without one: a report
+    built in Python of 4-day games read as the 6-day game (the command line's source
+    line named them)."""
+    run = frame.attrs.get("provenance")
+    rules = run.get("rules") if isinstance(run, dict) else None
+    if not isinstance(rules, dict):
+        return ""
+    try:
+        return "rules " + Rules.from_dict(rules).describe()
+    except (ValueError, TypeError):  # (read_results checked it; another tool's record)
+        return ""
 
 
 def _check_study(study: object) -> None:

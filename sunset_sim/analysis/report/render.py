@@ -280,7 +280,8 @@ def _header_lines(report: Report) -> list[str]:
     lines = [
         f"{games}; "
         f"strategies: {', '.join(meta['strategies'])}; cards: {meta['cards']}"
-        + (f"; source: {meta['source']}" if meta["source"] else ""),
+        + (f"; source: {meta['source']}" if meta["source"] else "")
+        + (f"; {rules}" if (rules := meta.get("rules")) and rules not in meta["source"] else ""),
         "Every estimate is shown as value (95% CI); n is the sample size. " + RESULTS_NOTE,
     ]
     aliases = meta.get("aliases") or {}
