@@ -364,6 +364,9 @@ def simulate_command(
                     )
             except OutputTaken as error:  # (README: "its results printed before")
                 print_summary(error.summary, players, table_format, err=to_stdout)
+                if check_invariants:  # (its verdict too; the exit is the file's error's)
+                    with contextlib.suppress(SystemExit):
+                        report_invariants(error.summary, kept)
                 raise CliError(str(error)) from None
             except RunError as error:  # e.g. a strategy that a Dask worker does not have
                 raise CliError(str(error)) from None

@@ -494,8 +494,9 @@ class _TableWriter:
         except OSError as error:
             self.abort()
             taken = error.errno == errno.EEXIST  # (made meanwhile: check_still_free's)
+            where = error.filename or self.path  # (a CSV's sidecar, made meanwhile)
             raise (OutputTaken if taken else RunError)(
-                f"{self.path}: cannot write: {error.strerror or error}"
+                f"{where}: cannot write: {error.strerror or error}"
             ) from None
         self._unlock()
 

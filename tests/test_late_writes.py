@@ -143,8 +143,29 @@ def test_a_results_file_made_while_simulate_plays_is_kept(tmp_path, monkeypatch)
     assert out.read_text() == "precious\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["race.parquet"]  # nothing left
     # its summary printed before, as the README says (it had printed nothing: the games
-    # were played and their figures lost)
+    # were played and their figures lost), and the invariants' verdict
     assert "20 games, 2 players" in result.stdout and "greedy" in result.stdout
+    out.unlink()
+    result = cli("simulate", "-n", "20", "-p", "2", "-q", "--out", out, "--check-invariants")
+    assert "invariants: checked in all 20 games, 0 violations" in result.stderr
+    assert result.exit_code == 2 and result.stderr.splitlines()[-1].startswith("error: ")
+
+
+def test_a_sidecar_made_while_simulate_plays_is_the_file_named(tmp_path, monkeypatch):
+    """The error named race.csv, which did not exist; race.csv.json had been made."""
+    from sunset_sim import runner
+
+    out = tmp_path / "race.csv"
+    close = runner._TableWriter.close
+
+    def someone_writes_then_close(self):
+        (tmp_path / "race.csv.json").write_text("theirs\n")
+        close(self)
+
+    monkeypatch.setattr(runner._TableWriter, "close", someone_writes_then_close)
+    result = cli("simulate", "-n", "20", "-p", "2", "-q", "--out", out)
+    fails(result, f"{out}.json: cannot write: already exists (made while this run played")
+    assert not out.exists() and (tmp_path / "race.csv.json").read_text() == "theirs\n"
 
 
 def test_a_folder_filled_while_the_run_played_is_kept(tmp_path):

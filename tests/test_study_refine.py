@@ -219,3 +219,27 @@ def test_fresh_deals_too_few_to_settle_a_card_leave_it_unsettled_not_inside():
     unsettled = next(note for note in notes if note.startswith("C30: "))
     assert "on 4000 fresh deals: unsettled (its CI" in unsettled
     assert unsettled.endswith("would settle it), so no edit is sought for it")
+
+
+def test_an_inside_value_is_held_to_the_edge_it_is_near_and_that_edges_error():
+    """C04 at 0.22 (CI 0.18 to 0.26) against a top of 0.2674 whose own SD is 0.022 was
+    called inside: its upper end had been widened by the bottom edge's SD (0.0037), as an
+    outside verdict needs. Widened by the top's, it reaches 0.279: unsettled."""
+    from sunset_sim.analysis.fresh_deals import fresh_status
+
+    band = (0.0446, 0.2674)
+    assert fresh_status((0.22, 0.18, 0.26), *band, (0.0037, 0.0221)) == "unsettled"
+    assert fresh_status((0.08, 0.05, 0.11), *band, (0.02, 0.001)) == "unsettled"
+    assert fresh_status((0.15, 0.12, 0.18), *band, (0.0037, 0.0221)) == "inside"
+    assert fresh_status((0.40, 0.35, 0.45), *band, (0.0037, 0.0221)) == "above"
+
+
+def test_an_unsettled_lines_edge_sd_is_the_edge_it_is_near():
+    from sunset_sim.analysis.study_files import _edge_noise
+
+    row = {"target_low": 0.0446, "target_high": 0.2674, "target_low_sd": 0.004,
+           "target_high_sd": 0.022}  # fmt: skip
+    assert _edge_noise(pd.Series({**row, "value": 0.22})) == " (that edge's SD 0.022)"
+    assert _edge_noise(pd.Series({**row, "value": 0.30})) == " (that edge's SD 0.022)"
+    assert _edge_noise(pd.Series({**row, "value": 0.06})) == " (that edge's SD 0.004)"
+    assert _edge_noise(pd.Series({**row, "value": 0.03})) == " (that edge's SD 0.004)"

@@ -50,6 +50,7 @@ gives its value with a NaN interval; a constant sample gives a zero-width interv
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -216,6 +217,67 @@ def ci_columns(measure: str, value, lo, hi) -> dict:
     if measure in NEVER_NEGATIVE:
         lo = max(lo, 0.0) if np.ndim(lo) == 0 else np.maximum(lo, 0.0)  # (NaN stays NaN)
     return {measure: value, f"{measure}{CI_LOW}": lo, f"{measure}{CI_HIGH}": hi}
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the regularized incomplete beta function (modified
+    Lentz), for ``x < (a + 1) / (a + b + 2)``."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    value = d
+    for m in range(1, 300):
+        for step in (0, 1):
+            if step == 0:
+                term = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
+            else:
+                term = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+            d = 1.0 + term * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + term / c
+            c = c if abs(c) > tiny else tiny
+            value *= c * d
+        if abs(c * d - 1.0) < 1e-15:
+            break
+    return value
+
+
+def _incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    log_front = (
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+        + a * math.log(x) + b * math.log1p(-x)
+    )  # fmt: skip
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(log_front) * _beta_fraction(a, b, x) / a
+    return 1.0 - math.exp(log_front) * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def t_test_p(t: float, df: float) -> float:
+    """Two-sided p-value of Student's t with ``df`` degrees of freedom."""
+    if math.isnan(t) or not df > 0:
+        return math.nan
+    if math.isinf(t):
+        return 0.0
+    return _incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
+
+
+@functools.lru_cache(maxsize=1024)
+def t_critical(df: float, confidence: float = 0.95) -> float:
+    """Student's t quantile for a two-sided ``confidence`` interval (``df`` > 0), by
+    bisection on ``t_test_p`` (t(19) = 2.0930 at 95%, the normal's 1.9600 as df grows)."""
+    low, high = 0.0, 1e7
+    for _ in range(200):
+        middle = (low + high) / 2
+        if t_test_p(middle, df) > 1.0 - confidence:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
 
 
 def z_test_p(diff, se):
@@ -387,9 +449,20 @@ def seat_gaps(shares, draws: int = 4000, seed: int = 0):
     cov = np.atleast_2d(np.cov(array, rowvar=False)) / n
     first, second = np.triu_indices(len(means), 1)  # every pair of seats
     gap = np.abs(means[first] - means[second])
-    pair_se = np.sqrt(
-        np.clip(cov[first, first] + cov[second, second] - 2 * cov[first, second], 0.0, None)
-    )
+
+    def pair_errors(cov: np.ndarray) -> np.ndarray:
+        variance = cov[first, first] + cov[second, second] - 2 * cov[first, second]
+        return np.sqrt(np.clip(variance, 0.0, None))
+
+    pair_se = pair_errors(cov)
+    if not np.any(pair_se > 1e-12):
+        # no seat's share varied (seat 1 won all 6 games; every deal's seatings shared
+        # alike): "0.000 (0.000 to 0.000)" at any n. As a rate's Wilson interval, the
+        # seats' rates by the rule of succession, (wins + 1) / (n + seats), and a
+        # multinomial game's covariance at them
+        rates = (array.sum(axis=0) + 1.0) / (n + len(means))
+        cov = (np.diag(rates) - np.outer(rates, rates)) / n
+        pair_se = pair_errors(cov)
     rng = np.random.default_rng(seed)
     # eigen-decomposition: the covariance is singular (shares sum to 1 per game)
     eigenvalues, vectors = np.linalg.eigh(cov)

@@ -301,8 +301,11 @@ def unsettled_text(row: pd.Series) -> str:
 
 
 def _edge_noise(row: pd.Series) -> str:
-    """The SD of the band edge an unsettled value is past (the band is measured too)."""
-    edge = "target_high_sd" if row["value"] > row["target_high"] else "target_low_sd"
+    """The SD of the band edge an unsettled value is past, or, inside, nearest (the band
+    is measured too: C04 at 0.22 below a top of 0.27 was given the bottom's SD)."""
+    value, low, high = row["value"], row["target_low"], row["target_high"]
+    above = value > high or (value >= low and high - value < value - low)
+    edge = "target_high_sd" if above else "target_low_sd"
     sd = row.get(edge, 0.0)
     return f" (that edge's SD {sd:.3f})" if np.isfinite(sd) and sd > 0 else ""
 

@@ -40,7 +40,8 @@ from sunset_sim.analysis.stats import (
     mean_ci,
     rate_difference_bounds,
     seat_gaps,
-    z_test_p,
+    t_critical,
+    t_test_p,
 )
 from sunset_sim.analysis.tournament import RESULTS_NOTE, check_distinct, seatings
 from sunset_sim.cards.model import CardSet
@@ -281,15 +282,27 @@ def _check_sizes(
 def paired_diff(a_values, b_values, z: float = Z95) -> tuple[float, float, float, float]:
     """Paired difference of means, B - A, deal by deal: ``(diff, lo, hi, p_value)``.
 
-    The CI is the normal-approximation CI of the mean of the per-deal differences (common
-    random numbers make these much narrower than an unpaired interval); the p-value is
-    the two-sided z-test (``stats.z_test_p``): 1 when every difference is zero."""
+    The CI and the two-sided p-value are Student's t's for the mean of the per-deal
+    differences, n - 1 degrees of freedom (common random numbers make these much
+    narrower than an unpaired interval); p is 1 when every difference is zero. (With the
+    normal's, an A/A comparison marked a seat's win share significant in 9.2% of 600
+    seeds at 20 deals, against 5% meant: deals' values are coarse, 0, 1/2 or 1.)"""
     a = np.asarray(a_values, dtype=np.float64).ravel()
     b = np.asarray(b_values, dtype=np.float64).ravel()
     differences = b - a
-    diff, lo, hi, n = mean_ci(differences, z)
-    se = float(differences.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    return diff, lo, hi, float(z_test_p(diff, se))
+    n = differences.size
+    if n < 2:
+        return mean_ci(differences, z)[:3] + (math.nan,)
+    diff = float(differences.mean())
+    se = float(differences.std(ddof=1)) / math.sqrt(n)
+    half = t_critical(n - 1, math.erf(z / math.sqrt(2))) * se
+    if math.isnan(se):
+        p = math.nan
+    elif se > 0:
+        p = t_test_p(diff / se, n - 1)
+    else:  # (as z_test_p: a zero error gives 0 for a difference, 1 for none)
+        p = 0.0 if diff != 0 else 1.0
+    return diff, diff - half, diff + half, p
 
 
 def paired_balance_diff(
@@ -303,7 +316,8 @@ def paired_balance_diff(
     at confidence 1 - alpha / 2, so the difference lies between A's smallest less B's
     largest and A's largest less B's smallest with at least 1 - alpha (Bonferroni; the
     pairing of the deals is not used, so it errs wide). The p-value is the smallest
-    alpha whose interval leaves out 0. The reflected bootstrap of max - min it replaced
+    alpha whose interval leaves out 0, and at least 1 / ``draws`` (the resolution of the
+    critical values). The reflected bootstrap of max - min it replaced
     covered the difference only 81% of the time where one variant was fair and the other
     nearly so (max - min is not smooth where the seats are equal)."""
     a = np.asarray(shares_a, dtype=np.float64)
@@ -322,9 +336,14 @@ def paired_balance_diff(
         return narrow_a - wide_b, wide_a - narrow_b
 
     lo, hi = interval(1 - math.erf(Z95 / math.sqrt(2)))
-    low_alpha, high_alpha = 0.0, 1.0  # the interval narrows as alpha grows
+    # the critical values come from ``draws`` draws: past 1 - 1 / draws their quantile
+    # stops growing, and the search ran down to its last step (every small p read
+    # exactly 2**-40, 9.1e-13, beside a CI of half-width 0.06): p is at least that
+    low_alpha, high_alpha = 1.0 / draws, 1.0  # the interval narrows as alpha grows
     if interval(high_alpha)[0] <= 0.0 <= interval(high_alpha)[1]:
         return value, lo, hi, 1.0
+    if not interval(low_alpha)[0] <= 0.0 <= interval(low_alpha)[1]:
+        return value, lo, hi, low_alpha
     for _ in range(40):
         middle = (low_alpha + high_alpha) / 2
         inside = interval(middle)

@@ -81,7 +81,13 @@ def over_games(
     b = np.asarray(b, dtype=np.float64).reshape(n_items, k, m)
     na, ta, nb, tb = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
     used, weight = stats.stratum_weights(na, nb, min_n)
-    if not stratified:  # one stratum: the plain difference of means
+    if stratified:  # the effect's own weights: a stratum whose win share never varies
+        # carries none (stats._strata); with its weight in the total, the error over
+        # games came out 0.85-0.96 of the right one
+        rate = values is None
+        weight = stats.carried_weights(na, ta, a[..., 2], nb, tb, b[..., 2], min_n, rate)
+        used = used & (weight > 0)
+    else:  # one stratum: the plain difference of means
         weight = used * 1.0
     with np.errstate(invalid="ignore", divide="ignore"):
         total = weight.sum(axis=-1, keepdims=True)

@@ -80,6 +80,9 @@ def _ci_columns(prefix: str, mean, lo, hi) -> dict:
     return stats.ci_columns(prefix, mean, lo, hi)
 
 
+WITHIN_TOO_FEW = f"within-strategy effect: {TOO_FEW}"
+
+
 def _mark(
     table: pd.DataFrame,
     n_column: str | Sequence[str],
@@ -90,16 +93,19 @@ def _mark(
     """Add ``note`` (too few samples) and ``rank`` (by ``by`` descending, big groups only).
     A table with a within-strategy effect is also marked where its ``n_smaller`` is under
     ``min_samples``: with no strategy both taking and leaving a card often enough, the
-    effect is empty, and the row says why (a commission only random completed, and every
-    feature type beside random's seats, had an empty effect and no note); ``within=False``
-    for a table that notes its effect's own small samples."""
+    effect is empty, and the row says so, "within-strategy effect: too few samples" (a
+    commission only random completed, and every feature type beside random's seats, had
+    an empty effect and no note; a blanket "too few samples" then read as if its own n
+    were); ``within=False`` for a table that notes its effect's own small samples."""
     columns = [n_column] if isinstance(n_column, str) else list(n_column)
-    if within and "n_smaller" in table and "n_smaller" not in columns:
-        columns.append("n_smaller")
     small = np.zeros(len(table), dtype=bool)
     for column in columns:
         small |= table[column].to_numpy() < min_samples
-    table["note"] = np.where(small, TOO_FEW, "")
+    few_within = np.zeros(len(table), dtype=bool)
+    if within and "n_smaller" in table and "n_smaller" not in columns:
+        few_within = ~small & (table["n_smaller"].to_numpy() < min_samples)
+    table["note"] = np.where(small, TOO_FEW, np.where(few_within, WITHIN_TOO_FEW, ""))
+    small |= few_within
     table.attrs["min_samples"] = min_samples  # (a plot greys its own small samples)
     if by is not None:
         values = table[by].where(~small)

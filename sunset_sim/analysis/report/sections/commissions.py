@@ -129,12 +129,13 @@ def _pricing(table: pd.DataFrame, min_samples: int) -> None:
     table["rate_note"] = np.where(measured, "", TOO_FEW)
     # the row's note is then the completer's win share's (its completions): a row read
     # "under-priced, too few samples" (C02 never completed in 203 games shown)
-    table.loc[(table["note"] != "") & measured, "note"] = f"completer's win: {TOO_FEW}"
+    few_wins = (table["note"] == TOO_FEW).to_numpy()  # (not a within-strategy note alone)
+    table.loc[few_wins & measured, "note"] = f"completer's win: {TOO_FEW}"
     m = max(int(measured.sum()), 1)
     threshold = abs(stats.Z95) if m == 1 else _bonferroni_z(m)
     for column, residual_name, ok in (
         ("completion_rate", "completion_residual", measured),
-        ("completer_win", "win_residual", (table["note"] == "").to_numpy()),
+        ("completer_win", "win_residual", ~few_wins),
     ):
         y = table[column].to_numpy(dtype=np.float64)
         se = (table[f"{column}_ci_high"] - table[f"{column}_ci_low"]).to_numpy(dtype=np.float64) / (

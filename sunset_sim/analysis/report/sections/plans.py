@@ -445,8 +445,12 @@ def fill(s: Section, report: Report) -> None:
                 if name in played
             ]
             text = " and ".join(named)
+            first = next(i for i, letter in enumerate(text) if letter.isalpha())
             s.blocks += [
-                ("text", f"{text[0].upper()}{text[1:]} against the field:"),
+                (
+                    "text",
+                    f"{text[:first]}{text[first].upper()}{text[first + 1 :]} against the field:",
+                ),
                 ("table", "plan_extremes"),
             ]
         else:
