@@ -155,14 +155,15 @@ def study_command(
        deals: how the card's value and each strategy's win share move.
     3. Targets: commissions' value per fame point and plan cards' value within a band of
        the other cards of the family, and no commission's whole value far above the
-       others'; goals not kept mostly by the last player to move. A commission or plan
-       card outside its band, or at its edge, is judged again on fresh deals alone.
+       others'; goals not kept mostly by the last player to move (a goal's fame has no
+       target: --edits goal-fame shows what it moves). A commission or plan card
+       outside its band, or at its edge, is judged again on fresh deals alone.
     4. Suggestions: for each card outside its target, the smallest edit that brings it
        in on the study's deals, then VERIFIED by playing the field on the edited set on
        fresh deals (before/after with CIs; more fresh deals while the after-value's CI
        holds an edge of the target; a miss tries the next larger edit, and with none
-       inside, the edits whose CI still reached the target); nothing unverified is
-       suggested. All verified edits are then played together once more
+       inside, the nearest edit whose CI still reached the target, said to be not
+       verified inside). All verified edits are then played together once more
        (after_all_edits in suggestions.csv).
 
     \b

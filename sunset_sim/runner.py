@@ -494,7 +494,9 @@ class _TableWriter:
         except OSError as error:
             self.abort()
             taken = error.errno == errno.EEXIST  # (made meanwhile: check_still_free's)
-            where = error.filename or self.path  # (a CSV's sidecar, made meanwhile)
+            # the file made meanwhile (a CSV's sidecar); else the output, never the
+            # temporary name os.replace gives
+            where = (error.filename if taken else None) or self.path
             raise (OutputTaken if taken else RunError)(
                 f"{where}: cannot write: {error.strerror or error}"
             ) from None

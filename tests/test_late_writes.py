@@ -280,3 +280,16 @@ def test_a_csv_killed_between_its_renames_never_sits_beside_another_runs_record(
     rows_are_old = out.read_bytes() == old_rows
     assert record is None or (record["seed"] == 5 and rows_are_old)
     assert rows_are_old == (killed_at == "move_into_place")
+
+
+def test_a_failed_rename_names_the_output_not_its_temporary(tmp_path, monkeypatch):
+    """os.replace names the temporary file: ".race.csv.PID@HOST-....partial: cannot
+    write: Is a directory" named a file the user never named."""
+    from sunset_sim import runner
+
+    def refuse(temporary, path):
+        raise OSError(errno.EISDIR, "Is a directory", str(temporary))
+
+    monkeypatch.setattr(runner, "move_into_place", refuse)
+    out = tmp_path / "race.csv"
+    fails(cli("simulate", "-n", "20", "-p", "2", "-q", "--out", out), f"{out}: cannot write: Is a")

@@ -541,7 +541,7 @@ def test_write_study_refuses_another_text_of_the_set_saying_so(mistaken_study, t
 
     cards, study = mistaken_study
     commented = parse_cards("# my notes\n" + cards.source, "mine.toml")
-    with pytest.raises(InputError, match="not another text of that set .its comments or lay"):
+    with pytest.raises(InputError, match="not this file of that name: its cards, comments or"):
         write_study(study, tmp_path / "a", commented)
     renamed = replace(commented, name="other")
     with pytest.raises(InputError, match=r"not 'other' \(hash [0-9a-f]+\); give the file it"):

@@ -239,7 +239,13 @@ def test_an_unsettled_lines_edge_sd_is_the_edge_it_is_near():
 
     row = {"target_low": 0.0446, "target_high": 0.2674, "target_low_sd": 0.004,
            "target_high_sd": 0.022}  # fmt: skip
-    assert _edge_noise(pd.Series({**row, "value": 0.22})) == " (that edge's SD 0.022)"
+    inside = {**row, "value": 0.22, "value_ci_low": 0.17, "value_ci_high": 0.27}
+    assert _edge_noise(pd.Series(inside)) == " (that edge's SD 0.022)"
+    # the edge its CI reaches once widened, not the nearer one: 0.30 (0.26 to 0.34)
+    # against 0.25 to 0.40 with SDs 0.001 and 0.05 is unsettled by the top
+    far = {"value": 0.30, "value_ci_low": 0.26, "value_ci_high": 0.34, "target_low": 0.25,
+           "target_high": 0.40, "target_low_sd": 0.001, "target_high_sd": 0.05}  # fmt: skip
+    assert _edge_noise(pd.Series(far)) == " (that edge's SD 0.050)"
     assert _edge_noise(pd.Series({**row, "value": 0.30})) == " (that edge's SD 0.022)"
     assert _edge_noise(pd.Series({**row, "value": 0.06})) == " (that edge's SD 0.004)"
     assert _edge_noise(pd.Series({**row, "value": 0.03})) == " (that edge's SD 0.004)"

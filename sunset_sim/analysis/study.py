@@ -395,8 +395,8 @@ def run_study(
         Lab(tables, verify_games or games, seed, rules, games, jobs, None, backend=backend)
     )
     lab.progress = None  # what follows plays an unknown number of arms
-    target_frame, more = refine_targets(batches, card_set, target_frame, say)
-    notes += more
+    target_frame, refined = refine_targets(batches, card_set, target_frame, say)
+    notes += refined
     if check_field:
         checked = _check(
             check_field, players, check_games or games, seed, card_set, rules, families,
@@ -415,10 +415,12 @@ def run_study(
         suggestions, suggested, more, changed = suggest_edits(
             lab, batches, card_set, target_frame, values, targets, max_steps, say
         )
-        notes += more
         for card, columns in changed.items():  # measured on more fresh deals: that stands
             where = target_frame.index[target_frame["card"] == card]
             target_frame.loc[where, list(columns)] = list(columns.values())
+            # (its note on fewer of them, "below", read beside "unsettled, not below")
+            notes = [n for n in notes if not (n in refined and n.startswith(f"{card}: "))]
+        notes += more
         if check_field and changed:
             held = target_frame["check_field_status"] == target_frame["status"]
             target_frame["holds_in_check_field"] = held.to_numpy(dtype=bool)

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis.report.render import md_cell, md_escape
+from sunset_sim.analysis.stats import Z95
 from sunset_sim.analysis.study import Study
 from sunset_sim.analysis.targets import MIN_GOAL_KEEPS
 from sunset_sim.cards.edit import dump_cards, edited_text
@@ -98,11 +99,9 @@ def write_study(
     if recorded is not None and cards.content_hash != recorded:
         name = study.settings.get("cards_name")
         # (suggested-cards.toml is the studied file's text with the edits made in it)
-        other = (
-            "another text of that set (its comments or layout differ)"
-            if cards.name == name
-            else repr(cards.name)
-        )
+        other = repr(cards.name)
+        if cards.name == name:  # (a commented copy, or another set of the same name)
+            other = "this file of that name: its cards, comments or layout differ"
         raise InputError(
             f"cards: the study was run on card set {name!r} (hash {recorded}), not "
             f"{other} (hash {cards.content_hash}); give the file it was run on"
@@ -301,13 +300,30 @@ def unsettled_text(row: pd.Series) -> str:
 
 
 def _edge_noise(row: pd.Series) -> str:
-    """The SD of the band edge an unsettled value is past, or, inside, nearest (the band
-    is measured too: C04 at 0.22 below a top of 0.27 was given the bottom's SD)."""
+    """The SD of the band edge an unsettled value is past, or, inside, of the edge its CI
+    widened by that SD reaches (``fresh_deals.settled``; the band is measured too: C04 at
+    0.22 below a top of 0.27 was given the bottom's SD)."""
     value, low, high = row["value"], row["target_low"], row["target_high"]
-    above = value > high or (value >= low and high - value < value - low)
-    edge = "target_high_sd" if above else "target_low_sd"
-    sd = row.get(edge, 0.0)
-    return f" (that edge's SD {sd:.3f})" if np.isfinite(sd) and sd > 0 else ""
+    low_sd, high_sd = row.get("target_low_sd", 0.0), row.get("target_high_sd", 0.0)
+    if value > high or value < low:
+        edges = ["target_high_sd" if value > high else "target_low_sd"]
+    else:
+        ci_low, ci_high = row.get("value_ci_low", value), row.get("value_ci_high", value)
+        edges = [
+            name
+            for name, reaches in (
+                ("target_low_sd", value - math.hypot(value - ci_low, Z95 * low_sd) <= low),
+                ("target_high_sd", value + math.hypot(ci_high - value, Z95 * high_sd) >= high),
+            )
+            if reaches
+        ] or ["target_high_sd" if high - value < value - low else "target_low_sd"]
+    shown = [row.get(edge, 0.0) for edge in edges]
+    shown = [f"{sd:.3f}" for sd in shown if np.isfinite(sd) and sd > 0]
+    if not shown:
+        return ""
+    if len(shown) == 1:
+        return f" (that edge's SD {shown[0]})"
+    return f" (the edges' SDs {' and '.join(shown)})"
 
 
 def reaches_outside(row) -> bool:
