@@ -68,6 +68,32 @@ class ReaderGone(Exception):
     those would exit 1 silently)."""
 
 
+def refuse_repeated(command: click.Command, args: list[str], ctx: click.Context) -> None:
+    """An option that takes one value, given twice (``--games 2 --games 3``, ``--cards
+    missing.toml --cards mine.toml``), is refused: which was meant is ambiguous, as for a
+    rule key given twice (``Rules.parse``); click took the last without a word, and a
+    file given first was never even opened. Flags and repeatable options are left alone."""
+    once = {
+        opt: param
+        for param in command.params
+        if isinstance(param, click.Option) and not (param.multiple or param.count or param.is_flag)
+        for opt in param.opts
+    }
+    given: dict[str, list[str]] = {}
+    for token in args:
+        if token == "--":
+            break
+        opt = token.split("=", 1)[0] if token.startswith("--") else token
+        param = once.get(opt)
+        if param is not None:
+            given.setdefault(param.name, []).append(opt)
+            if len(given[param.name]) > 1:
+                shown = max(param.opts, key=len)
+                raise click.UsageError(
+                    f"{shown}: given {len(given[param.name])} times; give it once", ctx=ctx
+                )
+
+
 class OneLineErrors(click.Group):
     """click's usage errors (an unknown option, a number that is not one, a bad choice)
     print three lines; here they are one, ``error: COMMAND: problem``, exit code 2, like
@@ -84,6 +110,12 @@ class OneLineErrors(click.Group):
             warnings.showwarning = cli_notes.OneLineWarnings()
             with exit_when_interrupted(own_process=args is None):  # (no args: a script's)
                 return self._main(args, prog_name, complete_var, **extra)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None:  # (a context of the command's own, for its name)
+            refuse_repeated(command, rest, click.Context(command, info_name=name, parent=ctx))
+        return name, command, rest
 
     def invoke(self, ctx: click.Context):
         """Ctrl-C becomes one line saying what was kept (``on_interrupt``), exit 130,

@@ -107,6 +107,9 @@ class PathText(click.Path):
                     f"{name}: '-' is not stdout here (this command writes files); give a name",
                     ctx,
                 )
+            if not self.dir_okay and str(value).endswith(("/", os.sep)):
+                # (y.json/ names a folder: it was written as the file y.json)
+                raise click.UsageError(f"{name}: {value}: ends in /, a folder; give a file", ctx)
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter as error:
@@ -466,6 +469,8 @@ def check_backend_options(backend: str, scheduler: str | None) -> None:
     line's options (``open_backend`` names its Python arguments)."""
     from sunset_sim.run import SCHEDULER_VARIABLE, START_A_CLUSTER, scheduler_address  # (light)
 
+    if scheduler is not None and not scheduler.strip():  # (read as not given at all)
+        raise CliError("--scheduler: empty; give the scheduler's address, or leave it out")
     if scheduler and backend != "dask":
         raise CliError("--scheduler: only for --backend dask")
     if backend == "dask" and not scheduler_address(scheduler):

@@ -99,7 +99,7 @@ def _number(option: str, text: str) -> float | int:
 @click.option(
     "--out",
     "out_path",
-    type=PathText(path_type=Path, dash=False),
+    type=PathText(dir_okay=False, path_type=Path, dash=False),
     default=None,
     help="Params file to write (default: STRATEGY-tuned.json in this folder).",
 )

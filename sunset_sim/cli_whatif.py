@@ -143,6 +143,22 @@ def _variant_rules(option: str, texts: tuple[str, ...], base):
         raise CliError(str(error)) from None
 
 
+def _refuse_unused_base(cards_path, a_cards, b_cards, rule_texts, a_rules, b_rules) -> None:
+    """--cards with both --a-cards and --b-cards (it was never even opened: a missing
+    file ran, exit 0), or a --rule key both variants set: a base that neither variant
+    plays is refused, not ignored."""
+    from sunset_sim.rules.options import Rules
+
+    if cards_path is not None and a_cards and b_cards:
+        raise CliError("--cards: --a-cards and --b-cards both replace it; leave it out")
+    both = Rules.named(a_rules) & Rules.named(b_rules) & Rules.named(rule_texts)
+    if both:
+        raise CliError(
+            f"--rule: {sorted(both)[0]} is set by both --a-rule and --b-rule, so neither "
+            "variant plays its --rule value; leave it out"
+        )
+
+
 def _playable(option: str, path: Path | None, players: int, rules, rule_option="--rule"):
     """The card set at ``path`` (one line naming the file if bad), checked playable; a
     problem of the days rule's making names ``rule_option``, not the card option."""
@@ -307,6 +323,7 @@ def compare_command(
     base_rules = parse_rules(rule_texts)
     rules_a = _variant_rules("--a-rule", a_rules, base_rules)
     rules_b = _variant_rules("--b-rule", b_rules, base_rules)
+    _refuse_unused_base(cards_path, a_cards, b_cards, rule_texts, a_rules, b_rules)
     cards_a = _playable(
         "--a-cards" if a_cards else "--cards", a_cards or cards_path, players, rules_a,
         "--a-rule" if a_rules else "--rule",
@@ -520,6 +537,8 @@ def sweep_command(
             _playable("--cards", cards_path, players, variant, "--rule-values")
         total = sweep_games(entrants, players, games, rule_values=len(options))
         arguments = {"rule": rule_values_text}
+    if force and plot_path is None:  # (as play's --force without --record)
+        raise CliError("--force: overwrites the --plot file; give --plot too")
     if plot_path is not None:
         if plot_path.suffix.lower() not in PLOT_SUFFIXES:
             raise CliError(f"--plot: {plot_path} must end in .png, .svg or .pdf")

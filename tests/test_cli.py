@@ -89,6 +89,57 @@ def test_a_rule_given_twice_is_refused(option):
     assert line == f"error: {option}: rule option 'days' is given more than once", line
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["compare", "--b-rule", "days=4", "--games", "2", "--games=3"],
+        ["compare", "--b-rule", "days=4", "--a-cards", "missing.toml", "--a-cards", "x.toml"],
+        ["simulate", "-n", "2", "--seed", "1", "-s", "2"],
+        ["tournament", "-n", "2", "--table", "by_seat", "--table", "head_to_head"],
+    ],
+)
+def test_an_option_of_one_value_given_twice_is_refused(args):
+    """click took the last one without a word (compare played 3 deals; a --cards file
+    given first was never opened); which was meant is ambiguous, as for a rule key."""
+    line = fails(cli(*args, "--quiet"))
+    assert f" {args[0]}: " in line and "given 2 times; give it once" in line
+
+
+def test_a_compare_base_neither_variant_plays_is_refused(tmp_path):
+    """--cards beside --a-cards and --b-cards was never even opened (a missing file ran,
+    exit 0); a --rule key both variants set was played by neither."""
+    from sunset_sim.cards.loader import default_cards_text
+
+    own = tmp_path / "mine.toml"
+    own.write_text(default_cards_text(), "utf-8")
+    args = ["compare", "--games", "2", "--quiet", "--cards", tmp_path / "missing.toml"]
+    fails(cli(*args, "--a-cards", own, "--b-cards", own), "--cards: --a-cards and --b-cards")
+    args = ["compare", "--games", "2", "--quiet", "--rule", "days=5"]
+    fails(cli(*args, "--a-rule", "days=4", "--b-rule", "days=3"), "--rule: days is set by both")
+    ok(cli(*args, "--b-rule", "days=3"))
+
+
+@pytest.mark.parametrize("args", [["tune", "balanced", "--out"], ["play", "--record"]])
+def test_a_file_output_ending_in_a_slash_is_refused(tmp_path, args):
+    """tune --out y.json/ wrote the file y.json: a trailing slash names a folder."""
+    target = f"{tmp_path / 'y.json'}/"
+    fails(cli(*args, target, "--quiet"), f"{target}: ends in /, a folder; give a file")
+    assert not (tmp_path / "y.json").exists()
+
+
+def test_an_empty_scheduler_is_refused_not_taken_for_none():
+    fails(cli("simulate", "-n", "2", "-q", "--scheduler", " "), "--scheduler: empty;")
+
+
+def test_sweep_force_without_a_plot_is_refused():
+    args = ["sweep", "--param", "greedy:lateness=0.3,1", "-n", "2", "-q", "--force"]
+    fails(cli(*args), "--force: overwrites the --plot file; give --plot too")
+
+
+def test_flags_and_repeatable_options_may_be_given_again():
+    ok(cli("simulate", "-n", "2", "-q", "--quiet", "--strategy", "greedy", "--strategy", "random"))
+
+
 def test_a_rule_number_with_a_sign_is_read_as_the_readme_says():
     """--b-rule days=+6 was refused ("'+6' is not a whole number"), where every other
     number may carry a sign."""

@@ -338,3 +338,18 @@ def test_opponents_may_be_any_iterable():
     assert tuned.opponents == ["greedy"]
     three = tune(opponents=iter(["greedy", "random"]), **{**arguments, "players": 3})
     assert three.opponents == ["greedy", "random"]
+
+
+def test_the_validation_difference_takes_students_t_over_its_deals(result, monkeypatch):
+    """As compare's paired differences: the normal's interval ran hot on few deals, and
+    tune's "beats" verdict rests on this one from 20 deals on."""
+    from sunset_sim.analysis import tune as tune_module
+    from sunset_sim.analysis.stats import Z95, t_critical
+
+    monkeypatch.setattr(tune_module, "t_critical", lambda df: Z95)  # the normal's, as before
+    normal = tune("balanced", ["greedy"], seed=4, **SMALL).difference
+    deals = result.validation_games
+    half = (result.difference["diff_ci_high"] - result.difference["diff_ci_low"]) / 2
+    normal_half = (normal["diff_ci_high"] - normal["diff_ci_low"]) / 2
+    assert half == pytest.approx(normal_half * t_critical(deals - 1) / Z95, rel=1e-9)
+    assert result.difference["diff"] == normal["diff"]

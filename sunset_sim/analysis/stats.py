@@ -65,7 +65,7 @@ TOO_FEW = "too few samples"
 Z95 = 1.959963984540054
 # Fewer deals than this give no verdict ("significant", "beats"): the intervals assume
 # many (two deals gave p = 2.6e-55 and zero-width intervals marked significant; compare
-# now takes Student's t, 7% wider than the normal at 20 deals; tune's verdict the normal)
+# and tune take Student's t, 7% wider than the normal at 20 deals)
 MIN_VERDICT_DEALS = 20
 # measures never below 0 (fame, R-END-2): ci_columns cuts their normal intervals at 0
 NEVER_NEGATIVE = frozenset({"mean_fame"})
