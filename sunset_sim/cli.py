@@ -5,6 +5,7 @@ Every bad input ends with exit code 2 and one line naming the problem, never a t
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import errno
 import json
@@ -69,29 +70,30 @@ class ReaderGone(Exception):
 
 
 def refuse_repeated(command: click.Command, args: list[str], ctx: click.Context) -> None:
-    """An option that takes one value, given twice (``--games 2 --games 3``, ``--cards
-    missing.toml --cards mine.toml``), is refused: which was meant is ambiguous, as for a
-    rule key given twice (``Rules.parse``); click took the last without a word, and a
-    file given first was never even opened. Flags and repeatable options are left alone."""
-    once = {
-        opt: param
-        for param in command.params
+    """An option that takes one value, given twice (``--games 2 --games 3``, ``-n2 -n3``,
+    ``--cards missing.toml --cards mine.toml``), is refused: which was meant is
+    ambiguous, as for a rule key given twice (``Rules.parse``); click took the last
+    without a word, and a file given first was never even opened. The occurrences are
+    click's own parse of the arguments (a value that looks like an option, ``--title
+    --games``, is the title's); flags and repeatable options are left alone, and a bad
+    argument or --help is left to click."""
+    try:
+        order = command.make_parser(ctx).parse_args(args=list(args))[2]
+    except click.ClickException:
+        return
+    if any(isinstance(param, click.Option) and "--help" in param.opts for param in order):
+        return
+    counts = collections.Counter(
+        param.name
+        for param in order
         if isinstance(param, click.Option) and not (param.multiple or param.count or param.is_flag)
-        for opt in param.opts
-    }
-    given: dict[str, list[str]] = {}
-    for token in args:
-        if token == "--":
-            break
-        opt = token.split("=", 1)[0] if token.startswith("--") else token
-        param = once.get(opt)
-        if param is not None:
-            given.setdefault(param.name, []).append(opt)
-            if len(given[param.name]) > 1:
-                shown = max(param.opts, key=len)
-                raise click.UsageError(
-                    f"{shown}: given {len(given[param.name])} times; give it once", ctx=ctx
-                )
+    )
+    for param in order:
+        if counts.get(param.name, 0) > 1:
+            shown = max(param.opts, key=len)
+            raise click.UsageError(
+                f"{shown}: given {counts[param.name]} times; give it once", ctx=ctx
+            )
 
 
 class OneLineErrors(click.Group):
@@ -329,6 +331,8 @@ def simulate_command(
     out_path, dataset = output_kind(None if to_stdout else out_text)
     if resume and force:
         raise CliError("--resume and --force exclude each other")
+    if force and out_path is None:  # (as play's --force without --record; stdout too)
+        raise CliError("--force: overwrites the --out file or folder; give --out FILE or DIR/")
     if resume and not dataset:
         raise CliError("--resume: only a dataset folder (--out DIR/) can be resumed")
     if out_path is not None and not dataset:

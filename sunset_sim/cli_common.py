@@ -107,9 +107,10 @@ class PathText(click.Path):
                     f"{name}: '-' is not stdout here (this command writes files); give a name",
                     ctx,
                 )
-            if not self.dir_okay and str(value).endswith(("/", os.sep)):
-                # (y.json/ names a folder: it was written as the file y.json)
-                raise click.UsageError(f"{name}: {value}: ends in /, a folder; give a file", ctx)
+            text = str(value).replace(os.sep, "/")
+            if not self.dir_okay and (text.endswith("/") or text.rsplit("/", 1)[-1] in (".", "..")):
+                # (y.json/ and y.json/. name a folder: each was written as the file y.json)
+                raise click.UsageError(f"{name}: {value}: names a folder; give a file", ctx)
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter as error:

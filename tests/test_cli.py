@@ -119,11 +119,12 @@ def test_a_compare_base_neither_variant_plays_is_refused(tmp_path):
     ok(cli(*args, "--b-rule", "days=3"))
 
 
+@pytest.mark.parametrize("tail", ["/", "/."])
 @pytest.mark.parametrize("args", [["tune", "balanced", "--out"], ["play", "--record"]])
-def test_a_file_output_ending_in_a_slash_is_refused(tmp_path, args):
-    """tune --out y.json/ wrote the file y.json: a trailing slash names a folder."""
-    target = f"{tmp_path / 'y.json'}/"
-    fails(cli(*args, target, "--quiet"), f"{target}: ends in /, a folder; give a file")
+def test_a_file_output_naming_a_folder_is_refused(tmp_path, args, tail):
+    """tune --out y.json/ (or y.json/.) wrote the file y.json: it names a folder."""
+    target = f"{tmp_path / 'y.json'}{tail}"
+    fails(cli(*args, target, "--quiet"), f"{target}: names a folder; give a file")
     assert not (tmp_path / "y.json").exists()
 
 
@@ -131,9 +132,29 @@ def test_an_empty_scheduler_is_refused_not_taken_for_none():
     fails(cli("simulate", "-n", "2", "-q", "--scheduler", " "), "--scheduler: empty;")
 
 
-def test_sweep_force_without_a_plot_is_refused():
+def test_force_without_an_output_is_refused():
     args = ["sweep", "--param", "greedy:lateness=0.3,1", "-n", "2", "-q", "--force"]
     fails(cli(*args), "--force: overwrites the --plot file; give --plot too")
+    fails(cli("simulate", "-n", "2", "-q", "--force"), "--force: overwrites the --out file")
+    fails(cli("simulate", "-n", "2", "-q", "--force", "--out", "-"), "--force: overwrites")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["report", "-n", "20", "--jobs", "1", "--title", "--games"],  # the title's value
+        ["report", "-n", "20", "--jobs", "1", "--title", "-n"],
+    ],
+)
+def test_a_value_that_looks_like_an_option_is_not_counted_as_one(tmp_path, args):
+    """click reads --title --games as the title "--games": the repeat check counted it as
+    --games given twice and refused a command that had worked."""
+    ok(cli(*args, "--out", tmp_path / "r", "--quiet"))
+
+
+def test_attached_short_values_and_help_are_read_as_click_reads_them():
+    fails(cli("simulate", "-n2", "-n3", "-q"), "--games: given 2 times")
+    assert "Usage:" in ok(cli("simulate", "-n", "1", "-n", "2", "--help"))
 
 
 def test_flags_and_repeatable_options_may_be_given_again():
@@ -467,7 +488,8 @@ BAD_SIMULATE = [
 )
 def test_simulate_bad_arguments(tmp_path, args, needle):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    result = cli("simulate", "--games", "10", "--quiet", *args)
+    games = [] if "--games" in args else ["--games", "10"]  # (once: given twice is refused)
+    result = cli("simulate", *games, "--quiet", *args)
     fails(result, needle)
     assert result.stdout == ""
     assert list(tmp_path.iterdir()) == []

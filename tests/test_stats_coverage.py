@@ -191,6 +191,9 @@ def test_balance_has_an_interval_where_no_seats_share_varied():
     one_off = np.full((500, 2), 0.5)
     one_off[0] = [0.0, 1.0]
     assert balance_ci(one_off)[1] <= low
+    # one seat won all 600 games: the upper side allows a Balance up to what 0 wins in
+    # 600 allows another seat (3.69 / n exactly, 3.84 / n by Wilson), not 3.1 / n
+    assert balance_ci(np.tile([1.0, 0.0, 0.0, 0.0], (600, 1)))[2] * 600 > 3.69
 
 
 def test_a_balance_difference_far_from_zero_has_a_p_value_of_its_draws_resolution():

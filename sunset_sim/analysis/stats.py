@@ -463,13 +463,14 @@ def seat_gaps(shares, draws: int = 4000, seed: int = 0):
     pair_se = pair_errors(cov)
     if not np.any(pair_se > 1e-12):
         # no seat's share varied (seat 1 won all 6 games; every deal's seatings shared
-        # alike): "0.000 (0.000 to 0.000)" at any n. As the rule of succession does for
-        # a rate, one game more, split among the seats (each winning it alone, weighing
-        # 1 / seats), gives the spread: on the scale of the rows (a multinomial game at
-        # succession rates was ten times too wide for deals' averaged shares)
+        # alike): "0.000 (0.000 to 0.000)" at any n. As Wilson's interval adds z**2 / 2
+        # wins and losses to a rate's, z**2 / 2 games more, split among the seats (each
+        # winning one alone), give the spread, on the scale of the rows: a multinomial
+        # game at succession rates was ten times too wide for deals' averaged shares,
+        # and one game more left the upper side at 3.1 / n where 0 of n allows 3.7 / n
         seats = len(means)
         rows = np.vstack([array, np.eye(seats)])
-        weights = np.concatenate([np.ones(n), np.full(seats, 1.0 / seats)])
+        weights = np.concatenate([np.ones(n), np.full(seats, Z95 * Z95 / 2 / seats)])
         cov = np.atleast_2d(np.cov(rows, rowvar=False, aweights=weights, ddof=0)) / n
         pair_se = pair_errors(cov)
     rng = np.random.default_rng(seed)
