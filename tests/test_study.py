@@ -563,8 +563,9 @@ def test_study_cli_refuses_one_deal_and_its_own_files_as_cards(tmp_path):
     turned CIs into NaN and still exited 0; --cards naming a file of the --out folder
     that --force replaces lost it; --check-field split a strategy's own parameters."""
     for option in ("--games", "--verify-games", "--check-games"):
+        games = [] if option == "--games" else ["--games", 20]  # (given once)
         fails(
-            cli("study", "--games", 20, option, 1, "--out", tmp_path / "a", "--quiet"),
+            cli("study", *games, option, 1, "--out", tmp_path / "a", "--quiet"),
             f"{option}: 1 deal gives no confidence interval",
         )
     fails(
