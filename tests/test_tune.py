@@ -343,10 +343,10 @@ def test_opponents_may_be_any_iterable():
 def test_the_validation_difference_takes_students_t_over_its_deals(result, monkeypatch):
     """As compare's paired differences: the normal's interval ran hot on few deals, and
     tune's "beats" verdict rests on this one from 20 deals on."""
-    from sunset_sim.analysis import tune as tune_module
+    from sunset_sim.analysis import stats
     from sunset_sim.analysis.stats import Z95, t_critical
 
-    monkeypatch.setattr(tune_module, "t_critical", lambda df: Z95)  # the normal's, as before
+    monkeypatch.setattr(stats, "t_critical", lambda df, confidence: Z95)  # the normal's
     normal = tune("balanced", ["greedy"], seed=4, **SMALL).difference
     deals = result.validation_games
     half = (result.difference["diff_ci_high"] - result.difference["diff_ci_low"]) / 2

@@ -14,8 +14,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis.experiments import Lab, Restriction
-from sunset_sim.analysis.stats import Z95
-from sunset_sim.analysis.targets import METRIC, band_status
+from sunset_sim.analysis.targets import METRIC, band_status, inside_interval
 from sunset_sim.cards.model import CardSet
 
 __all__ = [
@@ -127,10 +126,7 @@ def settled(measure: tuple[float, float, float], low: float, high: float, edge_s
         return True
     if found != "inside":
         return False
-    value, ci_low, ci_high = measure
-    low_sd, high_sd = edge_sds
-    lowest = value - math.hypot(value - ci_low, Z95 * low_sd)
-    highest = value + math.hypot(ci_high - value, Z95 * high_sd)
+    lowest, highest = inside_interval(*measure, *edge_sds)
     return lowest > low and highest < high
 
 

@@ -38,7 +38,8 @@ Stable API (every interval is a two-sided 95% interval unless ``z`` says otherwi
   a difference of means a - b computed within each stratum (last axis) and pooled with
   Mantel-Haenszel weights ``na * nb / (na + nb)``; CI from the pooled variance.
 - ``z_test_p(diff, se) -> p``: two-sided p-value of a normal z statistic;
-  ``t_test_p(t, df)`` and ``t_critical(df)`` Student's t's.
+  ``t_test_p(t, df)`` and ``t_critical(df)`` Student's t's, and ``t_mean_ci(values)`` a
+  mean's interval and p-value by them.
 - ``balance(win_share_by_seat) -> float``: Ludii's Balance, 1 - (largest - smallest seat
   win rate); 1 is perfectly fair.
 - ``balance_ci(shares) -> (balance, lo, hi, n)``: Balance with a CI from a per-game
@@ -96,6 +97,7 @@ __all__ = [
     "stratified_diff_sums",
     "stratum_weights",
     "t_critical",
+    "t_mean_ci",
     "t_test_p",
     "z_test_p",
 ]
@@ -284,6 +286,27 @@ def t_critical(df: float, confidence: float = 0.95) -> float:
         else:
             high = middle
     return (low + high) / 2
+
+
+def t_mean_ci(values, z: float = Z95) -> tuple[float, float, float, float]:
+    """Mean of ``values`` with Student's t interval and the two-sided p-value that it is 0
+    (n - 1 degrees of freedom): ``(mean, lo, hi, p)``; NaN interval and p under two
+    values. A zero spread gives p 0 for a mean that is not 0 and 1 for one that is, as
+    ``z_test_p``. For means over few deals (compare's and tune's paired differences)."""
+    array = np.asarray(values, dtype=np.float64).ravel()
+    n = array.size
+    if n < 2:
+        return mean_ci(array, z)[:3] + (math.nan,)
+    mean = float(array.mean())
+    se = float(array.std(ddof=1)) / math.sqrt(n)
+    half = t_critical(n - 1, math.erf(z / math.sqrt(2))) * se
+    if math.isnan(se):
+        p = math.nan
+    elif se > 0:
+        p = t_test_p(mean / se, n - 1)
+    else:
+        p = 0.0 if mean != 0 else 1.0
+    return mean, mean - half, mean + half, p
 
 
 def z_test_p(diff, se):

@@ -15,9 +15,8 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis.report.render import md_cell, md_escape
-from sunset_sim.analysis.stats import Z95
 from sunset_sim.analysis.study import Study
-from sunset_sim.analysis.targets import MIN_GOAL_KEEPS
+from sunset_sim.analysis.targets import MIN_GOAL_KEEPS, inside_interval
 from sunset_sim.cards.edit import dump_cards, edited_text
 from sunset_sim.cards.fields import MAX_FILE_BYTES
 from sunset_sim.cards.model import CardSet
@@ -304,16 +303,17 @@ def _edge_noise(row: pd.Series) -> str:
     widened by that SD reaches (``fresh_deals.settled``; the band is measured too: C04 at
     0.22 below a top of 0.27 was given the bottom's SD)."""
     value, low, high = row["value"], row["target_low"], row["target_high"]
-    low_sd, high_sd = row.get("target_low_sd", 0.0), row.get("target_high_sd", 0.0)
     if value > high or value < low:
         edges = ["target_high_sd" if value > high else "target_low_sd"]
     else:
-        ci_low, ci_high = row.get("value_ci_low", value), row.get("value_ci_high", value)
+        measure = (value, row.get("value_ci_low", value), row.get("value_ci_high", value))
+        sds = (row.get("target_low_sd", 0.0), row.get("target_high_sd", 0.0))
+        lowest, highest = inside_interval(*measure, *sds)
         edges = [
             name
             for name, reaches in (
-                ("target_low_sd", value - math.hypot(value - ci_low, Z95 * low_sd) <= low),
-                ("target_high_sd", value + math.hypot(ci_high - value, Z95 * high_sd) >= high),
+                ("target_low_sd", lowest <= low),
+                ("target_high_sd", highest >= high),
             )
             if reaches
         ] or ["target_high_sd" if high - value < value - low else "target_low_sd"]

@@ -36,6 +36,7 @@ __all__ = [
     "goal_targets",
     "half_widths",
     "lone_pair_notes",
+    "inside_interval",
     "noisy_interval",
     "out_of_wake_order",
 ]
@@ -421,6 +422,17 @@ def noisy_interval(
     lower end against the top edge, the upper end against the bottom one)."""
     lowest = value - math.hypot(value - ci_low, Z95 * high_sd) if high_sd > 0 else ci_low
     highest = value + math.hypot(ci_high - value, Z95 * low_sd) if low_sd > 0 else ci_high
+    return lowest, highest
+
+
+def inside_interval(
+    value: float, ci_low: float, ci_high: float, low_sd: float = 0.0, high_sd: float = 0.0
+) -> tuple[float, float]:
+    """The value's 95% CI with each end widened by the SD of the edge on its own side (the
+    lower end against the bottom edge, the upper against the top): what an inside verdict
+    is held to, where ``noisy_interval`` crosses them, as an outside one needs."""
+    lowest = value - math.hypot(value - ci_low, Z95 * low_sd) if low_sd > 0 else ci_low
+    highest = value + math.hypot(ci_high - value, Z95 * high_sd) if high_sd > 0 else ci_high
     return lowest, highest
 
 

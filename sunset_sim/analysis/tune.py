@@ -40,17 +40,10 @@ import pandas as pd
 
 from sunset_sim import enums
 from sunset_sim import validation as checks
-from sunset_sim.analysis.stats import (
-    MIN_VERDICT_DEALS,
-    Z95,
-    ci_columns,
-    deal_rate_ci,
-    t_critical,
-)
+from sunset_sim.analysis.stats import MIN_VERDICT_DEALS, ci_columns, deal_rate_ci, t_mean_ci
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.files import write_atomically
-from sunset_sim.results import mean_ci
 from sunset_sim.rules.options import Rules
 from sunset_sim.run import RunError, chunk_ranges
 from sunset_sim.run.backends import (
@@ -534,11 +527,9 @@ def tune(
         )
     validation = pd.DataFrame([_row("tuned", shares[0]), _row("default", shares[1])])
     per_deal = (shares[0] - shares[1]).mean(axis=0)
-    # (one deal: no spread, a NaN half-width; it read +0.0000 to +0.0000). Student's t
-    # over the deals, as compare's paired differences: the normal's ran hot on few
-    mean, half = mean_ci(per_deal.size, per_deal.sum(), (per_deal**2).sum())
-    if per_deal.size > 1:
-        half *= t_critical(per_deal.size - 1) / Z95
+    # (one deal: no spread, a NaN interval; it read +0.0000 to +0.0000). Student's t over
+    # the deals, as compare's paired differences: the normal's ran hot on few
+    mean, low, high, _ = t_mean_ci(per_deal)
     return TuneResult(
         strategy=spec.name,
         opponents=[p.name for p in field_players[: len(chosen)]],
@@ -552,11 +543,7 @@ def tune(
         default={name: float(v) for name, v in zip(names, default, strict=True)},
         history=pd.DataFrame(history),
         validation=validation,
-        difference={
-            "diff": float(mean),
-            "diff_ci_low": float(mean - half),
-            "diff_ci_high": float(mean + half),
-        },
+        difference={"diff": mean, "diff_ci_low": low, "diff_ci_high": high},
         validation_games=validation_games,
         cards=card_set.path,
         rules=rules.to_dict(),

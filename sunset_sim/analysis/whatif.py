@@ -37,11 +37,9 @@ from sunset_sim.analysis.stats import (
     MIN_VERDICT_DEALS,
     Z95,
     balance,
-    mean_ci,
     rate_difference_bounds,
     seat_gaps,
-    t_critical,
-    t_test_p,
+    t_mean_ci,
 )
 from sunset_sim.analysis.tournament import RESULTS_NOTE, check_distinct, seatings
 from sunset_sim.cards.model import CardSet
@@ -289,20 +287,7 @@ def paired_diff(a_values, b_values, z: float = Z95) -> tuple[float, float, float
     seeds at 20 deals, against 5% meant: deals' values are coarse, 0, 1/2 or 1.)"""
     a = np.asarray(a_values, dtype=np.float64).ravel()
     b = np.asarray(b_values, dtype=np.float64).ravel()
-    differences = b - a
-    n = differences.size
-    if n < 2:
-        return mean_ci(differences, z)[:3] + (math.nan,)
-    diff = float(differences.mean())
-    se = float(differences.std(ddof=1)) / math.sqrt(n)
-    half = t_critical(n - 1, math.erf(z / math.sqrt(2))) * se
-    if math.isnan(se):
-        p = math.nan
-    elif se > 0:
-        p = t_test_p(diff / se, n - 1)
-    else:  # (as z_test_p: a zero error gives 0 for a difference, 1 for none)
-        p = 0.0 if diff != 0 else 1.0
-    return diff, diff - half, diff + half, p
+    return t_mean_ci(b - a, z)
 
 
 def paired_balance_diff(
