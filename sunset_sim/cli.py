@@ -41,10 +41,11 @@ from sunset_sim.cli_games import play_command, replay_command
 from sunset_sim.cli_outputs import check_output, output_kind
 from sunset_sim.cli_report import report_command
 from sunset_sim.cli_study import study_command, value_command
+from sunset_sim.cli_sweep import sweep_command
 from sunset_sim.cli_tournament import tournament_command
 from sunset_sim.cli_tune import tune_command
 from sunset_sim.cli_watchdog import exit_when_interrupted
-from sunset_sim.cli_whatif import compare_command, sweep_command
+from sunset_sim.cli_whatif import compare_command
 from sunset_sim.strategy import StrategyError, StrategyFault
 from sunset_sim.strategy_path import one_command
 from sunset_sim.validation import InputError

@@ -1,5 +1,5 @@
 """Helpers shared by the ``sunset-sim`` commands (cli.py and the command modules
-cli_report.py, cli_tune.py, cli_whatif.py): option decorators, card and rule loading,
+cli_report.py, cli_tune.py, cli_whatif.py, cli_sweep.py, ...): option decorators, card and rule loading,
 number parsing, progress output and safe writing (the tables they print: cli_tables.py).
 
 This module imports no command module, so any of them can import it at load time.
