@@ -98,6 +98,21 @@ def frame():
     return sunset_sim.simulate(games=300, players=4, strategies=strategies, seed=3, jobs=1)
 
 
+@pytest.fixture(scope="module")
+def cards_module():
+    import sunset_sim
+
+    return sunset_sim.load_cards()
+
+
+@pytest.fixture(scope="module")
+def report(frame, cards_module):
+    """``frame``'s report at min_samples 30 (test_report.py, test_report_effects.py)."""
+    from sunset_sim.analysis.report import build_report
+
+    return build_report(frame, cards_module, min_samples=30)
+
+
 @pytest.fixture(scope="session")
 def pool() -> list:
     """Reference games with the state before every turn captured: the record-tampering

@@ -184,16 +184,6 @@ def test_goal_table_counts_match_a_loop(frame, cards_module):
 # (``frame``: conftest's batch of 300 games)
 
 
-@pytest.fixture(scope="module")
-def cards_module():
-    return sunset_sim.load_cards()
-
-
-@pytest.fixture(scope="module")
-def report(frame, cards_module):
-    return build_report(frame, cards_module, min_samples=30)
-
-
 def test_report_tables(report, frame):
     t = report.tables
     for name in ("strategies", "plan_cards", "seats", "balance", "game_shape", "margins"):

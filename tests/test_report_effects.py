@@ -7,21 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import pytest
 
 import sunset_sim
 from sunset_sim.analysis import stats
 from sunset_sim.analysis.report import build_report
-
-
-@pytest.fixture(scope="module")
-def cards_module():
-    return sunset_sim.load_cards()
-
-
-@pytest.fixture(scope="module")
-def report(frame, cards_module):
-    return build_report(frame, cards_module, min_samples=30)
 
 
 def test_the_early_rise_extremes_name_only_those_that_played(cards_module):
