@@ -37,13 +37,34 @@ def test_an_effect_on_too_few_seats_within_strategies_is_marked_in_every_table()
     from sunset_sim.analysis.report.model import TOO_FEW
 
     table = pd.DataFrame(
-        {"n": [500, 500, 10], "n_smaller": [0, 400, 400],
-         "completer_win_effect": [np.nan, 0.1, 0.3]}
+        {"n": [500, 500, 10, 500], "n_smaller": [12, 400, 400, 0],
+         "completer_win_effect": [np.nan, 0.1, 0.3, np.nan]}
     )  # fmt: skip
     marked = _mark(table, "n", 30, "completer_win_effect")
-    # (its own n large: the within-strategy effect is what rests on too few)
-    assert marked["note"].tolist() == [f"within-strategy effect: {TOO_FEW}", "", TOO_FEW]
-    assert marked["rank"].tolist()[1] == 1 and marked["rank"].isna().tolist() == [True, False, True]
+    # (its own n large: the within-strategy effect is what rests on too few; with none at
+    # all, no strategy on both sides, as a seat held by one strategy all run, no number of
+    # games would give it one: the note had said "too few samples")
+    assert marked["note"].tolist() == [
+        f"within-strategy effect: {TOO_FEW}", "", TOO_FEW,
+        "within-strategy effect: no strategy in both groups",
+    ]  # fmt: skip
+    assert marked["rank"].isna().tolist() == [True, False, True, True]
+    assert marked["rank"].tolist()[1] == 1
+
+
+def test_a_row_short_by_a_later_count_names_that_count():
+    """P5 read "too few samples" on a row of 8,984 choices: the 16 seats that never chose
+    it were what was short (its raw difference's other group)."""
+    from sunset_sim.analysis.report.data import _mark
+    from sunset_sim.analysis.report.model import TOO_FEW
+
+    table = pd.DataFrame(
+        {"n": [8984, 10, 10, 900], "n_not_chosen": [16, 900, 5, 900], "n_smaller": 400,
+         "win_effect": [0.1, 0.2, 0.3, 0.4]}
+    )  # fmt: skip
+    marked = _mark(table, ["n", "n_not_chosen"], 30, "win_effect")
+    assert marked["note"].tolist() == [f"not chosen: {TOO_FEW}", TOO_FEW, TOO_FEW, ""]
+    assert marked["rank"].isna().tolist() == [True, True, True, False]
 
 
 def test_a_report_built_in_python_names_the_rules_its_games_were_played_under(cards_module):
@@ -74,8 +95,13 @@ def test_a_plan_card_without_a_within_strategy_effect_says_why(frame, cards_modu
     # one that only n_smaller marks: both groups are big enough on their own
     only_effect = empty & (table["n"] >= 80) & (table["n_not_chosen"] >= 80)
     assert only_effect.any()
-    assert set(table.loc[empty & ~only_effect, "note"]) <= {"too few samples"}
-    assert set(table.loc[only_effect, "note"]) == {"within-strategy effect: too few samples"}
+    assert set(table.loc[empty & ~only_effect, "note"]) <= {
+        "too few samples", "not chosen: too few samples"
+    }  # fmt: skip
+    assert set(table.loc[only_effect, "note"]) <= {
+        "within-strategy effect: too few samples",
+        "within-strategy effect: no strategy in both groups",
+    }
     assert table.loc[~empty, "n_smaller"].min() >= 80
 
 

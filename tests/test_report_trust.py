@@ -409,7 +409,7 @@ def test_a_commission_completed_more_than_its_fame_predicts_is_over_priced():
     """The flags read as the study's targets do (a commission whose fame is too high for
     what it asks is over-priced): completed far more often than commissions of the same
     fame per painting is easy fame, over-priced. It was called under-priced."""
-    from sunset_sim.analysis.report.sections.commissions import _pricing
+    from sunset_sim.analysis.report.sections.commissions import _pricing, price_findings
 
     x = np.linspace(1.0, 3.0, 12)
     for shift, flag in ((0.4, "over-priced"), (-0.25, "under-priced")):
@@ -432,6 +432,16 @@ def test_a_commission_completed_more_than_its_fame_predicts_is_over_priced():
         _pricing(table, 10)
         assert table.loc[5, "price_flag"] == flag
         assert set(table.drop(index=5)["price_flag"]) == {""}
+        # its finding names what the residual is measured against: the others' line, not
+        # "commissions of the same fame per painting" (those at x = 1.0 averaged 68% where
+        # the line predicted 77%, and the text named the line's -77.4 as the gap to them)
+        table["commission"], table["fame"], table["completion_rate"] = "C", 1, rate
+        finding = price_findings({"commissions": table}, 3)[0]
+        assert f"looks {flag}" in finding.text
+        assert "against the rate the other commissions predict at its fame per painting (a " in (
+            finding.text
+        )
+        assert "same fame per painting" not in finding.text
         # A rate rests on the games shown, not on the completions: a commission shown in
         # thousands of games and (almost) never completed has "too few samples" for its
         # completer's win share, and its pricing was never flagged for that

@@ -18,8 +18,8 @@ from sunset_sim.analysis.study_files import (
     suggested_text,
     suggestion_text,
     suggestions_heading,
-    telling_digits,
 )
+from sunset_sim.analysis.targets import band_figures, telling_digits
 from sunset_sim.cards.edit import edit_card
 from sunset_sim.cards.loader import load_cards, parse_cards
 
@@ -229,6 +229,24 @@ def test_a_value_rounded_onto_its_band_edge_is_shown_with_more_digits():
     )  # fmt: skip
     assert "0.281 (after" in suggestion_text(row)
     assert "target 0.050 to 0.278" in suggestion_text(row)
+
+
+def test_the_notes_show_a_value_apart_from_its_band_edges():
+    """The study's notes named a value and its band with 2 decimals alone, so "0.05 ...
+    outside 0.05 to 0.31" could be read (0.0512 against a bottom of 0.0498): each note
+    that sets a value against its band writes them with ``band_figures``."""
+    assert band_figures(0.0512, 0.0498, 0.31) == ("0.051", "0.050", "0.310")
+    assert band_figures(0.2, 0.05, 0.31) == ("0.20", "0.05", "0.31")
+    step = (0.0017, {"fame": -1}, (0.0481, 0.01, 0.09), 0.0498, 0.31)
+    assert "0.048 (95% CI 0.01 to 0.09), below 0.050 to 0.310" in suggestions._step_text(step)
+    row = {
+        "card": "C05", "after": 0.0481, "after_ci_low": 0.01, "after_ci_high": 0.09,
+        "n": 400, "target_low": 0.0498, "target_high": 0.31,
+    }  # fmt: skip
+    assert "0.048 (95% CI" in suggestions._near_note(row)
+    assert "below 0.050 to 0.310" in suggestions._near_note(row)
+    row["after"] = 0.0512
+    assert "value 0.051 is inside 0.050 to 0.310" in suggestions._unsettled_note(row)
 
 
 def test_a_commissions_walk_reaches_fame_1_or_the_sets_highest_fame():

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis.experiments import Lab, Restriction
-from sunset_sim.analysis.targets import METRIC, band_status, inside_interval
+from sunset_sim.analysis.targets import METRIC, band_figures, band_status, inside_interval
 from sunset_sim.cards.model import CardSet
 
 __all__ = [
@@ -173,19 +173,21 @@ def refine_targets(
             if found == "unsettled"
             else ""
         )
+        was, low_text, high_text = band_figures(value, low, high)
+        now = band_figures(taken[0], low, high)[0]
         if row["status"] != "unsettled":
             if found != row["status"]:
                 notes.append(
-                    f"{row['card']}: {value:.2f} (95% CI {row['value_ci_low']:.2f} to "
+                    f"{row['card']}: {was} (95% CI {row['value_ci_low']:.2f} to "
                     f"{row['value_ci_high']:.2f}) on the study's deals, {row['status']} "
-                    f"{low:.2f} to {high:.2f}; {taken[0]:.2f} (95% CI {taken[1]:.2f} to "
+                    f"{low_text} to {high_text}; {now} (95% CI {taken[1]:.2f} to "
                     f"{taken[2]:.2f}) on {deals} fresh deals: {found}{more}"
                     + ("" if found in ("above", "below") else ", so no edit is sought for it")
                 )
             continue
         notes.append(
-            f"{row['card']}: {value:.2f} on the study's deals, outside {low:.2f} to "
-            f"{high:.2f} but with a CI holding its edge; {taken[0]:.2f} (95% CI "
+            f"{row['card']}: {was} on the study's deals, outside {low_text} to "
+            f"{high_text} but with a CI holding its edge; {now} (95% CI "
             f"{taken[1]:.2f} to {taken[2]:.2f}) on {deals} fresh deals: {found}{more}"
         )
     return frame, notes
@@ -204,11 +206,13 @@ def restated(target: pd.Series, before: tuple[float, float, float], deals: int) 
     found = fresh_status(before, low, high, edge_sds)
     if found == target["status"]:
         return None
+    now, low_text, high_text = band_figures(before[0], low, high)
     note = (
-        f"{target['card']}: {before[0]:.2f} (95% CI {before[1]:.2f} to {before[2]:.2f}) on "
+        f"{target['card']}: {now} (95% CI {before[1]:.2f} to {before[2]:.2f}) on "
         f"{deals} fresh deals, measured while an edit was verified, against "
-        f"{target['value']:.2f} on the first {int(target['n'])}: {found}, not {target['status']} "
-        f"{low:.2f} to {high:.2f}, so no edit is suggested for it"
+        f"{band_figures(target['value'], low, high)[0]} on the first {int(target['n'])}: "
+        f"{found}, not {target['status']} {low_text} to {high_text}, so no edit is suggested "
+        "for it"
     )
     columns = ["value", "value_ci_low", "value_ci_high", "status", "n", "measured_on"]
     return {

@@ -16,7 +16,7 @@ import pandas as pd
 
 from sunset_sim.analysis.report.render import md_cell, md_escape
 from sunset_sim.analysis.study import Study
-from sunset_sim.analysis.targets import MIN_GOAL_KEEPS, inside_interval
+from sunset_sim.analysis.targets import MIN_GOAL_KEEPS, inside_interval, telling_digits
 from sunset_sim.cards.edit import dump_cards, edited_text
 from sunset_sim.cards.fields import MAX_FILE_BYTES
 from sunset_sim.cards.model import CardSet
@@ -360,19 +360,6 @@ def suggestion_text(row: pd.Series) -> str:
         f"deals; target {row['target_low']:.{d}f} to {row['target_high']:.{d}f}"
         + (f": {caveat})" if caveat else ")")
     )
-
-
-def telling_digits(value: float, *edges: float) -> int:
-    """Decimals (2 to 4) that show ``value`` apart from each band edge it differs from: a
-    tester read "0.28 ... target 0.05 to 0.28: outside the target" (0.281 against 0.278)."""
-    for digits in (2, 3):
-        if all(
-            value == edge or f"{value:.{digits}f}" != f"{edge:.{digits}f}"
-            for edge in edges
-            if np.isfinite(value) and np.isfinite(edge)
-        ):
-            return digits
-    return 4
 
 
 def nearest_cards(suggestions: pd.DataFrame) -> list[str]:

@@ -30,6 +30,7 @@ from sunset_sim.analysis.targets import (
     METRIC,
     METRIC_TEXT,
     Targets,
+    band_figures,
     dominated_pairs,
     matches_or_beats,
 )
@@ -249,9 +250,10 @@ def _side(step: tuple) -> str:
 
 def _step_text(step: tuple) -> str:
     _, edits_tried, measure, low, high = step
+    value, low_text, high_text = band_figures(measure[0], low, high)
     return (
-        f"{_edit_text(edits_tried)}: {measure[0]:.2f} (95% CI {measure[1]:.2f} to "
-        f"{measure[2]:.2f}), {_side(step)} {low:.2f} to {high:.2f}"
+        f"{_edit_text(edits_tried)}: {value} (95% CI {measure[1]:.2f} to "
+        f"{measure[2]:.2f}), {_side(step)} {low_text} to {high_text}"
     )
 
 
@@ -295,9 +297,10 @@ def _unsettled_note(row: dict) -> str:
     low, high = row["target_low"], row["target_high"]
     if not straddles((row["after"], row["after_ci_low"], row["after_ci_high"]), low, high):
         return ""
+    after, low_text, high_text = band_figures(row["after"], low, high)
     return (
-        f"{row['card']}: the suggested edit's value {row['after']:.2f} is inside {low:.2f} "
-        f"to {high:.2f}, but its 95% CI ({row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, "
+        f"{row['card']}: the suggested edit's value {after} is inside {low_text} "
+        f"to {high_text}, but its 95% CI ({row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, "
         f"{row['n']:,} fresh deals) still reaches outside: likely, not certain; more deals "
         "(--verify-games) would settle it"
     )
@@ -311,10 +314,11 @@ def _near_note(row: dict) -> str:
     to 9: fame 4 above its band, fame 3 at its bottom edge) or needs more deals than the
     study has; suggesting nothing left the card as broken as it was."""
     side = "above" if row["after"] > row["target_high"] else "below"
+    after, low, high = band_figures(row["after"], row["target_low"], row["target_high"])
     return (
-        f"suggested: the nearest step within the noise of its target, {row['after']:.2f} "
+        f"suggested: the nearest step within the noise of its target, {after} "
         f"(95% CI {row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, {row['n']:,} fresh "
-        f"deals), just {side} {row['target_low']:.2f} to {row['target_high']:.2f} by its value "
+        f"deals), just {side} {low} to {high} by its value "
         "and inside by its CI: not verified inside; more deals (--verify-games) or a "
         "change to another card would settle it"
     )
@@ -406,11 +410,12 @@ def all_edits_together(
         together.append(value)
         inside.append(_inside(value, row["target_low"], row["target_high"]))
         if not inside[-1] and not any(note.startswith(f"{row['card']}: ") for note in notes):
+            figures = band_figures(value, row["target_low"], row["target_high"])
             notes.append(  # (once per card: a plan card's fields share one value)
                 f"{row['card']}: with all the suggested edits together (suggested-cards.toml) "
-                f"{value:.2f} (95% CI {value_low:.2f} to {value_high:.2f}) on "
-                f"{verify_lab.games:,} fresh deals, outside its target {row['target_low']:.2f} "
-                f"to {row['target_high']:.2f}"
+                f"{figures[0]} (95% CI {value_low:.2f} to {value_high:.2f}) on "
+                f"{verify_lab.games:,} fresh deals, outside its target {figures[1]} "
+                f"to {figures[2]}"
                 + (
                     " (its CI reaches the target: it may be noise)"
                     if value_low <= row["target_high"] and value_high >= row["target_low"]
@@ -568,10 +573,11 @@ def suggest(
         for miss, walked, measure, low, high in plausible:
             found = _verified_rows(batches, cards, target, walked, status, bounds, fresh, near)
             if found and miss > 0:
+                figures = band_figures(measure[0], low, high)
                 notes.append(
                     f"{card}: {_edit_text(walked)} was outside its target on the study's "
-                    f"deals ({measure[0]:.2f}, 95% CI {measure[1]:.2f} to {measure[2]:.2f}, "
-                    f"against {low:.2f} to {high:.2f}) and inside on the fresh deals"
+                    f"deals ({figures[0]}, 95% CI {measure[1]:.2f} to {measure[2]:.2f}, "
+                    f"against {figures[1]} to {figures[2]}) and inside on the fresh deals"
                 )
             if found:
                 break

@@ -415,6 +415,26 @@ def band_status(
     return "inside" if low <= value <= high else "unsettled"
 
 
+def telling_digits(value: float, *edges: float) -> int:
+    """Decimals (2 to 4) that show ``value`` apart from each band edge it differs from: a
+    tester read "0.28 ... target 0.05 to 0.28: outside the target" (0.281 against 0.278)."""
+    for digits in (2, 3):
+        if all(
+            value == edge or f"{value:.{digits}f}" != f"{edge:.{digits}f}"
+            for edge in edges
+            if np.isfinite(value) and np.isfinite(edge)
+        ):
+            return digits
+    return 4
+
+
+def band_figures(value: float, low: float, high: float) -> tuple[str, str, str]:
+    """``value``, ``low`` and ``high`` written with the decimals that tell the value from
+    each edge (``telling_digits``): a note read "0.05 ... outside 0.05 to 0.31"."""
+    d = telling_digits(value, low, high)
+    return f"{value:.{d}f}", f"{low:.{d}f}", f"{high:.{d}f}"
+
+
 def noisy_interval(
     value: float, ci_low: float, ci_high: float, low_sd: float = 0.0, high_sd: float = 0.0
 ) -> tuple[float, float]:

@@ -19,8 +19,8 @@ def study_findings(study) -> list[Finding]:
     from sunset_sim.analysis.study_files import (  # (see study_section)
         NEAREST,
         suggestion_caveat,
-        telling_digits,
     )
+    from sunset_sim.analysis.targets import telling_digits
 
     suggested: dict[str, list] = {}  # a card's rows are one edit (one row per field)
     for _, row in study.suggestions.iterrows():

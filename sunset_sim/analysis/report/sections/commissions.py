@@ -1,7 +1,7 @@
 """Commissions: how often each was shown and completed, when, the completer's win share
-against the seats that saw it and did not complete it, and its pricing against
-commissions of the same fame per painting (over- and under-priced flags, in the study's
-sense: a commission's fame too high or too low for what it asks)."""
+against the seats that saw it and did not complete it, and its pricing against the
+completion rate the other commissions' fame per painting predicts (over- and under-priced
+flags, in the study's sense: a commission's fame too high or too low for what it asks)."""
 
 from __future__ import annotations
 
@@ -115,8 +115,8 @@ def _pricing(table: pd.DataFrame, min_samples: int) -> None:
     """Over/under-priced: each commission's completion rate and completer win share
     against a straight-line fit on fame per painting over the other commissions.
 
-    A positive completion residual means it is completed more often than commissions with
-    the same fame per painting: easy fame, so its fame is high for what it asks
+    A positive completion residual means it is completed more often than that line
+    predicts at its fame per painting: easy fame, so its fame is high for what it asks
     (over-priced, as the study says of a commission whose fame is too high; the flags
     read the other way round before, against the study's); negative, under-priced. Flagged
     when the residual's z (sampling error of the rate and of the fit) exceeds 1.96 after a
@@ -206,9 +206,10 @@ def fill(s: Section, report: Report) -> None:
                 )
                 + "mean day completed, the completer's win share and its difference from "
                 "seats that saw it and did not complete it (completer_win_effect within each "
-                "strategy, completer_win_diff raw), and pricing against commissions of the "
-                "same fame per painting (completion_residual: positive = completed more often "
-                "than its fame per painting predicts: easy fame, flagged over-priced (its fame "
+                "strategy, completer_win_diff raw), and pricing against a straight line "
+                "fitted to the other commissions' completion rates by fame per painting "
+                "(completion_residual: positive = completed more often than the line predicts "
+                "at its fame per painting: easy fame, flagged over-priced (its fame "
                 "high for what it asks) when significant after a Bonferroni correction; "
                 "under-priced when negative).",
             ),
@@ -252,8 +253,9 @@ def price_findings(tables: Tables, per_kind_limit: int) -> list[Finding]:
                     f"per painting) looks {row.price_flag}: completed in "
                     f"{100 * row.completion_rate:.1f}% {base} (95% CI "
                     f"{100 * row.completion_rate_ci_low:.1f} to {100 * row.completion_rate_ci_high:.1f}), "
-                    f"{_points(row.completion_residual)} points against commissions of the same "
-                    f"fame per painting, n = {n:,} games",
+                    f"{_points(row.completion_residual)} points against the rate the other "
+                    "commissions predict at its fame per painting (a line fitted over them), "
+                    f"n = {n:,} games",
                     "commission_price",
                     float(row.completion_residual),
                     math.nan,
