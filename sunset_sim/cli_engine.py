@@ -46,7 +46,7 @@ def warmup_command(strategy_texts: tuple[str, ...]) -> None:
         prepare(specs)
     except StrategyError as error:
         raise CliError(f"--strategy: {error}") from None
-    names = ", ".join(spec.name for spec in specs)
+    names = ", ".join(dict.fromkeys(spec.name for spec in specs))  # each strategy once
     if todo:
         click.echo(f"compiled {', '.join(todo)} in {time.perf_counter() - start:.0f} s")
     from sunset_sim.engine.compiling import engine_entry

@@ -552,6 +552,15 @@ def test_warmup_that_could_keep_nothing_says_so(monkeypatch):
     assert "ready:" not in result.stdout
 
 
+
+def test_warmup_names_a_strategy_given_twice_once():
+    """`warmup --strategy greedy --strategy greedy` said "ready: the engine and greedy,
+    greedy"."""
+    from conftest import cli, ok
+
+    out = ok(cli("warmup", "--strategy", "random", "--strategy", "random"))
+    assert "ready: the engine and random (cache:" in out
+
 def test_cache_info_does_not_list_a_plain_python_strategy_to_compile(monkeypatch):
     """A plug-in whose decide is plain Python can never compile (it is refused where it is
     seated), and cache info listed it under "to compile" on every call."""
