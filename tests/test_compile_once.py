@@ -552,7 +552,6 @@ def test_warmup_that_could_keep_nothing_says_so(monkeypatch):
     assert "ready:" not in result.stdout
 
 
-
 def test_warmup_names_a_strategy_given_twice_once():
     """`warmup --strategy greedy --strategy greedy` said "ready: the engine and greedy,
     greedy"."""
@@ -560,6 +559,7 @@ def test_warmup_names_a_strategy_given_twice_once():
 
     out = ok(cli("warmup", "--strategy", "random", "--strategy", "random"))
     assert "ready: the engine and random (cache:" in out
+
 
 def test_cache_info_does_not_list_a_plain_python_strategy_to_compile(monkeypatch):
     """A plug-in whose decide is plain Python can never compile (it is refused where it is

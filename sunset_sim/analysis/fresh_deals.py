@@ -14,7 +14,14 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis.experiments import Lab, Restriction
-from sunset_sim.analysis.targets import METRIC, band_figures, band_status, inside_interval
+from sunset_sim.analysis.targets import (
+    METRIC,
+    Targets,
+    above_by_numbers,
+    band_figures,
+    band_status,
+    inside_interval,
+)
 from sunset_sim.cards.model import CardSet
 
 __all__ = [
@@ -131,8 +138,9 @@ def settled(measure: tuple[float, float, float], low: float, high: float, edge_s
 
 
 def refine_targets(
-    batches: Sequence[Lab], cards: CardSet, target_frame: pd.DataFrame, status: Status
-) -> tuple[pd.DataFrame, list[str]]:
+    batches: Sequence[Lab], cards: CardSet, target_frame: pd.DataFrame, status: Status,
+    margin: float = Targets.later_margin,
+) -> tuple[pd.DataFrame, list[str]]:  # fmt: skip
     """A commission or plan card outside its band on the study's deals, or "unsettled"
     there (its value outside the band, its CI holding an edge), is measured on fresh
     deals, batch by batch while their pooled CI still holds the edge; the row then gives
@@ -149,10 +157,15 @@ def refine_targets(
     and a note per card measured again, except those still outside as they were."""
     frame = target_frame.copy()
     notes = []
+    by_numbers = above_by_numbers(
+        target_frame, cards, margin
+    )  # (settled: no deals would change it)
     for index, row in target_frame.iterrows():
         low, high, value = row["target_low"], row["target_high"], row["value"]
         edge_sds = (row["target_low_sd"], row["target_high_sd"])
         if row["family"] not in METRIC or row["status"] not in ("unsettled", "above", "below"):
+            continue
+        if row["card"] in by_numbers:
             continue
         measures = []
         for batch in batches:

@@ -395,7 +395,9 @@ def run_study(
         Lab(tables, verify_games or games, seed, rules, games, jobs, None, backend=backend)
     )
     lab.progress = None  # what follows plays an unknown number of arms
-    target_frame, refined = refine_targets(batches, card_set, target_frame, say)
+    target_frame, refined = refine_targets(
+        batches, card_set, target_frame, say, targets.later_margin
+    )
     notes += refined
     if check_field:
         checked = _check(

@@ -30,6 +30,7 @@ from sunset_sim.analysis.targets import (
     METRIC,
     METRIC_TEXT,
     Targets,
+    above_by_numbers,
     band_figures,
     dominated_pairs,
     matches_or_beats,
@@ -537,6 +538,9 @@ def suggest(
     notes = []
     changed: dict[str, dict] = {}
     verify_lab = batches[0]  # (the others: for verifications that stay at the band's edge)
+    # above by their numbers: no more deals restate these (``targets``: None in tests)
+    margin = (targets or Targets()).later_margin
+    by_numbers = above_by_numbers(target_frame, cards, margin)
     chosen = target_frame["status"].isin(["above", "below"]) & target_frame["family"].isin(METRIC)
     rows: list[dict] = []
     edits: list[tuple[str, str, int]] = []
@@ -599,7 +603,7 @@ def suggest(
             if unsettled:
                 notes.append(unsettled)
         before = (found[0]["before"], found[0]["before_ci_low"], found[0]["before_ci_high"])
-        change = restated(target, before, found[0]["n"])
+        change = None if card in by_numbers else restated(target, before, found[0]["n"])
         if change is not None:  # (its search's notes are of a card not outside)
             del notes[first_note:]
             notes.append(change["note"])
