@@ -154,7 +154,12 @@ class OneLineErrors(click.Group):
             # does, with exit code 141 (128 + SIGPIPE); nothing more goes to the pipe
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
-            click.echo("note: standard output was closed by its reader (a pipe); stopped", err=True)
+            try:
+                click.echo(
+                    "note: standard output was closed by its reader (a pipe); stopped", err=True
+                )
+            except OSError:  # standard error in the same pipe (`2>&1 | head`): gone too; a
+                os.dup2(devnull, sys.stderr.fileno())  # traceback there had made it exit 1
             sys.exit(141)
         except click.exceptions.NoArgsIsHelpError as error:
             # `sunset-sim` or a command group alone: its help as --help prints it (the

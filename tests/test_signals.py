@@ -111,6 +111,14 @@ def test_a_closed_or_abandoned_standard_output_is_said_not_lost_silently():
         assert gone.stdout.split() == ["141"], (options, gone.stdout, gone.stderr)
         assert "Traceback" not in gone.stderr
         assert "standard output was closed by its reader" in gone.stderr
+    # standard error into the same pipe (`2>&1 | head`): the note's write failed too, and
+    # its traceback went nowhere with exit 1
+    both = subprocess.run(
+        ["bash", "-c", f"{script} simulate --chunk-size 1000 --games 6000 --players 2 "
+         "--jobs 1 --out - 2>&1 | head -c 10 >/dev/null; echo ${PIPESTATUS[0]}"],
+        capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert both.stdout.split() == ["141"], (both.stdout, both.stderr)
 
 
 STUCK_PLUGIN = """
