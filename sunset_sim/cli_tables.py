@@ -8,7 +8,8 @@ import functools
 import io
 import math
 import numbers
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 
 import click
 
@@ -117,8 +118,11 @@ def print_table(frame, table_format: str, float_format: str = "{:.3f}") -> None:
         click.echo("  ".join(str(column) for column in frame.columns))
         click.echo("(none)")
     else:
-        shown = functools.partial(_small, float_format=float_format)
-        formatters = {c: shown for c in frame.columns if frame[c].dtype.kind == "f"}
+        formatters = {
+            c: column_format(str(c), float_format)
+            for c in frame.columns
+            if frame[c].dtype.kind == "f"
+        }
         click.echo(frame.to_string(index=False, formatters=formatters))
 
 
@@ -136,7 +140,8 @@ def records_text(rows: Sequence[dict], float_format: str = "{:.3f}") -> str:
         if all(isinstance(v, numbers.Integral) for v in values):
             cells, width = [str(v) for v in values], len(name) + 1
         elif all(isinstance(v, numbers.Real) for v in values):
-            cells = ["NaN" if math.isnan(v) else _small(v, float_format) for v in values]
+            shown = column_format(name, float_format)
+            cells = ["NaN" if math.isnan(v) else shown(v) for v in values]
             width = len(name) + 1
         else:
             cells, width = [str(v) for v in values], len(name)
@@ -184,6 +189,27 @@ def json_ready(value):
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+def column_format(name: str, float_format: str = "{:.3f}") -> Callable[[float], str]:
+    """How a float column prints: ``_small``, but an interval's ends rounded outward
+    (``*_ci_low`` down, ``*_ci_high`` up), so that the interval printed holds the one
+    computed: 0 wins in 3,000 games read "0.000 (0.000 to 0.001)" for an upper end of
+    0.00128, and 3,000 wins "(0.999 to 1.000)" for a lower end of 0.99872."""
+    digits = re.fullmatch(r"\{:\.(\d+)f\}", float_format)
+    side = 1 if name.endswith("_ci_high") else -1 if name.endswith("_ci_low") else 0
+    if not side or digits is None:
+        return functools.partial(_small, float_format=float_format)
+    scale = 10 ** int(digits.group(1))
+
+    def outward(value: float) -> str:
+        if not math.isfinite(value) or abs(value) * scale < 0.5:  # (0, or _small's digits)
+            return _small(value, float_format)
+        # (a hair inside first: 0.2 x 1000 is 200.00000000000003, not to be raised)
+        step = math.ceil(value * scale - 1e-6) if side > 0 else math.floor(value * scale + 1e-6)
+        return float_format.format(step / scale + 0.0)  # (+ 0.0: no "-0.000")
+
+    return outward
 
 
 def _small(value: float, float_format: str = "{:.3f}") -> str:

@@ -255,3 +255,21 @@ def test_simulate_without_out_does_not_import_pandas(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "win_share" in done.stdout
+
+
+def test_printed_interval_ends_are_rounded_outward(capsys):
+    """0 wins in 3,000 games printed "0.000 (0.000 to 0.001)" for an upper end of
+    0.00128, and 3,000 wins "(0.999 to 1.000)" for a lower end of 0.99872: the interval
+    printed was narrower than the one computed. Ends now round outward; a tiny nonzero
+    end keeps two significant digits, and a point value rounds as before."""
+    rows = [
+        {"strategy": "greedy", "win_share": 1.0, "win_share_ci_low": 0.99872,
+         "win_share_ci_high": 1.0, "diff_ci_low": -0.0234, "diff_ci_high": 0.2},
+        {"strategy": "random", "win_share": 0.00128, "win_share_ci_low": 0.0,
+         "win_share_ci_high": 0.00128, "diff_ci_low": -0.0004, "diff_ci_high": 9.6e-05},
+    ]  # fmt: skip
+    cli_tables.print_table(pd.DataFrame(rows), "table")  # (pandas, as most commands)
+    for text in (cli_tables.records_text(rows), capsys.readouterr().out):  # (and simulate)
+        greedy, random = (line.split() for line in text.splitlines()[1:])
+        assert greedy[1:] == ["1.000", "0.998", "1.000", "-0.024", "0.200"]
+        assert random[1:] == ["0.001", "0.000", "0.002", "-0.0004", "9.6e-05"]
