@@ -35,6 +35,9 @@ def test_notebook_runs_with_progress_and_plots(tmp_path):
         "application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs[1]
     )
     assert widget or "100%" in progress  # a widget, or the text bar without ipywidgets
+    # without ipywidgets, the text bar alone: tqdm.auto's failed widget had also printed
+    # "IProgress not found. Please update jupyter and ipywidgets."
+    assert "IProgress" not in progress
     assert any("image/png" in o.get("data", {}) for o in outputs[2])  # the figure, inline
     assert any("image/png" in o.get("data", {}) for o in outputs[3])  # pyplot still shows
     assert "backend kept" in "".join(o.get("text", "") for o in outputs[4])

@@ -132,16 +132,20 @@ def progress_bar(
         yield progress
         return
     check_progress(progress)  # not True either: an InputError naming progress
-    from tqdm.auto import tqdm
+    from tqdm.std import tqdm as text_tqdm
 
+    try:  # Jupyter without ipywidgets: the text bar (shown as stderr), asked for at once:
+        import ipywidgets  # noqa: F401  (tqdm.auto's widget, failing, also printed
+    except ImportError:  # "IProgress not found. Please update jupyter and ipywidgets.")
+        tqdm = text_tqdm
+    else:
+        from tqdm.auto import tqdm
     # (1.2M games, but whole counts below a thousand: tqdm's scale drew "2.00/200")
     scaled = total is None or total >= 1000
     settings = {"total": total, "desc": label, "unit": "game", "unit_scale": scaled}
     try:
         bar = tqdm(**settings, mininterval=0.5)
-    except ImportError:  # Jupyter without ipywidgets: the text bar (shown as stderr)
-        from tqdm.std import tqdm as text_tqdm
-
+    except ImportError:  # a widget that still cannot be drawn: the text bar
         bar = text_tqdm(**settings, mininterval=0.5)
     with bar:
         yield bar.update
