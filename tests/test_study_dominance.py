@@ -226,3 +226,32 @@ def test_a_card_worth_more_than_a_later_card_it_beats_is_above_by_its_numbers():
     # no fresh deals re-judge it (none are given here: measuring would fail)
     refined, notes = refine_targets([], strong, frame.reset_index(), lambda line: None)
     assert refined.set_index("card").loc["P3", "status"] == "above" and notes == []
+
+
+def test_a_card_named_for_a_lone_pair_says_the_later_card_may_be_the_weak_one():
+    """P5 cut to hike 1 and paint 1 (6:00, all directions) fell out of wake-up order with
+    P4 alone: P4 was named and weakened, listed as verified with no caveat, and only a
+    note further down said P5 might be the one (restricted play cannot tell which). The
+    suggestion now carries it: ``or_too_weak`` in suggestions.csv, and its line says so."""
+    from sunset_sim.analysis.study_files import suggestion_text
+    from sunset_sim.analysis.targets import lone_pairs
+
+    weak = edit_card(edit_card(DEFAULT, "P5", "hike", -1), "P5", "paint", -1)
+    field = ["balanced", "commission-hunter", "goal-chaser", "greedy"]  # (the README's)
+    study = run_study(field, 4, 1000, 0, weak, families=("plan",), edits=())
+    assert lone_pairs(study.targets, weak, 2.0) == {"P4": "P5"}
+    (row,) = study.suggestions.itertuples()
+    assert (row.card, row.or_too_weak) == ("P4", "P5")
+    line = suggestion_text(study.suggestions.iloc[0])
+    assert "or P5 is too weak for its own wake-up time" in line
+    assert "restricted play cannot tell which" in line
+    # a card named for its numbers (it matches or beats the later card) has no such doubt
+    strong = edit_card(edit_card(DEFAULT, "P7", "directions", 1), "P7", "hike", 1)
+    strong = edit_card(strong, "P7", "paint", 2)
+    values = {"P1": 0.4, "P2": 0.5, "P3": 0.9, "P4": 10.5, "P5": 11.3, "P6": 11.8,
+              "P7": 21.05, "P8": 19.3}  # fmt: skip
+    frame = pd.DataFrame(
+        {"family": "plan", "card": list(values), "value": list(values.values()),
+         "status": ["above" if card == "P7" else "inside" for card in values]}
+    )  # fmt: skip
+    assert lone_pairs(frame, strong, 2.0) == {}

@@ -347,11 +347,23 @@ def suggestion_caveat(row) -> str:
     return LIKELY if reaches_outside(row) else ""
 
 
+def pair_caveat(row) -> str:
+    """For a plan card named for a pair out of wake-up order with one later card alone
+    (``targets.lone_pairs``): that the later card may be the one to change instead."""
+    late = row.get("or_too_weak", "")
+    if not isinstance(late, str) or not late:
+        return ""
+    return (
+        f"or {late} is too weak for its own wake-up time: the two are out of order with "
+        "each other alone, and restricted play cannot tell which"
+    )
+
+
 def suggestion_text(row: pd.Series) -> str:
     """One verified suggestion, in a line (study.md and the CLI), with its target (a
     commission's moves with its fame) and caveat: a tester re-measured three "likely"
     suggestions on new seeds and found them outside."""
-    caveat = suggestion_caveat(row)
+    caveat = "; ".join(c for c in (suggestion_caveat(row), pair_caveat(row)) if c)
     d = telling_digits(row["after"], row["target_low"], row["target_high"])
     return (
         f"{row['card']} {row['field']}: {row['current']} → {row['suggested']}; "

@@ -33,6 +33,7 @@ from sunset_sim.analysis.targets import (
     above_by_numbers,
     band_figures,
     dominated_pairs,
+    lone_pairs,
     matches_or_beats,
 )
 from sunset_sim.cards.difficulty import FAME_MIN
@@ -344,6 +345,9 @@ SUGGESTION_COLUMNS = [
     "games",
     "after_all_edits",
     "inside_with_all_edits",
+    # a plan card named for a pair out of wake-up order with this later card alone: or
+    # that card is the one too weak, which restricted play cannot tell ("" otherwise)
+    "or_too_weak",
 ]
 
 
@@ -541,6 +545,7 @@ def suggest(
     # above by their numbers: no more deals restate these (``targets``: None in tests)
     margin = (targets or Targets()).later_margin
     by_numbers = above_by_numbers(target_frame, cards, margin)
+    lone = lone_pairs(target_frame, cards, margin)
     chosen = target_frame["status"].isin(["above", "below"]) & target_frame["family"].isin(METRIC)
     rows: list[dict] = []
     edits: list[tuple[str, str, int]] = []
@@ -609,7 +614,7 @@ def suggest(
             notes.append(change["note"])
             changed[card] = change["values"]
             continue
-        rows.extend(found)
+        rows.extend({**row, "or_too_weak": lone.get(card, "")} for row in found)
         edits.extend((card, row["field"], row["steps"]) for row in found)
     frame = pd.DataFrame(rows, columns=SUGGESTION_COLUMNS)
     if not rows:

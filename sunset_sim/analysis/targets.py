@@ -37,6 +37,7 @@ __all__ = [
     "goal_targets",
     "half_widths",
     "lone_pair_notes",
+    "lone_pairs",
     "inside_interval",
     "noisy_interval",
     "out_of_wake_order",
@@ -279,10 +280,25 @@ def half_widths(frame: pd.DataFrame, metric: str = "value") -> dict[str, float]:
     return dict(zip(frame["card"], half, strict=True))
 
 
-def lone_pair_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -> list[str]:
-    """A note for each pair of plan cards out of wake-up order with each other alone: the
-    study names the earlier as too strong, but the later may be the one too weak, and
-    restricted play cannot tell which (the designer should look at both)."""
+def lone_pairs(target_frame: pd.DataFrame, cards: CardSet, margin: float) -> dict[str, str]:
+    """Each plan card named above its target for a pair out of wake-up order with one
+    later card alone, to that later card where restricted play cannot tell which of the
+    two is wrong (the earlier does not match or beat it in every field): P5 cut to hike 1
+    and paint 1 had P4 named and weakened, with nothing beside the suggestion to say P5
+    might be the one."""
+    return {
+        early: late
+        for early, late, dominated, _ in _lone_pairs(target_frame, cards, margin)
+        if not dominated
+    }
+
+
+def _lone_pairs(
+    target_frame: pd.DataFrame, cards: CardSet, margin: float
+) -> list[tuple[str, str, bool, str]]:
+    """(earlier, later, whether the earlier matches or beats the later, the values in
+    words) for each pair out of wake-up order with each other alone whose earlier card is
+    above its target."""
     plan = target_frame[target_frame["family"] == "plan"]
     metric_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
     status = dict(zip(plan["card"], plan["status"], strict=True))
@@ -292,25 +308,35 @@ def lone_pair_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -
     for early, late in dominates:  # (out of order by their numbers, whatever the noise)
         if early in metric_of and late in metric_of and metric_of[early] > metric_of[late]:
             pairs.setdefault((early, late), metric_of[early] - metric_of[late])
-    notes = []
+    found = []
     for early, late in sorted(pairs):
         if sum(early in pair or late in pair for pair in pairs) == 1 and status[early] == "above":
             worth = (
                 f"({early} worth {metric_of[early]:.2f} points on the study's deals, {late} "
                 f"{metric_of[late]:.2f})"
             )
-            if (early, late) in dominates:  # the numbers tell: no margin, no doubt
-                notes.append(
-                    f"{early} matches or beats {late} in hike, paint and directions and wakes "
-                    f"earlier, and is worth more {worth}: {early} is named as too strong for "
-                    f"its wake-up time (or else {late} does too little for its own)"
-                )
-                continue
+            found.append((early, late, (early, late) in dominates, worth))
+    return found
+
+
+def lone_pair_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -> list[str]:
+    """A note for each pair of plan cards out of wake-up order with each other alone: the
+    study names the earlier as too strong, but the later may be the one too weak, and
+    restricted play cannot tell which (the designer should look at both)."""
+    notes = []
+    for early, late, dominated, worth in _lone_pairs(target_frame, cards, margin):
+        if dominated:  # the numbers tell: no margin, no doubt
             notes.append(
-                f"{early} and {late} are out of wake-up order with each other alone {worth}: "
-                f"{early} is named as too strong for its wake-up time, but {late} may be too "
-                "weak for its own; restricted play cannot tell which"
+                f"{early} matches or beats {late} in hike, paint and directions and wakes "
+                f"earlier, and is worth more {worth}: {early} is named as too strong for "
+                f"its wake-up time (or else {late} does too little for its own)"
             )
+            continue
+        notes.append(
+            f"{early} and {late} are out of wake-up order with each other alone {worth}: "
+            f"{early} is named as too strong for its wake-up time, but {late} may be too "
+            "weak for its own; restricted play cannot tell which"
+        )
     return notes
 
 

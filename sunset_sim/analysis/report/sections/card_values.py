@@ -18,6 +18,7 @@ def study_findings(study) -> list[Finding]:
     the same deals (restricted play), so they lead the list; each names its suggestion."""
     from sunset_sim.analysis.study_files import (  # (see study_section)
         NEAREST,
+        pair_caveat,
         suggestion_caveat,
     )
     from sunset_sim.analysis.targets import telling_digits
@@ -60,8 +61,8 @@ def study_findings(study) -> list[Finding]:
                 )
             # the caveats the card-values section gives, here too (a finding read alone
             # said "verified" where the after-value's CI still reached outside)
-            if caveat:
-                text += f"; {caveat}"
+            for said in (caveat, pair_caveat(edit)):
+                text += f"; {said}" if said else ""
             together = edit.get("inside_with_all_edits")
             if together is not None and not pd.isna(together) and not bool(together):
                 text += "; outside its target with all the edits together"
@@ -82,7 +83,10 @@ def study_findings(study) -> list[Finding]:
 
 def study_tables(study) -> dict[str, pd.DataFrame]:
     """The study's frames with the report's ``x``/``x_ci_low``/``x_ci_high`` column names."""
-    from sunset_sim.analysis.study_files import suggestion_caveat  # (see study_section)
+    from sunset_sim.analysis.study_files import (  # (see study_section)
+        pair_caveat,
+        suggestion_caveat,
+    )
 
     values = study.values[study.values["strategy"] == "all"]
     tables = {}
@@ -147,7 +151,10 @@ def study_tables(study) -> dict[str, pd.DataFrame]:
             "target_low": found["target_low"].to_numpy(dtype=float),
             "target_high": found["target_high"].to_numpy(dtype=float),
             "n": found["n"].to_numpy(dtype=int),
-            "caveat": [suggestion_caveat(row) for _, row in found.iterrows()],
+            "caveat": [
+                "; ".join(c for c in (suggestion_caveat(row), pair_caveat(row)) if c)
+                for _, row in found.iterrows()
+            ],
         }
     )
     return tables
