@@ -215,7 +215,10 @@ def test_a_card_worth_more_than_a_later_card_it_beats_is_above_by_its_numbers():
     # a later card too weak for its time is the one to blame: P7 cut to hike 1 and paint
     # 1 is matched by P3 and P5, worth more than it, and they stay inside
     weak = edit_card(edit_card(DEFAULT, "P7", "hike", -2), "P7", "paint", -2)
-    assert {("P3", "P7"), ("P5", "P7")} <= dominated_pairs(weak)
+    from sunset_sim.analysis.targets import matching_pairs
+
+    assert {("P3", "P7"), ("P5", "P7")} <= matching_pairs(weak)
+    assert not {("P3", "P7"), ("P5", "P7")} & dominated_pairs(weak)  # (P7 is the weak one)
     weak_worth = {**worth, "P3": 0.9, "P4": 9.0, "P5": 10.5, "P6": 11.0, "P7": -1.0}
     weak_values = values.assign(value=[weak_worth[card] for card in values["card"]])
     weak_values = weak_values.assign(
@@ -255,3 +258,52 @@ def test_a_card_named_for_a_lone_pair_says_the_later_card_may_be_the_weak_one():
          "status": ["above" if card == "P7" else "inside" for card in values]}
     )  # fmt: skip
     assert lone_pairs(frame, strong, 2.0) == {}
+
+
+def test_the_numbers_blame_the_card_in_most_matching_pairs_and_a_lone_pair_no_card():
+    """P6 cut to P4's numbers (6:15, orthogonal, 2, 2) is matched by P4 and by P5: held
+    under P6's value, a sound P4 and P5 were named "above" (by their numbers) on gaps of
+    0.1 to 0.4 points, on every seed a different one, and P4 cut to paint 1. P6, in both
+    pairs, is the one the numbers blame; P5 alone matching P7 cut to diagonal, 2, 2
+    blames neither. Neither is named then, and a note says the numbers disagree."""
+    from sunset_sim.analysis.targets import (
+        above_by_numbers,
+        by_numbers_notes,
+        matching_pairs,
+        numbers_roles,
+        unnamed_pair_notes,
+    )
+
+    mild_p6 = edit_card(DEFAULT, "P6", "hike", -1)
+    assert matching_pairs(mild_p6) == {("P4", "P6"), ("P5", "P6")}
+    assert numbers_roles(matching_pairs(mild_p6)) == (set(), {"P6"})
+    assert dominated_pairs(mild_p6) == frozenset()  # (no card held under P6)
+    mild_p7 = edit_card(edit_card(DEFAULT, "P7", "hike", -1), "P7", "paint", -1)
+    assert matching_pairs(mild_p7) == {("P5", "P7")}
+    assert numbers_roles(matching_pairs(mild_p7)) == (set(), set())
+    assert dominated_pairs(mild_p7) == {("P5", "P7")}  # (still held: a lone pair)
+    strong = edit_card(DEFAULT, "P3", "directions", 1)
+    strong = edit_card(edit_card(strong, "P3", "hike", 1), "P3", "paint", 1)
+    assert numbers_roles(matching_pairs(strong)) == ({"P3"}, set())
+    # P4 and P5 worth a little more than P6: inside, and the note names both pairs
+    worth = {"P1": 0.4, "P2": 0.6, "P3": 0.8, "P4": 10.6, "P5": 11.6, "P6": 9.9,
+             "P7": 15.2, "P8": 18.6}  # fmt: skip
+    frame = pd.DataFrame(
+        {"family": "plan", "card": list(worth), "value": list(worth.values()),
+         "value_ci_low": [v - 1.3 for v in worth.values()],
+         "value_ci_high": [v + 1.3 for v in worth.values()], "status": "inside"}
+    )  # fmt: skip
+    assert above_by_numbers(frame, mild_p6, 2.0) == set()
+    assert by_numbers_notes(frame, mild_p6, 2.0) == []
+    notes = unnamed_pair_notes(frame, mild_p6)
+    assert [note.split(":")[0] for note in notes] == [
+        "P4 matches or beats P6 in hike, paint and directions and wakes earlier",
+        "P5 matches or beats P6 in hike, paint and directions and wakes earlier",
+    ]
+    assert "neither is named" in notes[0] and "P6 too weak for its own" in notes[0]
+    # the card the numbers call too strong, worth more: above, and its note says why
+    strong_frame = frame.assign(value=frame["value"].where(frame["card"] != "P3", 10.7))
+    assert above_by_numbers(strong_frame, strong, 2.0) == {"P3"}
+    (why,) = by_numbers_notes(strong_frame, strong, 2.0)
+    assert why.startswith("P3: above its target by its numbers: it matches or beats P4 and P5")
+    assert "worth more than P4 and P6 (10.70 points" in why

@@ -68,9 +68,11 @@ from sunset_sim.analysis.suggestions import suggest as suggest_edits  # (``sugge
 from sunset_sim.analysis.targets import (
     METRIC,
     Targets,
+    by_numbers_notes,
     card_targets,
     goal_targets,
     lone_pair_notes,
+    unnamed_pair_notes,
 )
 from sunset_sim.analysis.tournament import check_distinct, seatings
 from sunset_sim.cards.edit import CardEditError, card_value, edit_card
@@ -399,6 +401,8 @@ def run_study(
         batches, card_set, target_frame, say, targets.later_margin
     )
     notes += refined
+    notes += by_numbers_notes(target_frame, card_set, targets.later_margin)
+    notes += unnamed_pair_notes(target_frame, card_set)  # (as the fresh deals judged)
     if check_field:
         checked = _check(
             check_field, players, check_games or games, seed, card_set, rules, families,

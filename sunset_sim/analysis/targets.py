@@ -27,6 +27,7 @@ __all__ = [
     "METRIC_TEXT",
     "TARGET_COLUMNS",
     "above_by_numbers",
+    "by_numbers_notes",
     "Targets",
     "band_noise",
     "band_status",
@@ -34,10 +35,13 @@ __all__ = [
     "card_band",
     "card_targets",
     "dominated_pairs",
+    "matching_pairs",
+    "numbers_roles",
     "goal_targets",
     "half_widths",
     "lone_pair_notes",
     "lone_pairs",
+    "unnamed_pair_notes",
     "inside_interval",
     "noisy_interval",
     "out_of_wake_order",
@@ -163,19 +167,29 @@ Z95 = 1.959963984540054
 Pairs = frozenset  # of (earlier card, later card) ids
 
 
-def dominated_pairs(cards: CardSet) -> Pairs:
+def matching_pairs(cards: CardSet) -> Pairs:
     """(earlier, later) for each pair of plan cards where the earlier is at least as
     strong in every field (hike, paint, every direction of the later) while it wakes
-    earlier: too strong for its time by its numbers alone, so it is held to be worth no
-    more than the later card (a ``later_margin`` of 0 for that pair). P7 given all
-    directions, hike 4 and paint 5 beat P8 (6:45, all, 4, 3) in everything and was worth
-    1.75 points more, under the 2-point margin: the study named nothing."""
+    earlier: by their numbers one of the two is out of line."""
     return frozenset(
         (early.id, late.id)
         for early in cards.plans
         for late in cards.plans
         if early.wake < late.wake and matches_or_beats(early, late)
     )
+
+
+def dominated_pairs(cards: CardSet) -> Pairs:
+    """The ``matching_pairs`` whose earlier card is held to be worth no more than the
+    later one (a ``later_margin`` of 0 for that pair): too strong for its time by its
+    numbers alone. P7 given all directions, hike 4 and paint 5 beat P8 (6:45, all, 4, 3)
+    in everything and was worth 1.75 points more, under the 2-point margin: the study
+    named nothing. Not a pair whose later card the numbers call the weak one
+    (``numbers_roles``): P6 cut to P4's numbers is matched by P4 and P5, and they were
+    held under it and named on gaps within the noise."""
+    pairs = matching_pairs(cards)
+    _, weak = numbers_roles(pairs)
+    return frozenset(pair for pair in pairs if pair[1] not in weak)
 
 
 def matches_or_beats(strong: PlanCard, weak: PlanCard) -> bool:
@@ -208,21 +222,52 @@ def pair_margin(early: str, late: str, margin: float, dominates: Pairs) -> float
     return 0.0 if (early, late) in dominates else margin
 
 
+def numbers_roles(pairs: Pairs) -> tuple[set[str], set[str]]:
+    """The plan cards the numbers alone call too strong for their wake-up time and those
+    they call too weak, from ``matching_pairs``: each card in more pairs than any card it
+    is paired with, covering the pairs as ``out_of_wake_order`` does (the card in the
+    most pairs first), too strong where it is mostly the earlier of its pairs. A pair
+    alone cannot tell which of its two cards is wrong: P6 cut to P4's numbers (6:15,
+    orthogonal, 2, 2) is matched by P4 and by P5, the one card in both pairs, and is the
+    one to blame, not they; P5 alone matching P7 cut to diagonal, 2, 2 blames neither.
+    P3 given P6's numbers matches P4 and P6: too strong."""
+    pairs = set(pairs)
+    strong: set[str] = set()
+    weak: set[str] = set()
+    while pairs:
+        count: dict[str, int] = {}
+        for pair in pairs:
+            for card in pair:
+                count[card] = count.get(card, 0) + 1
+        card = min(count, key=lambda c: (-count[c], c))
+        if count[card] < 2:  # every pair left stands alone
+            break
+        as_early = sum(early == card for early, _ in pairs)
+        if 2 * as_early > count[card]:
+            strong.add(card)
+        elif 2 * as_early < count[card]:
+            weak.add(card)
+        pairs = {pair for pair in pairs if card not in pair}
+    return strong, weak
+
+
 def above_by_numbers(target_frame: pd.DataFrame, cards: CardSet, margin: float) -> set[str]:
     """The plan cards worth more than a later card they match or beat in hike, paint and
-    directions (``dominated_pairs``), by their values alone: the numbers settle which of
-    the two is stronger, so their target's cap is no question of noise. P3 given P6's
-    numbers (5:30, orthogonal, 3, 2) beat P4 (5:45, orthogonal, 2, 2) and was worth 9.82
-    (CI 9.13 to 10.51) to P4's 8.94: "unsettled" against that cap's SD on 1,000 deals
-    and on 3,000, and on two seeds of three never named. Not where the later card is the
-    one too weak for its time (below its target, or named "late" by
+    directions, where the numbers say they are the ones too strong
+    (``numbers_roles``): their target's cap is then no question of noise. P3
+    given P6's numbers (5:30, orthogonal, 3, 2) beat P4 (5:45, orthogonal, 2, 2) and was
+    worth 9.82 (CI 9.13 to 10.51) to P4's 8.94: "unsettled" against that cap's SD on
+    1,000 deals and on 3,000, and on two seeds of three never named. Not where the later
+    card is the one too weak for its time (below its target, or named "late" by
     ``out_of_wake_order``): P7 cut to hike 1 and paint 1 is matched by P3 and P5, and
-    they are not to blame."""
+    they are not to blame; nor where the numbers cannot tell (a sound P4 and P5 were
+    named on gaps of 0.1 to 0.4 points to P6 cut to P4's numbers)."""
     plan = target_frame[target_frame["family"] == "plan"]
     value_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
     status = dict(zip(plan["card"], plan["status"], strict=True))
     wake_of = {p.id: p.wake for p in cards.plans}
     dominates = dominated_pairs(cards)
+    strong, _ = numbers_roles(matching_pairs(cards))
     weak = {
         card
         for card, role in out_of_wake_order(
@@ -233,7 +278,8 @@ def above_by_numbers(target_frame: pd.DataFrame, cards: CardSet, margin: float) 
     return {
         early
         for early, late in dominates
-        if early in value_of
+        if early in strong
+        and early in value_of
         and late in value_of
         and value_of[early] > value_of[late]
         and late not in weak
@@ -309,7 +355,10 @@ def _lone_pairs(
         if early in metric_of and late in metric_of and metric_of[early] > metric_of[late]:
             pairs.setdefault((early, late), metric_of[early] - metric_of[late])
     found = []
+    by_numbers = above_by_numbers(target_frame, cards, margin)  # (``by_numbers_notes``)
     for early, late in sorted(pairs):
+        if early in by_numbers:
+            continue
         if sum(early in pair or late in pair for pair in pairs) == 1 and status[early] == "above":
             worth = (
                 f"({early} worth {metric_of[early]:.2f} points on the study's deals, {late} "
@@ -317,6 +366,49 @@ def _lone_pairs(
             )
             found.append((early, late, (early, late) in dominates, worth))
     return found
+
+
+def by_numbers_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -> list[str]:
+    """Why each card ``above_by_numbers`` is above its target while its CI may reach
+    into the band: the later cards it matches or beats and is worth more than."""
+    plan = target_frame[target_frame["family"] == "plan"]
+    value_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
+    dominates = dominated_pairs(cards)
+    notes = []
+    for card in sorted(above_by_numbers(target_frame, cards, margin)):
+        beaten = sorted(late for early, late in dominates if early == card)
+        below = [late for late in beaten if value_of[late] < value_of[card]]
+        notes.append(
+            f"{card}: above its target by its numbers: it matches or beats "
+            f"{' and '.join(beaten)} in hike, paint and directions and wakes earlier, and is "
+            f"worth more than {' and '.join(below)} ({value_of[card]:.2f} points on the "
+            "study's deals, against "
+            + " and ".join(f"{value_of[late]:.2f}" for late in below)
+            + "), whatever the noise"
+        )
+    return notes
+
+
+def unnamed_pair_notes(target_frame: pd.DataFrame, cards: CardSet) -> list[str]:
+    """A note for each plan card that matches or beats a later one in every field while
+    neither is named (the earlier above its target, the later below): the numbers say
+    one of the two is out of line, and restricted play does not tell which. P7 cut to
+    diagonal, 2, 2 was matched by P5 and nothing was said."""
+    plan = target_frame[target_frame["family"] == "plan"]
+    value_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
+    status = dict(zip(plan["card"], plan["status"], strict=True))
+    return [
+        f"{early} matches or beats {late} in hike, paint and directions and wakes earlier: "
+        f"by their numbers one of the two is out of line ({early} too strong for its "
+        f"wake-up time, or {late} too weak for its own); their values ({early} "
+        f"{value_of[early]:.2f} points on the study's deals, {late} {value_of[late]:.2f}) "
+        "do not tell which, so neither is named"
+        for early, late in sorted(matching_pairs(cards))
+        if early in status
+        and late in status
+        and status[early] != "above"
+        and status[late] != "below"
+    ]
 
 
 def lone_pair_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -> list[str]:
