@@ -44,11 +44,16 @@ def warmup_command(strategy_texts: tuple[str, ...]) -> None:
         todo = missing(specs)
         start = time.perf_counter()
         prepare(specs)
+        # and for the reference engine (play, replay, check_strategy), which calls each
+        # decide from Python: a play after warmup still compiled for some seconds
+        reference = reference_missing(specs)
+        _compile_for_reference(specs, reference)
     except StrategyError as error:
         raise CliError(f"--strategy: {error}") from None
     names = ", ".join(dict.fromkeys(spec.name for spec in specs))  # each strategy once
-    if todo:
-        click.echo(f"compiled {', '.join(todo)} in {time.perf_counter() - start:.0f} s")
+    if todo or reference:
+        done = todo + [f"{name} (reference engine)" for name in reference]
+        click.echo(f"compiled {', '.join(done)} in {time.perf_counter() - start:.0f} s")
     from sunset_sim.engine.compiling import engine_entry
     from sunset_sim.engine.jit import is_cached
 
@@ -60,20 +65,46 @@ def warmup_command(strategy_texts: tuple[str, ...]) -> None:
     click.echo(f"ready: the engine and {names} (cache: {_cache_help()})")
 
 
+def _compile_for_reference(specs, names: list[str]) -> None:
+    """Compile the named strategies' ``decide`` for the reference engine: one reference
+    game with the strategy at both seats of a 2-player table."""
+    from sunset_sim.cards.loader import load_cards
+    from sunset_sim.play import play_reference
+    from sunset_sim.strategy import Player
+
+    if not names:
+        return
+    cards = load_cards()
+    for spec in {spec.name: spec for spec in specs if spec.name in names}.values():
+        click.echo(f"sunset-sim: compiling {spec.name} for the reference engine", err=True)
+        player = Player(spec, spec.param_vector({}))
+        play_reference(cards, [player, player], seed=0, game_index=0)
+
+
+def reference_missing(specs) -> list[str]:
+    """The strategies whose ``decide`` the reference engine (play, replay,
+    check_strategy: called from Python) would compile first, each once."""
+    from numba.core.dispatcher import Dispatcher
+
+    from sunset_sim.engine.jit import is_cached
+
+    return list(
+        dict.fromkeys(
+            spec.name
+            for spec in specs
+            if isinstance(spec.decide, Dispatcher)
+            and not spec.decide.overloads
+            and not is_cached(spec.decide)
+        )
+    )
+
+
 def announce_reference_compile(players) -> None:
     """play and replay call the strategies from Python (the reference engine): a first run
     compiles each for that use, some 10 s in silence; say so, as the fast engine does."""
-    from numba.core.dispatcher import Dispatcher
+    from sunset_sim.engine.jit import cache_folder
 
-    from sunset_sim.engine.jit import cache_folder, is_cached
-
-    todo = dict.fromkeys(
-        player.spec.name
-        for player in players
-        if isinstance(player.spec.decide, Dispatcher)
-        and not player.spec.decide.overloads
-        and not is_cached(player.spec.decide)
-    )
+    todo = reference_missing(player.spec for player in players)
     if todo:
         click.echo(
             f"sunset-sim: compiling {', '.join(todo)} for the reference engine (first run "
@@ -116,6 +147,11 @@ def cache_info_command() -> None:
         compilable.append(spec)
     todo = missing(compilable)
     click.echo("to compile: " + (", ".join(todo) if todo else "nothing (all compiled)"))
+    reference = reference_missing(compilable)
+    click.echo(
+        "to compile for the reference engine (play, replay): "
+        + (", ".join(reference) if reference else "nothing (all compiled)")
+    )
 
 
 @cache_group.command("clear")

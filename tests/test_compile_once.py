@@ -561,6 +561,31 @@ def test_warmup_names_a_strategy_given_twice_once():
     assert "ready: the engine and random (cache:" in out
 
 
+def test_warmup_compiles_for_the_reference_engine_too(monkeypatch):
+    """After `warmup`, `play` (the reference engine, calling each decide from Python)
+    still compiled for some seconds, and `cache info` said nothing was left: a container
+    built with warmup recompiled on every play. Both now cover it."""
+    from conftest import cli, ok
+
+    from sunset_sim import cli_engine
+    from sunset_sim.strategy import registry
+
+    compiled = []
+    real = cli_engine._compile_for_reference
+    monkeypatch.setattr(cli_engine, "reference_missing", lambda specs: [s.name for s in specs])
+    monkeypatch.setattr(
+        cli_engine,
+        "_compile_for_reference",
+        lambda specs, names: (compiled.append(names), real(specs, names)),
+    )
+    out = ok(cli("warmup", "--strategy", "random"))
+    assert compiled == [["random"]]
+    assert "compiled random (reference engine) in" in out
+    assert registry()["random"].decide.overloads  # ready in this process
+    info = ok(cli("cache", "info"))
+    assert "to compile for the reference engine (play, replay): balanced, " in info
+
+
 def test_cache_info_does_not_list_a_plain_python_strategy_to_compile(monkeypatch):
     """A plug-in whose decide is plain Python can never compile (it is refused where it is
     seated), and cache info listed it under "to compile" on every call."""
