@@ -301,6 +301,16 @@ def test_the_numbers_blame_the_card_in_most_matching_pairs_and_a_lone_pair_no_ca
         "P5 matches or beats P6 in hike, paint and directions and wakes earlier",
     ]
     assert "neither is named" in notes[0] and "P6 too weak for its own" in notes[0]
+    assert "(P4 10.60 points on the study's deals, P6 9.90 points on the study's" in notes[0]
+    # a card judged again on fresh deals: its value there, said to be (it read "on the
+    # study's deals" beside the values table's other figure)
+    fresh = frame.assign(measured_on=["fresh" if c == "P4" else "study" for c in frame["card"]])
+    assert "(P4 10.60 points on fresh deals, P6" in unnamed_pair_notes(fresh, mild_p6)[0]
+    # a lone pair still holds the earlier card under the later one: unsettled, it says so
+    lone = frame.assign(status=["unsettled" if c == "P5" else "inside" for c in frame["card"]])
+    (note,) = unnamed_pair_notes(lone, mild_p7)
+    assert note.endswith("P5 is held to no more than P7's value and is unsettled against it: "
+                         "more deals would tell")  # fmt: skip
     # the card the numbers call too strong, worth more: above, and its note says why
     strong_frame = frame.assign(value=frame["value"].where(frame["card"] != "P3", 10.7))
     assert above_by_numbers(strong_frame, strong, 2.0) == {"P3"}

@@ -68,6 +68,7 @@ from sunset_sim.analysis.suggestions import suggest as suggest_edits  # (``sugge
 from sunset_sim.analysis.targets import (
     METRIC,
     Targets,
+    above_by_numbers,
     by_numbers_notes,
     card_targets,
     goal_targets,
@@ -379,6 +380,7 @@ def run_study(
     edit_frame = pd.DataFrame(edit_rows, columns=EDIT_COLUMNS)
     tradeoff = plan_tradeoff(lab, card_set, base) if "plan" in families else None
     target_frame = card_targets(values, targets, card_set)
+    judged = target_frame  # (on the study's deals: the cards above by their numbers)
     target_frame = pd.concat(
         [target_frame, goal_targets(card_set, base, targets)],
         ignore_index=True,
@@ -401,7 +403,7 @@ def run_study(
         batches, card_set, target_frame, say, targets.later_margin
     )
     notes += refined
-    notes += by_numbers_notes(target_frame, card_set, targets.later_margin)
+    notes += by_numbers_notes(judged, card_set, targets.later_margin)
     notes += unnamed_pair_notes(target_frame, card_set)  # (as the fresh deals judged)
     if check_field:
         checked = _check(
@@ -419,8 +421,9 @@ def run_study(
     suggested = None
     if suggest:
         suggestions, suggested, more, changed = suggest_edits(
-            lab, batches, card_set, target_frame, values, targets, max_steps, say
-        )
+            lab, batches, card_set, target_frame, values, targets, max_steps, say,
+            by_numbers=above_by_numbers(judged, card_set, targets.later_margin),
+        )  # fmt: skip
         for card, columns in changed.items():  # measured on more fresh deals: that stands
             where = target_frame.index[target_frame["card"] == card]
             target_frame.loc[where, list(columns)] = list(columns.values())

@@ -534,6 +534,7 @@ def suggest(
     max_steps: int,
     status: Status,
     attempts: int = 4,
+    by_numbers: set[str] | None = None,
 ) -> tuple[pd.DataFrame, CardSet | None, list[str], dict[str, dict]]:
     """Search and verify an edit per card outside its target (module docstring);
     ``batches``: the fresh deals (``fresh_batches``). Also returns, by card, the target
@@ -542,9 +543,11 @@ def suggest(
     notes = []
     changed: dict[str, dict] = {}
     verify_lab = batches[0]  # (the others: for verifications that stay at the band's edge)
-    # above by their numbers: no more deals restate these (``targets``: None in tests)
+    # above by their numbers (on the study's deals, as ``card_targets`` judged them, else
+    # on ``target_frame``): no more deals restate these (``targets``: None in tests)
     margin = (targets or Targets()).later_margin
-    by_numbers = above_by_numbers(target_frame, cards, margin)
+    if by_numbers is None:
+        by_numbers = above_by_numbers(target_frame, cards, margin)
     lone = lone_pairs(target_frame, cards, margin)
     chosen = target_frame["status"].isin(["above", "below"]) & target_frame["family"].isin(METRIC)
     rows: list[dict] = []

@@ -104,7 +104,9 @@ class Targets:
             f"{self.later_margin:g} points above any card that wakes later and, if inside "
             "that, no more than a later card it matches or beats in hike, paint and "
             "directions (worth more than such a card, it is above its target by its "
-            "numbers, whatever the noise; a card worth "
+            "numbers, whatever the noise, where the numbers blame it: it is in more such "
+            "pairs than the card it is paired with; a pair alone blames neither and is "
+            "judged by the values beyond their noise; a card worth "
             "more than a later one is too strong for its wake-up time; where that cap cuts "
             f"into the band, the band ends there and reaches at least {self.floor_plan:g} "
             "points below it); a card out of wake-up order with several others is the one "
@@ -395,20 +397,31 @@ def unnamed_pair_notes(target_frame: pd.DataFrame, cards: CardSet) -> list[str]:
     one of the two is out of line, and restricted play does not tell which. P7 cut to
     diagonal, 2, 2 was matched by P5 and nothing was said."""
     plan = target_frame[target_frame["family"] == "plan"]
-    value_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
     status = dict(zip(plan["card"], plan["status"], strict=True))
-    return [
-        f"{early} matches or beats {late} in hike, paint and directions and wakes earlier: "
-        f"by their numbers one of the two is out of line ({early} too strong for its "
-        f"wake-up time, or {late} too weak for its own); their values ({early} "
-        f"{value_of[early]:.2f} points on the study's deals, {late} {value_of[late]:.2f}) "
-        "do not tell which, so neither is named"
-        for early, late in sorted(matching_pairs(cards))
-        if early in status
-        and late in status
-        and status[early] != "above"
-        and status[late] != "below"
-    ]
+    worth = {  # (a card judged again on fresh deals gives its value there)
+        row["card"]: f"{row['card']} {row['value']:.2f} points on "
+        + ("fresh deals" if row.get("measured_on") == "fresh" else "the study's deals")
+        for _, row in plan.iterrows()
+    }
+    notes = []
+    for early, late in sorted(matching_pairs(cards)):
+        if early not in status or late not in status:
+            continue
+        if status[early] == "above" or status[late] == "below":
+            continue
+        held = (
+            f"; {early} is held to no more than {late}'s value and is unsettled against it: "
+            "more deals would tell"
+            if status[early] == "unsettled" and (early, late) in dominated_pairs(cards)
+            else ""
+        )
+        notes.append(
+            f"{early} matches or beats {late} in hike, paint and directions and wakes earlier: "
+            f"by their numbers one of the two is out of line ({early} too strong for its "
+            f"wake-up time, or {late} too weak for its own); their numbers alone do not tell "
+            f"which ({worth[early]}, {worth[late]}), so neither is named by them{held}"
+        )
+    return notes
 
 
 def lone_pair_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -> list[str]:
