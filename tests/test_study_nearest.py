@@ -237,6 +237,9 @@ def test_the_notes_show_a_value_apart_from_its_band_edges():
     that sets a value against its band writes them with ``band_figures``."""
     assert band_figures(0.0512, 0.0498, 0.31) == ("0.051", "0.050", "0.310")
     assert band_figures(0.2, 0.05, 0.31) == ("0.20", "0.05", "0.31")
+    # with another value against the same band: the digits that tell both apart (a note
+    # read "0.05 ... outside 0.07 to 0.39; 0.070 on fresh deals")
+    assert band_figures(0.05, 0.0701, 0.39, 0.0712) == ("0.050", "0.070", "0.390")
     step = (0.0017, {"fame": -1}, (0.0481, 0.01, 0.09), 0.0498, 0.31)
     assert "0.048 (95% CI 0.01 to 0.09), below 0.050 to 0.310" in suggestions._step_text(step)
     row = {

@@ -186,8 +186,8 @@ def refine_targets(
             if found == "unsettled"
             else ""
         )
-        was, low_text, high_text = band_figures(value, low, high)
-        now = band_figures(taken[0], low, high)[0]
+        was, low_text, high_text = band_figures(value, low, high, taken[0])
+        now = band_figures(taken[0], low, high, value)[0]
         if row["status"] != "unsettled":
             if found != row["status"]:
                 notes.append(
@@ -219,11 +219,12 @@ def restated(target: pd.Series, before: tuple[float, float, float], deals: int) 
     found = fresh_status(before, low, high, edge_sds)
     if found == target["status"]:
         return None
-    now, low_text, high_text = band_figures(before[0], low, high)
+    now, low_text, high_text = band_figures(before[0], low, high, target["value"])
     note = (
         f"{target['card']}: {now} (95% CI {before[1]:.2f} to {before[2]:.2f}) on "
         f"{deals} fresh deals, measured while an edit was verified, against "
-        f"{band_figures(target['value'], low, high)[0]} on the first {int(target['n'])}: "
+        f"{band_figures(target['value'], low, high, before[0])[0]} on the first "
+        f"{int(target['n'])}: "
         f"{found}, not {target['status']} {low_text} to {high_text}, so no edit is suggested "
         "for it"
     )

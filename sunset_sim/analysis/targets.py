@@ -597,10 +597,11 @@ def telling_digits(value: float, *edges: float) -> int:
     return 4
 
 
-def band_figures(value: float, low: float, high: float) -> tuple[str, str, str]:
-    """``value``, ``low`` and ``high`` written with the decimals that tell the value from
-    each edge (``telling_digits``): a note read "0.05 ... outside 0.05 to 0.31"."""
-    d = telling_digits(value, low, high)
+def band_figures(value: float, low: float, high: float, *more: float) -> tuple[str, str, str]:
+    """``value``, ``low`` and ``high`` written with the decimals that tell the value (and
+    any ``more`` values set against the same band) from each edge (``telling_digits``): a
+    note read "0.05 ... outside 0.05 to 0.31"."""
+    d = max(telling_digits(v, low, high) for v in (value, *more))
     return f"{value:.{d}f}", f"{low:.{d}f}", f"{high:.{d}f}"
 
 
