@@ -12,7 +12,9 @@ import pandas as pd
 
 from sunset_sim.analysis.report.model import ReportInputError
 from sunset_sim.cards.model import CardSet
+from sunset_sim.engine.jit import jit
 from sunset_sim.enums import END_REASON_NAMES, GOAL_FLAG_KEPT, GOAL_FLAG_MET, GOAL_FLAG_TOOK
+from sunset_sim.strategy_tools import lowest_bit
 
 
 def _word_columns(frame: pd.DataFrame, prefix: str) -> list[str]:
@@ -330,6 +332,23 @@ def _check_whole_days(frame: pd.DataFrame) -> None:
             )
 
 
+@jit(_nrt=False)
+def _add_weighted_bits(words, weights, out):
+    """out[row] += the weights of the bits set in the row's words (bit i of word w is
+    item 64 w + i; items past ``weights`` count 0): one pass over the rows, where a
+    numpy pass per item took 1.7 s of a 1,000,000-game report's checks."""
+    for row in range(words.shape[0]):
+        total = 0
+        for word in range(words.shape[1]):
+            bits = words[row, word]
+            while bits:
+                index = 64 * word + lowest_bit(bits)
+                bits &= bits - np.uint64(1)
+                if index < weights.shape[0]:
+                    total += weights[index]
+        out[row] += total
+
+
 def check_day_fame(frame: pd.DataFrame, cards: CardSet) -> None:
     """Each day's fame (``fame_day{d}``, R-END-2 at the end of its hike phase) lies
     between the fame of the commissions completed and the goals kept by then and that
@@ -343,17 +362,12 @@ def check_day_fame(frame: pd.DataFrame, cards: CardSet) -> None:
     if not days or painted is None or not all(c in frame for c in needed):
         return
     icons = np.zeros(len(frame), dtype=np.int64)
-    for index, landscape in enumerate(cards.landscapes[: 64 * painted.shape[1]]):
-        bit = (painted[:, index // 64] >> np.uint64(index % 64)) & np.uint64(1)
-        icons += bit.astype(np.int64) * landscape.icons
+    _add_weighted_bits(painted, np.array([land.icons for land in cards.landscapes]), icons)
     goal_fame = np.array([goal.fame for goal in cards.goals] + [0], dtype=np.int64)
     commission_fame = np.array([c.fame for c in cards.commissions], dtype=np.int64)
     earned = np.zeros(len(frame), dtype=np.int64)  # commissions and goals, through the day
     for day in days:
-        words = _words(frame, f"commissions_day{day}_")
-        for index in range(min(len(commission_fame), 64 * words.shape[1])):
-            bit = (words[:, index // 64] >> np.uint64(index % 64)) & np.uint64(1)
-            earned += bit.astype(np.int64) * commission_fame[index]
+        _add_weighted_bits(_words(frame, f"commissions_day{day}_"), commission_fame, earned)
         kept = (np.maximum(frame[f"goal_day{day}"].to_numpy(), 0) & GOAL_FLAG_KEPT) != 0
         earned += kept * goal_fame[frame[f"goal_card_day{day}"].to_numpy().astype(np.int64)]
         fame = frame[f"fame_day{day}"].to_numpy().astype(np.int64)
