@@ -31,6 +31,20 @@ def _walk_bounds(metric: dict[str, float], card: str):
     return values, target, EditBand(values, Targets(), target)
 
 
+def _strong_p7():
+    """P7 given all directions, hike 4 and paint 5 (it beats P8 in every field), and the
+    plan values of a study that names it above, P8 worth 1.75 points less."""
+    strong = edit_card(edit_card(DEFAULT, "P7", "directions", 1), "P7", "hike", 1)
+    strong = edit_card(strong, "P7", "paint", 2)
+    values = {"P1": 0.4, "P2": 0.5, "P3": 0.9, "P4": 10.5, "P5": 11.3, "P6": 11.8,
+              "P7": 21.05, "P8": 19.3}  # fmt: skip
+    frame = pd.DataFrame(
+        {"family": "plan", "card": list(values), "value": list(values.values()),
+         "status": ["above" if card == "P7" else "inside" for card in values]}
+    )  # fmt: skip
+    return strong, frame
+
+
 def test_a_card_as_strong_as_a_later_one_in_every_field_is_held_under_it():
     """P7 given all directions, hike 4 and paint 5 at 6:30 beats P8 (6:45, all, 4, 3) in
     everything, and was worth 21.05 points to P8's 19.30 (4 players, 2,000 deals): under
@@ -130,14 +144,7 @@ def test_the_note_on_a_card_that_beats_a_later_one_in_every_field_says_so():
     where P7 beats P8 in every field and wakes earlier: the numbers tell."""
     from sunset_sim.analysis.targets import lone_pair_notes
 
-    strong = edit_card(edit_card(DEFAULT, "P7", "directions", 1), "P7", "hike", 1)
-    strong = edit_card(strong, "P7", "paint", 2)
-    values = {"P1": 0.4, "P2": 0.5, "P3": 0.9, "P4": 10.5, "P5": 11.3, "P6": 11.8,
-              "P7": 21.05, "P8": 19.3}  # fmt: skip
-    frame = pd.DataFrame(
-        {"family": "plan", "card": list(values), "value": list(values.values()),
-         "status": ["above" if card == "P7" else "inside" for card in values]}
-    )  # fmt: skip
+    strong, frame = _strong_p7()
     (note,) = lone_pair_notes(frame, strong, 2.0)
     assert note.startswith("P7 matches or beats P8 in hike, paint and directions and wakes")
     assert "cannot tell" not in note
@@ -249,14 +256,7 @@ def test_a_card_named_for_a_lone_pair_says_the_later_card_may_be_the_weak_one():
     assert "or P5 is too weak for its own wake-up time" in line
     assert "restricted play cannot tell which" in line
     # a card named for its numbers (it matches or beats the later card) has no such doubt
-    strong = edit_card(edit_card(DEFAULT, "P7", "directions", 1), "P7", "hike", 1)
-    strong = edit_card(strong, "P7", "paint", 2)
-    values = {"P1": 0.4, "P2": 0.5, "P3": 0.9, "P4": 10.5, "P5": 11.3, "P6": 11.8,
-              "P7": 21.05, "P8": 19.3}  # fmt: skip
-    frame = pd.DataFrame(
-        {"family": "plan", "card": list(values), "value": list(values.values()),
-         "status": ["above" if card == "P7" else "inside" for card in values]}
-    )  # fmt: skip
+    strong, frame = _strong_p7()
     assert lone_pairs(frame, strong, 2.0) == {}
 
 
