@@ -29,8 +29,10 @@ def warmup_command(strategy_texts: tuple[str, ...]) -> None:
     """Compile the engine and strategies now, so later runs start in about a second.
 
     The engine is compiled once for every line-up, each strategy once for every line-up
-    it sits in; both are kept in the compile cache (see `sunset-sim cache`), so this is
-    for a container build or a fresh machine. An edited strategy recompiles on its own.
+    it sits in, and each once more for the reference engine (play, replay and
+    check_strategy call it from Python: one reference game each); all are kept in the
+    compile cache (see `sunset-sim cache`), so this is for a container build or a fresh
+    machine. An edited strategy recompiles on its own.
     """
     from sunset_sim.engine.compiling import missing, prepare
     from sunset_sim.strategy import StrategyError, make_player, registry
@@ -149,7 +151,7 @@ def cache_info_command() -> None:
     click.echo("to compile: " + (", ".join(todo) if todo else "nothing (all compiled)"))
     reference = reference_missing(compilable)
     click.echo(
-        "to compile for the reference engine (play, replay): "
+        "to compile for the reference engine (play, replay, check_strategy): "
         + (", ".join(reference) if reference else "nothing (all compiled)")
     )
 

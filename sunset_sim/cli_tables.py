@@ -195,7 +195,9 @@ def column_format(name: str, float_format: str = "{:.3f}") -> Callable[[float], 
     """How a float column prints: ``_small``, but an interval's ends rounded outward
     (``*_ci_low`` down, ``*_ci_high`` up), so that the interval printed holds the one
     computed: 0 wins in 3,000 games read "0.000 (0.000 to 0.001)" for an upper end of
-    0.00128, and 3,000 wins "(0.999 to 1.000)" for a lower end of 0.99872."""
+    0.00128, and 3,000 wins "(0.999 to 1.000)" for a lower end of 0.99872. An end too
+    small for the format keeps two significant digits, rounded outward too (9.603e-05 up
+    to 9.7e-05)."""
     digits = re.fullmatch(r"\{:\.(\d+)f\}", float_format)
     side = 1 if name.endswith("_ci_high") else -1 if name.endswith("_ci_low") else 0
     if not side or digits is None:
@@ -203,11 +205,15 @@ def column_format(name: str, float_format: str = "{:.3f}") -> Callable[[float], 
     scale = 10 ** int(digits.group(1))
 
     def outward(value: float) -> str:
-        if not math.isfinite(value) or abs(value) * scale < 0.5:  # (0, or _small's digits)
+        if not math.isfinite(value) or value == 0:
             return _small(value, float_format)
+        unit = scale
+        if abs(value) * scale < 0.5:  # too small for the format: two significant digits
+            unit = 10.0 ** (1 - math.floor(math.log10(abs(value))))
         # (a hair inside first: 0.2 x 1000 is 200.00000000000003, not to be raised)
-        step = math.ceil(value * scale - 1e-6) if side > 0 else math.floor(value * scale + 1e-6)
-        return float_format.format(step / scale + 0.0)  # (+ 0.0: no "-0.000")
+        step = math.ceil(value * unit - 1e-6) if side > 0 else math.floor(value * unit + 1e-6)
+        rounded = step / unit + 0.0  # (+ 0.0: no "-0.000")
+        return float_format.format(rounded) if unit == scale else f"{rounded:.2g}"
 
     return outward
 

@@ -583,7 +583,7 @@ def test_warmup_compiles_for_the_reference_engine_too(monkeypatch):
     assert "compiled random (reference engine) in" in out
     assert registry()["random"].decide.overloads  # ready in this process
     info = ok(cli("cache", "info"))
-    assert "to compile for the reference engine (play, replay): balanced, " in info
+    assert "to compile for the reference engine (play, replay, check_strategy): balanced, " in info
 
 
 def test_cache_info_does_not_list_a_plain_python_strategy_to_compile(monkeypatch):

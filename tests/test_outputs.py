@@ -273,3 +273,11 @@ def test_printed_interval_ends_are_rounded_outward(capsys):
         greedy, random = (line.split() for line in text.splitlines()[1:])
         assert greedy[1:] == ["1.000", "0.998", "1.000", "-0.024", "0.200"]
         assert random[1:] == ["0.001", "0.000", "0.002", "-0.0004", "9.6e-05"]
+    # an end too small for three decimals: two significant digits, outward all the same
+    high, low = cli_tables.column_format("x_ci_high"), cli_tables.column_format("x_ci_low")
+    assert [high(9.603e-05), high(0.000384), low(0.000384), low(-0.000384)] == [
+        "9.7e-05", "0.00039", "0.00038", "-0.00039"
+    ]  # fmt: skip
+    assert [low(0.0006), high(0.0006), high(0.0), low(float("nan"))] == [
+        "0.000", "0.001", "0.000", "nan"
+    ]  # fmt: skip

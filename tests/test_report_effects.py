@@ -65,6 +65,11 @@ def test_a_row_short_by_a_later_count_names_that_count():
     marked = _mark(table, ["n", "n_not_chosen"], 30, "win_effect")
     assert marked["note"].tolist() == [f"not chosen: {TOO_FEW}", TOO_FEW, TOO_FEW, ""]
     assert marked["rank"].isna().tolist() == [True, True, True, False]
+    # greyed in the HTML as before, when the note was the bare "too few samples"
+    from sunset_sim.analysis.report.render import _html_table
+
+    rows = _html_table("plan_cards", marked).split("<tr")[2:]  # (after the header's)
+    assert ['class="few"' in row for row in rows] == [True, True, True, False]
 
 
 def test_a_report_built_in_python_names_the_rules_its_games_were_played_under(cards_module):

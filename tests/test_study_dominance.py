@@ -285,6 +285,14 @@ def test_the_numbers_blame_the_card_in_most_matching_pairs_and_a_lone_pair_no_ca
     strong = edit_card(DEFAULT, "P3", "directions", 1)
     strong = edit_card(edit_card(strong, "P3", "hike", 1), "P3", "paint", 1)
     assert numbers_roles(matching_pairs(strong)) == ({"P3"}, set())
+    # a card in as many pairs as one it is paired with is not blamed, whatever the ids
+    # (the first by its id text was: P2 of (P2,P3), (P2,P4), (P3,P5), and no P2 of the
+    # same shape with P10 to P12)
+    assert numbers_roles({("P2", "P3"), ("P2", "P4"), ("P3", "P5")}) == (set(), set())
+    assert numbers_roles({("P2", "P10"), ("P2", "P11"), ("P10", "P12")}) == (set(), set())
+    assert numbers_roles({("P2", "P3"), ("P2", "P4"), ("P2", "P5"), ("P3", "P5")}) == (
+        {"P2"}, set()
+    )  # fmt: skip
     # P4 and P5 worth a little more than P6: inside, and the note names both pairs
     worth = {"P1": 0.4, "P2": 0.6, "P3": 0.8, "P4": 10.6, "P5": 11.6, "P6": 9.9,
              "P7": 15.2, "P8": 18.6}  # fmt: skip
@@ -301,6 +309,7 @@ def test_the_numbers_blame_the_card_in_most_matching_pairs_and_a_lone_pair_no_ca
         "P5 matches or beats P6 in hike, paint and directions and wakes earlier",
     ]
     assert "neither is named" in notes[0] and "P6 too weak for its own" in notes[0]
+    assert "by their numbers P6 is the one (matched by more cards than the other)" in notes[0]
     assert "(P4 10.60 points on the study's deals, P6 9.90 points on the study's" in notes[0]
     # a card judged again on fresh deals: its value there, said to be (it read "on the
     # study's deals" beside the values table's other figure)
@@ -308,7 +317,10 @@ def test_the_numbers_blame_the_card_in_most_matching_pairs_and_a_lone_pair_no_ca
     assert "(P4 10.60 points on fresh deals, P6" in unnamed_pair_notes(fresh, mild_p6)[0]
     # a lone pair still holds the earlier card under the later one: unsettled, it says so
     lone = frame.assign(status=["unsettled" if c == "P5" else "inside" for c in frame["card"]])
+    lone = lone.assign(target_high=15.2)  # (P7's value: P5, at 11.6, is not over it)
     (note,) = unnamed_pair_notes(lone, mild_p7)
+    assert "their numbers alone do not tell which" in note and "is held" not in note
+    (note,) = unnamed_pair_notes(lone.assign(target_high=11.0), mild_p7)
     assert note.endswith("P5 is held to no more than P7's value and is unsettled against it: "
                          "more deals would tell")  # fmt: skip
     # the card the numbers call too strong, worth more: above, and its note says why

@@ -73,6 +73,7 @@ from sunset_sim.analysis.targets import (
     card_targets,
     goal_targets,
     lone_pair_notes,
+    lone_pairs,
     unnamed_pair_notes,
 )
 from sunset_sim.analysis.tournament import check_distinct, seatings
@@ -423,6 +424,7 @@ def run_study(
         suggestions, suggested, more, changed = suggest_edits(
             lab, batches, card_set, target_frame, values, targets, max_steps, say,
             by_numbers=above_by_numbers(judged, card_set, targets.later_margin),
+            lone=lone_pairs(judged, card_set, targets.later_margin),
         )  # fmt: skip
         for card, columns in changed.items():  # measured on more fresh deals: that stands
             where = target_frame.index[target_frame["card"] == card]

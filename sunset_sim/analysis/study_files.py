@@ -359,11 +359,17 @@ def pair_caveat(row) -> str:
     )
 
 
+def caveats(row) -> str:
+    """A suggestion's caveats in one text, "" for none: ``suggestion_caveat`` and
+    ``pair_caveat``."""
+    return "; ".join(said for said in (suggestion_caveat(row), pair_caveat(row)) if said)
+
+
 def suggestion_text(row: pd.Series) -> str:
     """One verified suggestion, in a line (study.md and the CLI), with its target (a
     commission's moves with its fame) and caveat: a tester re-measured three "likely"
     suggestions on new seeds and found them outside."""
-    caveat = "; ".join(c for c in (suggestion_caveat(row), pair_caveat(row)) if c)
+    caveat = caveats(row)
     d = telling_digits(row["after"], row["target_low"], row["target_high"])
     return (
         f"{row['card']} {row['field']}: {row['current']} → {row['suggested']}; "

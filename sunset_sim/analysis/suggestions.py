@@ -535,6 +535,7 @@ def suggest(
     status: Status,
     attempts: int = 4,
     by_numbers: set[str] | None = None,
+    lone: dict[str, str] | None = None,
 ) -> tuple[pd.DataFrame, CardSet | None, list[str], dict[str, dict]]:
     """Search and verify an edit per card outside its target (module docstring);
     ``batches``: the fresh deals (``fresh_batches``). Also returns, by card, the target
@@ -548,7 +549,8 @@ def suggest(
     margin = (targets or Targets()).later_margin
     if by_numbers is None:
         by_numbers = above_by_numbers(target_frame, cards, margin)
-    lone = lone_pairs(target_frame, cards, margin)
+    if lone is None:  # (as its note says them: on the study's deals, given by run_study)
+        lone = lone_pairs(target_frame, cards, margin)
     chosen = target_frame["status"].isin(["above", "below"]) & target_frame["family"].isin(METRIC)
     rows: list[dict] = []
     edits: list[tuple[str, str, int]] = []

@@ -27,6 +27,7 @@ __all__ = [
     "METRIC_TEXT",
     "TARGET_COLUMNS",
     "above_by_numbers",
+    "by_numbers_pairs",
     "by_numbers_notes",
     "Targets",
     "band_noise",
@@ -241,9 +242,17 @@ def numbers_roles(pairs: Pairs) -> tuple[set[str], set[str]]:
         for pair in pairs:
             for card in pair:
                 count[card] = count.get(card, 0) + 1
-        card = min(count, key=lambda c: (-count[c], c))
-        if count[card] < 2:  # every pair left stands alone
+        # a card in more pairs than each card it is paired with (never a tie broken by
+        # the ids: which card is named must not depend on how the cards are spelt)
+        clear = [
+            c
+            for c in count
+            if count[c] >= 2
+            and all(count[c] > count[o] for pair in pairs if c in pair for o in pair if o != c)
+        ]
+        if not clear:  # every pair left stands alone, or ties
             break
+        card = min(clear, key=lambda c: (-count[c], c))  # (not partners: any order)
         as_early = sum(early == card for early, _ in pairs)
         if 2 * as_early > count[card]:
             strong.add(card)
@@ -253,9 +262,11 @@ def numbers_roles(pairs: Pairs) -> tuple[set[str], set[str]]:
     return strong, weak
 
 
-def above_by_numbers(target_frame: pd.DataFrame, cards: CardSet, margin: float) -> set[str]:
-    """The plan cards worth more than a later card they match or beat in hike, paint and
-    directions, where the numbers say they are the ones too strong
+def by_numbers_pairs(
+    target_frame: pd.DataFrame, cards: CardSet, margin: float
+) -> set[tuple[str, str]]:
+    """(card, later card) for each plan card worth more than a later card it matches or
+    beats in hike, paint and directions, where the numbers say it is the one too strong
     (``numbers_roles``): their target's cap is then no question of noise. P3
     given P6's numbers (5:30, orthogonal, 3, 2) beat P4 (5:45, orthogonal, 2, 2) and was
     worth 9.82 (CI 9.13 to 10.51) to P4's 8.94: "unsettled" against that cap's SD on
@@ -278,7 +289,7 @@ def above_by_numbers(target_frame: pd.DataFrame, cards: CardSet, margin: float) 
         if role == "late"
     }
     return {
-        early
+        (early, late)
         for early, late in dominates
         if early in strong
         and early in value_of
@@ -287,6 +298,11 @@ def above_by_numbers(target_frame: pd.DataFrame, cards: CardSet, margin: float) 
         and late not in weak
         and status[late] != "below"
     }
+
+
+def above_by_numbers(target_frame: pd.DataFrame, cards: CardSet, margin: float) -> set[str]:
+    """The plan cards above their targets by their numbers (``by_numbers_pairs``)."""
+    return {early for early, _ in by_numbers_pairs(target_frame, cards, margin)}
 
 
 def broken_pairs(
@@ -376,10 +392,11 @@ def by_numbers_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) 
     plan = target_frame[target_frame["family"] == "plan"]
     value_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
     dominates = dominated_pairs(cards)
+    pairs = by_numbers_pairs(target_frame, cards, margin)
     notes = []
-    for card in sorted(above_by_numbers(target_frame, cards, margin)):
+    for card in sorted({early for early, _ in pairs}):
         beaten = sorted(late for early, late in dominates if early == card)
-        below = [late for late in beaten if value_of[late] < value_of[card]]
+        below = sorted(late for early, late in pairs if early == card)
         notes.append(
             f"{card}: above its target by its numbers: it matches or beats "
             f"{' and '.join(beaten)} in hike, paint and directions and wakes earlier, and is "
@@ -394,32 +411,49 @@ def by_numbers_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) 
 def unnamed_pair_notes(target_frame: pd.DataFrame, cards: CardSet) -> list[str]:
     """A note for each plan card that matches or beats a later one in every field while
     neither is named (the earlier above its target, the later below): the numbers say
-    one of the two is out of line, and restricted play does not tell which. P7 cut to
-    diagonal, 2, 2 was matched by P5 and nothing was said."""
+    one of the two is out of line (``numbers_roles`` may say which), and restricted play
+    does not. P7 cut to diagonal, 2, 2 was matched by P5 and nothing was said."""
     plan = target_frame[target_frame["family"] == "plan"]
     status = dict(zip(plan["card"], plan["status"], strict=True))
+    value_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
+    highs = plan["target_high"] if "target_high" in plan else pd.Series(math.nan, plan.index)
+    high_of = dict(zip(plan["card"], highs.to_numpy(dtype=float), strict=True))
     worth = {  # (a card judged again on fresh deals gives its value there)
         row["card"]: f"{row['card']} {row['value']:.2f} points on "
         + ("fresh deals" if row.get("measured_on") == "fresh" else "the study's deals")
         for _, row in plan.iterrows()
     }
+    pairs = matching_pairs(cards)
+    strong, weak = numbers_roles(pairs)
+    held_pairs = dominated_pairs(cards)
     notes = []
-    for early, late in sorted(matching_pairs(cards)):
+    for early, late in sorted(pairs):
         if early not in status or late not in status:
             continue
         if status[early] == "above" or status[late] == "below":
             continue
-        held = (
+        if not (np.isfinite(value_of[early]) and np.isfinite(value_of[late])):
+            continue
+        blamed = late if late in weak else early if early in strong else None
+        which = (
+            f"by their numbers {blamed} is the one ({'matched by' if blamed == late else 'matching'} "
+            "more cards than the other)"
+            if blamed
+            else "their numbers alone do not tell which"
+        )
+        held = (  # still held under the later card's value, and unsettled above it
             f"; {early} is held to no more than {late}'s value and is unsettled against it: "
             "more deals would tell"
-            if status[early] == "unsettled" and (early, late) in dominated_pairs(cards)
+            if status[early] == "unsettled"
+            and (early, late) in held_pairs
+            and value_of[early] > high_of[early]
             else ""
         )
         notes.append(
             f"{early} matches or beats {late} in hike, paint and directions and wakes earlier: "
-            f"by their numbers one of the two is out of line ({early} too strong for its "
-            f"wake-up time, or {late} too weak for its own); their numbers alone do not tell "
-            f"which ({worth[early]}, {worth[late]}), so neither is named by them{held}"
+            f"one of the two is out of line ({early} too strong for its wake-up time, or "
+            f"{late} too weak for its own); {which} ({worth[early]}, {worth[late]}), and "
+            f"restricted play does not tell it: neither is named{held}"
         )
     return notes
 

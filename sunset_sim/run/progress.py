@@ -15,6 +15,7 @@ each time some are played.
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -134,9 +135,10 @@ def progress_bar(
     check_progress(progress)  # not True either: an InputError naming progress
     from tqdm.std import tqdm as text_tqdm
 
-    try:  # Jupyter without ipywidgets: the text bar (shown as stderr), asked for at once:
-        import ipywidgets  # noqa: F401  (tqdm.auto's widget, failing, also printed
-    except ImportError:  # "IProgress not found. Please update jupyter and ipywidgets.")
+    # Jupyter without ipywidgets: the text bar (shown as stderr), asked for at once
+    # (tqdm.auto's widget, failing, also printed "IProgress not found. Please update
+    # jupyter and ipywidgets."); looked up, not imported, so no IPython is loaded for it
+    if importlib.util.find_spec("ipywidgets") is None:
         tqdm = text_tqdm
     else:
         from tqdm.auto import tqdm

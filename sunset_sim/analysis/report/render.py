@@ -250,7 +250,9 @@ def _html_table(name: str, table: pd.DataFrame) -> str:
     body = []
     for row in shown.itertuples(index=False):
         cells = "".join(f"<td>{html.escape(str(v))}</td>" for v in row)
-        marked = ' class="few"' if TOO_FEW in row else ""
+        # (a note may name the count that is short: "not chosen: too few samples")
+        few = any(isinstance(v, str) and TOO_FEW in v for v in row)
+        marked = ' class="few"' if few else ""
         body.append(f"<tr{marked}>{cells}</tr>")
     table_html = f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     return f'<div class="table-box">{table_html}</div>'

@@ -83,10 +83,7 @@ def study_findings(study) -> list[Finding]:
 
 def study_tables(study) -> dict[str, pd.DataFrame]:
     """The study's frames with the report's ``x``/``x_ci_low``/``x_ci_high`` column names."""
-    from sunset_sim.analysis.study_files import (  # (see study_section)
-        pair_caveat,
-        suggestion_caveat,
-    )
+    from sunset_sim.analysis.study_files import caveats  # (see study_section)
 
     values = study.values[study.values["strategy"] == "all"]
     tables = {}
@@ -151,10 +148,7 @@ def study_tables(study) -> dict[str, pd.DataFrame]:
             "target_low": found["target_low"].to_numpy(dtype=float),
             "target_high": found["target_high"].to_numpy(dtype=float),
             "n": found["n"].to_numpy(dtype=int),
-            "caveat": [
-                "; ".join(c for c in (suggestion_caveat(row), pair_caveat(row)) if c)
-                for _, row in found.iterrows()
-            ],
+            "caveat": [caveats(row) for _, row in found.iterrows()],
         }
     )
     return tables
