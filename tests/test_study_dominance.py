@@ -329,3 +329,23 @@ def test_the_numbers_blame_the_card_in_most_matching_pairs_and_a_lone_pair_no_ca
     (why,) = by_numbers_notes(strong_frame, strong, 2.0)
     assert why.startswith("P3: above its target by its numbers: it matches or beats P4 and P5")
     assert "worth more than P4 and P6 (10.70 points" in why
+
+
+def test_an_edit_that_wakes_beside_a_card_it_beats_is_held_under_it():
+    """P1 given all directions, hike 3 and paint 2 was cut to paint 1 and moved to 5:30,
+    beside P3 (5:30, diagonal, 2, 1), which it then beat in every field (P3 never the
+    better pick); the suggestion was verified, and only a note said so. An edit is held
+    to no more than a card waking at its time that it matches or beats."""
+    metric = {"P1": 9.0, "P2": 0.5, "P3": 0.9, "P4": 10.5, "P5": 11.3, "P6": 11.8,
+              "P7": 12.3, "P8": 19.3}  # fmt: skip
+    _, _, bounds = _walk_bounds(metric, "P1")
+    strong = edit_card(edit_card(DEFAULT, "P1", "directions", 2), "P1", "hike", 2)
+    moved = edit_card(strong, "P1", "wake", 2)  # 5:00 -> 5:30
+    assert (
+        next(p for p in moved.plans if p.id == "P1").wake
+        == next(p for p in moved.plans if p.id == "P3").wake
+    )
+    assert bounds(moved)[1] == pytest.approx(0.9)  # under P3, beside it
+    assert bounds(moved)[0] <= 0.9 - 3.0  # (the band reaches below the cap)
+    # at 5:15, beside P2 (which it beats too, worth 0.5): under P2
+    assert bounds(edit_card(strong, "P1", "wake", 1))[1] == pytest.approx(0.5)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -13,6 +15,7 @@ from sunset_sim.analysis.targets import (
     dominated_pairs,
     earlier_floor,
     half_widths,
+    matches_or_beats,
 )
 from sunset_sim.cards.model import CardSet
 
@@ -32,7 +35,8 @@ class EditBand:
     fame point, moves with the fame). A plan card's is its target and also the band at
     its new wake-up time if an edit moves it. Both: a later time frees a card from the
     caps of the cards it no longer wakes before, and a walk could then stop at a value
-    that only the move made acceptable."""
+    that only the move made acceptable. A plan card is also held to no more than a card
+    waking at its time that it matches or beats in every field."""
 
     def __init__(self, values: pd.DataFrame, targets: Targets, target: pd.Series) -> None:
         self.family, self.card = target["family"], target["card"]
@@ -52,6 +56,19 @@ class EditBand:
         )  # fmt: skip
         if self.family == "commission":
             return low, high
+        # no more than a card waking at the same time that it matches or beats in every
+        # field (that card is then never the better pick): P1 given all directions, hike 3
+        # and paint 2 was cut to paint 1 and moved to 5:30 beside P3 (diagonal, 2, 1)
+        card = next(plan for plan in cards.plans if plan.id == self.card)
+        same_time = [
+            self.metric_of.get(plan.id, math.nan)
+            for plan in cards.plans
+            if plan.id != card.id and plan.wake == card.wake and matches_or_beats(card, plan)
+        ]
+        same_time = [value for value in same_time if np.isfinite(value)]
+        if same_time and min(same_time) < high:
+            high = min(same_time)
+            low = min(low, high - self.targets.floor_plan)
         return max(low, self.target["target_low"]), min(high, self.target["target_high"])
 
     def aim(self, cards: CardSet, low: float, high: float) -> float:
