@@ -1,5 +1,5 @@
 """A plan card at least as strong as a later one in every field, while waking earlier
-(``targets.dominated_pairs``): held to no more than that card's value when the 2-point
+(``wake_order.dominated_pairs``): held to no more than that card's value when the 2-point
 wake-order margin lets it pass, and named by the study."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pytest
 
 from sunset_sim.analysis.edit_bounds import EditBand, centre_of
 from sunset_sim.analysis.study import run_study
-from sunset_sim.analysis.targets import Targets, card_band, dominated_pairs, out_of_wake_order
+from sunset_sim.analysis.targets import Targets, card_band
+from sunset_sim.analysis.wake_order import dominated_pairs, out_of_wake_order
 from sunset_sim.cards.edit import edit_card
 from sunset_sim.cards.loader import load_cards
 
@@ -142,7 +143,7 @@ def test_study_names_a_late_card_made_stronger_than_the_last():
 def test_the_note_on_a_card_that_beats_a_later_one_in_every_field_says_so():
     """The lone-pair note said "P8 may be too weak; restricted play cannot tell which"
     where P7 beats P8 in every field and wakes earlier: the numbers tell."""
-    from sunset_sim.analysis.targets import lone_pair_notes
+    from sunset_sim.analysis.wake_order import lone_pair_notes
 
     strong, frame = _strong_p7()
     (note,) = lone_pair_notes(frame, strong, 2.0)
@@ -195,7 +196,8 @@ def test_a_card_worth_more_than_a_later_card_it_beats_is_above_by_its_numbers():
     the study named nothing. Worth more than a card it matches or beats, a card is above
     its target by its numbers: not measured again on fresh deals, nor restated."""
     from sunset_sim.analysis.fresh_deals import refine_targets
-    from sunset_sim.analysis.targets import above_by_numbers, card_targets
+    from sunset_sim.analysis.targets import card_targets
+    from sunset_sim.analysis.wake_order import above_by_numbers
 
     # (all directions: no edit turns diagonal into orthogonal; it beats P5 and P6 too)
     strong = edit_card(DEFAULT, "P3", "directions", 1)
@@ -222,7 +224,7 @@ def test_a_card_worth_more_than_a_later_card_it_beats_is_above_by_its_numbers():
     # a later card too weak for its time is the one to blame: P7 cut to hike 1 and paint
     # 1 is matched by P3 and P5, worth more than it, and they stay inside
     weak = edit_card(edit_card(DEFAULT, "P7", "hike", -2), "P7", "paint", -2)
-    from sunset_sim.analysis.targets import matching_pairs
+    from sunset_sim.analysis.wake_order import matching_pairs
 
     assert {("P3", "P7"), ("P5", "P7")} <= matching_pairs(weak)
     assert not {("P3", "P7"), ("P5", "P7")} & dominated_pairs(weak)  # (P7 is the weak one)
@@ -244,7 +246,7 @@ def test_a_card_named_for_a_lone_pair_says_the_later_card_may_be_the_weak_one():
     note further down said P5 might be the one (restricted play cannot tell which). The
     suggestion now carries it: ``or_too_weak`` in suggestions.csv, and its line says so."""
     from sunset_sim.analysis.study_files import suggestion_text
-    from sunset_sim.analysis.targets import lone_pairs
+    from sunset_sim.analysis.wake_order import lone_pairs
 
     weak = edit_card(edit_card(DEFAULT, "P5", "hike", -1), "P5", "paint", -1)
     field = ["balanced", "commission-hunter", "goal-chaser", "greedy"]  # (the README's)
@@ -266,7 +268,7 @@ def test_the_numbers_blame_the_card_in_most_matching_pairs_and_a_lone_pair_no_ca
     0.1 to 0.4 points, on every seed a different one, and P4 cut to paint 1. P6, in both
     pairs, is the one the numbers blame; P5 alone matching P7 cut to diagonal, 2, 2
     blames neither. Neither is named then, and a note says the numbers disagree."""
-    from sunset_sim.analysis.targets import (
+    from sunset_sim.analysis.wake_order import (
         above_by_numbers,
         by_numbers_notes,
         matching_pairs,

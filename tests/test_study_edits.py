@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from sunset_sim.analysis.study import card_edits
-from sunset_sim.analysis.suggestions import MEASURED_ON, _nearest_text, _with_fresh
+from sunset_sim.analysis.suggestion_notes import MEASURED_ON, nearest_text, with_fresh
 
 
 def test_an_edit_that_changed_no_game_has_an_interval_not_zero_wide():
@@ -37,13 +37,13 @@ def test_the_note_takes_a_verified_step_as_measured_on_the_fresh_deals():
 
     study_deals = [step(-1, 0.52), step(-2, 0.42), step(-3, 0.0)]
     fresh = [step(-2, -0.38)]
-    assert "fame -2: 0.42" in _nearest_text(study_deals, "above")
-    text = _nearest_text(_with_fresh(study_deals, fresh), "above")
+    assert "fame -2: 0.42" in nearest_text(study_deals, "above")
+    text = nearest_text(with_fresh(study_deals, fresh), "above")
     assert text.startswith(f" (the target lies between two steps, {MEASURED_ON}: fame -1: 0.52")
     assert "; fame -2: -0.38 (95% CI -0.68 to -0.08), below 0.05 to 0.32)" in text
     inside_then_not = [step(-1, 0.6), step(-2, 0.2), step(-3, 0.0)]
-    assert _nearest_text(inside_then_not, "above") == ""
-    text = _nearest_text(_with_fresh(inside_then_not, [step(-2, 0.47)]), "above")
+    assert nearest_text(inside_then_not, "above") == ""
+    text = nearest_text(with_fresh(inside_then_not, [step(-2, 0.47)]), "above")
     assert "fame -2: 0.47 (95% CI 0.17 to 0.77), above 0.05 to 0.32; fame -3: 0.00" in text
 
 

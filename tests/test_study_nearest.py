@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from sunset_sim.analysis import suggestions
+from sunset_sim.analysis import suggestion_notes, suggestions
 from sunset_sim.analysis.edit_bounds import EditBand
 from sunset_sim.analysis.report.sections.card_values import study_findings
 from sunset_sim.analysis.study_files import (
@@ -241,15 +241,15 @@ def test_the_notes_show_a_value_apart_from_its_band_edges():
     # read "0.05 ... outside 0.07 to 0.39; 0.070 on fresh deals")
     assert band_figures(0.05, 0.0701, 0.39, 0.0712) == ("0.050", "0.070", "0.390")
     step = (0.0017, {"fame": -1}, (0.0481, 0.01, 0.09), 0.0498, 0.31)
-    assert "0.048 (95% CI 0.01 to 0.09), below 0.050 to 0.310" in suggestions._step_text(step)
+    assert "0.048 (95% CI 0.01 to 0.09), below 0.050 to 0.310" in suggestion_notes.step_text(step)
     row = {
         "card": "C05", "after": 0.0481, "after_ci_low": 0.01, "after_ci_high": 0.09,
         "n": 400, "target_low": 0.0498, "target_high": 0.31,
     }  # fmt: skip
-    assert "0.048 (95% CI" in suggestions._near_note(row)
-    assert "below 0.050 to 0.310" in suggestions._near_note(row)
+    assert "0.048 (95% CI" in suggestion_notes.near_note(row)
+    assert "below 0.050 to 0.310" in suggestion_notes.near_note(row)
     row["after"] = 0.0512
-    assert "value 0.051 is inside 0.050 to 0.310" in suggestions._unsettled_note(row)
+    assert "value 0.051 is inside 0.050 to 0.310" in suggestion_notes.unsettled_note(row)
 
 
 def test_a_commissions_walk_reaches_fame_1_or_the_sets_highest_fame():

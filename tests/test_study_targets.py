@@ -15,24 +15,15 @@ from sunset_sim.analysis.experiments import FieldRun
 from sunset_sim.analysis.fresh_deals import pooled, weighted
 from sunset_sim.analysis.paired_values import POINTS, _mean_ci, paired_value
 from sunset_sim.analysis.study import run_study
+from sunset_sim.analysis.suggestion_notes import MEASURED_ON, nearest_text, unsettled_note
 from sunset_sim.analysis.suggestions import (
-    MEASURED_ON,
     VERIFY_ROUNDS,
-    _nearest_text,
     _plausible,
-    _unsettled_note,
     _verified_rows,
     all_edits_together,
 )
-from sunset_sim.analysis.targets import (
-    Targets,
-    band_status,
-    broken_pairs,
-    card_band,
-    goal_targets,
-    lone_pair_notes,
-    out_of_wake_order,
-)
+from sunset_sim.analysis.targets import Targets, band_status, card_band, goal_targets
+from sunset_sim.analysis.wake_order import broken_pairs, lone_pair_notes, out_of_wake_order
 from sunset_sim.cards.edit import edit_card
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.enums import GOAL_FLAG_KEPT
@@ -212,19 +203,19 @@ def test_the_note_names_the_two_steps_the_walk_crossed_the_target_between():
 
     walk = [step(-1, 0.68), step(-2, 0.59), step(-3, 0.49), step(-4, 0.49), step(-5, 0.0)]
     walk.append(step(-6, 0.0))
-    text = _nearest_text(walk, "above")
+    text = nearest_text(walk, "above")
     assert text.startswith(f" (the target lies between two steps, {MEASURED_ON}: fame -4: ")
     assert "fame -4: 0.49 (95% CI 0.19 to 0.79), above 0.06 to 0.39; fame -5: 0.00" in text
-    assert _nearest_text(walk[:4], "above") == (
+    assert nearest_text(walk[:4], "above") == (
         f" (nearest, {MEASURED_ON}: fame -3: 0.49 (95% CI 0.19 to 0.79), above 0.06 to 0.39)"
     )
-    assert _nearest_text([*walk, step(-7, 0.2)], "above") == ""
+    assert nearest_text([*walk, step(-7, 0.2)], "above") == ""
     unmeasured = (math.inf, {"fame": -1}, (math.nan,) * 3, 0.06, 0.39)
-    assert _nearest_text([unmeasured], "above") == ""
+    assert nearest_text([unmeasured], "above") == ""
     # a card below its target walks up and crosses the other way
     up = [step(1, 0.0), step(2, 0.5)]
     assert "fame +1: 0.00 (95% CI -0.30 to 0.30), below 0.06 to 0.39; fame +2: 0.50" in (
-        _nearest_text(up, "below")
+        nearest_text(up, "below")
     )
 
 
@@ -391,11 +382,11 @@ def test_a_verification_at_the_bands_edge_plays_more_fresh_deals():
     assert row["n"] == 100 * VERIFY_ROUNDS
     # such a suggestion is made, with a note that its CI still reaches outside; a clear
     # one gets none
-    note = _unsettled_note(row)
+    note = unsettled_note(row)
     assert note.startswith("C05: the suggested edit's value 0.34 is inside 0.06 to 0.36, but")
     assert "(0.29 to 0.39, 400 fresh deals) still reaches outside" in note
     (clear,) = verify((0.20, 0.15, 0.25))
-    assert _unsettled_note(clear) == ""
+    assert unsettled_note(clear) == ""
 
 
 def test_a_step_at_which_nobody_used_the_card_is_not_the_nearest_step():

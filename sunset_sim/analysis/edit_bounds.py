@@ -8,10 +8,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from sunset_sim.analysis.targets import (
-    METRIC,
-    Targets,
-    card_band,
+from sunset_sim.analysis.targets import METRIC, Targets, card_band
+from sunset_sim.analysis.wake_order import (
     dominated_pairs,
     earlier_floor,
     half_widths,

@@ -14,14 +14,8 @@ import numpy as np
 import pandas as pd
 
 from sunset_sim.analysis.experiments import Lab, Restriction
-from sunset_sim.analysis.targets import (
-    METRIC,
-    Targets,
-    above_by_numbers,
-    band_figures,
-    band_status,
-    inside_interval,
-)
+from sunset_sim.analysis.targets import METRIC, Targets, band_figures, band_status, inside_interval
+from sunset_sim.analysis.wake_order import above_by_numbers
 from sunset_sim.cards.model import CardSet
 
 __all__ = [

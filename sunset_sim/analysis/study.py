@@ -65,18 +65,15 @@ from sunset_sim.analysis.fresh_deals import Status, fresh_batches, refine_target
 from sunset_sim.analysis.paired_values import POINTS, _mean_ci, half_contrast, wake_halves
 from sunset_sim.analysis.suggestions import PLAN_FIELDS, SUGGESTION_COLUMNS
 from sunset_sim.analysis.suggestions import suggest as suggest_edits  # (``suggest``: an argument)
-from sunset_sim.analysis.targets import (
-    METRIC,
-    Targets,
+from sunset_sim.analysis.targets import METRIC, Targets, card_targets, goal_targets
+from sunset_sim.analysis.tournament import check_distinct, seatings
+from sunset_sim.analysis.wake_order import (
     above_by_numbers,
     by_numbers_notes,
-    card_targets,
-    goal_targets,
     lone_pair_notes,
     lone_pairs,
     unnamed_pair_notes,
 )
-from sunset_sim.analysis.tournament import check_distinct, seatings
 from sunset_sim.cards.edit import CardEditError, card_value, edit_card
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet

@@ -340,7 +340,7 @@ NEAREST = "outside the target by its value, inside by its CI: the nearest step, 
 
 def suggestion_caveat(row) -> str:
     """A suggestion's caveat, "" for none: the nearest step outside its target by its
-    value (``suggestions._near_note``), or inside with a CI reaching outside."""
+    value (``suggestion_notes.near_note``), or inside with a CI reaching outside."""
     inside = row.get("after_inside", True)
     if not pd.isna(inside) and not bool(inside):
         return NEAREST
@@ -349,7 +349,7 @@ def suggestion_caveat(row) -> str:
 
 def pair_caveat(row) -> str:
     """For a plan card named for a pair out of wake-up order with one later card alone
-    (``targets.lone_pairs``): that the later card may be the one to change instead."""
+    (``wake_order.lone_pairs``): that the later card may be the one to change instead."""
     late = row.get("or_too_weak", "")
     if not isinstance(late, str) or not late:
         return ""

@@ -26,12 +26,16 @@ from sunset_sim.analysis.fresh_deals import (
     restated,
     straddles,
 )
-from sunset_sim.analysis.targets import (
-    METRIC,
-    METRIC_TEXT,
-    Targets,
+from sunset_sim.analysis.suggestion_notes import (
+    edit_text,
+    near_note,
+    nearest_text,
+    unsettled_note,
+    with_fresh,
+)
+from sunset_sim.analysis.targets import METRIC, METRIC_TEXT, Targets, band_figures
+from sunset_sim.analysis.wake_order import (
     above_by_numbers,
-    band_figures,
     dominated_pairs,
     lone_pairs,
     matches_or_beats,
@@ -69,10 +73,6 @@ def _candidates(cards: CardSet, family: str, card: str, status: str) -> list:
         except CardEditError:
             continue
     return found
-
-
-def _edit_text(edits: dict[str, int]) -> str:
-    return ", ".join(f"{field_} {steps:+d}" for field_, steps in edits.items())
 
 
 def _search(
@@ -127,7 +127,7 @@ def _measured_step(
     low, high = bounds(edited)
     value = measure[0]
     status(
-        f"  {card} {_edit_text(walked)}: {value:.2f} ({how or f'target {low:.2f} to {high:.2f}'})"
+        f"  {card} {edit_text(walked)}: {value:.2f} ({how or f'target {low:.2f} to {high:.2f}'})"
     )
     return _miss(value, low, high), walked, measure, low, high
 
@@ -242,88 +242,6 @@ def _out_of_dominance(
                 continue
             measured.append(walked)
             tried.append(_measured_step(lab, more, target, walked, status, bounds, "fewer ties"))
-
-
-def _side(step: tuple) -> str:
-    """ "above" or "below" the band (the step's own), "" inside or unknown (NaN)."""
-    value, low, high = step[2][0], step[3], step[4]
-    return "above" if value > high else "below" if value < low else ""
-
-
-def _step_text(step: tuple) -> str:
-    _, edits_tried, measure, low, high = step
-    value, low_text, high_text = band_figures(measure[0], low, high)
-    return (
-        f"{_edit_text(edits_tried)}: {value} (95% CI {measure[1]:.2f} to "
-        f"{measure[2]:.2f}), {_side(step)} {low_text} to {high_text}"
-    )
-
-
-def _with_fresh(tried: list, fresh: list) -> list:
-    """The steps measured, each verified one as measured on the fresh deals (more deals,
-    and the measure the verdict was taken on): C05 fame 1, 0.42 and "above" on the study's
-    200 deals, was -0.38 and below on 800 fresh ones, and the note put the target between
-    fame 1 and 0 where it lay between 2 and 1."""
-    again = {tuple(sorted(step[1].items())): step for step in fresh}
-    return [again.get(tuple(sorted(step[1].items())), step) for step in tried]
-
-
-def _nearest_text(tried: list, status: str) -> str:
-    """Where the target lay among the steps measured, when none was inside (verified
-    steps as measured on the fresh deals: ``_with_fresh``). Where the walk crossed it (its first step past the band, on the other
-    side from ``status``, and the last step before that still on this side), the target
-    falls between two values the fields can take (a commission no one sells at fame 1
-    and too rich at 2): the designer chooses between them, or edits another card. Else
-    the step that came nearest."""
-    if not tried or any(step[0] == 0.0 for step in tried):
-        return ""
-    far = "below" if status == "above" else "above"
-    crossed = next((i for i, step in enumerate(tried) if _side(step) == far), None)
-    before = [step for step in tried[:crossed] if _side(step) == status] if crossed else []
-    if before:
-        pair = f"{_step_text(before[-1])}; {_step_text(tried[crossed])}"
-        return f" (the target lies between two steps, {MEASURED_ON}: {pair})"
-    nearest = min(tried, key=lambda step: step[0])
-    if not math.isfinite(nearest[0]):  # (every step unmeasured: NaN values)
-        return ""
-    return f" (nearest, {MEASURED_ON}: {_step_text(nearest)})"
-
-
-MEASURED_ON = "on the study's deals or, where verified, the fresh ones"
-
-
-def _unsettled_note(row: dict) -> str:
-    """A note for a verified suggestion whose CI still holds an edge of its target after
-    every batch of fresh deals played for it: inside by its value, not beyond doubt
-    (a small study's CI may be wider than the target)."""
-    low, high = row["target_low"], row["target_high"]
-    if not straddles((row["after"], row["after_ci_low"], row["after_ci_high"]), low, high):
-        return ""
-    after, low_text, high_text = band_figures(row["after"], low, high)
-    return (
-        f"{row['card']}: the suggested edit's value {after} is inside {low_text} "
-        f"to {high_text}, but its 95% CI ({row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, "
-        f"{row['n']:,} fresh deals) still reaches outside: likely, not certain; more deals "
-        "(--verify-games) would settle it"
-    )
-
-
-def _near_note(row: dict) -> str:
-    """Why an edit outside its target by its value is suggested: nothing measured was
-    inside, and this one's CI on the fresh deals still reaches the target after every
-    batch played for it, so a study would not name the edited card (``band_status``:
-    unsettled). The target lay between two values a field can take (C11 raised from 3
-    to 9: fame 4 above its band, fame 3 at its bottom edge) or needs more deals than the
-    study has; suggesting nothing left the card as broken as it was."""
-    side = "above" if row["after"] > row["target_high"] else "below"
-    after, low, high = band_figures(row["after"], row["target_low"], row["target_high"])
-    return (
-        f"suggested: the nearest step within the noise of its target, {after} "
-        f"(95% CI {row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, {row['n']:,} fresh "
-        f"deals), just {side} {low} to {high} by its value "
-        "and inside by its CI: not verified inside; more deals (--verify-games) or a "
-        "change to another card would settle it"
-    )
 
 
 SUGGESTION_COLUMNS = [
@@ -469,7 +387,7 @@ def _verified_rows(
     inside = _inside(after[0], low, high)
     deals = lab.games * len(measures)
     status(
-        f"  verify {card} {_edit_text(edits)} on {deals} fresh deals: before "
+        f"  verify {card} {edit_text(edits)} on {deals} fresh deals: before "
         f"{before[0]:.2f}, after {after[0]:.2f} ({'inside' if inside else 'outside'} "
         f"{low:.2f} to {high:.2f})"
     )
@@ -576,7 +494,7 @@ def suggest(
             if found or tries == attempts:
                 break
             notes.append(
-                f"{card}: {_edit_text(walked)} was inside its target on the study's deals "
+                f"{card}: {edit_text(walked)} was inside its target on the study's deals "
                 "but not on the fresh deals; the search walked on"
             )
         if not found and target["family"] == "plan":
@@ -589,7 +507,7 @@ def suggest(
             if found and miss > 0:
                 figures = band_figures(measure[0], low, high)
                 notes.append(
-                    f"{card}: {_edit_text(walked)} was outside its target on the study's "
+                    f"{card}: {edit_text(walked)} was outside its target on the study's "
                     f"deals ({figures[0]}, 95% CI {measure[1]:.2f} to {measure[2]:.2f}, "
                     f"against {figures[1]} to {figures[2]}) and inside on the fresh deals"
                 )
@@ -601,15 +519,15 @@ def suggest(
                 "values its fields may take, each step the one that left it nearest"
                 + (", and each field alone" if target["family"] == "plan" else "")
                 + ") found no edit verified inside it"
-                + _nearest_text(_with_fresh(tried, fresh), target["status"])
+                + nearest_text(with_fresh(tried, fresh), target["status"])
             )
             if not near:
                 notes.append(searched + "; nothing suggested for it")
                 continue
             found = min(near, key=lambda entry: entry[:2])[2]
-            notes.append(searched + "; " + _near_note(found[0]))
+            notes.append(searched + "; " + near_note(found[0]))
         else:
-            unsettled = _unsettled_note(found[0])
+            unsettled = unsettled_note(found[0])
             if unsettled:
                 notes.append(unsettled)
         before = (found[0]["before"], found[0]["before_ci_low"], found[0]["before_ci_high"])
