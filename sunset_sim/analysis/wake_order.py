@@ -29,6 +29,7 @@ __all__ = [
     "numbers_roles",
     "out_of_wake_order",
     "pair_margin",
+    "plan_rows",
     "unnamed_pair_notes",
 ]
 
@@ -128,6 +129,13 @@ def numbers_roles(pairs: Pairs) -> tuple[set[str], set[str]]:
     return strong, weak
 
 
+def plan_rows(target_frame: pd.DataFrame) -> tuple[pd.DataFrame, dict, dict]:
+    """A target frame's plan rows, and their values and statuses by card."""
+    plan = target_frame[target_frame["family"] == "plan"]
+    value_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
+    return plan, value_of, dict(zip(plan["card"], plan["status"], strict=True))
+
+
 def by_numbers_pairs(
     target_frame: pd.DataFrame, cards: CardSet, margin: float
 ) -> set[tuple[str, str]]:
@@ -141,9 +149,7 @@ def by_numbers_pairs(
     ``out_of_wake_order``): P7 cut to hike 1 and paint 1 is matched by P3 and P5, and
     they are not to blame; nor where the numbers cannot tell (a sound P4 and P5 were
     named on gaps of 0.1 to 0.4 points to P6 cut to P4's numbers)."""
-    plan = target_frame[target_frame["family"] == "plan"]
-    value_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
-    status = dict(zip(plan["card"], plan["status"], strict=True))
+    plan, value_of, status = plan_rows(target_frame)
     wake_of = {p.id: p.wake for p in cards.plans}
     dominates = dominated_pairs(cards)
     strong, _ = numbers_roles(matching_pairs(cards))
@@ -229,9 +235,7 @@ def _lone_pairs(
     """(earlier, later, whether the earlier matches or beats the later, the values in
     words) for each pair out of wake-up order with each other alone whose earlier card is
     above its target."""
-    plan = target_frame[target_frame["family"] == "plan"]
-    metric_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
-    status = dict(zip(plan["card"], plan["status"], strict=True))
+    plan, metric_of, status = plan_rows(target_frame)
     wake_of = {p.id: p.wake for p in cards.plans}
     dominates = dominated_pairs(cards)
     pairs = broken_pairs(metric_of, wake_of, margin, half_widths(plan), dominates)
@@ -255,8 +259,7 @@ def _lone_pairs(
 def by_numbers_notes(target_frame: pd.DataFrame, cards: CardSet, margin: float) -> list[str]:
     """Why each card ``above_by_numbers`` is above its target while its CI may reach
     into the band: the later cards it matches or beats and is worth more than."""
-    plan = target_frame[target_frame["family"] == "plan"]
-    value_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
+    _, value_of, _ = plan_rows(target_frame)
     dominates = dominated_pairs(cards)
     pairs = by_numbers_pairs(target_frame, cards, margin)
     notes = []
@@ -279,9 +282,7 @@ def unnamed_pair_notes(target_frame: pd.DataFrame, cards: CardSet) -> list[str]:
     neither is named (the earlier above its target, the later below): the numbers say
     one of the two is out of line (``numbers_roles`` may say which), and restricted play
     does not. P7 cut to diagonal, 2, 2 was matched by P5 and nothing was said."""
-    plan = target_frame[target_frame["family"] == "plan"]
-    status = dict(zip(plan["card"], plan["status"], strict=True))
-    value_of = dict(zip(plan["card"], plan["value"].to_numpy(dtype=float), strict=True))
+    plan, value_of, status = plan_rows(target_frame)
     highs = plan["target_high"] if "target_high" in plan else pd.Series(math.nan, plan.index)
     high_of = dict(zip(plan["card"], highs.to_numpy(dtype=float), strict=True))
     worth = {  # (a card judged again on fresh deals gives its value there)
