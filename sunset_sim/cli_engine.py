@@ -51,7 +51,13 @@ def warmup_command(strategy_texts: tuple[str, ...]) -> None:
         reference = reference_missing(specs)
         _compile_for_reference(specs, reference)
     except StrategyError as error:
-        raise CliError(f"--strategy: {error}") from None
+        if strategy_texts:
+            raise CliError(f"--strategy: {error}") from None
+        # (no --strategy given: it had said "--strategy:" all the same)
+        raise CliError(
+            f"{error} (warmup compiles every strategy it knows; --strategy NAME compiles "
+            "only those named)"
+        ) from None
     names = ", ".join(dict.fromkeys(spec.name for spec in specs))  # each strategy once
     if todo or reference:
         done = todo + [f"{name} (reference engine)" for name in reference]

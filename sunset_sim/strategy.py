@@ -138,6 +138,10 @@ def _parameter_problem(p: object) -> str | None:
             return f"parameter {shown}: {what} {short_number(repr(value))} is not a number"
         if not np.isfinite(float(value)):
             return f"parameter {shown}: {what} {value} is not a finite number"
+    if not isinstance(p.help, str):  # (printed by `strategies`; a 7 there was taken)
+        return f"parameter {shown}: help {short_number(repr(p.help))} is not a text"
+    if not isinstance(p.integer, bool | np.bool_):  # ("yes" read as true)
+        return f"parameter {shown}: integer {short_number(repr(p.integer))} is not True or False"
     if p.integer and p.default != round(p.default):
         return f"parameter {shown}: default {p.default:g} of a count is not a whole number"
     if p.integer and np.ceil(p.low) > p.high:

@@ -143,6 +143,9 @@ def test_a_players_params_cannot_be_changed_after_the_check():
         ((Parameter("x", None, 0, 2),), "default None is not a number"),
         (("x",), "parameters holds 'x', not a Parameter"),
         (None, "parameters must be a tuple of Parameter, got NoneType"),
+        # (a tester's: each was accepted)
+        ((Parameter("x", 1, 0, 2, help=7),), "parameter 'x': help 7 is not a text"),
+        ((Parameter("x", 1, 0, 2, integer="yes"),), "integer 'yes' is not True or False"),
     ],
 )
 def test_a_declaration_the_docstring_refuses_is_refused(parameters, needle):

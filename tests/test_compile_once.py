@@ -598,3 +598,20 @@ def test_cache_info_does_not_list_a_plain_python_strategy_to_compile(monkeypatch
     plain = StrategySpec("plain-probe", "not jitted", lambda *args: 0)
     monkeypatch.setitem(strategy_module._REGISTRY, "plain-probe", plain)
     assert "plain-probe" not in ok(cli("cache", "info"))
+
+
+def test_warmup_of_every_strategy_does_not_blame_an_option_not_given(monkeypatch):
+    """`warmup` with no --strategy stopped at a plug-in that cannot compile with
+    "error: --strategy: ..." although no --strategy was given."""
+    from conftest import cli, fails
+
+    from sunset_sim import strategy as strategy_module
+    from sunset_sim.strategy import StrategySpec
+
+    strategy_module.registry()  # (filled first: it scans only when empty)
+    plain = StrategySpec("plain-probe", "not jitted", lambda *args: 0)
+    monkeypatch.setitem(strategy_module._REGISTRY, "plain-probe", plain)
+    result = cli("warmup")
+    fails(result, "plain-probe")
+    assert "--strategy:" not in result.stderr
+    assert "warmup compiles every strategy it knows; --strategy NAME compiles" in result.stderr

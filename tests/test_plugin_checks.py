@@ -365,6 +365,7 @@ FAILING_PLUGIN = textwrap.dedent(
 
 
     STRATEGY = StrategySpec(name="{name}", description="answers badly", decide=decide)
+    COUNTS = __import__("collections").Counter()  # no numba type
     """
 )
 
@@ -377,6 +378,13 @@ FAILING_PLUGIN = textwrap.dedent(
         ("str", "'a'", "simulate", "must return an integer option index, not unicode_type"),
         ("str", "'a'", "play", "returned str 'a': decide must return an integer index"),
         ("helper", "helper(n_options)", "simulate", "decorate helpers with @jit"),
+        # the fast engine's inlining said "NameError: name 'COUNTS' is not defined", and no
+        # line: now numba's own words, with the line, as the reference engine gives them
+        ("helper", "helper(n_options)", "simulate", "line 12): "),
+        ("helper", "helper(n_options)", "simulate", "Untyped global name 'helper'"),
+        ("global", "COUNTS[kind]", "simulate", "line 12): "),
+        ("global", "COUNTS[kind]", "simulate", "Untyped global name 'COUNTS'"),
+        ("global", "COUNTS[kind]", "play", "Untyped global name 'COUNTS'"),
         ("helper", "helper(n_options)", "play", "decorate helpers with @jit"),
         # a tester's: numba's line ended at "found for signature:", with the helper hint
         ("tables", "0 if tables[0].shape[0] > 0 else 1", "simulate", "never by index"),

@@ -396,6 +396,26 @@ def test_a_helper_edited_while_the_process_runs_changes_the_digest(tmp_path):
     assert digest("return n - 2") != first
 
 
+def test_a_default_argument_read_at_import_is_in_the_digest(tmp_path):
+    """A helper's default set at import from a data file (``last=_cfg["last"]``) compiles
+    in as a constant: after the file was edited, the cached code, and the old results,
+    were loaded with no compile (a global constant from the same file was followed)."""
+    text = (
+        "import json\nfrom pathlib import Path\nfrom sunset_sim.engine.jit import jit\n\n"
+        "LAST = json.loads((Path(__file__).parent / 'cfg.json').read_text())['last']\n\n"
+        "@jit\ndef pick(n_options, last=LAST, *, first=LAST):\n"
+        "    return n_options - 1 if last == 1 else first\n\n"
+        "@jit\ndef decide(kind, obs, options, n_options, params, rng, tables):\n"
+        "    return pick(n_options)\n"
+    )
+    (tmp_path / "default_arg_mod.py").write_text(text, encoding="utf-8")
+    digests = []
+    for last in (0, 1, 0):
+        (tmp_path / "cfg.json").write_text(f'{{"last": {last}}}', encoding="utf-8")
+        digests.append(_digest_of(tmp_path, "default_arg_mod"))
+    assert digests[0] != digests[1] and digests[0] == digests[2]
+
+
 def test_a_function_given_a_freed_functions_id_gets_its_own_digest():
     """Digests were kept by id(function): a new function that CPython placed where a
     freed one had been took the freed one's digest (and so its compiled code). The new

@@ -134,6 +134,10 @@ def compile_adapter(spec: StrategySpec):
     try:
         return decisions.adapter_for(spec.decide)
     except Exception as error:  # (numba's, or its own slip on a plug-in: not_compilable)
+        if "NameError" in str(error) and plugin_file(spec):  # (inlining's words for an
+            called = decisions.typing_error(spec.decide)  # untyped global: numba's own)
+            if isinstance(called, numba.core.errors.NumbaError):
+                error = called
         failure = not_compilable(spec, error)
         if failure is error:
             raise

@@ -402,6 +402,29 @@ def _closure_tag(py_func, depth: int = 0) -> str:
     return "_c" + hashlib.sha256("\n".join(shown).encode()).hexdigest()[:12]
 
 
+def typing_error(decide) -> Exception | None:
+    """What numba says of ``decide`` called, not inlined, as its adapter calls it: the
+    error, or None where that compiles. Inlined, a global numba cannot type (a
+    ``collections.Counter``) came out as "NameError: name 'COUNTS' is not defined", with
+    no line; called, it is numba's own "Untyped global name 'COUNTS' ..." and its line.
+    Compiled in memory only, and only once the adapter has failed."""
+    if numba.config.DISABLE_JIT or not hasattr(decide, "py_func"):
+        return None
+    context_of = context_type()
+
+    def called(kind, n_options, seat, context):
+        obs, options, params, streams, tables = load_context(context, context_of)
+        return option_index(
+            decide(kind, obs, options, n_options, params[seat], streams[seat], tables)
+        )
+
+    try:
+        numba.njit(nogil=True, error_model="numpy")(called).compile(ADAPTER_SIGNATURE)
+    except Exception as error:  # (what it is, the caller decides)
+        return error
+    return None
+
+
 def adapter_for(decide):
     """The compiled adapter of one strategy's ``decide`` (compiled, or loaded from the
     cache, on first use)."""
@@ -455,6 +478,7 @@ def faulted_strategy(functions: np.ndarray | list) -> int:
 __all__ = [
     "adapter_dispatcher",
     "adapter_for",
+    "typing_error",
     "address_of",
     "call_strategy",
     "context_type",

@@ -266,9 +266,9 @@ def dependency_files(function: object) -> tuple[list[str], list[tuple[str, bytes
     """The source files ``function`` compiles from and the constants it reads.
 
     Follows global names (and ``module.attribute`` names) to jitted functions,
-    intrinsics and plain functions, and closure cells, skipping numba, numpy and
-    llvmlite (their versions are hashed instead); then, for a user's module, the modules
-    it imports from its own folder (``home_imports.imported_from_home``)."""
+    intrinsics and plain functions, closure cells and default arguments, skipping numba,
+    numpy and llvmlite (their versions are hashed instead); then, for a user's module,
+    the modules it imports from its own folder (``home_imports.imported_from_home``)."""
     files: set[str] = set()
     constants: dict[str, bytes] = {}
     seen: set[int] = set()
@@ -282,6 +282,18 @@ def dependency_files(function: object) -> tuple[list[str], list[tuple[str, bytes
         files.add(code.co_filename)
         where = f"{py_func.__module__}.{py_func.__qualname__}"
         constants[f"{where}:code"] = hashlib.sha256(_code_bytes(code)).digest()
+        # default argument values compile in as constants: one read from a data file
+        # at import, then edited, kept the old code, and results, with no compile
+        defaults = list(enumerate(py_func.__defaults__ or ()))
+        defaults += sorted((py_func.__kwdefaults__ or {}).items())
+        for key, default in defaults:
+            inner = _python_function(default)
+            if inner is not None:
+                stack.append(inner)
+                continue
+            constant = _constant_bytes(default)
+            if constant is not None:
+                constants[f"{where}:default:{key}"] = constant
         names = _code_names(code)
         modules: set[int] = set()
         values = [(name, py_func.__globals__.get(name)) for name in names]
