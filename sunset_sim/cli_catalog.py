@@ -31,12 +31,13 @@ def cards_command(
 ) -> None:
     """Summarise a card set, or list every problem in it (exit code 2), including too few
     cards to play it (at 2 to 4 players over six days, or --rule days=N; a note names the
-    player counts that cannot, when others can).
+    player counts that cannot, when others can). Notes also name a feature type on no
+    landscape and a daily goal no turn can meet (more steps than any hike, say).
 
     --format csv prints one table (--table NAME, default commissions); --format json one
     object with the set's name, hash and every table."""
     from sunset_sim.cards.loader import check_playable
-    from sunset_sim.cards.summary import format_summary, summary_tables
+    from sunset_sim.cards.summary import format_summary, goals_never_met, summary_tables
     from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
 
     try:
@@ -60,6 +61,8 @@ def cards_command(
         if not any(landscape.features[index] for landscape in cards.landscapes):
             note = f"note: {cards.path}: features: {feature!r} is on no landscape"
             click.echo(one_line(f"{note} (no painting can show it)"), err=True)
+    for never in goals_never_met(cards, days):  # a typo'd count, or a kind no plan allows
+        click.echo(one_line(f"note: {cards.path}: goal {never}"), err=True)
     if table_format == "table" and table_name is None:
         click.echo(format_summary(cards))
         return

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import sys
 
 import pandas as pd
@@ -28,55 +27,6 @@ SEAT_COLUMNS += ["painted_0"]
 
 
 # ---------------------------------------------------------------- cards and strategies
-
-
-def test_cards_summarises_the_default_set():
-    out = ok(cli("cards"))
-    assert "sunset-default-reconstructed" in out
-    assert "60 landscapes, 30 commissions, 7 goals, 8 plans" in out
-
-
-def test_cards_lists_every_problem(bad_cards):
-    result = cli("cards", "--cards", bad_cards)
-    assert result.exit_code == 2 and "Traceback" not in result.output
-    assert result.stdout == ""
-    problems = result.stderr.splitlines()
-    assert len(problems) == 2, problems
-    assert all(line.startswith(f"error: {bad_cards}: ") for line in problems)  # as elsewhere
-    assert "unknown feature 'mountian'" in problems[0]
-    assert "fame: must not be negative, got -3" in problems[1]
-    process = run_process("cards", "--cards", bad_cards)
-    assert process.returncode == 2 and process.stderr.splitlines() == problems
-
-
-@pytest.mark.parametrize(
-    ("keep", "exit_code", "needle"),
-    [
-        ({"plans": 7}, 2, "plans: 7 cards, a game needs at least 8"),
-        ({"commissions": 3}, 2, "commissions: 3 cards, a game needs at least 4"),
-        ({"commissions": 5}, 0, "note: not playable by 4 players: "),
-    ],
-)
-def test_cards_checks_the_set_can_be_played(tmp_path, keep, exit_code, needle):
-    """A set that parses but that every game command refuses (too few cards for any
-    player count, six days) is listed as a problem, exit code 2; one too small for some
-    player counts is summarised with a note naming them."""
-    import dataclasses
-
-    from sunset_sim.cards.edit import dump_cards
-    from sunset_sim.cards.loader import load_cards
-
-    cards = load_cards()
-    field, count = next(iter(keep.items()))
-    path = tmp_path / "small.toml"
-    small = dataclasses.replace(cards, **{field: getattr(cards, field)[:count]})
-    path.write_text(dump_cards(small), encoding="utf-8")
-    result = cli("cards", "--cards", path)
-    assert result.exit_code == exit_code, result.output
-    assert "Traceback" not in result.output
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and needle in lines[0], lines
-    assert (result.stdout == "") == (exit_code == 2)
 
 
 @pytest.mark.parametrize("option", ["--rule", "--a-rule", "--b-rule"])
@@ -108,7 +58,6 @@ def test_an_option_of_one_value_given_twice_is_refused(args):
 def test_a_compare_base_neither_variant_plays_is_refused(tmp_path):
     """--cards beside --a-cards and --b-cards was never even opened (a missing file ran,
     exit 0); a --rule key both variants set was played by neither."""
-    from sunset_sim.cards.loader import default_cards_text
 
     own = tmp_path / "mine.toml"
     own.write_text(default_cards_text(), "utf-8")
@@ -187,43 +136,6 @@ def test_too_many_days_for_the_plan_deck_names_the_rule(args, prefix):
     assert line.startswith(prefix), line
     assert "<default> has 8 plan cards, enough for at most 6 days" in line
     assert "--cards" not in line
-
-
-def test_cards_notes_a_feature_type_on_no_landscape(tmp_path):
-    """A sixth feature type no landscape shows (a typo, or one forgotten) is summarised
-    with a note naming it; the set is still valid."""
-    text = default_cards_text().replace('"sun"]', '"sun", "moon"]', 1)
-    assert '"moon"' in text
-    path = tmp_path / "moon.toml"
-    path.write_text(text, encoding="utf-8")
-    result = cli("cards", "--cards", path)
-    ok(result)
-    assert result.stderr.splitlines() == [
-        f"note: {path}: features: 'moon' is on no landscape (no painting can show it)"
-    ]
-    assert cli("cards").stderr == ""
-
-
-def test_cards_checks_a_set_for_the_days_it_is_played(tmp_path):
-    """A 6-plan-card set made for 4-day games (study and compare take it with --rule
-    days=4) could not be checked: `cards` had no --rule and refused it for six days."""
-    text = re.sub(
-        r'\[\[plan\]\]\nid = "P[78]".*?(?=\n\[\[|\Z)', "", default_cards_text(), flags=re.S
-    )
-    path = tmp_path / "six-plans.toml"
-    path.write_text(text, encoding="utf-8")
-    line = fails(cli("cards", "--cards", path))
-    assert line.endswith(
-        "plans: 6 cards, a game needs at least 8 (a plan deck of days+2 for 6 days)"
-    )
-    ok(cli("cards", "--cards", path, "--rule", "days=4"))
-    assert "for 6 days" in fails(cli("cards", "--cards", path, "--rule", "days=6"))
-
-
-def test_cards_of_a_missing_file(tmp_path):
-    result = cli("cards", "--cards", tmp_path / "none.toml")
-    assert result.exit_code == 2 and "file not found" in result.stderr
-    assert len(result.stderr.splitlines()) == 1
 
 
 @pytest.mark.parametrize("command", ["play", "simulate"])

@@ -12,7 +12,18 @@ from sunset_sim.cards.difficulty import FAME_PER_BIT, commission_difficulty, mod
 from sunset_sim.cards.fields import format_frame
 from sunset_sim.cards.loader import DEFAULT_FILE, DEFAULT_PATH_LABEL
 from sunset_sim.cards.model import CardSet
-from sunset_sim.enums import DIRCLASS_NAMES, GOAL_KIND_NAMES, GOAL_KINDS_WITH_COUNT, GOAL_MOVED
+from sunset_sim.enums import (
+    DIRCLASS_NAMES,
+    DIRECTION_CLASS,
+    GOAL_HOLDS,
+    GOAL_KIND_NAMES,
+    GOAL_KINDS_WITH_COUNT,
+    GOAL_MOVED,
+    GOAL_PAINTED,
+    GOAL_SOLD,
+    GOAL_STEPS,
+    GRID_SIZE,
+)
 
 
 def commission_table(cards: CardSet) -> pd.DataFrame:
@@ -90,6 +101,37 @@ def goal_param_text(kind: int, param: int) -> str:
     if kind in GOAL_KINDS_WITH_COUNT:
         return f"n={param}"
     return ""
+
+
+def goals_never_met(cards: CardSet, days: int) -> list[str]:
+    """Why each daily goal no turn can meet with this set's plan cards (R-GOAL-3): the
+    loader refuses a commission no landscape can complete, and a goal asking for 6 steps
+    of hikes that reach 4 at most was taken in silence (a note: a set may mean it)."""
+    if not cards.plans:
+        return []
+    longest = min(max(plan.hike for plan in cards.plans), GRID_SIZE - 1)  # R-HIKE-3
+    # a turn paints at most its plan's paint number of its path's cells (R-PAINT-1)
+    most_painted = max(min(plan.paint, 1 + min(plan.hike, GRID_SIZE - 1)) for plan in cards.plans)
+    classes = {
+        DIRECTION_CLASS[d] for plan in cards.plans for d in range(8) if plan.direction_mask >> d & 1
+    }
+    found = []
+    for goal in cards.goals:
+        what = f"{GOAL_KIND_NAMES[goal.kind]} {goal_param_text(goal.kind, goal.param)}"
+        if goal.kind == GOAL_STEPS and goal.param > longest:
+            why = f"no hike is longer than {longest} steps"
+        elif goal.kind == GOAL_PAINTED and goal.param > most_painted:
+            why = f"no turn paints more than {most_painted} cards"
+        elif goal.kind == GOAL_HOLDS and goal.param > days * most_painted:
+            why = f"no player holds more than {days * most_painted} paintings in {days} days"
+        elif goal.kind == GOAL_SOLD and goal.param > len(cards.commissions):
+            why = f"the set has {len(cards.commissions)} commissions"
+        elif goal.kind == GOAL_MOVED and goal.param not in classes:
+            why = f"no plan card hikes {DIRCLASS_NAMES[goal.param]}ly"
+        else:
+            continue
+        found.append(f"{goal.id} ({what}) can never be met: {why}")
+    return found
 
 
 def _shown_path(path: str) -> str:
