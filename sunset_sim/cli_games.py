@@ -70,7 +70,9 @@ def play_command(
             "--record: '-' is not a file (the log is on stdout); give the record a file name"
         )
     if record_path is not None:
-        check_output(record_path, force, {"--cards": cards_path, **params_inputs(strategy_texts)})
+        check_output(
+            record_path, force, {"--cards": cards_path, **params_inputs(strategy_texts)}, "--record"
+        )
     heading = game_heading(cards.name, cards.content_hash, rules.to_dict(), seed, game_index)
     log = GameLog([p.name for p in seats], heading)
     result = play_reference(cards, seats, seed, game_index, rules, on_event=log.on_event)

@@ -25,10 +25,13 @@ def check_replaceable(path: Path, force: bool) -> None:
         raise CliError(f"{path}: exists and is not a regular file; choose another name")
 
 
-def check_output(path: Path, force: bool, inputs: dict[str, Path | None] | None = None) -> None:
+def check_output(
+    path: Path, force: bool, inputs: dict[str, Path | None] | None = None, option: str = "--out"
+) -> None:
     """Refuse to overwrite without --force, or ever to overwrite one of the command's
     ``inputs`` (option: path; ``play --cards m.toml --record m.toml --force`` replaced the
-    card set with the record), and fail early if the folder cannot be written."""
+    card set with the record), and fail early if the folder cannot be written.
+    ``option``: the one that names ``path``, for the messages."""
     check_not_input(path, inputs)
     check_replaceable(path, force)
     folder = path.parent if str(path.parent) else Path(".")
@@ -36,7 +39,7 @@ def check_output(path: Path, force: bool, inputs: dict[str, Path | None] | None 
         raise CliError(f"{path}: folder {folder} {_not_a_folder(folder)}")
     if not os.access(folder, os.W_OK):
         raise CliError(f"{path}: folder {folder} is not writable")
-    hold_output_lock(path)
+    hold_output_lock(path, option)
     if not force:
         keep_what_appears(path)
     on_interrupt(f"{path} left as it was" if path.exists() else f"nothing written to {path}")
@@ -106,7 +109,7 @@ def keep_what_appears(path: Path) -> None:
         context.call_on_close(lambda: NO_CLOBBER.difference_update(targets))
 
 
-def hold_output_lock(path: Path) -> None:
+def hold_output_lock(path: Path, option: str = "--out") -> None:
     """Hold ``.NAME.writing`` beside an output file or folder until the command ends, so a
     second run writing the same output fails at its start, in one line, instead of both
     reporting success over a mix of their files (flock: released if the process dies)."""
@@ -133,7 +136,7 @@ def hold_output_lock(path: Path) -> None:
         handle.close()
         raise CliError(
             f"{path}: another sunset-sim run is writing this output now; wait for it or "
-            "choose another --out"
+            f"choose another {option}"
         ) from None
 
     def release() -> None:

@@ -106,7 +106,6 @@ def sweep_command(
         PLOT_SUFFIXES,
         parse_param_sweep,
         parse_rule_sweep,
-        plot_sweep,
         sweep,
         sweep_games,
     )
@@ -161,7 +160,9 @@ def sweep_command(
     if plot_path is not None:
         if plot_path.suffix.lower() not in PLOT_SUFFIXES:
             raise CliError(f"--plot: {plot_path} must end in .png, .svg or .pdf")
-        check_output(plot_path, force, {"--cards": cards_path, **params_inputs(strategy_texts)})
+        check_output(
+            plot_path, force, {"--cards": cards_path, **params_inputs(strategy_texts)}, "--plot"
+        )
     compile_engine(entrants)
     with (
         open_cli_backend(backend, jobs, scheduler) as runner,
@@ -216,14 +217,32 @@ def sweep_command(
             for key, title, part in tables
         ]
     meta = {"swept": swept, "deals": games, "players": players}
-    print_tables(tables, table_format, table_name, meta)
-    if table_format == "table":
-        click.echo(
-            f"\n{games} deals per value (same seeds), every rotation of the table, {players} "
-            "players, 95% CIs; results between bots: they describe these strategies, not "
-            "human play"
-        )
+    try:
+        print_tables(tables, table_format, table_name, meta)
+        if table_format == "table":
+            click.echo(
+                f"\n{games} deals per value (same seeds), every rotation of the table, "
+                f"{players} players, 95% CIs; results between bots: they describe these "
+                "strategies, not human play"
+            )
+    except BrokenPipeError:  # (`| head`: the plot needs no stdout, and was lost with it)
+        if plot_path is not None:
+            _write_plot(frame, plot_path, on_interrupt, said=False)
+        raise
     if plot_path is not None:  # after the tables: a full disk then loses the plot alone
+        _write_plot(frame, plot_path, on_interrupt)
+
+
+def _write_plot(frame, plot_path, on_interrupt, said: bool = True) -> None:
+    """The sweep's plot, whole; said on stderr unless the command is ending on a closed
+    pipe (its own note then says it stopped)."""
+    from sunset_sim.analysis.sweep import plot_sweep
+    from sunset_sim.validation import InputError
+
+    try:
         plot_sweep(frame, plot_path)
-        on_interrupt(f"{plot_path} written in full")
+    except InputError as error:  # (its folder gone during the games: the API's "path:")
+        raise CliError(f"--plot: {str(error).removeprefix('path: ')}") from None
+    on_interrupt(f"{plot_path} written in full")
+    if said:
         cli_notes.say(f"plot written to {plot_path}")

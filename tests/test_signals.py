@@ -220,3 +220,25 @@ def test_a_signal_while_the_command_line_loads_is_one_line(number):
     assert done.returncode == 128 + getattr(signal, number), done.stderr[-2000:]
     assert done.stderr == "interrupted; no output written\n"
     assert done.stdout == ""
+
+
+def test_a_sweep_whose_reader_is_gone_still_writes_its_plot(tmp_path):
+    """A tester's: `sweep ... --plot bp.png | head -1` stopped at the closed pipe (141, as
+    it should) and never wrote bp.png, which needs no standard output; the note did not
+    say so. The plot is now written whole before the run stops."""
+    import shlex
+    import subprocess
+
+    from conftest import console_script
+
+    plot = tmp_path / "bp.png"
+    gone = subprocess.run(
+        ["bash", "-c", f"{shlex.join(console_script())} sweep --rule-values days=4,5 -n 10 "
+         f"--players 2 --jobs 1 -q --plot {shlex.quote(str(plot))} | true; "
+         "echo ${PIPESTATUS[0]}"],
+        capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert gone.stdout.split() == ["141"], (gone.stdout, gone.stderr)
+    assert "standard output was closed by its reader" in gone.stderr
+    assert plot.read_bytes().startswith(b"\x89PNG"), gone.stderr
+    assert not list(tmp_path.glob(".*"))  # (no lock or part file left)

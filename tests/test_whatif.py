@@ -13,6 +13,8 @@ from conftest import cli, fails, ok
 
 import sunset_sim
 from sunset_sim import validation
+from sunset_sim.analysis import sweep as sweep_module
+from sunset_sim.analysis import whatif as whatif_module
 from sunset_sim.analysis.sweep import sweep
 from sunset_sim.analysis.whatif import (
     COMPARE_COLUMNS,
@@ -431,3 +433,92 @@ def test_a_compare_larger_than_free_memory_is_refused_before_its_games(monkeypat
         sunset_sim.compare(["greedy", "random"], players=2, games=1000, rules_b={"days": 4})
     monkeypatch.setattr(validation, "free_memory", lambda: None)  # (unknown: played)
     assert len(sunset_sim.compare(["greedy", "random"], players=2, games=20, rules_b={"days": 4}))
+
+
+class _Played(Exception):
+    """Raised by a stand-in for the games: the run got past its checks."""
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"rule": "days=4,5"}, {"param": "balanced:deny=0,1"}], ids=["rule", "param"]
+)
+def test_a_sweep_larger_than_free_memory_is_refused_before_its_games(monkeypatch, kwargs):
+    """A tester's: `sweep -n 300000000` was taken (compare refuses it) and played on,
+    its per-deal sums 27 GiB a value against 22.6 GiB free, toward the kill hours on.
+    One value's sums, its strategies counted, now go against the free memory first."""
+
+    def games(*args, **kwargs):
+        raise _Played
+
+    monkeypatch.setattr(sweep_module, "_play", games)
+    field = {"strategies": ["greedy", "random"], "players": 2, "games": 1000, **kwargs}
+    monkeypatch.setattr(validation, "free_memory", lambda: 100_000)  # bytes
+    with pytest.raises(sunset_sim.InputError, match="1,000 deals need about .* GiB for each value"):
+        sunset_sim.sweep(**field)
+    # compare's sums for one variant: 8 bytes a deal for each seat, game metric and
+    # strategy label (2 seats; greedy and random, and the swept balanced)
+    labels = {"rule": 2, "param": 3}[next(iter(kwargs))]
+    need = (
+        1000 * 8 * (2 + len(whatif_module.GAME_METRICS) + len(whatif_module.PER_STRATEGY) * labels)
+    )
+    monkeypatch.setattr(validation, "free_memory", lambda: need)
+    with pytest.raises(_Played):
+        sunset_sim.sweep(**field)
+    monkeypatch.setattr(validation, "free_memory", lambda: need - 1)
+    with pytest.raises(sunset_sim.InputError, match="not enough memory"):
+        sunset_sim.sweep(**field)
+
+
+def test_sweep_messages_about_its_plot_name_plot(tmp_path, monkeypatch):
+    """A tester's: a plot another run was writing said "choose another --out", and a plot
+    folder removed during the games "path: sub is not a folder that exists" (the Python
+    argument's name); sweep has neither: its option is --plot."""
+    import fcntl
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    base = ["sweep", "--rule-values", "days=4,5", "-n", "5", "--players", "2", "--jobs", "1"]
+    with open(tmp_path / ".held.png.writing", "w") as lock:  # (another run writing it)
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fails(
+            cli(*base, "--plot", "held.png"), "held.png: another sunset-sim run", "another --plot"
+        )
+    (tmp_path / "sub").mkdir()
+    real = sweep_module.sweep
+
+    def folder_gone(*args, **kwargs):
+        frame = real(*args, **kwargs)
+        shutil.rmtree(tmp_path / "sub")  # (with the lock file beside the plot)
+        return frame
+
+    monkeypatch.setattr(sweep_module, "sweep", folder_gone)
+    line = fails(cli(*base, "-q", "--plot", "sub/p.png"))
+    assert line == "error: --plot: sub is not a folder that exists", line
+
+
+def test_a_rate_at_one_end_on_both_sides_has_no_zero_width_difference():
+    """A tester's: days=6 against days=4 printed early_end_rate "0.0000 (0.0000 to
+    0.0000)": 0 of N against 0 of N, the paired t with no spread to go on, as if the
+    difference were known. It now reaches as far as each side's Wilson interval over the
+    deals allows; an A/A check keeps 0 to 0 (the same games), and a mean (fame) is left
+    to the t interval."""
+    from sunset_sim.analysis.whatif import rate_floor_bounds
+
+    zeros = np.zeros(50)
+    low, high = rate_floor_bounds(zeros, zeros, 0.0, 0.0)
+    wilson_high = 1.959963984540054**2 / (50 + 1.959963984540054**2)  # 0 of 50
+    assert (low, high) == pytest.approx((-wilson_high, wilson_high))
+    assert rate_floor_bounds(zeros + 1, zeros + 1, 0.0, 0.0) == pytest.approx(
+        (-wilson_high, wilson_high)
+    )
+    assert rate_floor_bounds(zeros, zeros + 1, 1.0, 1.0) == (1.0, 1.0)  # not both at one end
+    spread = np.r_[np.zeros(49), 1.0]
+    assert rate_floor_bounds(spread, spread, -0.01, 0.02) == (-0.01, 0.02)
+    frame = compare(["greedy", "random"], players=2, games=30, rules_b={"days": 4})
+    early = _row(frame, "game", "all games", "early_end_rate")
+    assert early["a"] == early["b"] == early["diff"] == 0.0
+    assert early["diff_ci_low"] < 0 < early["diff_ci_high"] and early["p_value"] == 1
+    with pytest.warns(SameVariantWarning):
+        same = compare(["greedy", "random"], players=2, games=30, rules_b={"days": 6})
+    early = _row(same, "game", "all games", "early_end_rate")
+    assert early["diff_ci_low"] == early["diff_ci_high"] == 0.0

@@ -27,6 +27,7 @@ from sunset_sim.analysis.whatif import (
     CardsLike,
     RulesLike,
     StrategyLike,
+    _check_memory,
     _check_sizes,
     _Deals,
     _play,
@@ -256,6 +257,10 @@ def sweep(
         if key in _rule_keys_given(rules):  # (as the command line's --rule)
             raise validation.InputError(f"rules: {key} is the option swept by rule")
         total = sweep_games(entrants, players, games, rule_values=len(options))
+    # (a value's sums at a time; a sweep too big had played on for hours toward the kill)
+    swept = (name, key, numbers[0]) if param is not None else None
+    labels = len({p.name for table in sweep_tables(entrants, players, swept) for p in table})
+    _check_memory(games, players, labels, held=1, what="each value's")
     with (
         using_backend(backend, jobs, scheduler) as runner,
         progress_bar(progress, total) as on_games,

@@ -37,6 +37,7 @@ from sunset_sim.analysis.stats import (
     MIN_VERDICT_DEALS,
     Z95,
     balance,
+    proportion_ci,
     rate_difference_bounds,
     seat_gaps,
     t_mean_ci,
@@ -203,16 +204,19 @@ class _Deals:
         return list(self.seats)
 
 
-def _check_memory(games: int, players: int, labels: int) -> None:
-    """Refuse, before any game, a run whose per-deal sums (both variants' ``_Deals``) need
-    more memory than this machine has free: B's were taken only after A's games, so 60
-    million deals of four strategies played A for an hour, then asked for 13 GB more."""
-    need = 2 * games * 8 * (players + len(GAME_METRICS) + len(PER_STRATEGY) * labels)
+def _check_memory(
+    games: int, players: int, labels: int, held: int = 2, what: str = "the two variants'"
+) -> None:
+    """Refuse, before any game, a run whose per-deal sums (``held`` ``_Deals`` at once:
+    compare's two variants, sweep's one value) need more memory than this machine has
+    free: B's were taken only after A's games, so 60 million deals of four strategies
+    played A for an hour, then asked for 13 GB more."""
+    need = held * games * 8 * (players + len(GAME_METRICS) + len(PER_STRATEGY) * labels)
     free = validation.free_memory()
     if free is not None and need > free:
         raise validation.InputError(
             f"games: not enough memory for this run: {games:,} deals need about "
-            f"{need / 2**30:.1f} GiB for the two variants' per-deal sums, more than the "
+            f"{need / 2**30:.1f} GiB for {what} per-deal sums, more than the "
             f"{free / 2**30:.1f} GiB free here; use fewer --games"
         )
 
@@ -288,6 +292,23 @@ def paired_diff(a_values, b_values, z: float = Z95) -> tuple[float, float, float
     a = np.asarray(a_values, dtype=np.float64).ravel()
     b = np.asarray(b_values, dtype=np.float64).ravel()
     return t_mean_ci(b - a, z)
+
+
+def rate_floor_bounds(values_a, values_b, lo: float, hi: float) -> tuple[float, float]:
+    """A rate difference's interval where both variants sit at one end on every deal (0
+    wins of N against 0 of N): the paired t had no spread to go on and said "0 (0 to 0)",
+    as if the difference were known. There, B - A is held to what each side's Wilson
+    interval over the deals allows (a deal counted as one game: wide, never narrow)."""
+    a = np.asarray(values_a, dtype=np.float64).ravel()
+    b = np.asarray(values_b, dtype=np.float64).ravel()
+    if a.size == 0 or b.size == 0:
+        return lo, hi
+    for end in (0.0, 1.0):
+        if (a == end).all() and (b == end).all():
+            _, low, high = proportion_ci(0.0 if end == 0.0 else a.size, a.size)
+            reach = float(high if end == 0.0 else 1.0 - low)
+            return -reach, reach
+    return lo, hi
 
 
 def paired_balance_diff(
@@ -435,7 +456,8 @@ def compare(
     variant_b = resolve_rules(rules_b, base_rules, "rules_b")
     entrants = validation.check_strategies(("greedy",) if strategies is None else strategies)
     check_distinct(entrants)
-    if variant_a == variant_b and same_cards(set_a, set_b):
+    identical = variant_a == variant_b and same_cards(set_a, set_b)
+    if identical:
         warnings.warn(SAME_VARIANT, SameVariantWarning, stacklevel=2)
     tables = seatings(entrants, players)
     _check_memory(games, players, len({p.name for table in tables for p in table}))
@@ -448,7 +470,7 @@ def compare(
             _play(tables, players, games, seed, set_, rules_, jobs, chunk_size, told, 0, runner)
             for set_, rules_ in ((set_a, variant_a), (set_b, variant_b))
         ]
-    frame = compare_deals(*played, alpha=alpha)
+    frame = compare_deals(*played, alpha=alpha, identical=identical)
     frame.attrs.update(
         a=describe_variant(set_a, variant_a),
         b=describe_variant(set_b, variant_b),
@@ -463,11 +485,17 @@ def compare(
     return frame
 
 
-def compare_deals(a: _Deals, b: _Deals, alpha: float = 0.05) -> pd.DataFrame:
+def compare_deals(
+    a: _Deals, b: _Deals, alpha: float = 0.05, identical: bool = False
+) -> pd.DataFrame:
+    """The compare frame from both variants' per-deal sums; ``identical``: an A/A check
+    (the same games: every difference known to be 0, its interval too)."""
     rows = []
 
     def row(section: str, item: str, metric: str, values_a, values_b) -> None:
         diff, lo, hi, p = paired_diff(values_a, values_b)
+        if metric in SHARE_METRICS and not identical:
+            lo, hi = rate_floor_bounds(values_a, values_b, lo, hi)
         rows.append(
             [
                 section,
