@@ -72,3 +72,32 @@ def test_a_suggestion_whose_interval_reaches_outside_says_so_in_its_line():
     assert suggestion_text(row).endswith(
         "(after: 0.19 to 0.36, n = 800 fresh deals; target 0.06 to 0.37)"
     )
+
+
+def test_no_figure_in_the_studys_lines_reads_minus_zero():
+    """A tester's: "C08 ... 0.29 (95% CI -0.00 to 0.58)", "-0.21 (-0.42 to -0.00, n =
+    1,200 fresh deals)" and a value of -1.4e-17 written "-0.00" in study.md and on the
+    command line. A figure that rounds to zero reads 0.00; one that does not keeps its
+    sign."""
+    import pandas as pd
+
+    from sunset_sim.analysis.study_files import outside_text, suggestion_text, unsettled_text
+    from sunset_sim.analysis.targets import plain_zeros
+
+    assert plain_zeros("0.29 (95% CI -0.00 to 0.58)") == "0.29 (95% CI 0.00 to 0.58)"
+    assert plain_zeros("-0.21 (-0.42 to -0.000, n = 8)") == "-0.21 (-0.42 to 0.000, n = 8)"
+    for kept in ("-0.003", "-0.01", "-1.00", "C-0.00", "is -0.5.", "P3 wake -1"):
+        assert plain_zeros(kept) == kept
+    row = pd.Series(
+        {
+            "family": "commission", "card": "C01", "metric": "value per point",
+            "value": -1.3877787807814457e-17, "value_ci_low": -0.3, "value_ci_high": -1e-9,
+            "target_low": 0.05, "target_high": 0.31, "status": "below", "n": 600,
+            "measured_on": "study", "card_field": "fame", "field": "fame", "current": "2",
+            "suggested": "1", "before": -0.001, "after": -0.002, "after_ci_low": -0.004,
+            "after_ci_high": 0.2, "target_low_sd": 0.0, "target_high_sd": 0.0,
+        }
+    )  # fmt: skip
+    for line in (outside_text(row), unsettled_text(row), suggestion_text(row)):
+        assert "-0.00" not in line.replace("-0.004", ""), line
+    assert outside_text(row).startswith("commission C01: value per point 0.00 (-0.30 to 0.00")

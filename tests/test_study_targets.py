@@ -15,6 +15,7 @@ from sunset_sim.analysis.experiments import FieldRun
 from sunset_sim.analysis.fresh_deals import pooled, weighted
 from sunset_sim.analysis.paired_values import POINTS, _mean_ci, paired_value
 from sunset_sim.analysis.study import run_study
+from sunset_sim.analysis.study_files import unsettled_text
 from sunset_sim.analysis.suggestion_notes import MEASURED_ON, nearest_text, unsettled_note
 from sunset_sim.analysis.suggestions import (
     VERIFY_ROUNDS,
@@ -450,8 +451,14 @@ def test_a_goals_last_mover_share_has_a_wilson_interval():
     assert few["value_ci_high"] == 1.0 and few["status"] == "unsettled"
     many = goal_targets(cards, _keeps_by_the_last_mover(40), Targets()).iloc[0]
     assert many["value_ci_low"] > Targets().last_mover and many["status"] == "above"
+    # never kept: listed as unsettled, saying so (a goal no turn could meet, "holds 40",
+    # had been "no value" and left out of study.md without a word)
     never = goal_targets(cards, _keeps_by_the_last_mover(3), Targets()).iloc[1]
-    assert never["n"] == 0 and never["status"] == "no value"
+    assert never["n"] == 0 and never["status"] == "unsettled"
+    assert unsettled_text(never) == (
+        f"goal {never['card']}: never kept on the study's deals (n = 0); too few keeps to "
+        "judge (under 30): see `sunset-sim cards` for a goal no turn can meet"
+    )
 
 
 def test_a_restriction_that_changed_no_game_has_no_zero_width_ci():

@@ -65,7 +65,7 @@ from sunset_sim.analysis.fresh_deals import Status, fresh_batches, refine_target
 from sunset_sim.analysis.paired_values import POINTS, _mean_ci, half_contrast, wake_halves
 from sunset_sim.analysis.suggestions import PLAN_FIELDS, SUGGESTION_COLUMNS
 from sunset_sim.analysis.suggestions import suggest as suggest_edits  # (``suggest``: an argument)
-from sunset_sim.analysis.targets import METRIC, Targets, card_targets, goal_targets
+from sunset_sim.analysis.targets import METRIC, Targets, card_targets, goal_targets, plain_zeros
 from sunset_sim.analysis.tournament import check_distinct, seatings
 from sunset_sim.analysis.wake_order import (
     above_by_numbers,
@@ -450,6 +450,7 @@ def run_study(
         "check_field": [p.name for p in check_field] if check_field else [],
         "check_games": (check_games or games) if check_field else None,
     }
+    notes = [plain_zeros(note) for note in notes]  # ("95% CI -0.00 to 0.58": 0.00)
     return Study(
         values, edit_frame, target_frame, suggestions, suggested, settings, notes=notes,
         tradeoff=tradeoff,

@@ -16,7 +16,12 @@ import pandas as pd
 
 from sunset_sim.analysis.report.render import md_cell, md_escape
 from sunset_sim.analysis.study import Study
-from sunset_sim.analysis.targets import MIN_GOAL_KEEPS, inside_interval, telling_digits
+from sunset_sim.analysis.targets import (
+    MIN_GOAL_KEEPS,
+    inside_interval,
+    plain_zeros,
+    telling_digits,
+)
 from sunset_sim.cards.edit import dump_cards, edited_text
 from sunset_sim.cards.fields import MAX_FILE_BYTES
 from sunset_sim.cards.model import CardSet
@@ -238,7 +243,7 @@ def outside_text(row: pd.Series) -> str:
     """One card outside its target, in a line (study.md and the CLI), marked with whether
     the check field (``--check-field``) finds it too, where one was played."""
     d = telling_digits(row["value"], row["target_low"], row["target_high"])
-    return (
+    return plain_zeros(
         f"{row['family']} {row['card']}: {row['metric']} {row['value']:.{d}f} "
         f"({row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}, {_deals(row)}), "
         f"{row['status']} its target "
@@ -286,7 +291,12 @@ UNSETTLED_TEXT = (  # after "Unsettled: " (study.md, the report) or "Unsettled (
 
 def unsettled_text(row: pd.Series) -> str:
     """One unsettled card, in a line (study.md, the CLI and the report)."""
-    return (
+    if row["family"] == "goal" and row["n"] == 0:
+        return (
+            f"goal {row['card']}: never kept on the study's deals (n = 0); too few keeps to "
+            f"judge (under {MIN_GOAL_KEEPS}): see `sunset-sim cards` for a goal no turn can meet"
+        )
+    return plain_zeros(
         f"{row['family']} {row['card']}: {row['metric']} {row['value']:.2f} "
         f"({row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}, {_deals(row)}), "
         f"target {row['target_low']:.2f} to {row['target_high']:.2f}"
@@ -371,7 +381,7 @@ def suggestion_text(row: pd.Series) -> str:
     suggestions on new seeds and found them outside."""
     caveat = caveats(row)
     d = telling_digits(row["after"], row["target_low"], row["target_high"])
-    return (
+    return plain_zeros(
         f"{row['card']} {row['field']}: {row['current']} → {row['suggested']}; "
         f"{row['metric']} {row['before']:.2f} → {row['after']:.{d}f} "
         f"(after: {row['after_ci_low']:.2f} to {row['after_ci_high']:.2f}, n = {row['n']} fresh "

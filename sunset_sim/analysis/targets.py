@@ -12,6 +12,7 @@ that one card out of line is named instead of every card it caps.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,6 +43,7 @@ __all__ = [
     "goal_targets",
     "inside_interval",
     "noisy_interval",
+    "plain_zeros",
 ]
 
 
@@ -277,6 +279,16 @@ def telling_digits(value: float, *edges: float) -> int:
     return 4
 
 
+NEGATIVE_ZERO = re.compile(r"(?<![\w.])-(0(?:\.0+)?)(?!\.?\d)")
+
+
+def plain_zeros(text: str) -> str:
+    """``text`` with each figure that rounds to zero from below ("-0.00", a value of
+    -1e-17 or -0.003 at two decimals) written "0.00": a tester read "95% CI -0.00 to
+    0.58" in study.md. "-0.003", "-0.01" and "-0.21" stay."""
+    return NEGATIVE_ZERO.sub(r"\1", text)
+
+
 def band_figures(value: float, low: float, high: float, *more: float) -> tuple[str, str, str]:
     """``value``, ``low`` and ``high`` written with the decimals that tell the value (and
     any ``more`` values set against the same band) from each edge (``telling_digits``): a
@@ -426,7 +438,9 @@ def goal_targets(cards: CardSet, base: FieldRun, targets: Targets) -> pd.DataFra
         # the last to move read 1.00 (1.00 to 1.00), "above", on a few days)
         share, low, high = cluster_rate_ci(last[:, index], kept[:, index])
         status = band_status(share, low, high, 0.0, targets.last_mover) if n else "no value"
-        if 0 < n < MIN_GOAL_KEEPS:  # (as a report lists no group under --min-samples)
+        # (as a report lists no group under --min-samples); never kept too: a goal no
+        # turn could meet ("holds 40") went unsaid, where one kept 4 times was listed
+        if n < MIN_GOAL_KEEPS:
             status = "unsettled"
         rows.append(
             [
