@@ -105,7 +105,8 @@ def _not_into_the_results(results: str | None, out_dir: Path) -> None:
     "--force",
     is_flag=True,
     help="Replace the report in a folder that is not empty, once the new one is complete "
-    "(other files there are kept).",
+    "(other files beside it are kept; its tables/ and players-N/ folders are the report's, "
+    "replaced whole).",
 )
 @click.option(
     "--min-samples",

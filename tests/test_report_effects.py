@@ -148,3 +148,27 @@ def test_a_commissions_effect_error_over_games_leaves_out_the_strata_the_effect_
         assert (high - low) / 2 >= stats.Z95 * se * (1 - 1e-9), row["commission"]
         checked += 1
     assert checked
+
+
+def test_no_strategy_in_both_groups_is_said_only_where_none_is(cards_module):
+    """A tester's: 150 games of greedy, early-bird and late-riser read "within-strategy
+    effect: no strategy in both groups" for C03, completed by 22, 12 and 16 seats of them
+    against the others: each under --min-samples, so n_smaller (over the strategies that
+    carry weight) was 0. More games would give it one: "too few samples". The note that no
+    number of games mends is kept for no strategy on both sides at all."""
+    from sunset_sim.analysis.report.data import ANY_BOTH, WITHIN_NONE, WITHIN_TOO_FEW, _mark
+
+    table = pd.DataFrame({"n": [500, 500, 500], "n_smaller": [0, 0, 40], ANY_BOTH: [25, 0, 40]})
+    marked = _mark(table, "n", 30, None)
+    assert marked["note"].tolist() == [WITHIN_TOO_FEW, WITHIN_NONE, ""]
+    assert ANY_BOTH not in marked  # (read, then dropped: no column added to the tables)
+    frame = sunset_sim.simulate(
+        games=150, players=3, strategies=["greedy", "early-bird", "late-riser"], jobs=1
+    )
+    report = build_report(frame, cards_module, min_samples=30)
+    for name, shown in report.tables.items():
+        assert ANY_BOTH not in shown, name
+    commissions = report.tables["commissions"]
+    # each strategy has seats that completed and seats that did not
+    assert WITHIN_NONE not in set(commissions["note"])
+    assert (commissions["note"] == WITHIN_TOO_FEW).any()

@@ -82,6 +82,7 @@ def _ci_columns(prefix: str, mean, lo, hi) -> dict:
 
 WITHIN_TOO_FEW = f"within-strategy effect: {TOO_FEW}"
 WITHIN_NONE = "within-strategy effect: no strategy in both groups"
+ANY_BOTH = "_n_smaller_any"  # n_smaller over every strategy on both sides (_within's 8th)
 
 
 def _mark(
@@ -112,9 +113,14 @@ def _mark(
         smaller = table["n_smaller"].to_numpy()
         few_within = ~small & (smaller < min_samples)
         # none at all: no strategy is on both sides (each seat held one strategy all run),
-        # which no number of games mends
-        notes[few_within] = np.where(smaller[few_within] == 0, WITHIN_NONE, WITHIN_TOO_FEW)
+        # which no number of games mends; not where strategies are on both sides but each
+        # under min_samples (n_smaller counts only those that carry weight: 150 games read
+        # "no strategy in both groups" beside 22 and 12 completers of each)
+        anywhere = table[ANY_BOTH].to_numpy() if ANY_BOTH in table else smaller
+        notes[few_within] = np.where(anywhere[few_within] == 0, WITHIN_NONE, WITHIN_TOO_FEW)
         small |= few_within
+    if ANY_BOTH in table:
+        del table[ANY_BOTH]
     table["note"] = notes
     table.attrs["min_samples"] = min_samples  # (a plot greys its own small samples)
     if by is not None:
@@ -419,6 +425,8 @@ def _effect_columns(prefix: str, result) -> dict:
     columns = {**_ci_columns(prefix, diff, lo, hi), f"{prefix}_p": p}
     if len(result) > 6:
         columns["n_smaller"] = int(result[6])
+    if len(result) > 7:  # (read by _mark, then dropped)
+        columns[ANY_BOTH] = int(result[7])
     return columns
 
 
@@ -440,5 +448,8 @@ def _within(a: np.ndarray, b: np.ndarray, m: int = 3, columns=(0, 1, 2), min_n: 
     )
     sums = (a[..., n], a[..., t], a[..., q], b[..., n], b[..., t], b[..., q])
     carried = stats.carried_weights(*sums, min_n=min_n, rate=True) > 0
-    smaller = np.where(carried, np.minimum(a[..., n], b[..., n]), 0.0).sum(axis=-1)
-    return (*result, smaller)
+    least = np.minimum(a[..., n], b[..., n])
+    smaller = np.where(carried, least, 0.0).sum(axis=-1)
+    # (an 8th: the same over every strategy on both sides, too few or not, so that a note
+    # tells "none on both sides" from "too few on each")
+    return (*result, smaller, least.sum(axis=-1))
