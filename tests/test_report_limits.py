@@ -76,6 +76,12 @@ def _kept_by_two(frame):
             "column 'goal_day1': a bit that is no goal flag",
         ),
         (_kept_by_two, "column 'goal_day2': a day's goal kept by two seats"),
+        (  # (R-SET-3; a tester's: the goals table shifted one count to another card)
+            lambda f: f.__setitem__(
+                "goal_card_day2", f["goal_card_day2"].where(~_game(f), f["goal_card_day1"])
+            ),
+            "column 'goal_card_day2': a goal card shown on an earlier day of the game too",
+        ),
         (
             lambda f: f.__setitem__("painted_day1", f["painted_day1"].where(~_game(f), 100)),
             "column 'painted_day1': no plan card paints more than 3",

@@ -182,6 +182,7 @@ def check_card_days(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
     goal_fame = np.array([goal.fame for goal in cards.goals] + [0], dtype=np.int64)
     kept_fame = np.zeros(len(frame), dtype=np.int64)  # (the last entry: no goal shown)
     final_fame = np.full(len(frame), -1, dtype=np.int64)
+    shown_before: list[np.ndarray] = []  # the goal cards of the days before (int32)
     for day in days:
         played = played_through >= day
         for name in ("fame_day", "painted_day", "goal_day"):
@@ -233,6 +234,18 @@ def check_card_days(frame: pd.DataFrame, cards: CardSet, players: int) -> None:
                 )  # fmt: skip
             if kept is not None:
                 kept_fame += kept * goal_fame[shown]
+            # the goal deck is never reshuffled (R-SET-3): no card on two days of a game
+            # (the goals table counts a card once a game; a moved one shifted two counts)
+            again = np.zeros(len(frame), dtype=bool)
+            for earlier in shown_before:
+                again |= shown == earlier
+            again &= shown >= 0
+            if again.any():
+                raise fail(
+                    again, f"goal_card_day{day}", "a goal card shown on an earlier day of the "
+                    "game too (the goal deck is never reshuffled, R-SET-3)",
+                )  # fmt: skip
+            shown_before.append(shown.astype(np.int32))
     other_set = f"in card set {cards.name!r}: pass the card set the games were played with"
     sums = (
         ("cards_painted", painted_sum, ("painted_day",), "not what the painted_day* columns give"),
