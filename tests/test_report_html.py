@@ -94,3 +94,29 @@ def test_a_report_of_several_counts_says_so_in_its_header():
     )
     meta["player_counts"] = [4]
     assert _header_lines(SimpleNamespace(meta=meta))[0].startswith("3,000 games, 4 players (12")
+
+
+def test_characters_the_plot_font_lacks_are_said_once(monkeypatch):
+    """A tester's card ids in Japanese drew as boxes, with a matplotlib warning for each
+    character and plot ("Glyph 26085 (CJK UNIFIED IDEOGRAPH-65E5) missing from font(s)
+    DejaVu Sans"): now one line a process naming them; other warnings pass through."""
+    import warnings
+
+    from matplotlib.figure import Figure
+
+    from sunset_sim.analysis.report import plotting
+
+    monkeypatch.setattr(plotting, "_GLYPHS_SAID", [])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(2):  # (two plots)
+            figure = Figure()
+            figure.add_subplot().set_title("L05-日本")
+            plotting._png(figure)
+        with plotting.glyphs_said_once():
+            warnings.warn("another warning", UserWarning, stacklevel=1)
+    texts = [str(w.message) for w in caught]
+    assert [t for t in texts if "Glyph" in t] == []
+    said = [t for t in texts if t.startswith("plots: the font")]
+    assert len(said) == 1 and "'日本'" in said[0] and "drawn as boxes" in said[0], texts
+    assert "another warning" in texts

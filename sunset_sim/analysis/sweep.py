@@ -403,7 +403,7 @@ def _rule_sweep(frame: pd.DataFrame) -> bool:
 
 
 def _plot_sweep(frame: pd.DataFrame, path: str | os.PathLike | None):
-    from sunset_sim.analysis.report.plotting import _figure
+    from sunset_sim.analysis.report.plotting import _figure, glyphs_said_once
 
     values = list(dict.fromkeys(frame["value"]))
     numeric = all(
@@ -463,6 +463,7 @@ def _plot_sweep(frame: pd.DataFrame, path: str | os.PathLike | None):
 
         buffer = io.BytesIO()
         suffix = os.path.splitext(os.fspath(path))[1].lstrip(".").lower() or "png"
-        figure.savefig(buffer, format=suffix, dpi=110)
+        with glyphs_said_once():
+            figure.savefig(buffer, format=suffix, dpi=110)
         write_atomically(path, buffer.getvalue())
     return figure

@@ -8,8 +8,11 @@ are drawn grey.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import re
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 
@@ -48,10 +51,42 @@ def plain_text():
 
 def _png(figure) -> bytes:
     buffer = io.BytesIO()
-    if figure.get_layout_engine() is None:
-        figure.tight_layout()
-    figure.savefig(buffer, format="png")
+    with glyphs_said_once():
+        if figure.get_layout_engine() is None:
+            figure.tight_layout()
+        figure.savefig(buffer, format="png")
     return buffer.getvalue()
+
+
+_GLYPH = re.compile(r"Glyph (\d+) \(.*\) missing from font\(s\) (.*?)\.?$")
+_GLYPHS_SAID: list[bool] = []  # (once a process)
+
+
+@contextlib.contextmanager
+def glyphs_said_once():
+    """matplotlib's warning for each character its font lacks (a card id in Japanese: four
+    "Glyph 26085 (CJK UNIFIED IDEOGRAPH-65E5) missing from font(s) DejaVu Sans" lines,
+    again for every plot), said once a process in one line; other warnings pass."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    missing = []
+    for warning in caught:
+        found = _GLYPH.match(str(warning.message))
+        if found is None:
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+        else:
+            missing.append(found)
+    if missing and not _GLYPHS_SAID:
+        _GLYPHS_SAID.append(True)
+        shown = "".join(dict.fromkeys(chr(int(m[1])) for m in missing))
+        warnings.warn(
+            f"plots: the font ({missing[0][2]}) has no {shown!r} and maybe other characters "
+            "of some labels: they are drawn as boxes",
+            stacklevel=3,
+        )
 
 
 def _matplotlib_cache() -> None:
