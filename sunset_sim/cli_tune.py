@@ -9,6 +9,7 @@ loads the same way whether cli.py runs as the console script, as
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -249,8 +250,9 @@ def tune_command(
                 on_generation=on_generation,
                 backend=runner,
             )
-        except TuneError as error:
-            raise CliError(str(error)) from None
+        except TuneError as error:  # (the API's argument names: the options here)
+            message = re.sub(r"^(validation_games|games): ", _option_name, str(error))
+            raise CliError(message) from None
     try:
         write_params(result, out)
         on_interrupt(f"{out} written in full")
@@ -309,3 +311,8 @@ def tune_command(
     click.echo(RESULTS_NOTE, err=aside)
     if write_error is not None:
         raise write_error
+
+
+def _option_name(found: re.Match) -> str:
+    """``validation_games: `` as the option that sets it: ``--validation-games: ``."""
+    return "--" + found[1].replace("_", "-") + ": "

@@ -317,7 +317,7 @@ def test_one_validation_deal_gives_no_interval(tmp_path):
     assert difference["tuning"]["validation"]["difference"]["diff_ci_low"] is None
 
 
-def test_a_search_larger_than_free_memory_is_refused_before_its_games(monkeypatch):
+def test_a_search_larger_than_free_memory_is_refused_before_its_games(monkeypatch, tmp_path):
     """10**10 validation deals were refused ("Unable to allocate 596 GiB") only after
     every generation had been played and printed."""
     played = []
@@ -328,6 +328,12 @@ def test_a_search_larger_than_free_memory_is_refused_before_its_games(monkeypatc
     with pytest.raises(TuneError, match="^games: not enough memory"):
         tune(**{**arguments, "games": 10**8}, on_games=played.append)
     assert played == []
+    # the command line names its options (a tester's: "error: validation_games: ...")
+    monkeypatch.chdir(tmp_path)
+    tail = ["--opponent", "greedy", "--generations", "1", "--population", "3", "-o", "t.json"]
+    for option in ("--validation-games", "--games"):
+        result = cli("tune", "balanced", option, str(10**8), *tail)
+        fails(result, f"error: {option}: not enough memory for this run")
 
 
 def test_opponents_may_be_any_iterable():
@@ -353,3 +359,21 @@ def test_the_validation_difference_takes_students_t_over_its_deals(result, monke
     normal_half = (normal["diff_ci_high"] - normal["diff_ci_low"]) / 2
     assert half == pytest.approx(normal_half * t_critical(deals - 1) / Z95, rel=1e-9)
     assert result.difference["diff"] == normal["diff"]
+
+
+def test_tuned_minus_default_with_no_difference_on_any_deal_is_not_zero_wide():
+    """A tester's: greedy tuned from lateness 0.1 and goal 0.5 won every validation deal
+    against random, as the defaults did: "+0.0000 (95% CI +0.0000 to +0.0000)", though the
+    two vectors play otherwise. 50 deals with no difference bound it as compare's rates
+    are (stats.rate_floor_bounds: Wilson's bound for 0 of 50)."""
+    result = tune(
+        "greedy:lateness=0.1,goal=0.5", opponents=["random"], games=10, players=2,
+        generations=1, population=3, validation_games=50, jobs=1,
+    )  # fmt: skip
+    assert result.best != result.default
+    shares = result.validation.set_index("params")["win_share"]
+    z2 = 1.959963984540054**2
+    assert (shares == 1.0).all()  # (as the tester saw: every deal won by both)
+    assert result.difference["diff"] == 0.0
+    assert result.difference["diff_ci_high"] == pytest.approx(z2 / (50 + z2))
+    assert result.difference["diff_ci_low"] == pytest.approx(-z2 / (50 + z2))

@@ -499,21 +499,21 @@ def test_sweep_messages_about_its_plot_name_plot(tmp_path, monkeypatch):
 def test_a_rate_at_one_end_on_both_sides_has_no_zero_width_difference():
     """A tester's: days=6 against days=4 printed early_end_rate "0.0000 (0.0000 to
     0.0000)": 0 of N against 0 of N, the paired t with no spread to go on, as if the
-    difference were known. It now reaches as far as each side's Wilson interval over the
-    deals allows; an A/A check keeps 0 to 0 (the same games), and a mean (fame) is left
-    to the t interval."""
-    from sunset_sim.analysis.whatif import rate_floor_bounds
+    difference were known. Where every deal's difference is 0, it now reaches as far as
+    N deals with none can rule out (Wilson's bound for 0 of N, a deal moving a rate by at
+    most 1, as the study's edits that changed no game); an A/A check keeps 0 to 0 (the
+    same games), and a mean (fame) is left to the t interval."""
+    from sunset_sim.analysis.stats import rate_floor_bounds
 
     zeros = np.zeros(50)
     low, high = rate_floor_bounds(zeros, zeros, 0.0, 0.0)
     wilson_high = 1.959963984540054**2 / (50 + 1.959963984540054**2)  # 0 of 50
     assert (low, high) == pytest.approx((-wilson_high, wilson_high))
-    assert rate_floor_bounds(zeros + 1, zeros + 1, 0.0, 0.0) == pytest.approx(
-        (-wilson_high, wilson_high)
-    )
-    assert rate_floor_bounds(zeros, zeros + 1, 1.0, 1.0) == (1.0, 1.0)  # not both at one end
-    spread = np.r_[np.zeros(49), 1.0]
-    assert rate_floor_bounds(spread, spread, -0.01, 0.02) == (-0.01, 0.02)
+    assert rate_floor_bounds(zeros + 1, zeros + 1, 0.0, 0.0) == pytest.approx((low, high))
+    spread = np.r_[np.zeros(49), 0.5]  # (the same games on every deal, not at an end)
+    assert rate_floor_bounds(spread, spread, 0.0, 0.0) == pytest.approx((low, high))
+    assert rate_floor_bounds(zeros, zeros + 1, 1.0, 1.0) == (1.0, 1.0)  # a difference
+    assert rate_floor_bounds(spread, zeros, -0.01, 0.02) == (-0.01, 0.02)
     frame = compare(["greedy", "random"], players=2, games=30, rules_b={"days": 4})
     early = _row(frame, "game", "all games", "early_end_rate")
     assert early["a"] == early["b"] == early["diff"] == 0.0

@@ -94,6 +94,7 @@ __all__ = [
     "rate_ci_sums",
     "carried_weights",
     "rate_difference_bounds",
+    "rate_floor_bounds",
     "stratified_diff_sums",
     "stratum_weights",
     "t_critical",
@@ -347,6 +348,23 @@ def diff_ci_sums(na, ta, qa, nb, tb, qb, z: float = Z95, rate: bool = False):
     if rate:
         low, high = rate_difference_bounds(low, high)
     return _scalar(diff), _scalar(low), _scalar(high), p
+
+
+def rate_floor_bounds(values_a, values_b, lo: float, hi: float) -> tuple[float, float]:
+    """A rate difference's interval where every deal's difference is 0 while the two sides
+    differ in what they play (0 wins of N against 0 of N; or the same games on every
+    deal): the paired t had no spread to go on and said "0 (0 to 0)", as if the
+    difference were known. There, N deals with no difference bound the share of deals
+    where one appears by Wilson's interval for 0 of N, and such a deal moves a rate by at
+    most 1: +-z^2 / (N + z^2), as the study's edits that changed no game are bounded.
+    Other cases keep (lo, hi), one deal too (no interval from one). The caller leaves out
+    an A/A check (the same games)."""
+    a = np.asarray(values_a, dtype=np.float64).ravel()
+    b = np.asarray(values_b, dtype=np.float64).ravel()
+    if a.size < 2 or a.size != b.size or not (a == b).all():
+        return lo, hi
+    _, _, reach = proportion_ci(0.0, a.size)
+    return -float(reach), float(reach)
 
 
 def rate_difference_bounds(low, high):

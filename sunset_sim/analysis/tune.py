@@ -40,7 +40,13 @@ import pandas as pd
 
 from sunset_sim import enums
 from sunset_sim import validation as checks
-from sunset_sim.analysis.stats import MIN_VERDICT_DEALS, ci_columns, deal_rate_ci, t_mean_ci
+from sunset_sim.analysis.stats import (
+    MIN_VERDICT_DEALS,
+    ci_columns,
+    deal_rate_ci,
+    rate_floor_bounds,
+    t_mean_ci,
+)
 from sunset_sim.cards.model import CardSet
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.files import write_atomically
@@ -530,6 +536,8 @@ def tune(
     # (one deal: no spread, a NaN interval; it read +0.0000 to +0.0000). Student's t over
     # the deals, as compare's paired differences: the normal's ran hot on few
     mean, low, high, _ = t_mean_ci(per_deal)
+    if not np.array_equal(tuned, default):  # (other play; every deal's difference 0: bounded)
+        low, high = rate_floor_bounds(shares[0].mean(axis=0), shares[1].mean(axis=0), low, high)
     return TuneResult(
         strategy=spec.name,
         opponents=[p.name for p in field_players[: len(chosen)]],

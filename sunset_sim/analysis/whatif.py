@@ -37,8 +37,8 @@ from sunset_sim.analysis.stats import (
     MIN_VERDICT_DEALS,
     Z95,
     balance,
-    proportion_ci,
     rate_difference_bounds,
+    rate_floor_bounds,
     seat_gaps,
     t_mean_ci,
 )
@@ -292,23 +292,6 @@ def paired_diff(a_values, b_values, z: float = Z95) -> tuple[float, float, float
     a = np.asarray(a_values, dtype=np.float64).ravel()
     b = np.asarray(b_values, dtype=np.float64).ravel()
     return t_mean_ci(b - a, z)
-
-
-def rate_floor_bounds(values_a, values_b, lo: float, hi: float) -> tuple[float, float]:
-    """A rate difference's interval where both variants sit at one end on every deal (0
-    wins of N against 0 of N): the paired t had no spread to go on and said "0 (0 to 0)",
-    as if the difference were known. There, B - A is held to what each side's Wilson
-    interval over the deals allows (a deal counted as one game: wide, never narrow)."""
-    a = np.asarray(values_a, dtype=np.float64).ravel()
-    b = np.asarray(values_b, dtype=np.float64).ravel()
-    if a.size == 0 or b.size == 0:
-        return lo, hi
-    for end in (0.0, 1.0):
-        if (a == end).all() and (b == end).all():
-            _, low, high = proportion_ci(0.0 if end == 0.0 else a.size, a.size)
-            reach = float(high if end == 0.0 else 1.0 - low)
-            return -reach, reach
-    return lo, hi
 
 
 def paired_balance_diff(
