@@ -229,12 +229,15 @@ def simulate(
     labels = [p.name for p in seats]
     ranges = chunk_ranges(games, chunk_size)
     with progress_bar(progress, games) as on_games:
-        frames = [
-            to_frame(batch, labels, plan_ids)
-            for batch in play(
-                backend, jobs, scheduler, card_set, seats, rules, seed, ranges, on_games
-            )
-        ]
+        frames = []
+        chunks = play(backend, jobs, scheduler, card_set, seats, rules, seed, ranges, on_games)
+        try:
+            for batch in chunks:
+                frames.append(to_frame(batch, labels, plan_ids))
+                if len(frames) == 1:
+                    _check_frame_memory(frames[0], len(batch.seat), games)
+        finally:
+            chunks.close()
     import pandas as pd
 
     frame = pd.concat(frames, ignore_index=True)
@@ -242,6 +245,23 @@ def simulate(
     # reports on the set played (a custom set's games were reported on the packaged one)
     frame.attrs["provenance"] = provenance(games, seats, seed, card_set, rules, chunk_size)
     return frame
+
+
+def _check_frame_memory(first: pd.DataFrame, first_games: int, games: int) -> None:
+    """Refuse, after the first chunk, a run whose rows cannot be held: 10**9 games (about
+    590 GiB of rows) played on for ten minutes toward the kill, every game then lost;
+    compare, sweep and tune refuse such runs before their games. The rows are held twice
+    at the end (the chunks' frames and the frame joined from them)."""
+    free = validation.free_memory()
+    if free is None or first_games <= 0:
+        return
+    need = 2 * int(first.memory_usage(deep=True).sum()) * games // first_games
+    if need > free:
+        raise validation.InputError(
+            f"games: not enough memory for this run: {games:,} games' rows need about "
+            f"{need / 2**30:.1f} GiB, more than the {free / 2**30:.1f} GiB free here; use "
+            "fewer games, or `sunset-sim simulate --out FILE`, which writes them as played"
+        )
 
 
 def play(

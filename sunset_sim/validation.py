@@ -10,6 +10,7 @@ simulate --players 7`` refuse the same thing with the same one-line message: an
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import os
@@ -503,6 +504,24 @@ def warn_repeated(entrants: Sequence, players: int, beside: str = "") -> None:
     note = seat_note(entrants, players, beside)
     if note is not None:
         warnings.warn(note, TournamentSeatWarning, stacklevel=2)
+
+
+def memory_as_input_error(function):
+    """``function`` with a MemoryError said as an InputError in one line, as the command
+    line says it: run_study(games=10**9) raised numpy's "Unable to allocate 59.6 GiB for
+    an array ..." with its traceback, where compare, sweep and tune refuse in one line."""
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except MemoryError as error:
+            detail = " ".join(str(error).split())[:160] or "out of memory"
+            raise InputError(
+                f"games: not enough memory for this run ({detail}); use fewer games or deals"
+            ) from None
+
+    return checked
 
 
 def free_memory() -> int | None:

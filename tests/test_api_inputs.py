@@ -316,3 +316,37 @@ def test_a_base_rule_on_the_swept_option_is_refused_as_on_the_command_line(rules
         sunset_sim.sweep(rule="days=4,5", rules=rules, players=2, games=2)
     other = sunset_sim.sweep(rule="days=2,3", rules={"tie_break": "seat"}, players=2, games=2)
     assert list(other["days_played"]) == [2.0, 3.0]
+
+
+def test_simulate_whose_rows_cannot_be_held_stops_after_its_first_chunk(monkeypatch):
+    """A tester's: simulate(games=10**9) (about 590 GiB of rows, 22 GiB free) played on
+    for ten minutes toward the kill, every game then lost; compare, sweep and tune refuse
+    such runs first. It now stops after its first chunk, whose rows tell their size."""
+    from sunset_sim import validation
+
+    played = []
+    monkeypatch.setattr(validation, "free_memory", lambda: 2**20)  # 1 MiB
+    with pytest.raises(InputError, match="^games: not enough memory for this run: 4,000 games'"):
+        sunset_sim.simulate(games=4000, chunk_size=500, jobs=1, progress=played.append)
+    assert 0 < sum(played) <= 1000  # (the first chunk, and at most one more in flight)
+    monkeypatch.setattr(validation, "free_memory", lambda: None)  # (unknown: played)
+    assert len(sunset_sim.simulate(games=40, chunk_size=10, jobs=1)) == 40 * 4
+    monkeypatch.setattr(validation, "free_memory", lambda: 2**34)  # 16 GiB: plenty
+    assert len(sunset_sim.simulate(games=4000, chunk_size=500, jobs=1)) == 4000 * 4
+
+
+def test_run_study_out_of_memory_is_one_input_error():
+    """A tester's: run_study(games=10**9) raised numpy's MemoryError ("Unable to allocate
+    59.6 GiB ...") with its traceback, where the command line says it in one line."""
+    from sunset_sim.analysis import study
+    from sunset_sim.validation import memory_as_input_error
+
+    @memory_as_input_error
+    def allocates(size: int) -> None:
+        """(its docstring and signature kept)"""
+        raise MemoryError(f"Unable to allocate {size} GiB for an array")
+
+    with pytest.raises(InputError, match=r"^games: not enough memory for this run \(Unable"):
+        allocates(60)
+    assert allocates.__doc__ == "(its docstring and signature kept)"
+    assert study.run_study.__wrapped__.__name__ == "run_study"  # (run_study is wrapped so)

@@ -259,6 +259,20 @@ def test_impossible_edits_raise(
     assert words in message
 
 
+def test_edit_takes_numpy_steps_and_refuses_what_is_no_card_set(cards: CardSet) -> None:
+    """A tester's: steps np.int64(1) was refused ("steps must be an integer"), where every
+    other call takes numpy integers; cards None or a path raised an AttributeError."""
+    import numpy as np
+
+    assert edit_card(cards, "C01", "fame", np.int64(1)) == edit_card(cards, "C01", "fame", 1)
+    for bad, shown in ((None, "NoneType"), ("cards.toml", "str")):
+        with pytest.raises(CardEditError, match=f"^C01: fame: cards must be a CardSet .*{shown}$"):
+            edit_card(bad, "C01", "fame", 1)
+    for steps in (True, np.bool_(True), 1.0):
+        with pytest.raises(CardEditError, match="steps must be an integer"):
+            edit_card(cards, "C01", "fame", steps)
+
+
 def test_card_value_and_kind(cards: CardSet) -> None:
     assert card_kind(cards, "L01") == "landscape"
     assert card_kind(cards, "C03") == "commission"

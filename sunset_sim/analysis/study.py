@@ -275,6 +275,7 @@ def _noted_once() -> Iterator[None]:
         yield
 
 
+@validation.memory_as_input_error
 def run_study(
     strategies: Sequence[str | Player],
     players: int = 4,

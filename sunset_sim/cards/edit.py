@@ -10,8 +10,11 @@ it carries its own ``content_hash`` and ``source`` into game records like any fi
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import re
 from collections.abc import Iterable
+
+import numpy as np
 
 from sunset_sim.cards.fields import MAX_FAME, MAX_HIKE, MAX_PAINT, format_frame
 from sunset_sim.cards.loader import SOURCE_CHECKED, CardSetError, parse_cards
@@ -286,8 +289,14 @@ def edit_card(cards: CardSet, card_id: str, field: str, steps: int) -> CardSet:
     (edits of an edited set are appended: "<edited: C07 fame +1, P3 wake -2>").
     Raises ``CardEditError`` (a ``ValueError``) naming card, field and problem.
     """
-    if isinstance(steps, bool) or not isinstance(steps, int):
+    if not isinstance(cards, CardSet):  # (None or a path: an AttributeError inside)
+        raise CardEditError(
+            f"{card_id}: {field}: cards must be a CardSet (load_cards(path)), got "
+            f"{type(cards).__name__}"
+        )
+    if isinstance(steps, bool | np.bool_) or not isinstance(steps, numbers.Integral):
         raise CardEditError(f"{card_id}: {field}: steps must be an integer, got {steps!r}")
+    steps = int(steps)  # (a numpy integer, as every other call takes)
     kind, index = _find(cards, card_id, field)
     card = _deck(cards, kind)[index]
     changes: dict[str, object]
