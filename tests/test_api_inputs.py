@@ -350,3 +350,21 @@ def test_run_study_out_of_memory_is_one_input_error():
         allocates(60)
     assert allocates.__doc__ == "(its docstring and signature kept)"
     assert study.run_study.__wrapped__.__name__ == "run_study"  # (run_study is wrapped so)
+
+
+def test_replay_takes_a_card_path_and_refuses_what_is_no_record(tmp_path):
+    """A tester's: replay(None) and replay("x") raised an AttributeError from inside, and
+    a card file's path for ``cards`` ("'str' object has no attribute 'content_hash'"),
+    where every other call takes paths."""
+    from sunset_sim.cards.loader import default_cards_text
+    from sunset_sim.records.replay import RecordError, replay
+
+    record = play_reference(sunset_sim.load_cards(), ["greedy"] * 3, seed=2).record
+    path = tmp_path / "cards.toml"
+    path.write_text(default_cards_text(), encoding="utf-8")
+    assert replay(record, path).fame == replay(record, str(path)).fame == replay(record).fame
+    for bad, shown in ((None, "NoneType"), ("x.json", "str")):
+        with pytest.raises(RecordError, match=f"^record: expected a game record .*got {shown}$"):
+            replay(bad)
+    with pytest.raises(InputError, match="missing.toml"):
+        replay(record, tmp_path / "missing.toml")

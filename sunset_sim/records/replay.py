@@ -7,6 +7,7 @@ illegal one, and then compares what it derived (goals, fame) with what was recor
 
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from sunset_sim.rules.game import Decider, GameResult, play_game
 from sunset_sim.rules.options import RuleOptionError, Rules
 from sunset_sim.rules.setup import SetupOrders
 from sunset_sim.rules.state import GameState
-from sunset_sim.validation import one_line
+from sunset_sim.validation import as_cards, one_line
 
 
 def _shown(value: Any) -> str:
@@ -375,8 +376,19 @@ class RecordDecider(Decider):
         return self._ids("landscape", deck, "reshuffles", state.day)
 
 
-def replay(record: dict, cards: CardSet | None = None, on_event=None) -> GameResult:
-    """Replay a record; RecordError (one line) at the first illegal step or wrong result."""
+def replay(
+    record: dict, cards: CardSet | str | os.PathLike | None = None, on_event=None
+) -> GameResult:
+    """Replay a record; RecordError (one line) at the first illegal step or wrong result.
+    ``cards``: a CardSet or a card file's path, as every other call takes (None: the set
+    the record names)."""
+    if not isinstance(record, dict):  # (None or a path: an AttributeError inside)
+        raise RecordError(
+            f"record: expected a game record (a dict: load_record(path)), got "
+            f"{type(record).__name__}"
+        )
+    if cards is not None and not isinstance(cards, CardSet):
+        cards = as_cards(cards)  # (a path: its set, or one InputError line)
     cards = record_cards(record, cards)
     if not isinstance(record.get("rules", {}), dict):
         raise RecordError('rules: expected an object of rule options, e.g. {"days": 6}')
