@@ -48,7 +48,7 @@ from sunset_sim.cli_watchdog import exit_when_interrupted
 from sunset_sim.cli_whatif import compare_command
 from sunset_sim.strategy import StrategyError, StrategyFault
 from sunset_sim.strategy_path import one_command
-from sunset_sim.validation import InputError
+from sunset_sim.validation import InputError, memory_text
 
 __all__ = ["main", *cli_common.__all__]
 
@@ -180,8 +180,7 @@ class OneLineErrors(click.Group):
             click.echo("interrupted; no output written", err=True)
             sys.exit(128 + getattr(error.__context__, "number", signal.SIGINT))  # (Terminated's)
         except MemoryError as error:  # e.g. compare --games 10**10: 149 GiB of results
-            detail = " ".join(str(error).split())[:160] or "out of memory"
-            error_line(f"not enough memory for this run ({detail}); use fewer games or deals")
+            error_line(memory_text(error))
             sys.exit(2)
         except OSError as error:
             if error.errno in WRITE_ERRORS:

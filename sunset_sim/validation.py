@@ -516,12 +516,15 @@ def memory_as_input_error(function):
         try:
             return function(*args, **kwargs)
         except MemoryError as error:
-            detail = " ".join(str(error).split())[:160] or "out of memory"
-            raise InputError(
-                f"games: not enough memory for this run ({detail}); use fewer games or deals"
-            ) from None
+            raise InputError(f"games: {memory_text(error)}") from None
 
     return checked
+
+
+def memory_text(error: MemoryError) -> str:
+    """A MemoryError in one line, as the command line and ``memory_as_input_error`` say it."""
+    detail = " ".join(str(error).split())[:160] or "out of memory"
+    return f"not enough memory for this run ({detail}); use fewer games or deals"
 
 
 def free_memory() -> int | None:

@@ -23,6 +23,7 @@ from sunset_sim.enums import (
     GOAL_SOLD,
     GOAL_STEPS,
     GRID_SIZE,
+    N_DIRECTIONS,
 )
 
 
@@ -113,7 +114,10 @@ def goals_never_met(cards: CardSet, days: int) -> list[str]:
     # a turn paints at most its plan's paint number of its path's cells (R-PAINT-1)
     most_painted = max(min(plan.paint, 1 + min(plan.hike, GRID_SIZE - 1)) for plan in cards.plans)
     classes = {
-        DIRECTION_CLASS[d] for plan in cards.plans for d in range(8) if plan.direction_mask >> d & 1
+        DIRECTION_CLASS[d]
+        for plan in cards.plans
+        for d in range(N_DIRECTIONS)
+        if plan.direction_mask >> d & 1
     }
     found = []
     for goal in cards.goals:
