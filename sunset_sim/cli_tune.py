@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -26,6 +27,7 @@ from sunset_sim.cli_common import (
     checked,
     compile_engine,
     games_progress,
+    interrupted_note,
     jobs_text_option,
     load_card_set,
     on_interrupt,
@@ -43,6 +45,9 @@ from sunset_sim.cli_tables import (
     print_table,
     print_tables,
 )
+
+if TYPE_CHECKING:
+    from sunset_sim.strategy import StrategySpec
 
 # Numbers are read as text and checked here, so that "--games abc" is one line too.
 _WHOLE = {"--games", "--generations", "--population", "--players", "--seed"}
@@ -212,7 +217,12 @@ def tune_command(
     # with --format csv or json, stdout holds the table alone; the other lines go to stderr
     aside = table_format != "table"
 
+    left_as_it_was = interrupted_note(click.get_current_context(silent=True))
+
     def on_generation(row: dict) -> None:
+        # an interrupt from here on keeps the search's progress in its last line: the
+        # mean after this generation, as starting values for a new search
+        on_interrupt(_continue_line(player.spec, row, generations, left_as_it_was))
         if quiet:
             return
         if on_terminal:  # clear the bar's line first
@@ -311,6 +321,18 @@ def tune_command(
     click.echo(RESULTS_NOTE, err=aside)
     if write_error is not None:
         raise write_error
+
+
+def _continue_line(spec: StrategySpec, row: dict, generations: int, out_note: str) -> str:
+    """What a Ctrl-C after ``row``'s generation leaves: the search mean then, as the
+    STRATEGY to start a new search from (its spread starts again, on new deals: a new
+    search that starts where this one stood, not the rest of this one)."""
+    values = ",".join(f"{p.name}={round(row[p.name], 4):g}" for p in spec.parameters)
+    return (
+        f"{out_note}; stopped after generation {row['generation']} of {generations}, whose "
+        f"search mean was {values}: to search on from there, "
+        f"sunset-sim tune {spec.name}:{values} (and your other options)"
+    )
 
 
 def _option_name(found: re.Match) -> str:

@@ -84,9 +84,9 @@ class StrategyDecider:
         except Exception as error:  # a bug in that strategy: named in one line
             raise StrategyRaisedError.of(player.name, player.spec.decide, error) from error
         if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
-            raise IllegalChoiceError(player.name, answer, len(rows))  # as the fast engine
-        if not 0 <= answer < len(rows):
-            raise IllegalChoiceError(player.name, int(answer), len(rows))
+            raise IllegalChoiceError.of(player.name, player.spec.decide, answer, len(rows))
+        if not 0 <= answer < len(rows):  # as the fast engine says it
+            raise IllegalChoiceError.of(player.name, player.spec.decide, int(answer), len(rows))
         return int(answer)
 
     def setup_orders(self, cards: CardSet, n_players: int) -> SetupOrders:

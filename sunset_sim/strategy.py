@@ -47,7 +47,9 @@ class IllegalChoiceError(StrategyFault):
     """A strategy answered a decision with something that is not one of its options (an
     index out of range, None, a float, a string): a bug in that strategy."""
 
-    def __init__(self, name: str, choice: object, n_options: int | None = None):
+    def __init__(
+        self, name: str, choice: object, n_options: int | None = None, file: str | None = None
+    ):
         if isinstance(choice, numbers.Integral) and not isinstance(choice, bool):
             answer, kind = f"chose option {choice} of {n_options}", "an"
         elif choice is None:
@@ -55,13 +57,22 @@ class IllegalChoiceError(StrategyFault):
         else:
             answer = f"returned {type(choice).__name__} {_brief_text(repr(choice))}"
             kind = "an integer"
+        where = f" ({file})" if file else ""
         super().__init__(
-            f"strategy {name} {answer}: decide must return {kind} index from 0 to n_options - 1"
+            f"strategy {name} {answer}: decide must return {kind} index from 0 to "
+            f"n_options - 1{where}"
         )
-        self.name, self.choice, self.n_options = name, choice, n_options
+        self.name, self.choice, self.n_options, self.file = name, choice, n_options, file
+
+    @classmethod
+    def of(
+        cls, name: str, decide: Callable, choice: object, n_options: int | None = None
+    ) -> IllegalChoiceError:
+        """The error naming ``decide``'s source file, so a plug-in's bug is found at once."""
+        return cls(name, choice, n_options, decide_file(decide))
 
     def __reduce__(self):  # (picklable, for a Dask worker's error)
-        return (IllegalChoiceError, (self.name, self.choice, self.n_options))
+        return (IllegalChoiceError, (self.name, self.choice, self.n_options, self.file))
 
 
 class StrategyRaisedError(StrategyFault):
@@ -69,18 +80,23 @@ class StrategyRaisedError(StrategyFault):
     in one line (the exception itself is the ``__cause__`` where Python has it)."""
 
     def __init__(self, name: str, error: str, file: str):
-        super().__init__(f"strategy {name} raised {error} in decide ({file})")
+        super().__init__(f"strategy {name}'s decide raised {error} ({file})")
         self.name, self.error, self.file = name, error, file
 
     @classmethod
     def of(cls, name: str, decide: Callable, error: BaseException) -> StrategyRaisedError:
         """The error naming ``decide``'s source file and the exception in one short line."""
-        code = getattr(getattr(decide, "py_func", decide), "__code__", None)
-        file = code.co_filename if code is not None else "unknown file"
-        return cls(name, f"{type(error).__name__}: {_brief_text(str(error))}", file)
+        error_text = f"{type(error).__name__}: {_brief_text(str(error))}"
+        return cls(name, error_text, decide_file(decide) or "unknown file")
 
     def __reduce__(self):  # (picklable, for a Dask worker's error)
         return (StrategyRaisedError, (self.name, self.error, self.file))
+
+
+def decide_file(decide: Callable) -> str | None:
+    """The source file of a strategy's ``decide`` (compiled or not), None if it has none."""
+    code = getattr(getattr(decide, "py_func", decide), "__code__", None)
+    return code.co_filename if code is not None else None
 
 
 def _brief_text(text: str, limit: int = 160) -> str:

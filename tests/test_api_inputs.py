@@ -77,6 +77,15 @@ def _report(**options):
         (lambda: _report(max_findings=None), "max_findings: None is not a whole number"),
         (lambda: _report(max_findings=-1), "max_findings: -1 is less than 0"),
         (lambda: _report(study=5), "study: expected a Study"),
+        # None played greedy in these two, where simulate and tournament refuse it
+        (
+            lambda: sunset_sim.compare(None, games=4, rules_b=["days=5"]),
+            "strategies: expected a list of strategy names or players, got NoneType",
+        ),
+        (
+            lambda: sunset_sim.sweep(rule="days", values=[5, 6], strategies=None, games=4),
+            "strategies: expected a list of strategy names or players, got NoneType",
+        ),
     ],
     ids=[
         "simulate-label",
@@ -97,6 +106,8 @@ def _report(**options):
         "report-findings-none",
         "report-findings-negative",
         "report-study",
+        "compare-none",
+        "sweep-none",
     ],  # fmt: skip
 )
 def test_api_refuses_what_it_silently_took(call, message):

@@ -144,8 +144,12 @@ def test_an_answer_off_the_list_is_one_line_naming_the_strategy(tmp_path, monkey
                                                 spec.name, "--strategy", "greedy", "-q"])]  # fmt: skip
     assert "strategy off-the-list chose option" in lines[0]
     assert "decide must return an index from 0 to n_options - 1" in lines[0]
+    # the file whose decide answered, as a raise names it (a tester's: it named none)
+    assert lines[0].endswith(f"({Path(__file__).resolve()})") or Path(__file__).name in lines[0]
     with pytest.raises(IllegalChoiceError, match="strategy off-the-list chose option 3 of 3"):
         simulate(games=5, players=2, strategies=[spec.name, "greedy"], seed=0)
+    none = IllegalChoiceError.of("x", off_the_list, None)
+    assert Path(__file__).name in str(none) and str(pickle.loads(pickle.dumps(none))) == str(none)
 
 
 @pytest.mark.parametrize(
@@ -264,7 +268,7 @@ def none_after_plan(kind, obs, options, n_options, params, rng, tables):
 @pytest.mark.parametrize(
     ("decide", "needle"),
     [
-        (raises_on_plan, "strategy failing raised ValueError: boom in decide ("),
+        (raises_on_plan, "strategy failing's decide raised ValueError: boom (/"),
         (none_after_plan, "strategy failing returned None: decide must return an integer index"),
     ],
     ids=["raises", "returns-none"],
@@ -290,7 +294,9 @@ def test_a_strategy_that_raises_is_named_by_the_python_api():
     spec = StrategySpec("failing", "raises", raises_on_plan)
     player = Player(spec, spec.param_vector())
     random = make_player("random")
-    with pytest.raises(StrategyRaisedError, match="strategy failing raised ValueError: boom"):
+    with pytest.raises(
+        StrategyRaisedError, match="strategy failing's decide raised ValueError: boom"
+    ):
         run_games(TABLES, [random, player], Rules(), 0, 0, 20)
     with pytest.raises(StrategyRaisedError) as raised:
         play_reference(CARDS, [random, player], 0, 0, None, TABLES)
@@ -320,7 +326,9 @@ def test_only_an_error_from_a_strategy_is_put_on_it(monkeypatch):
         raise IndexError("in greedy")
 
     monkeypatch.setattr(kernel, "play_games", strategy_bug)
-    with pytest.raises(StrategyRaisedError, match="strategy greedy raised IndexError: in greedy"):
+    with pytest.raises(
+        StrategyRaisedError, match="strategy greedy's decide raised IndexError: in greedy"
+    ):
         run_games(TABLES, players, Rules(), 0, 0, 2)
 
 

@@ -377,3 +377,37 @@ def test_tuned_minus_default_with_no_difference_on_any_deal_is_not_zero_wide():
     assert result.difference["diff"] == 0.0
     assert result.difference["diff_ci_high"] == pytest.approx(z2 / (50 + z2))
     assert result.difference["diff_ci_low"] == pytest.approx(-z2 / (50 + z2))
+
+
+def test_ctrl_c_after_some_generations_says_where_the_search_stood(tmp_path, monkeypatch):
+    """A tester's: Ctrl-C after 19 of 30 generations said only "nothing written to t.json",
+    and every generation's progress was lost. The last line now gives the search mean
+    after the last finished generation, as the STRATEGY text a new search starts from."""
+    real_tune = tune_module.tune
+    seen = []
+
+    def stopped_after_two(*args, on_generation=None, **kwargs):
+        def told(row):
+            seen.append(row)
+            on_generation(row)
+            if row["generation"] == 2:
+                raise KeyboardInterrupt
+
+        return real_tune(*args, on_generation=told, **kwargs)
+
+    monkeypatch.setattr(tune_module, "tune", stopped_after_two)
+    out = tmp_path / "t.json"
+    result = cli("tune", "greedy-painter", "--games", "4", "--generations", "5",
+                 "--population", "3", "--players", "2", "--jobs", "1", "--out", out)  # fmt: skip
+    assert result.exit_code == 130, (result.output, result.exception)
+    assert not out.exists()
+    last = result.stderr.splitlines()[-1]
+    values = ",".join(f"{name}={round(seen[-1][name], 4):g}" for name in ("lateness", "sell"))
+    assert last == (
+        f"interrupted; nothing written to {out}; stopped after generation 2 of 5, whose "
+        f"search mean was {values}: to search on from there, sunset-sim tune "
+        f"greedy-painter:{values} (and your other options)"
+    )
+    # the line's STRATEGY is one tune takes, and starts its search there
+    player = tune_module.tunable_spec(f"greedy-painter:{values}")
+    assert list(player.params) == [round(seen[-1][name], 4) for name in ("lateness", "sell")]

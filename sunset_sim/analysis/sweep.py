@@ -246,7 +246,7 @@ def sweep(
     )
     card_set = validation.as_cards(cards)
     base_rules = resolve_rules(rules)
-    entrants = validation.check_strategies(("greedy",) if strategies is None else strategies)
+    entrants = validation.check_strategies(strategies)
     check_distinct(entrants)
     rows = []
     if param is not None:

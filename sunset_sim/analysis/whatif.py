@@ -437,7 +437,7 @@ def compare(
     set_b = _cards(cards_b, "cards_b") if cards_b is not None else base_cards
     variant_a = resolve_rules(rules_a, base_rules, "rules_a")
     variant_b = resolve_rules(rules_b, base_rules, "rules_b")
-    entrants = validation.check_strategies(("greedy",) if strategies is None else strategies)
+    entrants = validation.check_strategies(strategies)
     check_distinct(entrants)
     identical = variant_a == variant_b and same_cards(set_a, set_b)
     if identical:

@@ -271,8 +271,8 @@ def play_block(
         if len(error.args) != 4:  # ask.decide's (message, strategy id, choice, options)
             raise
         strategy_id, choice, n_options = (int(value) for value in error.args[1:])
-        name = next(p.spec.name for p, i in zip(players, ids, strict=True) if i == strategy_id)
-        raise IllegalChoiceError(name, choice, n_options) from None
+        spec = next(p.spec for p, i in zip(players, ids, strict=True) if i == strategy_id)
+        raise IllegalChoiceError.of(spec.name, spec.decide, choice, n_options) from None
     _check_unwritten(tables, pristine, players)
 
 
@@ -309,9 +309,10 @@ def strategy_failure(spec: StrategySpec, error: Exception) -> StrategyFault:
     """The one-line error for an exception raised in ``spec``'s call: an answer that is no
     option index (``decisions.option_index``) or whatever its ``decide`` raised."""
     if isinstance(error, TypeError) and error.args == (decisions.RETURNED_NONE,):
-        return IllegalChoiceError(spec.name, None)
+        return IllegalChoiceError.of(spec.name, spec.decide, None)
     if isinstance(error, TypeError) and error.args[:1] == (decisions.NOT_AN_INDEX,):
-        return IllegalChoiceError(spec.name, error.args[1] if len(error.args) > 1 else "?")
+        answer = error.args[1] if len(error.args) > 1 else "?"
+        return IllegalChoiceError.of(spec.name, spec.decide, answer)
     return StrategyRaisedError.of(spec.name, spec.decide, error)
 
 
