@@ -198,22 +198,22 @@ def column_format(name: str, float_format: str = "{:.3f}") -> Callable[[float], 
     0.00128, and 3,000 wins "(0.999 to 1.000)" for a lower end of 0.99872. An end too
     small for the format keeps two significant digits, rounded outward too (9.603e-05 up
     to 9.7e-05)."""
+    from sunset_sim.analysis.stats import outward as rounded_outward
+
     digits = re.fullmatch(r"\{:\.(\d+)f\}", float_format)
     side = 1 if name.endswith("_ci_high") else -1 if name.endswith("_ci_low") else 0
     if not side or digits is None:
         return functools.partial(_small, float_format=float_format)
-    scale = 10 ** int(digits.group(1))
+    decimals = int(digits.group(1))
 
     def outward(value: float) -> str:
         if not math.isfinite(value) or value == 0:
             return _small(value, float_format)
-        unit = scale
-        if abs(value) * scale < 0.5:  # too small for the format: two significant digits
-            unit = 10.0 ** (1 - math.floor(math.log10(abs(value))))
-        # (a hair inside first: 0.2 x 1000 is 200.00000000000003, not to be raised)
-        step = math.ceil(value * unit - 1e-6) if side > 0 else math.floor(value * unit + 1e-6)
-        rounded = step / unit + 0.0  # (+ 0.0: no "-0.000")
-        return float_format.format(rounded) if unit == scale else f"{rounded:.2g}"
+        places = decimals
+        if abs(value) * 10**decimals < 0.5:  # too small for the format: two significant digits
+            places = 1 - math.floor(math.log10(abs(value)))
+        rounded = rounded_outward(value, places, side)
+        return float_format.format(rounded) if places == decimals else f"{rounded:.2g}"
 
     return outward
 

@@ -11,6 +11,7 @@ from test_report_trust import CARDS, FIELD, figure_of
 
 import sunset_sim
 from sunset_sim.analysis.report import build_report
+from sunset_sim.analysis.stats import ends_text
 
 
 @pytest.fixture(scope="module")
@@ -288,3 +289,29 @@ def test_a_day_no_game_reached_is_said_so_not_too_few_samples():
     assert (lead["n"] == 0).any()
     assert set(lead.loc[lead["n"] == 0, "note"]) == {"no game went on to this day"}
     assert set(lead.loc[(lead["n"] > 0) & (lead["n"] < 30), "note"]) <= {"too few samples"}
+
+
+def test_a_reports_intervals_are_rounded_outward_as_the_command_lines_are():
+    """A tester's: 0 wins in 3,000 games (an upper end of 0.128%) read "0.0% (0.0 to 0.1)"
+    in report.md and report.html where stdout printed 0.002, and a lower end of 2.794%
+    read 2.8: the printed interval was narrower than the one computed."""
+    from sunset_sim.analysis.report.render import display_table
+
+    table = pd.DataFrame(
+        {
+            "win_share": [0.0, 0.035],
+            "win_share_ci_low": [0.0, 0.02794],
+            "win_share_ci_high": [0.00128, 0.0413],
+            "mean_fame": [6.0, 7.0],
+            "mean_fame_ci_low": [5.9056, 6.999],
+            "mean_fame_ci_high": [6.0944, 7.2],
+            "win_effect": [-0.01, 0.2],
+            "win_effect_ci_low": [-0.0201, 0.15],
+            "win_effect_ci_high": [0.00001, 0.25],
+        }
+    )
+    shown = display_table(table)
+    assert shown["win_share"].tolist() == ["0.0% (0.0 to 0.2)", "3.5% (2.7 to 4.2)"]
+    assert shown["mean_fame"].tolist() == ["6.00 (5.90 to 6.10)", "7.00 (6.99 to 7.20)"]
+    assert shown["win_effect"].tolist() == ["-1.0 pt (-2.1 to +0.1)", "+20.0 pt (+15.0 to +25.0)"]
+    assert ends_text(0.2, 0.3, 3) == "0.200 to 0.300"  # (0.2 x 1000 is not raised to 201)

@@ -12,7 +12,7 @@ import pytest
 from conftest import cli, ok
 
 from sunset_sim.analysis.restrictions import restrictions_for
-from sunset_sim.analysis.targets import Targets, band_noise, band_status
+from sunset_sim.analysis.targets import Targets, band_noise, band_side, band_status, telling_digits
 from sunset_sim.cards.loader import default_cards_text, load_cards, parse_cards
 
 DEFAULT = load_cards()
@@ -104,3 +104,21 @@ def test_a_large_family_draws_its_band_fewer_times(monkeypatch):
             dict.fromkeys(metric_of, 0.05), np.random.default_rng(0),
         )  # fmt: skip
         assert len(calls) == draws
+
+
+def test_a_value_on_its_bands_edge_to_the_last_bits_is_inside():
+    """A tester's: C12 at 0.027777777777777762 per fame point (0.0833 / 3) against a
+    bottom of 0.027777777777777776 (the median 0.0833 / 3): the same number, 1/36, but
+    rounded apart. It was "outside 0.0278 to 0.1667 but with a CI holding its edge", and
+    measured again on fresh deals as unsettled."""
+    value, low, high = 0.027777777777777762, 0.027777777777777776, 0.16666666666666666
+    assert value < low  # (rounded apart)
+    assert band_status(value, -0.02, 0.08, low, high) == "inside"
+    top = 0.12499999999999996  # (suggestions' case: an after-value over it by 3e-17)
+    assert 0.12499999999999999 > top
+    assert band_status(0.12499999999999999, 0.125, 0.125, 0.05, top) == "inside"
+    assert band_side(value, low, high) == "" and band_side(0.0277, low, high) == "below"
+    assert telling_digits(value, low, high) == 2  # printed as the edge it is
+    # past the edge by more than rounding: outside as before
+    assert band_status(0.0277, -0.02, 0.075, low, high) == "unsettled"
+    assert band_status(0.5, 0.37, 0.6, low, high) == "above"

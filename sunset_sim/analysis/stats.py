@@ -217,6 +217,25 @@ def cluster_rate_ci(
     return proportion_ci(p * effective, effective, z)
 
 
+def outward(value: float, decimals: int, side: int) -> float:
+    """An interval's end rounded to ``decimals`` away from its middle (``side`` -1: a lower
+    end, down; +1: an upper end, up), so that the interval printed holds the one computed:
+    0 wins in 3,000 games, an upper end of 0.128%, print "0.0 to 0.2", not "0.0 to 0.1"."""
+    if not math.isfinite(value):
+        return value
+    unit = 10**decimals
+    # (a hair inside first: 0.2 x 1000 is 200.00000000000003, not to be raised)
+    step = math.ceil(value * unit - 1e-6) if side > 0 else math.floor(value * unit + 1e-6)
+    return step / unit + 0.0  # (+ 0.0: no "-0.000")
+
+
+def ends_text(lo: float, hi: float, decimals: int, scale: float = 1.0, sign: str = "") -> str:
+    """``"lo to hi"``, each end times ``scale`` and rounded outward (``outward``); ``sign``
+    "+" writes both signed."""
+    low, high = outward(scale * lo, decimals, -1), outward(scale * hi, decimals, 1)
+    return f"{low:{sign}.{decimals}f} to {high:{sign}.{decimals}f}"
+
+
 def ci_columns(measure: str, value, lo, hi) -> dict:
     """``{measure: value, measure_ci_low: lo, measure_ci_high: hi}``: the one name scheme
     for an interval in every table, frame and file (``CI_LOW``/``CI_HIGH``). A measure

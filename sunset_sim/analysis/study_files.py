@@ -18,6 +18,7 @@ from sunset_sim.analysis.report.render import md_cell, md_escape
 from sunset_sim.analysis.study import Study
 from sunset_sim.analysis.targets import (
     MIN_GOAL_KEEPS,
+    band_side,
     inside_interval,
     plain_zeros,
     telling_digits,
@@ -313,8 +314,9 @@ def _edge_noise(row: pd.Series) -> str:
     widened by that SD reaches (``fresh_deals.settled``; the band is measured too: C04 at
     0.22 below a top of 0.27 was given the bottom's SD)."""
     value, low, high = row["value"], row["target_low"], row["target_high"]
-    if value > high or value < low:
-        edges = ["target_high_sd" if value > high else "target_low_sd"]
+    side = band_side(value, low, high)
+    if side:
+        edges = ["target_high_sd" if side == "above" else "target_low_sd"]
     else:
         measure = (value, row.get("value_ci_low", value), row.get("value_ci_high", value))
         sds = (row.get("target_low_sd", 0.0), row.get("target_high_sd", 0.0))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from sunset_sim.analysis.fresh_deals import straddles
-from sunset_sim.analysis.targets import band_figures
+from sunset_sim.analysis.targets import band_figures, band_side
 
 __all__ = [
     "MEASURED_ON",
@@ -28,8 +28,7 @@ def edit_text(edits: dict[str, int]) -> str:
 
 def step_side(step: tuple) -> str:
     """ "above" or "below" the band (the step's own), "" inside or unknown (NaN)."""
-    value, low, high = step[2][0], step[3], step[4]
-    return "above" if value > high else "below" if value < low else ""
+    return band_side(step[2][0], step[3], step[4])
 
 
 def step_text(step: tuple) -> str:

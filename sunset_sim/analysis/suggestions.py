@@ -33,7 +33,13 @@ from sunset_sim.analysis.suggestion_notes import (
     unsettled_note,
     with_fresh,
 )
-from sunset_sim.analysis.targets import METRIC, METRIC_TEXT, Targets, band_figures
+from sunset_sim.analysis.targets import (
+    METRIC,
+    METRIC_TEXT,
+    Targets,
+    band_figures,
+    inside_band,
+)
 from sunset_sim.analysis.wake_order import (
     above_by_numbers,
     dominated_pairs,
@@ -132,22 +138,12 @@ def _measured_step(
     return _miss(value, low, high), walked, measure, low, high
 
 
-# A value on its band's edge to the last bits is inside: win shares are twelfths, and an
-# after-value of 0.12499999999999999 against a top of 0.12499999999999996 read "outside
-# by its value" (and the target "between two steps", one of them on its edge)
-EDGE = 1e-9
-
-
-def _inside(value: float, low: float, high: float) -> bool:
-    return low - EDGE <= value <= high + EDGE
-
-
 def _miss(value: float, low: float, high: float) -> float:
     """How far ``value`` lies outside low .. high (0 inside, to ``EDGE``; inf unmeasured):
     a step's order in ``tried``."""
     if not np.isfinite(value):
         return math.inf
-    return 0.0 if _inside(value, low, high) else max(low - value, value - high)
+    return 0.0 if inside_band(value, low, high) else max(low - value, value - high)
 
 
 def _pruned(
@@ -331,7 +327,7 @@ def all_edits_together(
         family = "plan" if row["card"] in plans else "commission"
         value, value_low, value_high = measured_metric(verify_lab, suggested, family, row["card"])
         together.append(value)
-        inside.append(_inside(value, row["target_low"], row["target_high"]))
+        inside.append(inside_band(value, row["target_low"], row["target_high"]))
         if not inside[-1] and not any(note.startswith(f"{row['card']}: ") for note in notes):
             figures = band_figures(value, row["target_low"], row["target_high"])
             notes.append(  # (once per card: a plan card's fields share one value)
@@ -384,7 +380,7 @@ def _verified_rows(
     before = pooled(
         [measured_metric(batch, cards, family, card) for batch in labs[: len(measures)]]
     )
-    inside = _inside(after[0], low, high)
+    inside = inside_band(after[0], low, high)
     deals = lab.games * len(measures)
     status(
         f"  verify {card} {edit_text(edits)} on {deals} fresh deals: before "

@@ -37,10 +37,13 @@ __all__ = [
     "TARGET_COLUMNS",
     "Targets",
     "band_noise",
+    "EDGE",
+    "band_side",
     "band_status",
     "card_band",
     "card_targets",
     "goal_targets",
+    "inside_band",
     "inside_interval",
     "noisy_interval",
     "plain_zeros",
@@ -246,6 +249,24 @@ def _plan_band(
     return low, high
 
 
+# A value on its band's edge to the last bits is inside: win shares are twelfths, and an
+# after-value of 0.12499999999999999 against a top of 0.12499999999999996 read "outside
+# by its value" (and the target "between two steps", one of them on its edge); C12 at
+# 0.027777777777777762 per fame point, a band's bottom of 0.027777777777777776 (both
+# 1/36), was "outside ... but with a CI holding its edge" and sent to fresh deals
+EDGE = 1e-9
+
+
+def inside_band(value: float, low: float, high: float) -> bool:
+    """Whether ``value`` is in low .. high, an edge to within ``EDGE`` included."""
+    return low - EDGE <= value <= high + EDGE
+
+
+def band_side(value: float, low: float, high: float) -> str:
+    """ "above" or "below" the band by the value alone (past ``EDGE``), "" inside or NaN."""
+    return "above" if value > high + EDGE else "below" if value < low - EDGE else ""
+
+
 def band_status(
     value: float, ci_low: float, ci_high: float, low: float, high: float,
     low_sd: float = 0.0, high_sd: float = 0.0,
@@ -259,11 +280,11 @@ def band_status(
     if not np.isfinite(value):
         return "no value"
     lowest, highest = noisy_interval(value, ci_low, ci_high, low_sd, high_sd)
-    if lowest > high:
+    if lowest > high + EDGE:
         return "above"
-    if highest < low:
+    if highest < low - EDGE:
         return "below"
-    return "inside" if low <= value <= high else "unsettled"
+    return "inside" if inside_band(value, low, high) else "unsettled"
 
 
 def telling_digits(value: float, *edges: float) -> int:
@@ -271,7 +292,7 @@ def telling_digits(value: float, *edges: float) -> int:
     tester read "0.28 ... target 0.05 to 0.28: outside the target" (0.281 against 0.278)."""
     for digits in (2, 3):
         if all(
-            value == edge or f"{value:.{digits}f}" != f"{edge:.{digits}f}"
+            abs(value - edge) <= EDGE or f"{value:.{digits}f}" != f"{edge:.{digits}f}"
             for edge in edges
             if np.isfinite(value) and np.isfinite(edge)
         ):

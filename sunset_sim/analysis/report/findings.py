@@ -22,6 +22,7 @@ from sunset_sim.analysis.report.model import (
     _points,
 )
 from sunset_sim.analysis.report.sections import SECTIONS
+from sunset_sim.analysis.stats import ends_text
 
 # The kinds of finding, in the order they are listed; each gets up to ``per_kind_limit``.
 FINDING_KINDS = {table: kind for spec in SECTIONS for table, kind in spec.kinds.items()}
@@ -67,8 +68,8 @@ def _findings(
         for kind in order:
             for label, name, effect, lo, hi, n, p, unit, smaller in chosen[kind]:
                 text = (
-                    f"{label}: {_points(effect)} {unit}, 95% CI {100 * lo:.1f} to "
-                    f"{100 * hi:.1f}, n = {n:,}"
+                    f"{label}: {_points(effect)} {unit}, 95% CI {ends_text(lo, hi, 1, 100)}, "
+                    f"n = {n:,}"
                     + (
                         f", smaller group n = {smaller:,} (within strategies)"
                         if smaller is not None

@@ -12,6 +12,7 @@ import pandas as pd
 
 from sunset_sim.analysis.report.model import RESULTS_NOTE, TOO_FEW, PlotFunction, Report
 from sunset_sim.analysis.report.sections import SECTIONS
+from sunset_sim.analysis.stats import ends_text
 from sunset_sim.validation import counted
 
 # every section's plots, in report order: name -> (tables needed, function)
@@ -164,11 +165,13 @@ def _ci_text(value, lo, hi, rate: bool | str, digits: int = 2) -> str:
         return ""
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return _number(value, rate)
+    # (the ends rounded outward, as the command line's tables print them: 0 wins in
+    # 3,000 games read "0.0% (0.0 to 0.1)" for an upper end of 0.128%)
     if rate == "pt":
-        return f"{100 * value:+.1f} pt ({100 * lo:+.1f} to {100 * hi:+.1f})"
+        return f"{100 * value:+.1f} pt ({ends_text(lo, hi, 1, 100, '+')})"
     if rate:
-        return f"{100 * value:.1f}% ({100 * lo:.1f} to {100 * hi:.1f})"
-    return f"{value:.{digits}f} ({lo:.{digits}f} to {hi:.{digits}f})"
+        return f"{100 * value:.1f}% ({ends_text(lo, hi, 1, 100)})"
+    return f"{value:.{digits}f} ({ends_text(lo, hi, digits)})"
 
 
 def _p_text(value) -> str:

@@ -11,6 +11,7 @@ import json
 import pandas as pd
 
 from sunset_sim.analysis.report.model import Finding, Section
+from sunset_sim.analysis.stats import ends_text
 
 
 def study_findings(study) -> list[Finding]:
@@ -31,7 +32,7 @@ def study_findings(study) -> list[Finding]:
         d = telling_digits(row["value"], row["target_low"], row["target_high"])
         text = (
             f"{row['family']} {row['card']}: {row['metric']} {row['value']:.{d}f} (95% CI "
-            f"{row['value_ci_low']:.2f} to {row['value_ci_high']:.2f}, n = {int(row['n']):,}), "
+            f"{ends_text(row['value_ci_low'], row['value_ci_high'], 2)}, n = {int(row['n']):,}), "
             f"{row['status']} its target {row['target_low']:.{d}f} to {row['target_high']:.{d}f}"
         )
         if row["card"] in suggested:
@@ -47,8 +48,9 @@ def study_findings(study) -> list[Finding]:
                 f"; {'suggestion, the nearest step' if nearest else 'verified suggestion'}: "
                 f"{changes}"
                 + (" (together)" if len(fields) > 1 else "")
-                + f" ({edit['after']:.{d}f}, 95% CI {edit['after_ci_low']:.2f} "
-                f"to {edit['after_ci_high']:.2f}, on {int(edit['n']):,} fresh deals"
+                + f" ({edit['after']:.{d}f}, 95% CI "
+                f"{ends_text(edit['after_ci_low'], edit['after_ci_high'], 2)}, on "
+                f"{int(edit['n']):,} fresh deals"
             )
             band = (round(edit["target_low"], 2), round(edit["target_high"], 2))
             if band != (round(row["target_low"], 2), round(row["target_high"], 2)):

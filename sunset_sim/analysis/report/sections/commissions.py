@@ -37,6 +37,7 @@ from sunset_sim.analysis.report.model import (
     effect_candidates,
 )
 from sunset_sim.analysis.report.plotting import GREY, _figure, _labelled_points, _png
+from sunset_sim.analysis.stats import ends_text
 
 
 def commission_tables(data: _Data, min_samples: int) -> dict[str, pd.DataFrame]:
@@ -252,7 +253,8 @@ def price_findings(tables: Tables, per_kind_limit: int) -> list[Finding]:
                     f"commission {row.commission} (fame {row.fame}, {row.fame_per_painting:.1f} "
                     f"per painting) looks {row.price_flag}: completed in "
                     f"{100 * row.completion_rate:.1f}% {base} (95% CI "
-                    f"{100 * row.completion_rate_ci_low:.1f} to {100 * row.completion_rate_ci_high:.1f}), "
+                    f"{ends_text(row.completion_rate_ci_low, row.completion_rate_ci_high, 1, 100)}"
+                    "), "
                     f"{_points(row.completion_residual)} points against the rate the other "
                     "commissions predict at its fame per painting (a line fitted over them), "
                     f"n = {n:,} games",

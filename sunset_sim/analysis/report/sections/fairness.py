@@ -28,6 +28,7 @@ from sunset_sim.analysis.report.model import (
     effect_candidates,
 )
 from sunset_sim.analysis.report.plotting import GREY, _colours, _errors, _figure, _png
+from sunset_sim.analysis.stats import ends_text
 from sunset_sim.validation import counted
 
 
@@ -419,8 +420,8 @@ def seats(tables) -> bytes:
     axes[0].axhline(100 / players, color="black", linewidth=0.8, linestyle="--")
     balance = tables["balance"].iloc[0]
     measure = (
-        f"Balance {balance['balance']:.3f} (95% CI {balance['balance_ci_low']:.3f} to "
-        f"{balance['balance_ci_high']:.3f})"
+        f"Balance {balance['balance']:.3f} (95% CI "
+        f"{ends_text(balance['balance_ci_low'], balance['balance_ci_high'], 3)})"
     )
     if balance.get("caveat", ""):  # not a seat measure when each seat kept one strategy
         measure = f"no seat Balance: {balance['caveat']}"

@@ -42,6 +42,7 @@ from sunset_sim.analysis.report.plotting import (
     _labelled_points,
     _png,
 )
+from sunset_sim.analysis.stats import ends_text
 from sunset_sim.cards.model import CardSet
 from sunset_sim.enums import DIRECTION_SETS
 
@@ -299,7 +300,8 @@ def tradeoff_conclusion(tables: Tables) -> str:
         f"{late['paint'].min()}-{late['paint'].max()}) are worth {late_mean:.1f} points of win "
         f"share to keep on average, the {half} earliest ({names(early)}, {wakes(early)}, paint "
         f"{early['paint'].min()}-{early['paint'].max()}) {early_mean:.1f} points: a difference "
-        f"of {diff:+.1f} points (95% CI {diff - half_width:+.1f} to {diff + half_width:+.1f}; "
+        f"of {diff:+.1f} points (95% CI "
+        f"{ends_text(diff - half_width, diff + half_width, 1, sign='+')}; "
         "restricted play on the same deals, between bots)."
     )
     # what the later half has more of (the cards' power: paint, hike, directions), on
