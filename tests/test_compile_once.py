@@ -367,6 +367,34 @@ def test_an_index_entry_without_its_code_file_is_not_compiled_code(tmp_path, mon
     assert list(cache.rglob("*.nbi")) and not jit_module.is_cached(jit_module.jit(_add_one))
 
 
+def _reads_past_the_end(values):
+    return values[values.shape[0] + 5]
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing compiles")
+def test_numba_boundscheck_is_part_of_the_cache_key(tmp_path, monkeypatch):
+    """A tester's: code cached without bounds checks was loaded under NUMBA_BOUNDSCHECK=1,
+    so the IndexError writing-a-strategy.md promises for an index out of range never
+    came (and code cached with them was loaded without it). Unset, the key is the
+    digest alone, as before."""
+    import numpy as np
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    assert jit_module.compiled_key(_reads_past_the_end) == jit_module.dependency_digest(
+        _reads_past_the_end
+    )
+    jit_module.jit(_reads_past_the_end)(np.zeros(3))  # unchecked: reads past the end
+    assert jit_module.is_cached(jit_module.jit(_reads_past_the_end))
+    monkeypatch.setattr(numba.config, "BOUNDSCHECK", 1)
+    checked = jit_module.jit(_reads_past_the_end)
+    assert not jit_module.is_cached(checked)  # not the unchecked code
+    with pytest.raises(IndexError):
+        checked(np.zeros(3))
+    monkeypatch.setattr(numba.config, "BOUNDSCHECK", None)
+    assert jit_module.is_cached(jit_module.jit(_reads_past_the_end))  # the unchecked again
+
+
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing compiles")
 def test_a_read_only_cache_is_loaded_from(tmp_path, monkeypatch, capsys):
     """A cache warmed when a container was built and read-only when it runs: its code

@@ -41,7 +41,7 @@ from sunset_sim.cards.loader import load_cards, parse_cards
 from sunset_sim.cards.tables import build_tables
 from sunset_sim.engine import restricted
 from sunset_sim.engine.batch import run_games
-from sunset_sim.enums import STREAM_SETUP
+from sunset_sim.enums import GOAL_KINDS_WITH_COUNT, STREAM_SETUP
 from sunset_sim.rng import Stream
 from sunset_sim.rules.options import Rules
 from sunset_sim.rules.setup import commission_order, shuffled_orders
@@ -376,11 +376,18 @@ def test_study_notes_goals_kept_by_the_last_mover(mistaken_study):
     assert len(goals) == len(DEFAULT.goals)
     above = goals[goals["status"] == "above"]
     assert not above.empty and (above["value_ci_low"] > Targets().last_mover).all()
-    assert any("moves last" in note for note in study.notes)
-    # each note names its sample (the study's deals, not the report's batch) and its n
+    # each note names its sample (the study's deals, not the report's batch) and its n,
+    # and what to try: a tester's G7 at n = 1 (kept so on 99% of its days; 58% at n = 3)
+    # read "no card field changes who moves last"
+    goal_of = {goal.id: goal for goal in DEFAULT.goals}
     for _, row in above.iterrows():
         (note,) = [note for note in study.notes if note.startswith(f"{row['card']}: kept")]
         assert f"of the {int(row['n']):,} days it was kept on the study's deals" in note
+        goal = goal_of[row["card"]]
+        counted = goal.kind in GOAL_KINDS_WITH_COUNT
+        harder = f"its n, now {goal.param}, higher" if counted else "another kind"
+        assert f"a harder goal ({harder})" in note and "no card field" not in note
+        assert note.endswith(f"its fame ({goal.fame}) is not judged against the other goals'")
     assert set(study.suggestions["card"]).isdisjoint(goals["card"])
 
 

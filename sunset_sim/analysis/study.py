@@ -37,7 +37,7 @@ suggestions that are verified by playing before they are suggested.
    the fresh deals once more, and each card's value there is reported beside its own
    (``after_all_edits``, ``inside_with_all_edits``, and a note for a card outside its
    target there): edits interact, and the designer should see how.
-   Goals have no suggestion: no card field changes who moves last (the study says so).
+   Goals have no suggestion: the study walks no goal field (a note says what to try).
 """
 
 from __future__ import annotations
@@ -77,6 +77,7 @@ from sunset_sim.analysis.wake_order import (
 from sunset_sim.cards.edit import CardEditError, card_value, edit_card
 from sunset_sim.cards.loader import load_cards
 from sunset_sim.cards.model import CardSet
+from sunset_sim.enums import GOAL_KINDS_WITH_COUNT
 from sunset_sim.rules.options import Rules
 from sunset_sim.run.backends import BackendOption, DaskBackend, LocalBackend, using_backend
 from sunset_sim.run.progress import ProgressOption, progress_bar
@@ -385,9 +386,7 @@ def run_study(
         ignore_index=True,
     )
     notes = [
-        f"{row['card']}: kept by the last player to move on {row['value']:.0%} of the "
-        f"{int(row['n']):,} days it was kept on the study's deals; no card field changes who "
-        "moves last, so nothing is suggested for it"
+        _last_mover_note(row, card_set)
         for _, row in target_frame.iterrows()
         if row["family"] == "goal" and row["status"] == "above"
     ]
@@ -456,6 +455,23 @@ def run_study(
         values, edit_frame, target_frame, suggestions, suggested, settings, notes=notes,
         tradeoff=tradeoff,
     )  # fmt: skip
+
+
+def _last_mover_note(row: pd.Series, card_set: CardSet) -> str:
+    """A goal kept by the last player to move too often: easy enough that whoever moves
+    last meets it and takes it. A tester's: the note said "no card field changes who moves
+    last", where G7 at n = 1 was kept so on 99% of its days and at n = 3 on 58%."""
+    goal = next(goal for goal in card_set.goals if goal.id == row["card"])
+    count = (
+        f"its n, now {goal.param}, higher" if goal.kind in GOAL_KINDS_WITH_COUNT else "another kind"
+    )
+    return (
+        f"{row['card']}: kept by the last player to move on {row['value']:.0%} of the "
+        f"{int(row['n']):,} days it was kept on the study's deals: easy enough that whoever "
+        f"moves last meets it and takes it. The study walks no goal field, so nothing is "
+        f"suggested: a harder goal ({count}) leaves the earlier movers a chance to keep it; "
+        f"its fame ({goal.fame}) is not judged against the other goals'"
+    )
 
 
 def plan_tradeoff(lab: Lab, cards: CardSet, base: FieldRun) -> dict | None:

@@ -326,6 +326,17 @@ def dependency_files(function: object) -> tuple[list[str], list[tuple[str, bytes
     return sorted(files), sorted(constants.items())
 
 
+def compiled_key(function: object) -> str:
+    """The cache entry's key: ``dependency_digest``, and numba's ``NUMBA_BOUNDSCHECK``
+    where it is set, which changes the code compiled (a tester's: code cached without the
+    checks was loaded under NUMBA_BOUNDSCHECK=1, where writing-a-strategy.md promises an
+    IndexError for an index out of range, and code with them was loaded after). Unset,
+    the key is the digest alone, as the entries cached before it was counted."""
+    digest = dependency_digest(function)
+    checks = numba.config.BOUNDSCHECK
+    return digest if checks is None else f"{digest}:boundscheck={int(checks)}"
+
+
 def dependency_digest(function: object) -> str:
     """Digest of everything ``function`` compiles from (see ``dependency_files``)."""
     py_func = _python_function(function)
@@ -413,9 +424,15 @@ class _IndexFile(caching.IndexDataCacheFile):
             return {}
 
     def save(self, key, data):
-        """Save, dropping entries for the same signature compiled from older sources."""
+        """Save, dropping entries for the same signature (and the same NUMBA_BOUNDSCHECK:
+        a debugging run's build leaves the usual one) compiled from older sources."""
         overloads = self._load_index()
-        stale = [old for old in overloads if old[:2] == key[:2] and old != key]
+        setting = lambda entry: str(entry[2]).partition(":")[2]  # noqa: E731
+        stale = [
+            old
+            for old in overloads
+            if old[:2] == key[:2] and old != key and setting(old) == setting(key)
+        ]
         if stale:
             for old in stale:
                 try:
@@ -440,7 +457,7 @@ class DependencyCache(caching.FunctionCache):
         )
 
     def _index_key(self, sig, codegen):
-        return (sig, codegen.magic_tuple(), dependency_digest(self._py_func))
+        return (sig, codegen.magic_tuple(), compiled_key(self._py_func))
 
     def load_overload(self, sig, target_context):
         try:
@@ -476,7 +493,7 @@ def is_cached(dispatcher) -> bool:
         folder = cache._cache_file._cache_path
     except Exception:  # unreadable: it will compile
         return False
-    digest = dependency_digest(dispatcher.py_func)
+    digest = compiled_key(dispatcher.py_func)
     # an index entry whose code file is gone or empty compiles too (silently, it was
     # thought loaded: no compile notice before a two-minute wait)
     return any(
