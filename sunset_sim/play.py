@@ -22,7 +22,6 @@ from sunset_sim.enums import (
     DECIDE_SALE,
     STREAM_CHANCE,
     STREAM_SETUP,
-    TIE_SEAT,
 )
 from sunset_sim.observation import observe, option_rows
 from sunset_sim.rng import Stream
@@ -99,10 +98,12 @@ class StrategyDecider:
         return allowed[self._ask(DECIDE_PLAN, state, seat, [(card,) for card in allowed], shown)]
 
     def turn_order(self, state: GameState) -> list[int]:
-        """R-ORD-2: one random seat permutation a day unless ties go by seat."""
+        """R-ORD-2: one random seat permutation a day, drawn under every tie-break (by seat
+        it decides nothing), so that the game's later draws (the landscape reshuffles,
+        R-CLEAN-2) are those of the same deal under any tie-break: ``tie_break=seat`` drew
+        none, and a paired comparison counted reshuffle noise as its effect."""
         permutation = list(range(state.n_players))
-        if state.rules.tie_break_code != TIE_SEAT:
-            self.chance.shuffle(permutation)
+        self.chance.shuffle(permutation)
         return plan.turn_order(state, permutation)
 
     def hike(self, state: GameState, seat: int, options: list[tuple[int, int]]) -> tuple[int, int]:

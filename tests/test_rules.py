@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from unittest.mock import ANY
 
 import pytest
 from conftest import (
@@ -282,6 +283,25 @@ def test_R_ORD_2_seat_tie_break_lower_seat_first():
     plan.check_turn_order(state, [2, 0, 1])
     violation("R-ORD-2", plan.check_turn_order, state, [2, 1, 0])
     violation("R-ORD-1", plan.check_turn_order, state, [0, 1, 2])
+
+
+def test_R_ORD_2_a_tie_break_changes_the_order_of_ties_and_nothing_else(cards):
+    """A tester's: under tie_break=seat no day's shuffle was drawn, so every later draw of
+    the game's chance stream (the landscape reshuffles, R-CLEAN-2) was another deal's, and
+    a game whose turn orders were the same under seat and random diverged from its 4th
+    day. Now every tie-break draws it: where the orders agree every day, the games do."""
+    same = 0
+    for game in range(40):
+        results = {
+            tie: play_reference(cards, ["greedy", "balanced"] * 2, 11, game, {"tie_break": tie})
+            for tie in ("random", "seat")
+        }
+        days = {tie: result.record["days"] for tie, result in results.items()}
+        if [d["order"] for d in days["random"]] != [d["order"] for d in days["seat"]]:
+            continue
+        same += 1
+        assert results["random"].record == {**results["seat"].record, "rules": ANY}
+    assert same >= 2  # (games 5 and 36, when written)
 
 
 def test_R_ORD_2_lowest_fame_tie_break(cards):

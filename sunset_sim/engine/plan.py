@@ -74,12 +74,12 @@ def turn_order(
     obs, plan_wake, kept, chance, tie_break, permutation, keys, order, n_players, day,
     plan_out, position_out, trace,
 ):  # fmt: skip
-    """R-ORD-1/2: by wake-up time, then the tie-break (a shuffle unless by seat); the plan
-    cards are revealed with the order."""
+    """R-ORD-1/2: by wake-up time, then the tie-break; the plan cards are revealed with
+    the order. The day's shuffle is drawn under every tie-break, by seat too (where it
+    decides nothing), so that the later draws are the same deal's (play.py's turn_order)."""
     for seat in range(n_players):
         permutation[seat] = seat
-    if tie_break != TIE_SEAT:
-        rng_shuffle(chance, permutation, n_players)
+    rng_shuffle(chance, permutation, n_players)
     for position in range(n_players):
         seat = permutation[position]
         keys[seat, 0] = plan_wake[kept[seat]]
