@@ -153,6 +153,20 @@ def _set(record: dict, path: tuple, value) -> None:
         (("days", 0, "turns", 0, "sales"), {}, "sales: expected a list, got {}"),
         # null was read as [] (painted is required: [] when nothing was painted)
         (("days", 0, "turns", 0, "painted"), None, "painted: expected a list, got null"),
+        # a tester's: Python's own words ("object of type 'bool' has no len()"), no field
+        (("days", 0, "turns"), True, "day 1: turns: expected a list, got true"),
+        # false, 0, "" and [] were read as "stay" (null or missing is stay, as documented)
+        (
+            ("days", 0, "turns", 0, "hike"),
+            False,
+            "hike: expected an object (direction, steps), got false",
+        ),
+        (("days", 0, "turns", 0, "hike"), 0, "hike: expected an object (direction, steps), got 0"),
+        (
+            ("days", 0, "turns", 0, "hike"),
+            [],
+            "hike: expected an object (direction, steps), got []",
+        ),
     ],
 )
 def test_a_value_of_the_wrong_type_is_a_shape_error(base, path, value, line):
@@ -165,6 +179,41 @@ def test_a_value_of_the_wrong_type_is_a_shape_error(base, path, value, line):
         entry = entry[key]
     _set(record, path, float(entry) if value == "float" else value)
     with pytest.raises(RecordError, match="^(day 1, player [0-9]: )?" + re.escape(line)):
+        replay(via_json(record))
+
+
+@pytest.mark.parametrize(
+    ("where", "key", "line"),
+    [
+        ("sales", "sale", 'turns[{p}]: "sale": unknown field (a turn has seat, hike, painted,'),
+        ("fame", "fmae", '"fmae": unknown field (a day has day, goal, plans, order, turns,'),
+        ("steps", "step", 'hike: "step": unknown field (a hike has direction, steps)'),
+        ("cell", "cel", 'painted: "cel": unknown field (a painted entry has cell, card)'),
+        ("paintings", "painting", 'sales: "painting": unknown field (a sale has commission,'),
+        ("kept", "keep", 'plans[0]: "keep": unknown field (a plan entry has drawn, kept)'),
+    ],
+)
+def test_a_misspelt_field_is_refused_not_left_out(base, where, key, line):
+    """A tester's: a turn's "sales" renamed "sale" replayed OK, the sale gone from the
+    game (its fame counted as paintings): inside a day and a turn an unknown key is refused."""
+    record = edit(base)
+    found = None
+    for day in record["days"]:
+        for position, turn in enumerate(day["turns"]):
+            holders = {
+                "sales": turn, "fame": day, "steps": turn["hike"],
+                "cell": (turn["painted"] or [None])[0], "paintings": (turn["sales"] or [None])[0],
+                "kept": day["plans"][0],
+            }  # fmt: skip
+            holder = holders[where]
+            if holder is not None and holder.get(where) not in (None, [], 0) and found is None:
+                found = (day["day"], position, holder)
+    assert found is not None
+    d, position, holder = found
+    holder[key] = holder.pop(where)
+    with pytest.raises(
+        RecordError, match=f"^day {d}(, player [0-9])?: " + re.escape(line.format(p=position))
+    ):
         replay(via_json(record))
 
 

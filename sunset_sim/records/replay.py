@@ -75,6 +75,12 @@ def check_type(where: str, theirs: Any, mine: Any) -> None:
         raise RecordError(f"{where}: expected {expected}, got {as_json(found[0])}")
 
 
+# The fields of a day's and a turn's objects (docs/record-format.md): any other key is
+# refused, as a misspelt one would leave out what it holds
+DAY_FIELDS = ("day", "goal", "plans", "order", "turns", "goal_holder", "fame", "reshuffles")
+TURN_FIELDS = ("seat", "hike", "painted", "sales", "goal")
+
+
 class RecordError(Exception):
     """A record that cannot be read or that does not describe a legal game: one line."""
 
@@ -199,6 +205,19 @@ class RecordDecider(Decider):
         )
         return RecordError(f"{where + ': ' if where else ''}{message}")
 
+    def _only(
+        self, entry: dict, fields: tuple[str, ...], what: str, where: str, day=None, seat=None
+    ) -> None:
+        """Refuse a key the record format does not have in this object: a tester's
+        "sale" for "sales" dropped the turn's sale, and the game replayed OK."""
+        for key in entry:
+            if key not in fields:
+                raise self._fail(
+                    f"{where}{as_json(key)}: unknown field (a {what} has {', '.join(fields)})",
+                    day,
+                    seat,
+                )
+
     def _ids(self, kind: str, ids: Any, where: str, day=None, seat=None) -> list[int]:
         if not isinstance(ids, list):
             raise self._fail(f"{where}: expected a list of {kind} ids", day, seat)
@@ -221,6 +240,7 @@ class RecordDecider(Decider):
         day = days[state.day - 1]
         if not isinstance(day, dict):
             raise self._fail("expected an object for the day", state.day)
+        self._only(day, DAY_FIELDS, "day", "", state.day)
         if "day" in day and not is_whole(day["day"]):
             raise self._fail(f"day: expected a whole number, got {as_json(day['day'])}", state.day)
         if "day" in day and day["day"] != state.day:
@@ -250,6 +270,7 @@ class RecordDecider(Decider):
             raise self._fail(
                 f"plans[{seat}]: expected an object (kept, drawn), got {as_json(entry)}", state.day
             )
+        self._only(entry, ("drawn", "kept"), "plan entry", f"plans[{seat}]: ", state.day)
         if "drawn" in entry:
             drawn = self._ids("plan", entry["drawn"], "plans: drawn", state.day, seat)
             if drawn != hand:
@@ -268,11 +289,15 @@ class RecordDecider(Decider):
         return order
 
     def hike(self, state: GameState, seat: int, options: list[tuple[int, int]]) -> tuple[int, int]:
-        turns = self._day(state).get("turns") or []
+        turns = self._day(state).get("turns")
+        if not isinstance(turns, list):  # (true read "object of type 'bool' has no len()")
+            shown = "missing" if turns is None else f"expected a list, got {as_json(turns)}"
+            raise self._fail(f"turns: {shown}", state.day)
         position = len(state.turns_done)
         if position >= len(turns) or not isinstance(turns[position], dict):
             raise self._fail("the record has no turn for this player", state.day, seat)
         self.turn = turns[position]
+        self._only(self.turn, TURN_FIELDS, "turn", f"turns[{position}]: ", state.day)
         self.sale_count = 0
         if "seat" in self.turn and not is_whole(self.turn["seat"]):
             raise self._fail(
@@ -288,11 +313,13 @@ class RecordDecider(Decider):
                 state.day,
                 seat,
             )
-        hike = self.turn.get("hike") or {}
+        hike = self.turn.get("hike")
+        hike = {} if hike is None else hike  # missing or null: stay (false, 0, "" are no hike)
         if not isinstance(hike, dict):
             raise self._fail(
                 f"hike: expected an object (direction, steps), got {as_json(hike)}", state.day, seat
             )
+        self._only(hike, ("direction", "steps"), "hike", "hike: ", state.day, seat)
         name = hike.get("direction")
         if "steps" not in hike and name is not None:  # a way to go, but not how far
             raise self._fail(
@@ -329,6 +356,7 @@ class RecordDecider(Decider):
                 raise self._fail(
                     f"painted: expected objects (cell, card), got {as_json(entry)}", state.day, seat
                 )
+            self._only(entry, ("cell", "card"), "painted entry", "painted: ", state.day, seat)
             if "cell" not in entry:
                 raise self._fail("painted: cell: missing", state.day, seat)
             cell = entry.get("cell")
@@ -359,11 +387,17 @@ class RecordDecider(Decider):
                 state.day,
                 seat,
             )
+        self._only(entry, ("commission", "paintings"), "sale", "sales: ", state.day, seat)
         commission = self._ids("commission", [entry.get("commission")], "sales", state.day, seat)[0]
         return commission, self._ids("landscape", entry.get("paintings"), "sales", state.day, seat)
 
     def reshuffle(self, state: GameState, discard: list[int]) -> list[int]:
-        reshuffles = self._day(state).get("reshuffles") or []
+        reshuffles = self._day(state).get("reshuffles")
+        reshuffles = [] if reshuffles is None else reshuffles
+        if not isinstance(reshuffles, list):  # (7 read "object of type 'int' has no len()")
+            raise self._fail(
+                f"reshuffles: expected a list of deck orders, got {as_json(reshuffles)}", state.day
+            )
         if self.reshuffle_day != state.day:
             self.reshuffle_day = state.day
             self.reshuffle_count = 0
