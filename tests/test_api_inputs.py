@@ -196,6 +196,16 @@ def test_api_odd_types_are_one_line_input_errors():
         make_player("greedy").spec.param_vector({"lateness": "x"})
 
 
+def test_a_rule_number_with_leading_zeros_is_read_as_written():
+    """A tester's: days=0000000006 was refused as "not a whole number" (ten characters),
+    where days=06 and --players 0000000002 were read; a number too long for its digits
+    is still refused."""
+    assert Rules.parse(["days=0000000006"]).days == 6
+    assert Rules.parse(["days=06"]).days == 6
+    with pytest.raises(InputError, match="is not a whole number from 1 to 12"):
+        Rules.parse(["days=6000000000"])
+
+
 def test_rules_named_reads_keys_as_parse_does():
     """The options a --rule list names: report checks a results file's rules
     against those alone, so a spelling parse accepts must name the same key."""

@@ -96,21 +96,25 @@ def test_cards_notes_a_goal_no_turn_can_meet(tmp_path):
     ok(result)
     assert result.stderr.splitlines() == [
         f"note: {path}: goal G2 (painted n=4) can never be met: no turn paints more than 3 cards",
-        f"note: {path}: goal G6 (holds n=19) can never be met: no player holds more than 18 "
-        "paintings in 6 days",
+        f"note: {path}: goal G6 (holds n=19) can never be met: no player holds more than 13 "
+        "paintings in 6 days (each plan card kept once)",
         f"note: {path}: goal G7 (steps n=5) can never be met: no hike is longer than 4 steps",
     ]
-    # 18 is within reach: at most 3 a day for six days; G1 diagonal: P3 and others hike so
-    reach = text.replace('"holds"\nn = 19', '"holds"\nn = 18')
+    # 13 is within reach: each plan card is kept once (R-PLAN-1), and the six best paint
+    # 3, 3, 2, 2, 2 and 1 (a tester's: days x 3 let 14 to 18 pass); G1 diagonal: P3 and
+    # others hike so
+    reach = text.replace('"holds"\nn = 19', '"holds"\nn = 13')
+    path.write_text(text.replace('"holds"\nn = 19', '"holds"\nn = 14'), encoding="utf-8")
+    assert "G6 (holds n=14) can never be met" in cli("cards", "--cards", path).stderr
     path.write_text(reach, encoding="utf-8")
     assert "G6" not in cli("cards", "--cards", path).stderr
-    # four days hold 12 at most
+    # four days hold 3 + 3 + 2 + 2 = 10 at most
     path.write_text(reach.replace('"steps"\nn = 5', '"steps"\nn = 4'), encoding="utf-8")
     lines = cli("cards", "--cards", path, "--rule", "days=4").stderr.splitlines()
     assert [line for line in lines if "goal" in line] == [
         f"note: {path}: goal G2 (painted n=4) can never be met: no turn paints more than 3 cards",
-        f"note: {path}: goal G6 (holds n=18) can never be met: no player holds more than 12 "
-        "paintings in 4 days",
+        f"note: {path}: goal G6 (holds n=13) can never be met: no player holds more than 10 "
+        "paintings in 4 days (each plan card kept once)",
     ], lines
     # no plan card hikes diagonally: a "moved diagonal" goal is never met
     flat = re.sub(r'directions = "(diagonal|all)"', 'directions = "orthogonal"', reach)

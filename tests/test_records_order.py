@@ -80,3 +80,14 @@ def test_a_later_days_goal_card_names_the_clean_up_rule(pool):
         record["days"][d - 1]["goal"] = "G1" if recorded != "G1" else "G2"
         message = rejects(record, rule, f"day {d}")
         assert f"the day's goal is {recorded}" in message
+
+
+def test_a_day_without_a_goal_is_said_null_as_json_says_it():
+    """A tester's: a set with fewer goals than days, a record claiming G1 on a day with
+    none, read "the day's goal is None" (Python's word); other messages say null."""
+    import pytest
+
+    from sunset_sim.records.replay import RecordError, _compare_day
+
+    with pytest.raises(RecordError, match=r"^day 6: R-CLEAN-3: the day's goal is null, not G1$"):
+        _compare_day(6, {"goal": None, "plans": []}, [], {"goal": "G1"})

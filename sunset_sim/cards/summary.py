@@ -112,7 +112,14 @@ def goals_never_met(cards: CardSet, days: int) -> list[str]:
         return []
     longest = min(max(plan.hike for plan in cards.plans), GRID_SIZE - 1)  # R-HIKE-3
     # a turn paints at most its plan's paint number of its path's cells (R-PAINT-1)
-    most_painted = max(min(plan.paint, 1 + min(plan.hike, GRID_SIZE - 1)) for plan in cards.plans)
+    painted_by = sorted(
+        (min(plan.paint, 1 + min(plan.hike, GRID_SIZE - 1)) for plan in cards.plans), reverse=True
+    )
+    most_painted = painted_by[0]
+    # a kept plan card leaves its deck (R-PLAN-1): the days' turns paint at most the
+    # days' best cards once each (a tester's G6 "holds 9" at 3 days: 3 + 3 + 2 = 8 at
+    # most, where days x the most painted said 9)
+    most_held = sum(painted_by[:days])
     classes = {
         DIRECTION_CLASS[d]
         for plan in cards.plans
@@ -126,8 +133,11 @@ def goals_never_met(cards: CardSet, days: int) -> list[str]:
             why = f"no hike is longer than {longest} steps"
         elif goal.kind == GOAL_PAINTED and goal.param > most_painted:
             why = f"no turn paints more than {most_painted} cards"
-        elif goal.kind == GOAL_HOLDS and goal.param > days * most_painted:
-            why = f"no player holds more than {days * most_painted} paintings in {days} days"
+        elif goal.kind == GOAL_HOLDS and goal.param > most_held:
+            why = (
+                f"no player holds more than {most_held} paintings in {days} days (each plan "
+                "card kept once)"
+            )
         elif goal.kind == GOAL_SOLD and goal.param > len(cards.commissions):
             why = f"the set has {len(cards.commissions)} commissions"
         elif goal.kind == GOAL_MOVED and goal.param not in classes:

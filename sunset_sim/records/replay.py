@@ -517,7 +517,7 @@ def _compare_day(day: int, mine: dict, turns: list[dict], theirs: dict) -> None:
     if "goal" in theirs and theirs["goal"] != mine["goal"]:
         rule = "R-SET-3" if day == 1 else "R-CLEAN-3"  # turned up at set-up, then at clean-up
         raise RecordError(
-            f"day {day}: {rule}: the day's goal is {mine['goal']}, not {_shown(theirs['goal'])}"
+            f"day {day}: {rule}: the day's goal is {_shown(mine['goal'])}, not {_shown(theirs['goal'])}"
         )
     for key in ("turns", "reshuffles"):
         if theirs.get(key) is not None and not isinstance(theirs[key], list):  # (null: none)

@@ -105,6 +105,7 @@ class Rules:
                 raise RuleOptionError(f"rule option {key[:40]!r} is given more than once")
             digits = value.strip()
             number = digits[1:] if digits[:1] in ("+", "-") else digits  # (a sign, as README)
-            whole = number.isascii() and number.isdigit() and len(number) < 10
+            # (leading zeros are no size: days=0000000006 is 6, as --players 0000000002 is 2)
+            whole = number.isascii() and number.isdigit() and len(number.lstrip("0")) < 10
             values[key] = int(digits) if key == "days" and whole else digits
         return values
