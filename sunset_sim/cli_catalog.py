@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
-from sunset_sim.cards.loader import CardSetError, load_cards
+from sunset_sim.cards.loader import CardSetError, default_cards_text, load_cards
 from sunset_sim.cli_common import (
+    CliError,
     cards_option,
     one_line,
     parse_rules,
@@ -26,8 +27,20 @@ from sunset_sim.cli_tables import (
 @rule_option
 @format_option
 @table_option(["commissions", "landscapes", "goals", "plans"])
+@click.option(
+    "--toml",
+    "as_toml",
+    is_flag=True,
+    help="Print the card set as a card file instead (without --cards, the packaged file "
+    "itself, comments and all; with it, the set's values): a copy to edit, `sunset-sim "
+    "cards --toml > my-cards.toml`, then --cards my-cards.toml anywhere.",
+)
 def cards_command(
-    cards_path: Path | None, rule_texts: tuple[str, ...], table_format: str, table_name: str | None
+    cards_path: Path | None,
+    rule_texts: tuple[str, ...],
+    table_format: str,
+    table_name: str | None,
+    as_toml: bool,
 ) -> None:
     """Summarise a card set, or list every problem in it (exit code 2), including too few
     cards to play it (at 2 to 4 players over six days, or --rule days=N; a note names the
@@ -35,7 +48,8 @@ def cards_command(
     landscape and a daily goal no turn can meet (more steps than any hike, say).
 
     --format csv prints one table (--table NAME, default commissions); --format json one
-    object with the set's name, hash and every table."""
+    object with the set's name, hash and every table. --toml prints the set as a card
+    file, to copy and edit (docs/cards.md says what each field means)."""
     from sunset_sim.cards.loader import check_playable
     from sunset_sim.cards.summary import format_summary, goals_never_met, summary_tables
     from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS
@@ -63,6 +77,14 @@ def cards_command(
             click.echo(one_line(f"{note} (no painting can show it)"), err=True)
     for never in goals_never_met(cards, days):  # a typo'd count, or a kind no plan allows
         click.echo(one_line(f"note: {cards.path}: goal {never}"), err=True)
+    if as_toml:  # (a tester's: no command said how to get a copy of the packaged set)
+        if table_format != "table" or table_name is not None:
+            raise CliError("--toml prints the card file: give it without --format or --table")
+        from sunset_sim.cards.edit import dump_cards
+
+        # the packaged file as it is; a given one as its values (as a record holds them)
+        click.echo(default_cards_text() if cards_path is None else dump_cards(cards), nl=False)
+        return
     if table_format == "table" and table_name is None:
         click.echo(format_summary(cards))
         return

@@ -145,3 +145,25 @@ def test_cards_of_a_missing_file(tmp_path):
     result = cli("cards", "--cards", tmp_path / "none.toml")
     assert result.exit_code == 2 and "file not found" in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_cards_toml_prints_a_card_file_to_copy_and_edit(tmp_path):
+    """A tester's: no command said how to get a copy of the packaged set to edit (only a
+    study's original-cards.toml held one). --toml prints it, byte for byte; with --cards,
+    the set's values, which load back to the same set."""
+    from sunset_sim.cards.loader import default_cards_text, load_cards, parse_cards
+
+    result = cli("cards", "--toml")
+    assert ok(result) == default_cards_text() and result.stderr == ""
+    path = tmp_path / "mine.toml"
+    path.write_text(default_cards_text().replace("fame = 2  # 2.91 bits", "fame = 5", 1))
+    again = ok(cli("cards", "--cards", path, "--toml"))
+
+    def values(cards):
+        return cards.name, cards.features, cards.landscapes, cards.commissions, cards.goals
+
+    assert values(parse_cards(again, "again")) == values(load_cards(path))
+    assert values(load_cards(path)) != values(load_cards(None))  # (the edit is in it)
+    assert parse_cards(again, "again").plans == load_cards(path).plans
+    assert "--toml" in ok(cli("cards", "--help"))
+    fails(cli("cards", "--toml", "--format", "csv"), "--toml prints the card file")
