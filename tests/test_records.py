@@ -214,6 +214,19 @@ def test_cli_record_of_a_custom_set_carries_it_inline(tmp_path):
     same = runner.invoke(main, ["replay", str(record_file), "--cards", str(cards_file)])
     assert same.exit_code == 0 and "note:" not in same.stderr, same.output
     assert replay(record).fame == record["fame"]
+    # a tester's: the inline text edited after the game read "pass --cards FILE", which
+    # an inline record never uses; now it says the text is not the recorded set's
+    record["cards"]["inline"] += "\n# a comment\n"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(record), encoding="utf-8")
+    refused = runner.invoke(main, ["replay", str(edited), "--cards", str(cards_file)])
+    assert refused.exit_code == 2 and refused.stderr.startswith(
+        f"error: {edited}: cards: inline: the card set's text does not match the record's "
+        f"hash {record['cards']['hash']} (its own is "
+    ), refused.stderr
+    assert 'remove "inline" to replay on the set given with --cards FILE' in refused.stderr
+    del record["cards"]["inline"]  # as it says: replayed on the set given
+    assert replay(record, cards_file).fame == record["fame"]
 
 
 # ---------------------------------------------------------------- shape and format

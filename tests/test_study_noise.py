@@ -122,3 +122,22 @@ def test_a_value_on_its_bands_edge_to_the_last_bits_is_inside():
     # past the edge by more than rounding: outside as before
     assert band_status(0.0277, -0.02, 0.075, low, high) == "unsettled"
     assert band_status(0.5, 0.37, 0.6, low, high) == "above"
+
+
+def test_study_md_says_how_many_edit_rows_exclude_zero_by_chance():
+    """A tester's: 6 of a study's 60 edit rows had a CI excluding 0 (C10 2 -> 3 and 2 -> 1
+    both +1.4 points for balanced; compare on other deals found nothing), and nothing
+    said that about 3 would by chance alone."""
+    import pandas as pd
+
+    from sunset_sim.analysis.study_files import _edits_lines
+
+    edits = pd.DataFrame(
+        {"diff_ci_low": [0.19, -2.0, -3.0, 0.03] + [-1.0] * 56,
+         "diff_ci_high": [2.81, -0.1, 1.0, 2.57] + [1.0] * 56}
+    )  # fmt: skip
+    text = " ".join(_edits_lines(edits))
+    assert "## Edits (edits.csv)" in text
+    assert "60 differences measured" in text and "3 of their 95% CIs exclude 0" in text
+    assert "about 3.0 would by chance alone" in text and "not as a finding" in text
+    assert _edits_lines(edits.iloc[:0]) == []

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from sunset_sim.analysis.restrictions import Restriction, ban_columns
-from sunset_sim.analysis.stats import Z95
+from sunset_sim.analysis.stats import Z95, t_critical
 from sunset_sim.cards.model import CardSet
 
 if TYPE_CHECKING:
@@ -35,7 +35,10 @@ POINTS = 100.0  # win share in points: 1 point = 0.01
 def _mean_ci(
     values: np.ndarray, z: float = Z95, bound: float | None = None, games: int = 0
 ) -> tuple[float, float, float]:
-    """Mean and normal 95% CI of per-deal values. With ``bound`` (no game moves the
+    """Mean and 95% CI of per-deal values: Student's t over the deals (n - 1 degrees of
+    freedom), as compare's paired differences take it (a tester's: the same experiment
+    read 2.04 points wide here and 2.29 in compare on 12 deals; the normal's runs hot on
+    few deals, and on hundreds the two agree to a percent). With ``bound`` (no game moves the
     mean by more than ``bound`` / ``games``: a seat's win share moves by at most 1 in a
     game) and every value the same, the CI is not zero-width: a restriction that changed
     no game's outcome in a few games has not shown that it never would. The half-width
@@ -49,7 +52,8 @@ def _mean_ci(
     mean = float(values.mean())
     if n < 2:
         return mean, math.nan, math.nan
-    half = z * float(values.std(ddof=1)) / math.sqrt(n)
+    spread = t_critical(n - 1) if z == Z95 else z  # (another z: as given)
+    half = spread * float(values.std(ddof=1)) / math.sqrt(n)
     if bound is not None and float(values.max()) == float(values.min()):
         half = max(half, bound * z * z / (max(games, n) + z * z))
     return mean, mean - half, mean + half

@@ -416,6 +416,26 @@ def suggestions_heading(suggestions: pd.DataFrame) -> str:
     )
 
 
+def _edits_lines(edits: pd.DataFrame) -> list[str]:
+    """How many rows of edits.csv exclude 0, against how many would by chance: a tester
+    read C10 2 -> 3 at +1.50 points (0.19 to 2.81) for balanced as an effect, where C10
+    2 -> 1 gave +1.40 too and compare on 2,000 other deals found -0.29 (-0.73 to +0.15);
+    6 of that study's 60 rows excluded 0, about 3 by chance alone."""
+    if edits.empty:
+        return []
+    apart = int(((edits["diff_ci_low"] > 0) | (edits["diff_ci_high"] < 0)).sum())
+    return [
+        "",
+        "## Edits (edits.csv)",
+        "",
+        f"{len(edits):,} differences measured (each one-step edit's value and each "
+        f"strategy's win share); {apart:,} of their 95% CIs exclude 0, where about "
+        f"{len(edits) / 20:,.1f} would by chance alone with no edit changing anything. "
+        "Each CI holds for its own row, not for the table: read a row as a lead to check "
+        "with `sunset-sim compare` on other deals (another --seed), not as a finding.",
+    ]
+
+
 def joint_edit_lines(suggestions: pd.DataFrame) -> list[str]:
     """A line for each card whose verified edit changes several fields: its rows are one
     edit, each showing the whole edit's effect, so they are applied together."""
@@ -485,6 +505,7 @@ def study_markdown(study: Study) -> str:
         ]
     if study.notes:
         lines += ["", "## Notes", "", *[f"- {md_escape(note)}" for note in study.notes]]
+    lines += _edits_lines(study.edits)
     lines += ["", "## Values (restricted play, all seats)", ""]
     overall = study.values[study.values["strategy"] == "all"]
     lines.append("| family | card | value (points) | 95% CI | per fame | use rate | n |")

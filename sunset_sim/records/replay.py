@@ -141,6 +141,15 @@ def record_cards(record: dict, cards: CardSet | None = None) -> CardSet:
             raise RecordError(
                 f"cards: the inline card set is invalid: {error.problems[0]}"
             ) from None
+        if named.get("hash") not in (None, inline.content_hash):
+            # (a tester's: an inline text edited after the game read "pass --cards FILE",
+            # and --cards is never used where the record carries its set inline)
+            raise RecordError(
+                f"cards: inline: the card set's text does not match the record's hash "
+                f"{printable(named.get('hash'))} (its own is {inline.content_hash}): it was "
+                'changed after the game was recorded; restore it, or remove "inline" to '
+                "replay on the set given with --cards FILE"
+            )
         if cards is not None and cards.content_hash != inline.content_hash:
             warnings.warn(  # (docs/record-format.md, rule 1; it was ignored without a word)
                 f"note: the record carries its card set inline ({inline.name}, hash "
