@@ -502,7 +502,9 @@ def test_a_rate_at_one_end_on_both_sides_has_no_zero_width_difference():
     difference were known. Where every deal's difference is 0, it now reaches as far as
     N deals with none can rule out (Wilson's bound for 0 of N, a deal moving a rate by at
     most 1, as the study's edits that changed no game); an A/A check keeps 0 to 0 (the
-    same games), and a mean (fame) is left to the t interval."""
+    same games). A mean (fame, days played) is bounded so too, a deal moving it by at
+    most its largest value seen (at least a point): a tester's random at 6.25 fame on
+    both sides of 20 deals read "0 (0 to 0), p = 1" where 4,000 deals found +0.06."""
     from sunset_sim.analysis.stats import rate_floor_bounds
 
     zeros = np.zeros(50)
@@ -522,3 +524,21 @@ def test_a_rate_at_one_end_on_both_sides_has_no_zero_width_difference():
         same = compare(["greedy", "random"], players=2, games=30, rules_b={"days": 6})
     early = _row(same, "game", "all games", "early_end_rate")
     assert early["diff_ci_low"] == early["diff_ci_high"] == 0.0
+    assert rate_floor_bounds(zeros, zeros, 0.0, 0.0, 6.0) == pytest.approx((6 * low, 6 * high))
+    fame = compare(["greedy", "random"], players=2, games=20, seed=5, cards_b=_c30_at_40())
+    random = _row(fame, "strategy", "random", "mean_fame")
+    assert random["a"] == random["b"] and random["diff"] == 0.0 and random["p_value"] == 1
+    wilson = 1.959963984540054**2 / (20 + 1.959963984540054**2)  # 0 of 20 deals
+    # (a deal's mean fame of 6 or more: the bound is that many times Wilson's)
+    assert random["diff_ci_high"] == -random["diff_ci_low"] > 6 * wilson
+    same_fame = _row(same, "strategy", "random", "mean_fame")
+    assert same_fame["diff_ci_low"] == same_fame["diff_ci_high"] == 0.0  # (A/A: 0 to 0)
+
+
+def _c30_at_40():
+    """The packaged set with C30's fame raised from 8 to 40: a commission random sells
+    too rarely for 20 deals to show it."""
+    from sunset_sim.cards.edit import edit_card
+    from sunset_sim.cards.loader import load_cards
+
+    return edit_card(load_cards(), "C30", "fame", 32)

@@ -189,12 +189,14 @@ def _ratio_estimate(totals, counts) -> tuple[float, float, float, int]:
 
 def cluster_mean_ci(totals, counts, z: float = Z95) -> tuple[float, float, float]:
     """``(mean, lo, hi)`` of sum(totals) / sum(counts), given per cluster (a deal: its
-    seatings share the cards, so its games are not independent): a normal interval with
-    the ratio estimate's variance over the clusters."""
+    seatings share the cards, so its games are not independent): Student's t interval
+    (clusters - 1 degrees of freedom) with the ratio estimate's variance over the
+    clusters. (The normal's covered a tournament's mean fame 84.6% of the time on 4
+    deals, 91.9% on 10.)"""
     mean, variance, n, clusters = _ratio_estimate(totals, counts)
     if n <= 0 or clusters < 2:
         return mean, math.nan, math.nan
-    half = z * math.sqrt(variance)
+    half = (t_critical(clusters - 1) if z == Z95 else z) * math.sqrt(variance)
     return mean, mean - half, mean + half
 
 
@@ -369,7 +371,9 @@ def diff_ci_sums(na, ta, qa, nb, tb, qb, z: float = Z95, rate: bool = False):
     return _scalar(diff), _scalar(low), _scalar(high), p
 
 
-def rate_floor_bounds(values_a, values_b, lo: float, hi: float) -> tuple[float, float]:
+def rate_floor_bounds(
+    values_a, values_b, lo: float, hi: float, most: float = 1.0
+) -> tuple[float, float]:
     """A rate difference's interval where every deal's difference is 0 while the two sides
     differ in what they play (0 wins of N against 0 of N; or the same games on every
     deal): the paired t had no spread to go on and said "0 (0 to 0)", as if the
@@ -377,13 +381,16 @@ def rate_floor_bounds(values_a, values_b, lo: float, hi: float) -> tuple[float, 
     where one appears by Wilson's interval for 0 of N, and such a deal moves a rate by at
     most 1: +-z^2 / (N + z^2), as the study's edits that changed no game are bounded.
     Other cases keep (lo, hi), one deal too (no interval from one). The caller leaves out
-    an A/A check (the same games)."""
+    an A/A check (the same games). ``most``: what such a deal moves the value by at most,
+    for a mean (compare's fame rows: the largest value seen, at least a point; a tester's
+    random at 6.25 fame on both sides of 20 deals read "0 (0 to 0), p = 1" where 4,000
+    deals found +0.06)."""
     a = np.asarray(values_a, dtype=np.float64).ravel()
     b = np.asarray(values_b, dtype=np.float64).ravel()
     if a.size < 2 or a.size != b.size or not (a == b).all():
         return lo, hi
     _, _, reach = proportion_ci(0.0, a.size)
-    return -float(reach), float(reach)
+    return -float(reach) * most, float(reach) * most
 
 
 def rate_difference_bounds(low, high):

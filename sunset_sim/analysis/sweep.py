@@ -19,7 +19,7 @@ from sunset_sim.analysis.stats import (
     balance_ci,
     ci_columns,
     deal_rate_ci,
-    mean_ci,
+    t_mean_ci,
 )
 from sunset_sim.analysis.tournament import check_distinct, seatings
 from sunset_sim.analysis.whatif import (
@@ -303,7 +303,8 @@ def _sweep_row(swept: str, value, label: str, deals: _Deals) -> dict:
     n = int(np.asarray(shares).size)
     # Wilson (not zero-width at 0 or 1) at the deals' effective number of games
     win = deal_rate_ci(shares, deals.seats[label])
-    fame, fame_lo, fame_hi, _ = mean_ci(deals.strategy(label, "mean_fame"))
+    # Student's t over the deals: the normal's covered 85.8% on 4 deals
+    fame, fame_lo, fame_hi, _ = t_mean_ci(deals.strategy(label, "mean_fame"))
     fair, fair_lo, fair_hi, _ = balance_ci(deals.seat_shares())
     return {
         "swept": swept,
