@@ -157,6 +157,7 @@ def tournament_command(
     print_tables(sections, table_format, table_name, meta)
     if table_format == "table":
         click.echo(
-            f"\n{result.games} deals x {result.tables} seatings, {players} players; ratings "
-            f"from {result.rating_games} deals per seating; {RESULTS_NOTE}"
+            f"\n{validation.counted(result.games, 'deal')} x "
+            f"{validation.counted(result.tables, 'seating')}, {players} players; ratings "
+            f"from {validation.counted(result.rating_games, 'deal')} per seating; {RESULTS_NOTE}"
         )

@@ -402,7 +402,8 @@ def compare_command(
     few = f", none with fewer than {MIN_VERDICT_DEALS} deals" if games < MIN_VERDICT_DEALS else ""
     click.echo(
         f"\ndiff = B - A, paired by {pairing} (n: deals), 95% CI; * p < {alpha:g}{few} ({marked} of "
-        f"{len(frame)} rows). {games} deals x {attrs['tables']} seatings per variant, "
+        f"{len(frame)} rows). {validation.counted(games, 'deal')} x "
+        f"{validation.counted(attrs['tables'], 'seating')} per variant, "
         f"{players} players; results between bots: they describe these strategies, not "
         "human play"
     )
