@@ -351,3 +351,26 @@ def test_an_edit_that_wakes_beside_a_card_it_beats_is_held_under_it():
     assert bounds(moved)[0] <= 0.9 - 3.0  # (the band reaches below the cap)
     # at 5:15, beside P2 (which it beats too, worth 0.5): under P2
     assert bounds(edit_card(strong, "P1", "wake", 1))[1] == pytest.approx(0.5)
+
+
+def test_a_plan_card_moved_to_a_later_time_is_held_to_the_band_there():
+    """A tester's: P1 given P8's power (all, hike 4, paint 3), walked to wake at 5:30,
+    was still capped by P2 (5:15, now before it) at P2's value + 2 = 1.50, where a study
+    of the suggested set gave it a band up to 10.40; the walk gave up its directions too,
+    an edit the card did not need. A card whose wake-up time an edit moves is held to the
+    band at its new time; one whose time stays, to its target as well."""
+    metric = {"P1": 13.1, "P2": -0.5, "P3": 0.9, "P4": 10.5, "P5": 11.3, "P6": 11.8,
+              "P7": 17.0, "P8": 19.3}  # fmt: skip
+    values, target, _ = _walk_bounds(metric, "P1")
+    target["target_high"] = metric["P2"] + Targets().later_margin  # (P2's cap at 5:00)
+    bounds = EditBand(values, Targets(), target, DEFAULT)
+    weaker = edit_card(DEFAULT, "P1", "paint", 0)  # (the same time: its target too)
+    assert bounds(weaker)[1] <= target["target_high"]
+    moved = edit_card(DEFAULT, "P1", "wake", 2)  # 5:00 -> 5:30, after P2
+    low, high = bounds(moved)
+    wake_of = {plan.id: plan.wake for plan in moved.plans}
+    there = card_band(Targets(), "plan", metric, "P1", wake_of, None, None, None,
+                      dominated_pairs(moved), edited=True)  # fmt: skip
+    assert high > target["target_high"] + 5 and (low, high) == pytest.approx(there)
+    # without the set measured, every edit is held to both, as before
+    assert EditBand(values, Targets(), target)(moved)[1] <= target["target_high"]

@@ -45,12 +45,24 @@ def test_the_bands_own_error_widens_a_cards_interval_against_it():
     assert exact == (0.0, 0.0)
 
 
-def test_a_plan_cards_fields_are_each_walked_alone_when_the_walk_finds_nothing(tmp_path):
+def test_a_plan_cards_fields_are_each_walked_alone_when_the_walk_finds_nothing(
+    tmp_path, monkeypatch
+):
     """P2 made strong in three fields (directions all, hike 3, paint 3; balanced and
     greedy, 500 deals, seed 60): the walk took hike -1 over paint -1 and stalled after
     six steps, and its note said no edit of up to 6 steps was inside; paint 3 -> 1 alone,
     inside on the study's deals, was never measured. Each field is now walked alone too,
-    and the steps inside are verified, the smallest edit first."""
+    and the steps inside are verified, the smallest edit first. (Held, as then, to its
+    target at 5:15 whatever its wake-up time: at its new time's band the walk now finds
+    hike -2 with a later wake, inside at 5:30, and has no need of the fields alone.)"""
+    from sunset_sim.analysis import suggestions
+    from sunset_sim.analysis.edit_bounds import EditBand
+
+    class TargetAtItsTime(EditBand):  # (no set measured: every edit held to its target)
+        def __init__(self, values, targets, target, cards=None):
+            super().__init__(values, targets, target)
+
+    monkeypatch.setattr(suggestions, "EditBand", TargetAtItsTime)
     text = default_cards_text().replace(
         'id = "P2"\nwake = "5:15"\ndirections = "vertical"\nhike = 2\npaint = 1',
         'id = "P2"\nwake = "5:15"\ndirections = "all"\nhike = 3\npaint = 3',
@@ -141,3 +153,24 @@ def test_study_md_says_how_many_edit_rows_exclude_zero_by_chance():
     assert "60 differences measured" in text and "3 of their 95% CIs exclude 0" in text
     assert "about 3.0 would by chance alone" in text and "not as a finding" in text
     assert _edits_lines(edits.iloc[:0]) == []
+
+
+def test_a_plan_card_walked_to_a_later_time_is_judged_by_the_band_there(tmp_path):
+    """The P2 above, walked without the fields alone: hike 3 -> 1 and a wake-up at 5:30
+    (after P2's old neighbours) is inside the band at 5:30 (its top P4's value + 2) and
+    verified on fresh deals; held to its target at 5:15 (top 1.98) it was not."""
+    text = default_cards_text().replace(
+        'id = "P2"\nwake = "5:15"\ndirections = "vertical"\nhike = 2\npaint = 1',
+        'id = "P2"\nwake = "5:15"\ndirections = "all"\nhike = 3\npaint = 3',
+    )
+    path = tmp_path / "p2strong.toml"
+    path.write_text(text, encoding="utf-8")
+    ok(cli("study", "--strategy", "balanced", "--strategy", "greedy", "--games", 500,
+           "--seed", 60, "--cards", path, "--families", "plan", "--edits", "none",
+           "--out", tmp_path / "s"))  # fmt: skip
+    import pandas as pd
+
+    rows = pd.read_csv(tmp_path / "s" / "suggestions.csv")
+    assert set(rows["field"]) == {"hike", "wake"} and rows["after_inside"].all()
+    assert rows.set_index("field").loc["wake", "suggested"] == "5:30"
+    assert (rows["target_high"] > 1.98 + 5).all()  # the band at 5:30, not at 5:15

@@ -30,13 +30,18 @@ class EditBand:
     the study measured them, with the edited set's ``dominated_pairs``, whatever the
     card's value on the study: ``card_band``'s ``edited``), called with the edited set:
     (low, high). A commission's is at its edited fame (the cap of its whole value, per
-    fame point, moves with the fame). A plan card's is its target and also the band at
-    its new wake-up time if an edit moves it. Both: a later time frees a card from the
-    caps of the cards it no longer wakes before, and a walk could then stop at a value
-    that only the move made acceptable. A plan card is also held to no more than a card
-    waking at its time that it matches or beats in every field."""
+    fame point, moves with the fame). A plan card's is its target while its wake-up time
+    stays, and the band at its new time where an edit moves it: the wake-up order is the
+    edited set's, as the next study judges it (a tester's P1 given P8's power, moved to
+    5:30, was still capped by P2 at 5:15, 1.50 against the 10.40 a study of the
+    suggested set gave, and the walk gave up its directions too). A plan card is also
+    held to no more than a card waking at its time that it matches or beats in every
+    field."""
 
-    def __init__(self, values: pd.DataFrame, targets: Targets, target: pd.Series) -> None:
+    def __init__(
+        self, values: pd.DataFrame, targets: Targets, target: pd.Series,
+        cards: CardSet | None = None,
+    ) -> None:  # fmt: skip
         self.family, self.card = target["family"], target["card"]
         self.targets, self.target = targets, target
         metric = METRIC[self.family]
@@ -44,6 +49,9 @@ class EditBand:
         self.metric_of = dict(zip(overall["card"], overall[metric].to_numpy(float), strict=True))
         self.whole_of = dict(zip(overall["card"], overall["value"].to_numpy(float), strict=True))
         self.half = half_widths(overall, metric)
+        # the card's wake-up time as measured (None: not known, every edit held to both)
+        measured = [plan for plan in (cards.plans if cards else ()) if plan.id == self.card]
+        self.wake = measured[0].wake if measured else None
 
     def __call__(self, cards: CardSet) -> tuple[float, float]:
         wake_of = {plan.id: plan.wake for plan in cards.plans}
@@ -67,6 +75,8 @@ class EditBand:
         if same_time and min(same_time) < high:
             high = min(same_time)
             low = min(low, high - self.targets.floor_plan)
+        if self.wake is not None and card.wake != self.wake:  # moved: its new time's band
+            return low, high
         return max(low, self.target["target_low"]), min(high, self.target["target_high"])
 
     def aim(self, cards: CardSet, low: float, high: float) -> float:

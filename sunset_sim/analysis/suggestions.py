@@ -472,7 +472,7 @@ def suggest(
         card = target["card"]
         first_note = len(notes)
         status(f"searching an edit for {target['family']} {card} ({target['status']})")
-        bounds = EditBand(values, targets, target)
+        bounds = EditBand(values, targets, target, cards)
         found: list[dict] = []
         tries = 0
         limit = walk_limit(cards, target, max_steps)
