@@ -191,6 +191,24 @@ def test_the_heading_over_nearest_steps_does_not_call_them_verified():
     verified = frame.assign(after_inside=True)
     assert suggestions_heading(verified) == "Verified suggestions (3 cards, 4 fields)"
     assert suggestions_heading(frame.iloc[:0]) == "Verified suggestions (0 cards, 0 fields)"
+    # a tester's: C01 at 0.321 under a top of 0.324, its CI to 0.45, was counted verified
+    # inside (and measured above its target on 8,000 new deals)
+    measured = frame.assign(
+        after_ci_low=[0.24, 1.0, 1.0, 0.1], after_ci_high=[0.45, 2.0, 2.0, 0.3],
+        target_low=[0.05, -5.0, -5.0, 0.05], target_high=[0.324, 3.0, 3.0, 0.2],
+    )  # fmt: skip
+    assert suggestions_heading(measured) == (
+        "Suggestions (3 cards, 4 fields; 1 verified inside their targets, 1 inside by value, "
+        "the CI reaching outside: likely, not certain, 1 the nearest step, not verified inside)"
+    )
+    header = suggested_text(load_cards(), load_cards(), ["C14"], ["C07"]).splitlines()[0]
+    assert (
+        header.endswith(
+            "not verified inside their targets (the nearest step): C14; inside by value, their "
+            "CIs reaching outside (likely, not certain): C07"
+        )
+        and "the verified" not in header
+    )
 
 
 def test_suggested_cards_header_names_the_edits_not_verified_inside():

@@ -142,7 +142,12 @@ def write_study_into(
     if study.suggested_cards is not None:
         write_atomically(
             folder / "suggested-cards.toml",
-            suggested_text(cards, study.suggested_cards, nearest_cards(study.suggestions)),
+            suggested_text(
+                cards,
+                study.suggested_cards,
+                nearest_cards(study.suggestions),
+                likely_cards(study.suggestions),
+            ),
         )
         note = layout_note(cards, study.suggested_cards)
         if note is not None:
@@ -181,11 +186,14 @@ def layout_note(cards: CardSet, suggested: CardSet) -> str | None:
     )
 
 
-def suggested_text(cards: CardSet, suggested: CardSet, nearest: Sequence[str] = ()) -> str:
+def suggested_text(
+    cards: CardSet, suggested: CardSet, nearest: Sequence[str] = (), likely: Sequence[str] = ()
+) -> str:
     """suggested-cards.toml: the user's file with the edits in place (a diff against
     original-cards.toml shows just them), under a two-line header in the file's own line
     endings that names the cards whose edit is a nearest step, not verified inside
-    (``nearest``; a tester applied such a file as if every edit were verified); a header
+    (``nearest``; a tester applied such a file as if every edit were verified) and those
+    inside by value whose CI reaches outside (``likely``); a header
     of an earlier study (a study of a suggested set) is replaced, not stacked. Never
     larger than the card loader reads: then without the header, or the edited set written
     plainly (``dump_cards``)."""
@@ -197,6 +205,12 @@ def suggested_text(cards: CardSet, suggested: CardSet, nearest: Sequence[str] = 
             f"with the {SUGGESTED_HEADER}; not verified inside their targets (the nearest "
             f"step): {', '.join(nearest)}"
         )
+    if likely:
+        applied += (
+            f"; inside by value, their CIs reaching outside (likely, not certain): "
+            f"{', '.join(likely)}"
+        )
+        applied = applied.replace("with the verified ", "with the ", 1)
     header = (
         f"# {cards.name} {applied}{newline}"
         f"# (suggestions.csv beside this file lists them).{newline}"
@@ -408,12 +422,31 @@ def suggestions_heading(suggestions: pd.DataFrame) -> str:
     cards = card.nunique()
     counts = f"{counted(cards, 'card')}, {counted(len(card), 'field')}"
     nearest = len(nearest_cards(suggestions))
-    if not nearest:
+    likely = len(likely_cards(suggestions))
+    if not nearest and not likely:
         return f"Verified suggestions ({counts})"
-    return (
-        f"Suggestions ({counts}; {cards - nearest} verified inside their targets, {nearest} "
-        f"the nearest step, not verified inside)"
-    )
+    parts = [f"{cards - nearest - likely} verified inside their targets"]
+    if likely:  # (a tester's C01 at 0.321 under a top of 0.324, CI to 0.45, counted so)
+        parts.append(f"{likely} inside by value, the CI reaching outside: likely, not certain")
+    if nearest:
+        parts.append(f"{nearest} the nearest step, not verified inside")
+    return f"Suggestions ({counts}; {', '.join(parts)})"
+
+
+def likely_cards(suggestions: pd.DataFrame) -> list[str]:
+    """The cards whose suggestion is inside its target by its value, its after-value's CI
+    reaching outside (``LIKELY``): not counted as verified inside, where a tester's such
+    edit measured above its target on 8,000 new deals."""
+    needed = ("after_ci_low", "after_ci_high", "target_low", "target_high")
+    if (
+        "card" not in suggestions
+        or not len(suggestions)
+        or any(column not in suggestions for column in needed)
+    ):
+        return []
+    nearest = set(nearest_cards(suggestions))
+    reach = suggestions.apply(reaches_outside, axis=1)
+    return [c for c in suggestions["card"][reach].unique() if c not in nearest]
 
 
 def _edits_lines(edits: pd.DataFrame) -> list[str]:
