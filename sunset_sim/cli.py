@@ -325,6 +325,8 @@ def simulate_command(
     check_players(players)
     checked(validation.check_games, games, "--games")
     checked(validation.check_chunk_size, chunk_size, "--chunk-size")
+    checked(lambda size, name: validation.check_chunk_plan(games, size, name), chunk_size,
+            "--chunk-size")  # fmt: skip
     checked(validation.check_jobs, jobs, "--jobs")
     checked(validation.check_seed, seed, "--seed")
     rules = parse_rules(rule_texts)

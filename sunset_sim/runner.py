@@ -219,10 +219,7 @@ def simulate(
     ``Rules`` record or a dict such as ``{"days": 4}``. ``frame.attrs["provenance"]``
     records the run and its card set, as a results file does: ``build_report(frame)``
     reports on that set."""
-    games = validation.check_games(games)
-    seed = validation.check_seed(seed)
-    jobs = validation.check_jobs(jobs)
-    chunk_size = validation.check_chunk_size(chunk_size)
+    games, seed, jobs, chunk_size = _checked_run(games, seed, jobs, chunk_size)
     validation.check_progress(progress)
     card_set, seats, rules = resolve(players, strategies, cards, rules)
     plan_ids = [p.id for p in card_set.plans]
@@ -281,6 +278,16 @@ def play(
         yield from runner.play(_tables(cards), seats, rules, seed, ranges, progress)
 
 
+def _checked_run(games: object, seed: object, jobs: object, chunk_size: object) -> tuple:
+    """The run's numbers held to the CLI's limits, as ``simulate`` holds them (a tester's
+    simulate_to_dataset played 2.5 games, wrote a manifest of -5 that its own reader
+    refused, and left a locked folder behind for a seed of -1)."""
+    games = validation.check_games(games)
+    chunk_size = validation.check_chunk_size(chunk_size)  # (a chunk is held in memory)
+    validation.check_chunk_plan(games, chunk_size)
+    return games, validation.check_seed(seed), validation.check_jobs(jobs), chunk_size
+
+
 def simulate_to_file(
     path: Path | None,
     games: int,
@@ -303,7 +310,7 @@ def simulate_to_file(
     (card set, rules, strategies, seed, games, version: ``sunset_sim.provenance``). With
     ``stream`` (and no ``path``) the rows go there as CSV, one header then every chunk's
     rows, as they are played (``simulate --out -``: a pipe sees rows before the run ends)."""
-    chunk_size = validation.check_chunk_size(chunk_size)  # (a chunk is held in memory)
+    games, seed, jobs, chunk_size = _checked_run(games, seed, jobs, chunk_size)
     summary = Summary()
     cards, seats, rules = resolve(players, strategies, cards, rules)
     labels = [p.name for p in seats]
@@ -345,6 +352,9 @@ def open_dataset(
 ) -> DatasetStore:
     """Check and take over a dataset folder for this run (``run.dataset.DatasetStore.open``):
     a RunError in one line if it cannot be used, before any game is played."""
+    games, seed, _, chunk_size = _checked_run(games, seed, None, chunk_size)
+    resume = validation.check_flag(resume, "resume")
+    force = validation.check_flag(force, "force")
     cards, seats, rules = resolve(players, strategies, cards, rules)
     identity = run_identity(games, seats, seed, cards, rules, chunk_size)
     store = DatasetStore.open(folder, identity, resume=resume, force=force)
@@ -373,7 +383,7 @@ def simulate_to_dataset(
     run completed are kept and only the rest are played; the summary is the same as an
     uninterrupted run's. ``folder`` may be a store from ``open_dataset`` (then ``resume``
     and ``force`` were given there); ``on_chunk`` is told the games already done first."""
-    chunk_size = validation.check_chunk_size(chunk_size)  # (a chunk is held in memory)
+    games, seed, jobs, chunk_size = _checked_run(games, seed, jobs, chunk_size)
     cards, seats, rules = resolve(players, strategies, cards, rules)
     if isinstance(folder, DatasetStore):
         store = folder

@@ -200,6 +200,29 @@ def check_chunk_size(chunk_size: object, name: str = "chunk_size") -> int:
     return number
 
 
+def check_flag(value: object, name: str) -> bool:
+    """True or False (numpy's too), never a text or a number: resume="no" resumed."""
+    if type(value).__name__ in ("bool", "bool_"):
+        return bool(value)
+    raise InputError(f"{name}: expected True or False, got {short_number(repr(value))}")
+
+
+MAX_CHUNKS = 100_000  # chunks a run plans: each is a range held, a file and a manifest entry
+
+
+def check_chunk_plan(games: int, chunk_size: int, name: str = "chunk_size") -> None:
+    """At most ``MAX_CHUNKS`` chunks: a tester's 10**10 games in chunks of 1 grew to 3.7 GB
+    before its first chunk (the plan alone), and a dataset folder rewrites its manifest
+    after every chunk (4,000 chunks of 1 game took 259 s; one chunk, 1.35 s)."""
+    chunks = -(-games // chunk_size)
+    if chunks > MAX_CHUNKS:
+        least = -(-games // MAX_CHUNKS)
+        raise InputError(
+            f"{name}: {games:,} games in chunks of {chunk_size:,} are {chunks:,} chunks, more "
+            f"than the limit of {MAX_CHUNKS:,}; give {least:,} or more"
+        )
+
+
 def check_whole(value: object, name: str, low: int = 1, high: int | None = None) -> int:
     """A whole number from ``low`` (to ``high``): a count such as a tuner's population."""
     number = _whole(name, value)

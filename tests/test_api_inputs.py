@@ -4,6 +4,8 @@ each a one-line InputError now."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -389,3 +391,59 @@ def test_replay_takes_a_card_path_and_refuses_what_is_no_record(tmp_path):
             replay(bad)
     with pytest.raises(InputError, match="missing.toml"):
         replay(record, tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "message"),
+    [
+        ((2.5, 4, ["greedy"], 1), {}, "games: 2.5 is not a whole number"),
+        ((-5, 4, ["greedy"], 1), {}, "games: -5 is not a positive number of games"),
+        ((10, 4, ["greedy"], 2.5), {}, "seed: 2.5 is not a whole number"),
+        ((10, 4, ["greedy"], -1), {}, "seed: must not be negative, got -1"),
+        ((10, 4, ["greedy"], 1), {"jobs": -1}, "jobs: -1 is negative"),
+        ((10, 4, ["greedy"], 1), {"resume": "yes"}, "resume: expected True or False, got 'yes'"),
+        ((10, 4, ["greedy"], 1), {"force": "no"}, "force: expected True or False, got 'no'"),
+        (
+            (10**10, 4, ["greedy"], 1),
+            {"chunk_size": 1},
+            "chunk_size: 10,000,000,000 games in chunks of 1 are 10,000,000,000 chunks, more "
+            "than the limit of 100,000; give 100,000 or more",
+        ),
+    ],
+)
+def test_simulate_to_dataset_holds_its_arguments_as_simulate_does(tmp_path, args, kwargs, message):
+    """A tester's: simulate_to_dataset played 2.5 games as 2, wrote a manifest of -5 games
+    that read_dataset and report then refused, and for a seed of -1 raised numpy's
+    OverflowError and left a locked folder; resume="yes" resumed. Refused now, in one
+    line, before a folder is made."""
+    from sunset_sim.runner import simulate_to_dataset
+
+    with pytest.raises(InputError, match="^" + re.escape(message) + "$"):
+        simulate_to_dataset(tmp_path / "runs", *args, **kwargs)
+    assert not (tmp_path / "runs").exists()
+
+
+def test_read_dataset_refuses_an_empty_path(tmp_path, monkeypatch):
+    """A tester's: read_dataset("") read the current folder, a dataset folder there."""
+    from sunset_sim.run import RunError
+    from sunset_sim.run.dataset import read_dataset
+    from sunset_sim.runner import simulate_to_dataset
+
+    simulate_to_dataset(tmp_path, 4, 2, ["greedy"], 1, jobs=1, force=True)
+    monkeypatch.chdir(tmp_path)
+    assert len(read_dataset(".")) == 8  # (4 games, 2 seat rows each)
+    with pytest.raises(RunError, match="^folder: empty path"):
+        read_dataset("")
+
+
+def test_a_chunk_plan_past_the_limit_is_one_line_on_the_command_line(tmp_path):
+    """The tester's command grew to 3.7 GB before its first chunk of 1 game."""
+    from conftest import cli, fails
+
+    line = fails(cli("simulate", "--games", "10000000000", "--chunk-size", "1", "-q",
+                     "--out", f"{tmp_path / 'huge'}/"))  # fmt: skip
+    assert line == (
+        "error: --chunk-size: 10,000,000,000 games in chunks of 1 are 10,000,000,000 chunks, "
+        "more than the limit of 100,000; give 100,000 or more"
+    )
+    assert not (tmp_path / "huge").exists()

@@ -51,7 +51,7 @@ from sunset_sim.run import RunError, chunk_ranges
 from sunset_sim.run import part_metadata as parts
 from sunset_sim.run.backends import engine_hash
 from sunset_sim.strategy import Player
-from sunset_sim.validation import InputError, first_line
+from sunset_sim.validation import InputError, check_path, first_line
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -370,6 +370,11 @@ def read_dataset(folder: str | os.PathLike, allow_incomplete: bool = False) -> p
     sunset-sim had written them."""
     import pyarrow.dataset as ds
 
+    # (a tester's: "" read the current folder, where every other path is refused empty)
+    try:
+        folder = check_path(folder, "folder")
+    except InputError as error:
+        raise RunError(str(error)) from None
     manifest, files = part_files(folder, allow_incomplete)
     if not files:
         return pd.DataFrame()
