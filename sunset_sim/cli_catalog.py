@@ -49,7 +49,7 @@ def cards_command(
 
     --format csv prints one table (--table NAME, default commissions); --format json one
     object with the set's name, hash and every table. --toml prints the set as a card
-    file, to copy and edit (docs/cards.md says what each field means)."""
+    file, to copy and edit (the packaged file's comments say what each field means)."""
     from sunset_sim.cards.loader import check_playable
     from sunset_sim.cards.summary import format_summary, goals_never_met, summary_tables
     from sunset_sim.enums import MAX_PLAYERS, MIN_PLAYERS

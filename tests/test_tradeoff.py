@@ -13,6 +13,7 @@ from sunset_sim.analysis.experiments import Lab, Restriction, play_field
 from sunset_sim.analysis.report.sections.card_values import study_tables
 from sunset_sim.analysis.report.sections.plans import tradeoff_conclusion
 from sunset_sim.analysis.restrictions import ban_array
+from sunset_sim.analysis.stats import t_critical
 from sunset_sim.analysis.study import run_study
 from sunset_sim.analysis.tournament import seatings
 from sunset_sim.cards.loader import load_cards
@@ -52,7 +53,8 @@ def test_the_difference_and_its_interval_are_taken_deal_by_deal(study):
     per_deal = np.mean([value(p) for p in tradeoff["late"]], axis=0) - np.mean(
         [value(p) for p in tradeoff["early"]], axis=0
     )
-    half_width = 1.96 * per_deal.std(ddof=1) / np.sqrt(DEALS)
+    # Student's t over the deals, as compare takes a paired difference
+    half_width = t_critical(DEALS - 1) * per_deal.std(ddof=1) / np.sqrt(DEALS)
     assert tradeoff["diff"] == pytest.approx(per_deal.mean(), abs=1e-9)
     assert tradeoff["diff_ci_high"] - tradeoff["diff"] == pytest.approx(half_width, rel=1e-3)
     assert tradeoff["diff"] - tradeoff["diff_ci_low"] == pytest.approx(half_width, rel=1e-3)
