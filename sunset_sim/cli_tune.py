@@ -328,9 +328,14 @@ def _continue_line(spec: StrategySpec, row: dict, generations: int, out_note: st
     STRATEGY to start a new search from (its spread starts again, on new deals: a new
     search that starts where this one stood, not the rest of this one)."""
     values = ",".join(f"{p.name}={round(row[p.name], 4):g}" for p in spec.parameters)
+    stopped = (
+        f"stopped after generation {row['generation']} of {generations}, whose search mean "
+        f"was {values}"
+        if row["generation"] < generations
+        else f"stopped while validating the search's final mean, {values}"
+    )
     return (
-        f"{out_note}; stopped after generation {row['generation']} of {generations}, whose "
-        f"search mean was {values}: to search on from there, "
+        f"{out_note}; {stopped}: to search on from there, "
         f"sunset-sim tune {spec.name}:{values} (and your other options)"
     )
 

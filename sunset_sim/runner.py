@@ -164,6 +164,7 @@ def iter_seatings(
     own deals), instead of ``first_game`` at every table. ``bans``: per table, its own
     ``banned`` array, instead of ``banned`` at every table."""
     chunk_size = validation.check_chunk_size(chunk_size)  # (a chunk is held in memory)
+    validation.check_chunk_plan(games, chunk_size)
     resolved = [resolve(players, table, cards, rules) for table in tables]
     if not resolved:
         return
@@ -311,6 +312,10 @@ def simulate_to_file(
     ``stream`` (and no ``path``) the rows go there as CSV, one header then every chunk's
     rows, as they are played (``simulate --out -``: a pipe sees rows before the run ends)."""
     games, seed, jobs, chunk_size = _checked_run(games, seed, jobs, chunk_size)
+    if path is not None:  # (a text path raised AttributeError; "" ValueError on Path("."))
+        path = Path(validation.check_path(path, "path"))
+        if not path.name or path.is_dir():  # (Path("") is ".": no file name to write)
+            raise validation.InputError(f"path: {path} is a folder, not a results file")
     summary = Summary()
     cards, seats, rules = resolve(players, strategies, cards, rules)
     labels = [p.name for p in seats]
@@ -353,6 +358,7 @@ def open_dataset(
     """Check and take over a dataset folder for this run (``run.dataset.DatasetStore.open``):
     a RunError in one line if it cannot be used, before any game is played."""
     games, seed, _, chunk_size = _checked_run(games, seed, None, chunk_size)
+    folder = validation.check_path(folder, "folder")  # ("" wrote into the current folder)
     resume = validation.check_flag(resume, "resume")
     force = validation.check_flag(force, "force")
     cards, seats, rules = resolve(players, strategies, cards, rules)

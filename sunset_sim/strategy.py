@@ -85,12 +85,32 @@ class StrategyRaisedError(StrategyFault):
 
     @classmethod
     def of(cls, name: str, decide: Callable, error: BaseException) -> StrategyRaisedError:
-        """The error naming ``decide``'s source file and the exception in one short line."""
+        """The error naming ``decide``'s source file and the exception in one short line;
+        where Python ran the code (the reference engine, NUMBA_DISABLE_JIT=1), the file
+        and line that raised it, as writing-a-strategy.md promises (a tester's line named
+        the file alone)."""
         error_text = f"{type(error).__name__}: {_brief_text(str(error))}"
-        return cls(name, error_text, decide_file(decide) or "unknown file")
+        return cls(name, error_text, _raised_at(error) or decide_file(decide) or "unknown file")
 
     def __reduce__(self):  # (picklable, for a Dask worker's error)
         return (StrategyRaisedError, (self.name, self.error, self.file))
+
+
+def _raised_at(error: BaseException) -> str | None:
+    """ "FILE, line N" of the innermost frame of ``error``'s traceback outside numba, numpy
+    and this package (the strategy's own code), None if there is none (compiled code)."""
+    import os
+
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    found = None
+    frame = error.__traceback__
+    while frame is not None:
+        file = frame.tb_frame.f_code.co_filename
+        library = any(f"{os.sep}{name}{os.sep}" in file for name in ("numba", "numpy"))
+        if not library and not os.path.abspath(file).startswith(package):
+            found = f"{file}, line {frame.tb_lineno}"
+        frame = frame.tb_next
+    return found
 
 
 def decide_file(decide: Callable) -> str | None:

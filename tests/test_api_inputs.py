@@ -5,6 +5,7 @@ each a one-line InputError now."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -447,3 +448,42 @@ def test_a_chunk_plan_past_the_limit_is_one_line_on_the_command_line(tmp_path):
         "more than the limit of 100,000; give 100,000 or more"
     )
     assert not (tmp_path / "huge").exists()
+
+
+def test_simulate_to_dataset_and_to_file_take_paths_as_every_call_does(tmp_path, monkeypatch):
+    """A tester's: simulate_to_dataset("") wrote a dataset into the current folder; and
+    simulate_to_file raised AttributeError for a text path and ValueError for Path("")."""
+    from sunset_sim.cards.loader import load_cards
+    from sunset_sim.rules.options import Rules
+    from sunset_sim.runner import simulate_to_dataset, simulate_to_file
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError, match="^folder: empty path$"):
+        simulate_to_dataset("", 4, 2, ["greedy"], 1, jobs=1)
+    with pytest.raises(InputError, match=r"^path: \. is a folder, not a results file$"):
+        simulate_to_file(Path(""), 4, 2, ["greedy"], 1, load_cards(), Rules(), jobs=1)
+    assert list(tmp_path.iterdir()) == []
+    summary = simulate_to_file("y.csv", 4, 2, ["greedy"], 1, load_cards(), Rules(), jobs=1)
+    assert summary is not None and (tmp_path / "y.csv").is_file()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: sunset_sim.tournament(["greedy", "random"], players=2, games=10**10, chunk_size=1),
+        lambda: sunset_sim.compare(
+            ["greedy"], games=10**6, players=2, chunk_size=1, rules_b=["days=5"]
+        ),  # fmt: skip
+        lambda: sunset_sim.sweep(rule="days", values=[5, 6], games=10**6, chunk_size=1),
+        lambda: sunset_sim.tune("greedy-painter", games=5, validation_games=10**6, chunk_size=1),
+    ],
+    ids=["tournament", "compare", "sweep", "tune"],
+)
+def test_every_paired_call_holds_the_chunk_plan_limit(call):
+    """A tester's: the limit held simulate alone; tournament(games=10**10, chunk_size=1)
+    ran out of memory building its plan before a game was played."""
+    with pytest.raises(
+        InputError,
+        match="^chunk_size: .* in chunks of 1 are .* chunks, more than the limit of 100,000",
+    ):
+        call()

@@ -458,3 +458,24 @@ def test_a_plugin_that_exits_or_reuses_a_taken_name_is_one_warning_line(tmp_path
         f"'twin_plugin_mod' is already taken by {first / 'twin_plugin_mod.py'} (rename the "
         "file): skipped"
     )
+
+
+def _raises_plainly(kind, obs, options, n_options, params, rng, tables):
+    values = [0, 1, 2]
+    return values[n_options + 5]  # (an IndexError on this line)
+
+
+def test_a_raise_in_python_names_the_line_that_raised():
+    """A tester's: writing-a-strategy.md says NUMBA_DISABLE_JIT=1 "shows the line", and the
+    one line named the file alone. Where Python ran the code, the line is named."""
+    import inspect
+
+    try:
+        _raises_plainly(0, None, None, 1, None, None, None)
+    except IndexError as error:
+        raised = StrategyRaisedError.of("plain", _raises_plainly, error)
+    line = inspect.getsourcelines(_raises_plainly)[1] + 2
+    assert str(raised) == (
+        f"strategy plain's decide raised IndexError: list index out of range "
+        f"({__file__}, line {line})"
+    )

@@ -416,6 +416,32 @@ def test_a_default_argument_read_at_import_is_in_the_digest(tmp_path):
     assert digests[0] != digests[1] and digests[0] == digests[2]
 
 
+def test_an_overload_reading_a_value_at_import_is_in_the_digest(tmp_path):
+    """A tester's: a helper implemented with numba's @overload read its value from a data
+    file at import; after the file was edited, the cached code (and the old results, on
+    both engines) ran with no compile, and `cache info` said nothing was to compile. The
+    digest now follows a function's @overload implementations and what they read."""
+    library = (
+        "from pathlib import Path\nfrom numba.extending import overload\n\n"
+        "PICK = int((Path(__file__).parent / 'pick.txt').read_text())\n\n"
+        "def pick():\n    return 0\n\n"
+        "@overload(pick)\ndef _pick_impl():\n    value = PICK\n    return lambda: value\n"
+    )
+    text = (
+        "from sunset_sim.engine.jit import jit\nfrom overload_lib_mod import pick\n\n"
+        "@jit\ndef decide(kind, obs, options, n_options, params, rng, tables):\n"
+        "    return (pick() + kind) % n_options\n"
+    )
+    (tmp_path / "overload_lib_mod.py").write_text(library, encoding="utf-8")
+    (tmp_path / "overload_mod.py").write_text(text, encoding="utf-8")
+    digests = []
+    for pick in (0, 1, 0):
+        (tmp_path / "pick.txt").write_text(str(pick), encoding="utf-8")
+        sys.modules.pop("overload_lib_mod", None)
+        digests.append(_digest_of(tmp_path, "overload_mod"))
+    assert digests[0] != digests[1] and digests[0] == digests[2]
+
+
 def test_a_function_given_a_freed_functions_id_gets_its_own_digest():
     """Digests were kept by id(function): a new function that CPython placed where a
     freed one had been took the freed one's digest (and so its compiled code). The new

@@ -408,6 +408,12 @@ def test_ctrl_c_after_some_generations_says_where_the_search_stood(tmp_path, mon
         f"search mean was {values}: to search on from there, sunset-sim tune "
         f"greedy-painter:{values} (and your other options)"
     )
+    # after the last generation, while validating: said so (a tester's read "stopped
+    # after generation 15 of 15 ... to search on from there")
+    from sunset_sim.cli_tune import _continue_line
+
+    last = _continue_line(tune_module.tunable_spec("greedy-painter").spec, seen[-1], 2, "x")
+    assert f"x; stopped while validating the search's final mean, {values}: to search" in last
     # the line's STRATEGY is one tune takes, and starts its search there
     player = tune_module.tunable_spec(f"greedy-painter:{values}")
     assert list(player.params) == [round(seen[-1][name], 4) for name in ("lateness", "sell")]

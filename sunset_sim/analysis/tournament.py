@@ -281,6 +281,7 @@ def tournament(
     seed = validation.check_seed(seed)
     jobs = validation.check_jobs(jobs)
     chunk_size = validation.check_chunk_size(chunk_size)
+    validation.check_chunk_plan(games, chunk_size)  # (before any array of the deals)
     validation.check_callback(on_chunk, "on_chunk")
     validation.check_progress(progress)
     # a numpy integer counts as its int, as every other count does

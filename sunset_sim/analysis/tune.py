@@ -443,6 +443,7 @@ def tune(
         players = checks.check_players(players)
         jobs = checks.check_jobs(jobs)
         chunk_size = checks.check_chunk_size(chunk_size)
+        checks.check_chunk_plan(max(games, validation_games), chunk_size)
         checks.check_callback(on_games, "on_games")
         checks.check_callback(on_generation, "on_generation")
         checks.check_progress(progress)

@@ -269,13 +269,15 @@ def _check_sizes(
     jobs and chunk size as Python ints (a numpy seed plays as the same int would)."""
     validation.check_callback(on_chunk, "on_chunk")
     validation.check_progress(progress)
-    return (
+    checked = (
         validation.check_players(players),
         validation.check_games(games),
         validation.check_seed(seed),
         validation.check_jobs(jobs),
         validation.check_chunk_size(chunk_size),
     )
+    validation.check_chunk_plan(checked[1], checked[4])  # (before any array of the deals)
+    return checked
 
 
 # --- statistics that stats.py does not have -----------------------------------------

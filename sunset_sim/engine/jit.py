@@ -262,6 +262,20 @@ def _constant_bytes(value: object) -> bytes | None:
     return None
 
 
+def _overload_implementations() -> dict[int, list[types.FunctionType]]:
+    """Each Python function with an ``@overload`` (numba's typing registry), by id, to
+    the functions implementing it (a template's ``_overload_func``)."""
+    from numba.core.typing import templates
+
+    found: dict[int, list[types.FunctionType]] = {}
+    for function, typ in list(templates.builtin_registry.globals):
+        for template in getattr(typ, "templates", ()):
+            implementation = _python_function(getattr(template, "_overload_func", None))
+            if implementation is not None:
+                found.setdefault(id(function), []).append(implementation)
+    return found
+
+
 def dependency_files(function: object) -> tuple[list[str], list[tuple[str, bytes]]]:
     """The source files ``function`` compiles from and the constants it reads.
 
@@ -272,12 +286,16 @@ def dependency_files(function: object) -> tuple[list[str], list[tuple[str, bytes
     files: set[str] = set()
     constants: dict[str, bytes] = {}
     seen: set[int] = set()
+    overloads = _overload_implementations()
     stack = [_python_function(function)]
     while stack:
         py_func = stack.pop()
         if py_func is None or id(py_func) in seen:
             continue
         seen.add(id(py_func))
+        # what numba compiles for a call of it: its @overload implementations too (a
+        # tester's read a value from a data file at import: edited, the old code ran)
+        stack.extend(overloads.get(id(py_func), ()))
         code = py_func.__code__
         files.add(code.co_filename)
         where = f"{py_func.__module__}.{py_func.__qualname__}"
