@@ -487,3 +487,14 @@ def test_every_paired_call_holds_the_chunk_plan_limit(call):
         match="^chunk_size: .* in chunks of 1 are .* chunks, more than the limit of 100,000",
     ):
         call()
+
+
+def test_a_folder_named_like_the_manifest_is_said_to_be_a_folder(tmp_path):
+    """A tester's: a directory called _manifest.json read "not a regular file (a device,
+    pipe or socket)"."""
+    from sunset_sim.run import RunError
+    from sunset_sim.run.dataset import MANIFEST, read_manifest
+
+    (tmp_path / MANIFEST).mkdir()
+    with pytest.raises(RunError, match="a folder, not the dataset's manifest file$"):
+        read_manifest(tmp_path)

@@ -332,6 +332,8 @@ def read_manifest(folder: str | os.PathLike) -> dict:
     provenance (``provenance.check_run``, and ``cards_text`` a string) for every reader:
     a RunError of one line naming the file and the field if not."""
     path = Path(folder) / MANIFEST
+    if path.is_dir():  # (it read "a device, pipe or socket")
+        raise RunError(f"{path}: a folder, not the dataset's manifest file")
     if path.exists() and not path.is_file():  # a FIFO would block, a device never end
         raise RunError(f"{path}: not a regular file (a device, pipe or socket)")
     try:
