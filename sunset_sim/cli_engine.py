@@ -12,9 +12,10 @@ from sunset_sim.cli_common import CliError, one_line
 
 def _cache_help() -> str:
     from sunset_sim.engine.jit import cache_folder
+    from sunset_sim.validation import one_line
 
-    folder = cache_folder()
-    return str(folder) if folder is not None else "none (compiled in memory)"
+    folder = cache_folder()  # (control characters escaped, as in an error line)
+    return one_line(str(folder), None) if folder is not None else "none (compiled in memory)"
 
 
 @click.command("warmup")
@@ -34,9 +35,15 @@ def warmup_command(strategy_texts: tuple[str, ...]) -> None:
     compile cache (see `sunset-sim cache`), so this is for a container build or a fresh
     machine. An edited strategy recompiles on its own.
     """
+    from sunset_sim.engine import jit
     from sunset_sim.engine.compiling import missing, prepare
     from sunset_sim.strategy import StrategyError, make_player, registry
 
+    if not jit.CACHE:  # (a tester's: it compiled for 36 s, then blamed the folder)
+        raise CliError(
+            "warmup: SUNSET_SIM_NO_CACHE is set, which turns the compile cache off: nothing "
+            "compiled now would be kept for later runs; unset it to warm the cache"
+        )
     try:
         specs = (
             [make_player(text).spec for text in strategy_texts]
@@ -62,15 +69,33 @@ def warmup_command(strategy_texts: tuple[str, ...]) -> None:
     if todo or reference:
         done = todo + [f"{name} (reference engine)" for name in reference]
         click.echo(f"compiled {', '.join(done)} in {time.perf_counter() - start:.0f} s")
+    lost = not_kept(specs)
+    if lost:  # compiled in memory only: a read-only cache kept the engine, not these
+        raise CliError(
+            f"warmup: compiled, but {', '.join(lost)} could not be kept in the compile cache "
+            f"({_cache_help()}); later runs compile them again: give NUMBA_CACHE_DIR a "
+            "writable folder"
+        )
+    click.echo(f"ready: the engine and {names} (cache: {_cache_help()})")
+
+
+def not_kept(specs) -> list[str]:
+    """What the compile cache does not hold for these strategies, this process's own
+    compiles aside: "the engine", strategy names, "NAME (reference engine)". A tester's
+    read-only cache held the engine: warmup said "ready" for a strategy kept nowhere."""
+    from numba.core.dispatcher import Dispatcher
+
+    from sunset_sim.engine import decisions
     from sunset_sim.engine.compiling import engine_entry
     from sunset_sim.engine.jit import is_cached
 
-    if not is_cached(engine_entry()):  # compiled in memory only: nothing for later runs
-        raise CliError(
-            f"warmup: compiled, but nothing could be kept in the compile cache ({_cache_help()}); "
-            "later runs compile again: give NUMBA_CACHE_DIR a writable folder"
-        )
-    click.echo(f"ready: the engine and {names} (cache: {_cache_help()})")
+    lost = [] if is_cached(engine_entry()) else ["the engine"]
+    for spec in {spec.name: spec for spec in specs}.values():
+        if not is_cached(decisions.adapter_dispatcher(spec.decide)):
+            lost.append(spec.name)
+        if isinstance(spec.decide, Dispatcher) and not is_cached(spec.decide):
+            lost.append(f"{spec.name} (reference engine)")
+    return lost
 
 
 def _compile_for_reference(specs, names: list[str]) -> None:
@@ -136,12 +161,15 @@ def cache_group() -> None:
 @cache_group.command("info")
 def cache_info_command() -> None:
     """Where the cache is, its size, and whether the engine is compiled in it."""
+    from sunset_sim.engine import jit
     from sunset_sim.engine.compiling import check_compilable, missing
     from sunset_sim.engine.jit import cache_files, cache_folder
     from sunset_sim.strategy import StrategyError, registry
 
     folder = cache_folder()
     click.echo(f"folder: {_cache_help()}")
+    if not jit.CACHE:  # (a tester's: everything "to compile", and no word why)
+        click.echo("cache: off (SUNSET_SIM_NO_CACHE is set): every run compiles in memory")
     if folder is not None and folder.is_dir():
         files = cache_files(folder)  # its own: not what else NUMBA_CACHE_DIR holds
         size = sum(path.lstat().st_size for path in files)

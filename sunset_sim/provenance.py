@@ -195,7 +195,7 @@ def _check_seat_labels(frame, strategies, players: int, where: str | Path) -> No
         game = f"game {frame['game'].iloc[row]}, " if "game" in frame else ""
         raise ValueError(
             f"{where}: strategies: the record seats {labels[seat]!r} at seat {seat}, the rows "
-            f"have {str(column.iloc[row])!r} there ({game}row {row})"
+            f"have {str(column.iloc[row])!r} there ({game}row {row + 1})"  # (from 1, as elsewhere)
         )
 
 

@@ -498,3 +498,25 @@ def test_a_folder_named_like_the_manifest_is_said_to_be_a_folder(tmp_path):
     (tmp_path / MANIFEST).mkdir()
     with pytest.raises(RunError, match="a folder, not the dataset's manifest file$"):
         read_manifest(tmp_path)
+
+
+def test_a_parquet_file_saved_with_its_keys_as_the_index_is_read_as_columns(tmp_path):
+    """A tester's: a results file re-saved by pandas after set_index(["game", "seat"])
+    crashed `report` with KeyError 'seat' (a traceback, exit 1); set_index("game") read
+    "missing column 'game'". Columns pandas saved as the index are columns again."""
+    import pandas as pd
+    from conftest import cli, ok
+
+    from sunset_sim.run.dataset import arrow_to_pandas
+
+    out = tmp_path / "r.parquet"
+    ok(cli("simulate", "--games", "30", "--players", "2", "--jobs", "1", "-q", "--out", out))
+    rows = pd.read_parquet(out)
+    for keys in (["game", "seat"], "game"):
+        indexed = tmp_path / "indexed.parquet"
+        rows.set_index(keys).to_parquet(indexed)
+        import pyarrow.parquet as pq
+
+        again = arrow_to_pandas(pq.read_table(indexed))
+        pd.testing.assert_frame_equal(again[rows.columns], rows, check_dtype=False)
+        ok(cli("report", indexed, "--out", tmp_path / f"rep-{len(keys)}", "-q"))

@@ -163,7 +163,7 @@ def test_an_overwritten_csv_never_keeps_another_runs_sidecar(tmp_path, mine):
             "strategies",
             [{"label": "random", "strategy": "random", "params": []}] * 2,
             "strategies: the record seats 'random' at seat 0, the rows have 'greedy' there "
-            "(game 0, row 0)",
+            "(game 0, row 1)",  # (rows counted from 1, as every other message: it said 0)
         ),
         ("rules", {"tie_break": "random", "days": 12}, "rules.days: the record says 12 days, "),
         ("seed", None, "seed: missing from the record of the run"),

@@ -3,6 +3,8 @@ and what they say (split from test_compile_once.py, which keeps the compile cach
 
 from __future__ import annotations
 
+import pytest
+
 from sunset_sim.engine import jit as jit_module
 
 
@@ -14,8 +16,40 @@ def test_warmup_that_could_keep_nothing_says_so(monkeypatch):
 
     monkeypatch.setattr(jit_module, "is_cached", lambda dispatcher: False)  # (no cache)
     result = cli("warmup", "--strategy", "random")
-    fails(result, "warmup: compiled, but nothing could be kept in the compile cache")
+    fails(
+        result,
+        "warmup: compiled, but the engine, random, random (reference engine) could not be "
+        "kept in the compile cache",
+    )
     assert "ready:" not in result.stdout
+
+
+def test_warmup_that_kept_the_engine_but_not_a_strategy_says_so(monkeypatch):
+    """A tester's read-only cache that held the engine: warmup compiled balanced for two
+    minutes in memory, said "ready: the engine and balanced", exit 0, and `cache info`
+    still listed balanced to compile. Only the engine was checked."""
+    from conftest import cli, fails
+
+    from sunset_sim.engine.compiling import engine_entry
+
+    engine = engine_entry()
+    monkeypatch.setattr(jit_module, "is_cached", lambda dispatcher: dispatcher is engine)
+    line = fails(cli("warmup", "--strategy", "random"))
+    assert line.startswith(
+        "error: warmup: compiled, but random, random (reference engine) could not be kept"
+    ), line
+
+
+def test_warmup_with_the_cache_turned_off_says_why_before_compiling(monkeypatch):
+    """A tester's: SUNSET_SIM_NO_CACHE=1 warmup compiled for 36 s, then blamed the cache
+    folder ("give NUMBA_CACHE_DIR a writable folder"), which was writable."""
+    from conftest import cli, fails
+
+    from sunset_sim.engine import compiling
+
+    monkeypatch.setattr(jit_module, "CACHE", False)
+    monkeypatch.setattr(compiling, "prepare", lambda *a, **k: pytest.fail("compiled"))
+    fails(cli("warmup", "--strategy", "random"), "warmup: SUNSET_SIM_NO_CACHE is set")
 
 
 def test_warmup_names_a_strategy_given_twice_once():
@@ -81,3 +115,17 @@ def test_warmup_of_every_strategy_does_not_blame_an_option_not_given(monkeypatch
     fails(result, "plain-probe")
     assert "--strategy:" not in result.stderr
     assert "warmup compiles every strategy it knows; --strategy NAME compiles" in result.stderr
+
+
+def test_cache_info_says_the_cache_is_off_and_escapes_its_folder(monkeypatch, tmp_path):
+    """A tester's: with SUNSET_SIM_NO_CACHE=1 `cache info` listed everything to compile
+    and did not say why; a newline in NUMBA_CACHE_DIR split its lines."""
+    from conftest import cli, ok
+
+    monkeypatch.setattr(jit_module, "CACHE", False)
+    out = ok(cli("cache", "info"))
+    assert "cache: off (SUNSET_SIM_NO_CACHE is set)" in out
+    monkeypatch.setattr(jit_module, "CACHE", True)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "n\nl"))
+    out = ok(cli("cache", "info"))
+    assert out.splitlines()[0] == f"folder: {tmp_path}/n\\nl"

@@ -480,6 +480,10 @@ def arrow_to_pandas(table: pa.Table) -> pd.DataFrame:
     frame = table.to_pandas(self_destruct=True, split_blocks=True)
     del table
     pa.default_memory_pool().release_unused()
+    if any(name is not None for name in frame.index.names):
+        # columns pandas saved as the index (a tester's set_index(["game", "seat"]) then
+        # to_parquet: KeyError 'seat', a traceback): back to the columns they are
+        frame = frame.reset_index()
     return frame
 
 
