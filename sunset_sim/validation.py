@@ -219,7 +219,8 @@ def check_chunk_plan(games: int, chunk_size: int, name: str = "chunk_size") -> N
         least = -(-games // MAX_CHUNKS)
         raise InputError(
             f"{name}: {games:,} games in chunks of {chunk_size:,} are {chunks:,} chunks, more "
-            f"than the limit of {MAX_CHUNKS:,}; give {least:,} or more"
+            f"than the limit of {MAX_CHUNKS:,}; give {least:,} or more, or at most "
+            f"{MAX_CHUNKS * chunk_size:,} games"
         )
 
 

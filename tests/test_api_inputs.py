@@ -408,7 +408,7 @@ def test_replay_takes_a_card_path_and_refuses_what_is_no_record(tmp_path):
             (10**10, 4, ["greedy"], 1),
             {"chunk_size": 1},
             "chunk_size: 10,000,000,000 games in chunks of 1 are 10,000,000,000 chunks, more "
-            "than the limit of 100,000; give 100,000 or more",
+            "than the limit of 100,000; give 100,000 or more, or at most 100,000 games",
         ),
     ],
 )
@@ -445,7 +445,7 @@ def test_a_chunk_plan_past_the_limit_is_one_line_on_the_command_line(tmp_path):
                      "--out", f"{tmp_path / 'huge'}/"))  # fmt: skip
     assert line == (
         "error: --chunk-size: 10,000,000,000 games in chunks of 1 are 10,000,000,000 chunks, "
-        "more than the limit of 100,000; give 100,000 or more"
+        "more than the limit of 100,000; give 100,000 or more, or at most 100,000 games"
     )
     assert not (tmp_path / "huge").exists()
 
