@@ -372,7 +372,7 @@ def diff_ci_sums(na, ta, qa, nb, tb, qb, z: float = Z95, rate: bool = False):
 
 
 def rate_floor_bounds(
-    values_a, values_b, lo: float, hi: float, most: float = 1.0
+    values_a, values_b, lo: float, hi: float, mean: bool = False
 ) -> tuple[float, float]:
     """A rate difference's interval where every deal's difference is 0 while the two sides
     differ in what they play (0 wins of N against 0 of N; or the same games on every
@@ -381,8 +381,8 @@ def rate_floor_bounds(
     where one appears by Wilson's interval for 0 of N, and such a deal moves a rate by at
     most 1: +-z^2 / (N + z^2), as the study's edits that changed no game are bounded.
     Other cases keep (lo, hi), one deal too (no interval from one). The caller leaves out
-    an A/A check (the same games). ``most``: what such a deal moves the value by at most,
-    for a mean (compare's fame rows: the largest value seen, at least a point; a tester's
+    an A/A check (the same games). ``mean``: a mean, not a rate, which such a deal moves
+    by at most the largest value seen, at least a point (compare's fame rows; a tester's
     random at 6.25 fame on both sides of 20 deals read "0 (0 to 0), p = 1" where 4,000
     deals found +0.06)."""
     a = np.asarray(values_a, dtype=np.float64).ravel()
@@ -390,6 +390,7 @@ def rate_floor_bounds(
     if a.size < 2 or a.size != b.size or not (a == b).all():
         return lo, hi
     _, _, reach = proportion_ci(0.0, a.size)
+    most = max(float(np.abs(a).max()), 1.0) if mean else 1.0  # (a == b here)
     return -float(reach) * most, float(reach) * most
 
 

@@ -199,18 +199,17 @@ def suggested_text(
     plainly (``dump_cards``)."""
     body = _without_study_header(edited_text(cards, suggested))
     newline = "\r\n" if "\r\n" in body else "\n"
-    applied = f"with the verified {SUGGESTED_HEADER}"
-    if nearest:
-        applied = (
-            f"with the {SUGGESTED_HEADER}; not verified inside their targets (the nearest "
-            f"step): {', '.join(nearest)}"
-        )
-    if likely:
-        applied += (
-            f"; inside by value, their CIs reaching outside (likely, not certain): "
-            f"{', '.join(likely)}"
-        )
-        applied = applied.replace("with the verified ", "with the ", 1)
+    caveats = [
+        f"not verified inside their targets (the nearest step): {', '.join(nearest)}"
+        if nearest
+        else "",
+        f"inside by value, their CIs reaching outside (likely, not certain): {', '.join(likely)}"
+        if likely
+        else "",
+    ]
+    caveats = [said for said in caveats if said]
+    verified = "" if caveats else "verified "
+    applied = "; ".join([f"with the {verified}{SUGGESTED_HEADER}", *caveats])
     header = (
         f"# {cards.name} {applied}{newline}"
         f"# (suggestions.csv beside this file lists them).{newline}"

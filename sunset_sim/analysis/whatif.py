@@ -480,10 +480,7 @@ def compare_deals(
     def row(section: str, item: str, metric: str, values_a, values_b) -> None:
         diff, lo, hi, p = paired_diff(values_a, values_b)
         if not identical:  # (a mean's deal moves it by at most its largest value, a point)
-            both = np.abs(np.concatenate([np.ravel(values_a), np.ravel(values_b)]))
-            largest = max(float(both.max()) if both.size else 1.0, 1.0)
-            most = 1.0 if metric in SHARE_METRICS else largest
-            lo, hi = rate_floor_bounds(values_a, values_b, lo, hi, most)
+            lo, hi = rate_floor_bounds(values_a, values_b, lo, hi, metric not in SHARE_METRICS)
         rows.append(
             [
                 section,
